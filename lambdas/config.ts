@@ -1,0 +1,52 @@
+/**
+ * The one place that reads configuration. Every value comes from an
+ * environment variable that the CDK stack sets on the function and the local
+ * runner sets on its own process, so handler code has no local branch.
+ * Values are read lazily so a function only needs the variables it uses.
+ */
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`missing configuration: ${name}`);
+  return value;
+}
+
+function integer(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`configuration ${name} must be a whole number`);
+  return value;
+}
+
+export const config = {
+  get tableName() {
+    return required('TABLE_NAME');
+  },
+  get uploadsBucket() {
+    return required('UPLOADS_BUCKET');
+  },
+  /** `{base_url}` of SPEC.md: no trailing slash. */
+  get baseUrl() {
+    return required('BASE_URL').replace(/\/+$/, '');
+  },
+  /** Path-style S3 addressing, needed by the local S3 emulator. */
+  get s3ForcePathStyle() {
+    return process.env.S3_FORCE_PATH_STYLE === 'true';
+  },
+  get freeFormLimit() {
+    return integer('FREE_FORM_LIMIT', 3);
+  },
+  get freeMonthlySubmissions() {
+    return integer('FREE_MONTHLY_SUBMISSIONS', 100);
+  },
+  get proMonthlySubmissions() {
+    return integer('PRO_MONTHLY_SUBMISSIONS', 10_000);
+  },
+  get managementRatePerMinute() {
+    return integer('MANAGEMENT_RATE_PER_MINUTE', 300);
+  },
+  get logLevel() {
+    return process.env.LOG_LEVEL ?? 'info';
+  },
+};

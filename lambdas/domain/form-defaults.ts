@@ -1,0 +1,117 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { FieldDefinition, FormRecord, FormSettings, FormType } from './form-model.ts';
+
+export const DEFAULT_NOTIFY_SUBJECT = 'New submission: {{form.name}}';
+export const DEFAULT_NOTIFY_FROM_NAME = 'Form Service';
+export const DEFAULT_UPLOAD_LIMIT_MB = 10;
+
+/** Starter fields by form type (DESIGN.md §5); `custom` accepts any fields. */
+const STARTER_FIELDS: Record<FormType, FieldDefinition[] | null> = {
+  contact: [
+    { id: 'name', type: 'text', label: 'Name', required: true },
+    { id: 'email', type: 'email', label: 'Email', required: true },
+    { id: 'message', type: 'textarea', label: 'Message', required: true },
+  ],
+  waitlist: [
+    { id: 'email', type: 'email', label: 'Email', required: true },
+    { id: 'name', type: 'text', label: 'Name', required: false },
+  ],
+  feedback: [
+    { id: 'rating', type: 'rating', label: 'Rating', required: true, max: 5 },
+    { id: 'message', type: 'textarea', label: 'Message', required: false },
+  ],
+  rsvp: [
+    { id: 'name', type: 'text', label: 'Name', required: true },
+    { id: 'email', type: 'email', label: 'Email', required: true },
+    {
+      id: 'attending',
+      type: 'radio',
+      label: 'Attending',
+      required: true,
+      options: ['Yes', 'No', 'Maybe'],
+    },
+    { id: 'guests', type: 'number', label: 'Guests', required: false, min: 0, max: 20 },
+  ],
+  custom: null,
+};
+
+export function starterFields(type: FormType): FieldDefinition[] | null {
+  const fields = STARTER_FIELDS[type];
+  return fields ? structuredClone(fields) : null;
+}
+
+export function defaultSettings(name: string, type: FormType): FormSettings {
+  return {
+    name,
+    type,
+    emoji: null,
+    status: 'active',
+    closedReason: null,
+    maxSubmissions: null,
+    autoCloseAt: null,
+    closedMessage: null,
+    notifyEnabled: true,
+    notifyEmail: null,
+    notifySubject: DEFAULT_NOTIFY_SUBJECT,
+    notifyFromName: DEFAULT_NOTIFY_FROM_NAME,
+    autoreplyEnabled: false,
+    autoreplySubject: null,
+    autoreplyBody: null,
+    completionMode: 'default',
+    completionTitle: null,
+    completionMessage: null,
+    redirectUrl: null,
+    fields: starterFields(type),
+    design: { theme: 'auto', accent: '#2563eb' },
+    allowedOrigins: [],
+    blockedIps: [],
+    blockedCountries: [],
+    captchaEnabled: false,
+    captchaProvider: null,
+    captchaSiteKey: null,
+    dontStoreIp: false,
+    allowUploads: false,
+    uploadLimitMb: DEFAULT_UPLOAD_LIMIT_MB,
+  };
+}
+
+const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * A public form key: 12 characters of [a-z0-9] (about 62 bits), starting
+ * with a letter so it never looks like a number in a URL.
+ */
+export function newFormKey(): string {
+  const bytes = randomBytes(24);
+  let key = '';
+  for (const byte of bytes) {
+    // Rejection sampling keeps every character equally likely.
+    if (byte >= 252) continue;
+    const char = KEY_ALPHABET[byte % 36]!;
+    if (key.length === 0 && !/[a-z]/.test(char)) continue;
+    key += char;
+    if (key.length === 12) return key;
+  }
+  return newFormKey();
+}
+
+export function newForm(input: {
+  teamId: string;
+  userId: string;
+  name: string;
+  type: FormType;
+  now: Date;
+}): FormRecord {
+  const at = input.now.toISOString();
+  return {
+    ...defaultSettings(input.name, input.type),
+    id: randomUUID(),
+    teamId: input.teamId,
+    userId: input.userId,
+    key: newFormKey(),
+    captchaSecretKey: null,
+    submissionCount: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+}

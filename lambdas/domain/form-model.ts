@@ -1,0 +1,145 @@
+/** The form as the service stores it and as the API shows it. */
+
+export const FORM_TYPES = ['contact', 'waitlist', 'feedback', 'rsvp', 'custom'] as const;
+export type FormType = (typeof FORM_TYPES)[number];
+
+export const FIELD_TYPES = [
+  'text',
+  'email',
+  'textarea',
+  'number',
+  'date',
+  'select',
+  'radio',
+  'checkbox',
+  'rating',
+  'tel',
+  'url',
+  'file',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface FieldDefinition {
+  id: string;
+  type: FieldType;
+  label?: string;
+  required?: boolean;
+  placeholder?: string;
+  helpText?: string;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  min?: number;
+  max?: number;
+  options?: string[];
+}
+
+export interface FormDesign {
+  theme?: 'light' | 'dark' | 'auto';
+  accent?: string;
+  title?: string;
+  description?: string;
+  submitLabel?: string;
+  successMessage?: string;
+}
+
+export type FormStatus = 'active' | 'paused';
+export type ClosedReason = 'manual' | 'max_submissions' | 'auto_close_date';
+export type CompletionMode = 'default' | 'message' | 'redirect';
+
+/** Every setting a client can read (and most it can write). */
+export interface FormSettings {
+  name: string;
+  type: FormType;
+  emoji: string | null;
+  status: FormStatus;
+  closedReason: ClosedReason | null;
+  maxSubmissions: number | null;
+  autoCloseAt: string | null;
+  closedMessage: string | null;
+  notifyEnabled: boolean;
+  notifyEmail: string | null;
+  notifySubject: string;
+  notifyFromName: string;
+  autoreplyEnabled: boolean;
+  autoreplySubject: string | null;
+  autoreplyBody: string | null;
+  completionMode: CompletionMode;
+  completionTitle: string | null;
+  completionMessage: string | null;
+  redirectUrl: string | null;
+  fields: FieldDefinition[] | null;
+  design: FormDesign;
+  allowedOrigins: string[];
+  blockedIps: string[];
+  blockedCountries: string[];
+  captchaEnabled: boolean;
+  captchaProvider: 'turnstile' | null;
+  captchaSiteKey: string | null;
+  dontStoreIp: boolean;
+  allowUploads: boolean;
+  uploadLimitMb: number;
+}
+
+/** The stored form: settings plus ownership, the write-only secret and counters. */
+export interface FormRecord extends FormSettings {
+  id: string;
+  teamId: string;
+  userId: string;
+  /** Public form key, always lower case. */
+  key: string;
+  captchaSecretKey: string | null;
+  /** Stored submissions that are neither spam nor test. */
+  submissionCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FullForm extends FormSettings {
+  id: string;
+  key: string;
+  endpoint: string;
+  captchaSecretKeySet: boolean;
+  userId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FormSummary {
+  id: string;
+  name: string;
+  type: FormType;
+  emoji: string | null;
+  status: FormStatus;
+  key: string;
+  endpoint: string;
+  createdAt: string;
+  submissionCount: number;
+}
+
+export function endpointOf(baseUrl: string, key: string): string {
+  return `${baseUrl}/s/${key}`;
+}
+
+export function toFullForm(form: FormRecord, baseUrl: string): FullForm {
+  const { teamId: _team, captchaSecretKey, submissionCount: _count, ...visible } = form;
+  return {
+    ...visible,
+    endpoint: endpointOf(baseUrl, form.key),
+    captchaSecretKeySet: captchaSecretKey !== null,
+  };
+}
+
+export function toFormSummary(form: FormRecord, baseUrl: string): FormSummary {
+  return {
+    id: form.id,
+    name: form.name,
+    type: form.type,
+    emoji: form.emoji,
+    status: form.status,
+    key: form.key,
+    endpoint: endpointOf(baseUrl, form.key),
+    createdAt: form.createdAt,
+    submissionCount: form.submissionCount,
+  };
+}

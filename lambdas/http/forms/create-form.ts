@@ -1,0 +1,16 @@
+import { config } from '../../config.ts';
+import { newForm } from '../../domain/form-defaults.ts';
+import { createFormInput } from '../../domain/form-input.ts';
+import { toFullForm } from '../../domain/form-model.ts';
+import { insertForm } from '../../store/forms.ts';
+import { managementRoute } from '../management-route.ts';
+import { parse } from '../parse.ts';
+import { json } from '../respond.ts';
+
+export const handler = managementRoute(async ({ body, caller }) => {
+  const input = parse(createFormInput, body);
+  const form = await insertForm(
+    newForm({ teamId: caller.team.teamId, userId: caller.userId, ...input, now: new Date() }),
+  );
+  return json(201, toFullForm(form, config.baseUrl));
+});

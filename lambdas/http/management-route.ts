@@ -1,0 +1,60 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { withLogContext } from '../log.ts';
+import { apiKeyAuth, type Caller } from './middleware/api-key-auth.ts';
+import { errorEnvelope } from './middleware/error-envelope.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import type { HttpResponse } from './respond.ts';
+import { requestIdOf } from './request.ts';
+
+export interface ManagementRequest {
+  event: APIGatewayProxyEvent;
+  caller: Caller;
+  /** Parsed JSON body, undefined when there was none. */
+  body: unknown;
+  pathParameters: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+}
+
+/** What the middlewares leave on the context for the handler. */
+interface ManagementContext extends Context {
+  caller: Caller;
+  body: unknown;
+}
+
+/**
+ * Wraps a management handler: request id and log scope, the error envelope,
+ * JSON body, API-key auth. The handler itself only parses, calls the domain
+ * and store, and maps the result.
+ */
+export function managementRoute(fn: (request: ManagementRequest) => Promise<HttpResponse>) {
+  const chain = middy<APIGatewayProxyEvent, HttpResponse>()
+    .use(errorEnvelope())
+    .use(jsonBody())
+    .use(apiKeyAuth())
+    .handler((event, context) => {
+      const { caller, body } = context as ManagementContext;
+      return fn({
+        event,
+        caller,
+        body,
+        pathParameters: event.pathParameters ?? {},
+        query: event.queryStringParameters ?? {},
+      });
+    });
+  return withRequestId(chain);
+}
+
+/** Puts the request id on the log scope and on every response, errors included. */
+export function withRequestId(
+  inner: (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>,
+) {
+  return async (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> => {
+    const requestId = requestIdOf(event);
+    const response = await withLogContext({ requestId }, () => inner(event, context));
+    return {
+      ...response,
+      headers: { ...response.headers, 'cache-control': 'no-store', 'x-request-id': requestId },
+    };
+  };
+}

@@ -1,0 +1,41 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { hashMatches, keyIdOf } from '../../domain/api-keys.ts';
+import { unauthorized } from '../../domain/errors.ts';
+import { addLogContext } from '../../log.ts';
+import { getApiKey } from '../../store/api-keys.ts';
+import { getTeam, type Team } from '../../store/teams.ts';
+import type { HttpResponse } from '../respond.ts';
+import { header } from '../request.ts';
+
+export interface Caller {
+  keyId: string;
+  userId: string;
+  team: Team;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Resolves `Authorization: Bearer <key>` to its team, or answers 401. */
+export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> {
+  return {
+    before: async (request) => {
+      const authorization = header(request.event, 'authorization');
+      if (!authorization) throw unauthorized('Send an API key as Authorization: Bearer <key>');
+      const apiKey = BEARER.exec(authorization)?.[1];
+      const keyId = apiKey ? keyIdOf(apiKey) : undefined;
+      if (!apiKey || !keyId) throw unauthorized('The Authorization header is not a valid API key');
+      const record = await getApiKey(keyId);
+      if (!record || !hashMatches(apiKey, record.hash)) throw unauthorized('Unknown API key');
+      if (record.revokedAt) throw unauthorized('This API key has been revoked');
+      const team = await getTeam(record.teamId);
+      if (!team) throw unauthorized('The team of this API key no longer exists');
+      addLogContext({ keyId, teamId: team.teamId });
+      (request.context as unknown as { caller: Caller }).caller = {
+        keyId,
+        userId: record.userId,
+        team,
+      } satisfies Caller;
+    },
+  };
+}

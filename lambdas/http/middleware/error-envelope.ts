@@ -1,0 +1,45 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import * as z from 'zod';
+import { ServiceError } from '../../domain/errors.ts';
+import { errorFields, log } from '../../log.ts';
+import { errorBody, type HttpResponse, json } from '../respond.ts';
+
+/**
+ * The one place errors become responses: ServiceError keeps its status and
+ * code, a zod failure is a 400 with its issues, anything else is a 500 whose
+ * body says nothing about the cause (the log has it).
+ */
+export function errorEnvelope(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> {
+  return {
+    onError: (request) => {
+      const error = request.error;
+      if (error instanceof ServiceError) {
+        if (error.status >= 500) log.error('request failed', errorFields(error));
+        request.response = json(
+          error.status,
+          errorBody(error.code, error.message, error.issues),
+          error.headers,
+        );
+        return;
+      }
+      if (error instanceof z.ZodError) {
+        request.response = json(
+          400,
+          errorBody('invalid_request', 'The request is not valid', toIssues(error)),
+        );
+        return;
+      }
+      log.error('unexpected error', errorFields(error));
+      request.response = json(500, errorBody('internal_error', 'Something went wrong on our side'));
+    },
+  };
+}
+
+export function toIssues(error: z.ZodError): { path: string; code: string; message: string }[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    code: issue.code,
+    message: issue.message,
+  }));
+}

@@ -1,0 +1,137 @@
+/**
+ * THE route table: every HTTP route of the service, once. The CDK stack
+ * builds one function per entry (with exactly the grants in `access`), the
+ * local gateway serves the same entries, and the API docs are generated from
+ * it. A route that is not built is not listed here.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a function may touch; the stack turns each into a least-privilege grant. */
+export type Access =
+  | 'table:read'
+  | 'table:write'
+  | 'uploads:read'
+  | 'uploads:write'
+  | 'uploads:delete'
+  | 'schedules:manage';
+
+export interface Route {
+  /** Unique, stable camelCase name: the function's construct id. */
+  name: string;
+  method: Method;
+  /** API Gateway path template, e.g. `/v1/forms/{id}`. */
+  path: string;
+  /** Handler module relative to `lambdas/`, exporting `handler`. */
+  handler: string;
+  auth: 'public' | 'apiKey';
+  memoryMb: number;
+  timeoutSeconds: number;
+  /** Streams its response (REST API `STREAM` transfer mode). */
+  streaming: boolean;
+  access: readonly Access[];
+  summary: string;
+}
+
+const managementDefaults = {
+  auth: 'apiKey',
+  memoryMb: 512,
+  timeoutSeconds: 10,
+  streaming: false,
+} as const;
+
+export const routes: readonly Route[] = [
+  {
+    ...managementDefaults,
+    name: 'listForms',
+    method: 'GET',
+    path: '/v1/forms',
+    handler: 'http/forms/list-forms.ts',
+    access: ['table:read', 'table:write'],
+    summary: "Lists the team's forms, newest first, in the short shape.",
+  },
+  {
+    ...managementDefaults,
+    name: 'createForm',
+    method: 'POST',
+    path: '/v1/forms',
+    handler: 'http/forms/create-form.ts',
+    access: ['table:read', 'table:write'],
+    summary: 'Creates a form with every setting at its default; 402 past the Free form limit.',
+  },
+  {
+    ...managementDefaults,
+    name: 'getForm',
+    method: 'GET',
+    path: '/v1/forms/{id}',
+    handler: 'http/forms/get-form.ts',
+    access: ['table:read', 'table:write'],
+    summary: 'Returns the full form object.',
+  },
+];
+
+/**
+ * Answers every request no route matches: 404 for an unknown path, 405 for a
+ * known path with another method. On AWS it sits behind `ANY` methods; the
+ * local gateway calls it the same way.
+ */
+export const fallbackRoute = {
+  name: 'fallback',
+  handler: 'http/fallback.ts',
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  access: [] as readonly Access[],
+} as const;
+
+export interface RouteMatch {
+  route: Route;
+  pathParameters: Record<string, string>;
+}
+
+function pattern(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+function parameterNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}+]+)\}/g)].map((m) => m[1]!);
+}
+
+const compiled = routes.map((route) => ({ route, regex: pattern(route.path), names: parameterNames(route.path) }));
+
+/**
+ * Finds the route for a request. `allowed` lists the methods the path takes
+ * when it is known, so the caller can tell 404 from 405.
+ */
+export function matchRoute(
+  method: string,
+  path: string,
+): { match: RouteMatch | undefined; allowed: Method[] } {
+  const allowed: Method[] = [];
+  let match: RouteMatch | undefined;
+  for (const { route, regex, names } of compiled) {
+    const found = regex.exec(path);
+    if (!found) continue;
+    allowed.push(route.method);
+    if (route.method === method.toUpperCase() && !match) {
+      const pathParameters: Record<string, string> = {};
+      names.forEach((name, i) => {
+        pathParameters[name] = safeDecode(found[i + 1]!);
+      });
+      match = { route, pathParameters };
+    }
+  }
+  return { match, allowed };
+}
+
+/** A malformed %-escape stays as sent: the route then answers 404, never 500. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,130 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { formLimitReached, notFound, unauthorized } from '../domain/errors.ts';
+import type { FormRecord } from '../domain/form-model.ts';
+import { newFormKey } from '../domain/form-defaults.ts';
+import { documents } from './client.ts';
+import { INDEXES } from './schema.ts';
+import { formKey, formKeyMappingKey, stripPlumbing, teamFormsParent, teamKey } from './keys.ts';
+
+export interface FormKeyMapping {
+  formId: string;
+  teamId: string;
+}
+
+const KEY_ATTEMPTS = 3;
+
+/**
+ * Stores a new form, its public key mapping and the team's form count in one
+ * transaction. The Free limit is a condition on the team's counter, so
+ * concurrent creates can never overshoot it. Returns the form as stored (its
+ * key is replaced if it collided with an existing one).
+ */
+export async function insertForm(form: FormRecord): Promise<FormRecord> {
+  let candidate = form;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documents.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: config.tableName,
+                Key: teamKey(candidate.teamId),
+                UpdateExpression: 'ADD formCount :one',
+                ConditionExpression:
+                  'attribute_exists(pk) AND (#plan = :pro OR attribute_not_exists(formCount) OR formCount < :limit)',
+                ExpressionAttributeNames: { '#plan': 'plan' },
+                ExpressionAttributeValues: { ':one': 1, ':pro': 'pro', ':limit': config.freeFormLimit },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            {
+              Put: {
+                TableName: config.tableName,
+                Item: {
+                  ...formKey(candidate.id),
+                  entity: 'form',
+                  parentPk: teamFormsParent(candidate.teamId),
+                  ...candidate,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: config.tableName,
+                Item: {
+                  ...formKeyMappingKey(candidate.key),
+                  entity: 'formKey',
+                  formId: candidate.id,
+                  teamId: candidate.teamId,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+      return candidate;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const [team, , mapping] = error.CancellationReasons ?? [];
+      if (team?.Code === 'ConditionalCheckFailed') {
+        if (!team.Item) throw unauthorized('The team of this API key no longer exists');
+        throw formLimitReached(config.freeFormLimit);
+      }
+      if (mapping?.Code === 'ConditionalCheckFailed' && attempt < KEY_ATTEMPTS) {
+        candidate = { ...candidate, key: newFormKey() };
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+export async function getForm(formId: string): Promise<FormRecord | undefined> {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: config.tableName, Key: formKey(formId) }),
+  );
+  return Item ? stripPlumbing<FormRecord>(Item) : undefined;
+}
+
+/** The team's forms, newest first. */
+export async function listTeamForms(teamId: string): Promise<FormRecord[]> {
+  const forms: FormRecord[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: config.tableName,
+        IndexName: INDEXES.byParent.name,
+        KeyConditionExpression: 'parentPk = :parent',
+        ExpressionAttributeValues: { ':parent': teamFormsParent(teamId) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of page.Items ?? []) forms.push(stripPlumbing<FormRecord>(item));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return forms;
+}
+
+/** The public submit path's first lookup: which form a key belongs to. */
+export async function findFormKey(key: string): Promise<FormKeyMapping | undefined> {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: config.tableName, Key: formKeyMappingKey(key) }),
+  );
+  return Item ? { formId: Item.formId as string, teamId: Item.teamId as string } : undefined;
+}
+
+/** A form of the caller's team; any other form (or none) is the same 404. */
+export async function getTeamForm(teamId: string, formId: string | undefined): Promise<FormRecord> {
+  const form = formId && UUID.test(formId) ? await getForm(formId) : undefined;
+  if (!form || form.teamId !== teamId) throw notFound('Form');
+  return form;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

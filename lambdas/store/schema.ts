@@ -1,0 +1,74 @@
+/**
+ * The single table, declared once as plain data: the CDK stack, the local
+ * bootstrap and the admin CLI all build the table from this, so the key
+ * schema, indexes, stream and TTL can never drift between AWS and local.
+ * No AWS imports here on purpose (lib/ and lambdas/ both read it).
+ */
+
+export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
+export const TTL_ATTRIBUTE = 'expiresAt';
+export const STREAM_VIEW = 'NEW_AND_OLD_IMAGES';
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  /** KEYS_ONLY indexes are walked cheaply, then the page is read with BatchGet. */
+  projection: 'ALL' | 'KEYS_ONLY';
+}
+
+/**
+ * Sparse indexes: an item appears in an index only while it carries that
+ * index's partition key attribute.
+ * - byParent: children of a parent newest first (a team's forms, the teams list).
+ * - subAll / subUnread / subStarred / subSpam: one per submission list filter;
+ *   the attribute is set to `FORM#<id>` while the submission matches the filter.
+ */
+export const INDEXES = {
+  byParent: {
+    name: 'byParent',
+    partitionKey: 'parentPk',
+    sortKey: 'createdAt',
+    projection: 'ALL',
+  },
+  subAll: { name: 'subAll', partitionKey: 'subAllPk', sortKey: 'sk', projection: 'KEYS_ONLY' },
+  subUnread: {
+    name: 'subUnread',
+    partitionKey: 'subUnreadPk',
+    sortKey: 'sk',
+    projection: 'KEYS_ONLY',
+  },
+  subStarred: {
+    name: 'subStarred',
+    partitionKey: 'subStarredPk',
+    sortKey: 'sk',
+    projection: 'KEYS_ONLY',
+  },
+  subSpam: { name: 'subSpam', partitionKey: 'subSpamPk', sortKey: 'sk', projection: 'KEYS_ONLY' },
+} as const satisfies Record<string, IndexDefinition>;
+
+/** Every key attribute is a string. */
+export function keyAttributes(): string[] {
+  const names = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  for (const index of Object.values(INDEXES)) {
+    names.add(index.partitionKey);
+    names.add(index.sortKey);
+  }
+  return [...names];
+}
+
+/**
+ * Lambda event-filter pattern for the stream consumer: only inserted
+ * submissions reach it. The CDK event source mapping and the local stream
+ * poller both apply this same pattern.
+ */
+export const INSERTED_SUBMISSION_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: { NewImage: { entity: { S: ['submission'] } } },
+} as const;
+
+/**
+ * Every item names what it is in `entity` (DESIGN.md calls it `type`, but a
+ * form has a `type` field of its own in the product's words).
+ */
+export const ENTITY_ATTRIBUTE = 'entity';

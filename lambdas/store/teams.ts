@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { config } from '../config.ts';
+import { INDEXES } from './schema.ts';
+import { documents } from './client.ts';
+import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
+
+export type Plan = 'free' | 'pro';
+
+export interface Team {
+  teamId: string;
+  name: string;
+  ownerEmail: string;
+  ownerUserId: string;
+  plan: Plan;
+  /** Forms the team holds now; the Free limit is enforced on it atomically. */
+  formCount: number;
+  createdAt: string;
+}
+
+export async function createTeam(input: { name: string; ownerEmail: string; plan: Plan }): Promise<Team> {
+  const team: Team = {
+    teamId: randomUUID(),
+    name: input.name,
+    ownerEmail: input.ownerEmail,
+    ownerUserId: randomUUID(),
+    plan: input.plan,
+    formCount: 0,
+    createdAt: new Date().toISOString(),
+  };
+  await documents.send(
+    new PutCommand({
+      TableName: config.tableName,
+      Item: { ...teamKey(team.teamId), entity: 'team', parentPk: ALL_TEAMS, ...team },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return team;
+}
+
+export async function getTeam(teamId: string): Promise<Team | undefined> {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: config.tableName, Key: teamKey(teamId) }),
+  );
+  return Item ? stripPlumbing<Team>(Item) : undefined;
+}
+
+/** Returns false when the team does not exist. */
+export async function setTeamPlan(teamId: string, plan: Plan): Promise<boolean> {
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: teamKey(teamId),
+        UpdateExpression: 'SET #plan = :plan',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':plan': plan },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export async function listTeams(): Promise<Team[]> {
+  const teams: Team[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: config.tableName,
+        IndexName: INDEXES.byParent.name,
+        KeyConditionExpression: 'parentPk = :parent',
+        ExpressionAttributeValues: { ':parent': ALL_TEAMS },
+        ScanIndexForward: false,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of page.Items ?? []) teams.push(stripPlumbing<Team>(item));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return teams;
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { fallbackRoute, matchRoute, routes } from '../../lambdas/routes.ts';
+import { invokeWithTimeout, lambdaContext, loadHandler } from './lambda-runtime.ts';
+
+/**
+ * The local stand-in for the REST API: serves every entry of the route table
+ * by calling its handler with the event shape API Gateway's Lambda proxy
+ * integration builds, and answers with what the handler returns.
+ */
+
+/** Content types API Gateway passes to Lambda base64-encoded (the stack's binaryMediaTypes). */
+export const BINARY_MEDIA_TYPES = ['multipart/form-data'];
+/** API Gateway's payload limit. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const LOCAL_STAGE = 'local';
+
+export interface Gateway {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: { port: number; host?: string }): Promise<Gateway> {
+  for (const route of routes) {
+    if (route.streaming) throw new Error(`route ${route.name} streams; the local gateway does not stream yet`);
+  }
+  const server = createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      process.stderr.write(`local gateway: ${error instanceof Error ? error.stack : String(error)}\n`);
+      if (!res.headersSent) send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+      else res.destroy();
+    });
+  });
+  await listen(server, options.port, options.host ?? '127.0.0.1');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req);
+  if (body === undefined) {
+    send(res, { statusCode: 413, body: '{"message":"Request Too Long"}' });
+    return;
+  }
+  const url = new URL(req.url ?? '/', 'http://local');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const { match } = matchRoute(method, url.pathname);
+  const target = match
+    ? { ...match.route, resource: match.route.path, pathParameters: match.pathParameters }
+    : { ...fallbackRoute, resource: '/{proxy+}', pathParameters: { proxy: url.pathname.slice(1) } };
+  const event = buildEvent(req, url, method, body, target.resource, target.pathParameters);
+  const handler = await loadHandler(target.handler);
+  const context = lambdaContext(target.name, target.timeoutSeconds, event.requestContext.requestId);
+  let result: APIGatewayProxyResult;
+  try {
+    result = await invokeWithTimeout(handler, event, context, target.timeoutSeconds);
+  } catch (error) {
+    // What API Gateway answers when the function itself fails or times out.
+    process.stderr.write(`local gateway: ${target.name} failed: ${String(error)}\n`);
+    send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+    return;
+  }
+  if (!result || typeof result.statusCode !== 'number') {
+    send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+    return;
+  }
+  send(res, result);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function buildEvent(
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  body: Buffer,
+  resource: string,
+  pathParameters: Record<string, string>,
+): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const query: Record<string, string> = {};
+  const multiValueQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    (multiValueQuery[name] ??= []).push(value);
+  }
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const binary = BINARY_MEDIA_TYPES.includes(contentType);
+  const hasQuery = Object.keys(query).length > 0;
+  const now = Date.now();
+  const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return {
+    resource,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
+    pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
+    stageVariables: null,
+    body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
+    isBase64Encoded: binary && body.length > 0,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      domainName: req.headers.host ?? '127.0.0.1',
+      extendedRequestId: randomUUID(),
+      httpMethod: method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp,
+        user: null,
+        userAgent: req.headers['user-agent'] ?? null,
+        userArn: null,
+      },
+      path: `/${LOCAL_STAGE}${url.pathname}`,
+      protocol: `HTTP/${req.httpVersion}`,
+      requestId: randomUUID(),
+      requestTime: new Date(now).toUTCString(),
+      requestTimeEpoch: now,
+      resourceId: 'local',
+      resourcePath: resource,
+      stage: LOCAL_STAGE,
+    },
+  };
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
+    headers[name] = values.map(String);
+  }
+  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  if (!('content-type' in lowerKeys(headers))) headers['content-type'] = 'application/json';
+  res.writeHead(result.statusCode, { ...headers, 'content-length': String(body.length) });
+  res.end(body);
+}
+
+function lowerKeys(headers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}

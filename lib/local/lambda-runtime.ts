@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+
+/**
+ * Loads handler modules the way Lambda does (one module instance per
+ * "function", reused across invocations) and builds the invocation context.
+ */
+export const LAMBDAS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lambdas');
+
+// biome-ignore lint/suspicious/noExplicitAny: handlers take many event shapes.
+export type LambdaHandler = (event: any, context: Context) => Promise<any>;
+
+const modules = new Map<string, Promise<LambdaHandler>>();
+
+export function loadHandler(handlerModule: string): Promise<LambdaHandler> {
+  let loaded = modules.get(handlerModule);
+  if (!loaded) {
+    loaded = import(pathToFileURL(join(LAMBDAS_DIR, handlerModule)).href).then((mod) => {
+      if (typeof mod.handler !== 'function') {
+        throw new Error(`lambdas/${handlerModule} does not export a handler function`);
+      }
+      return mod.handler as LambdaHandler;
+    });
+    modules.set(handlerModule, loaded);
+  }
+  return loaded;
+}
+
+export function lambdaContext(
+  functionName: string,
+  timeoutSeconds: number,
+  requestId: string = randomUUID(),
+): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: localFunctionArn(functionName),
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export const LOCAL_REGION = 'us-east-1';
+export const LOCAL_ACCOUNT = '000000000000';
+
+export function localFunctionArn(functionName: string): string {
+  return `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${functionName}`;
+}
+
+/** Runs a handler with the function's timeout, as Lambda would end it. */
+export async function invokeWithTimeout<T>(
+  handler: LambdaHandler,
+  event: unknown,
+  context: Context,
+  timeoutSeconds: number,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)),
+      timeoutSeconds * 1000,
+    );
+  });
+  try {
+    return await Promise.race([handler(event, context), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

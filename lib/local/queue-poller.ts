@@ -1,0 +1,125 @@
+import {
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { type LambdaHandler, LOCAL_REGION, lambdaContext, invokeWithTimeout } from './lambda-runtime.ts';
+
+/**
+ * Feeds an SQS queue into a handler the way a Lambda SQS event source mapping
+ * with ReportBatchItemFailures does: a successful batch is deleted, listed
+ * failures stay (they come back after the visibility timeout and, past the
+ * queue's maxReceiveCount, the emulator moves them to the dead-letter queue),
+ * and a thrown error leaves the whole batch.
+ */
+export interface QueueConsumer {
+  name: string;
+  handler: LambdaHandler;
+  batchSize?: number;
+  timeoutSeconds?: number;
+}
+
+export interface QueuePollerOptions {
+  client: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  consumer: QueueConsumer;
+  /** Long-poll wait; short keeps shutdown quick. */
+  waitSeconds?: number;
+}
+
+export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise<void> } {
+  const { client, queueUrl, queueArn, consumer } = options;
+  let stopped = false;
+  const abort = new AbortController();
+
+  async function pollOnce(): Promise<void> {
+    const { Messages } = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: Math.min(consumer.batchSize ?? 10, 10),
+        WaitTimeSeconds: options.waitSeconds ?? 1,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+      { abortSignal: abort.signal },
+    );
+    if (!Messages || Messages.length === 0) return;
+    const event: SQSEvent = { Records: Messages.map((m) => toLambdaRecord(m, queueArn)) };
+    let failed: Set<string>;
+    try {
+      const result = await invokeWithTimeout<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>(
+        consumer.handler,
+        event,
+        lambdaContext(consumer.name, consumer.timeoutSeconds ?? 30),
+        consumer.timeoutSeconds ?? 30,
+      );
+      failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (error) {
+      process.stderr.write(`queue ${consumer.name}: batch failed: ${String(error)}\n`);
+      return;
+    }
+    const done = Messages.filter((m) => !failed.has(m.MessageId!));
+    if (done.length > 0) {
+      await client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await pollOnce();
+      } catch (error) {
+        if (stopped) break;
+        process.stderr.write(`queue ${consumer.name}: ${String(error)}\n`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      abort.abort();
+      await loop;
+    },
+  };
+}
+
+function toLambdaRecord(message: Message, queueArn: string): SQSRecord {
+  const attributes = message.Attributes ?? {};
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+        name,
+        {
+          stringValue: value.StringValue,
+          binaryValue: value.BinaryValue ? Buffer.from(value.BinaryValue).toString('base64') : undefined,
+          stringListValues: value.StringListValues ?? [],
+          binaryListValues: [],
+          dataType: value.DataType ?? 'String',
+        },
+      ]),
+    ),
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: LOCAL_REGION,
+  };
+}

@@ -1,0 +1,166 @@
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { type FilterPattern, matchesPattern } from './event-filter.ts';
+import { type LambdaHandler, LOCAL_REGION, lambdaContext, invokeWithTimeout } from './lambda-runtime.ts';
+
+/**
+ * Feeds a DynamoDB Local stream into a handler the way a Lambda event source
+ * mapping does: Lambda's event shape, the mapping's filter, batches per
+ * shard in order, partial batch failures retried from the first failed
+ * record, and after `maxAttempts` the batch goes to `onFailure` (the
+ * mapping's on-failure destination) and the shard moves on.
+ */
+export interface StreamConsumer {
+  name: string;
+  handler: LambdaHandler;
+  filter?: FilterPattern;
+  batchSize?: number;
+  timeoutSeconds?: number;
+  maxAttempts?: number;
+}
+
+export interface StreamPollerOptions {
+  client: DynamoDBStreamsClient;
+  streamArn: string;
+  consumer: StreamConsumer;
+  intervalMs?: number;
+  onFailure?: (failed: DynamoDBStreamEvent['Records'], error: string) => void;
+}
+
+interface ShardCursor {
+  iterator: string | undefined;
+  done: boolean;
+}
+
+export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
+  const { client, streamArn, consumer } = options;
+  const shards = new Map<string, ShardCursor>();
+  let stopped = false;
+  let firstPass = true;
+  const interval = options.intervalMs ?? 100;
+
+  async function discoverShards(): Promise<void> {
+    let exclusiveStart: string | undefined;
+    do {
+      const { StreamDescription } = await client.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }),
+      );
+      for (const shard of StreamDescription?.Shards ?? []) {
+        const id = shard.ShardId!;
+        if (shards.has(id)) continue;
+        const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
+        if (firstPass && closed) {
+          // Like StartingPosition LATEST: history before the poller started is not replayed.
+          shards.set(id, { iterator: undefined, done: true });
+          continue;
+        }
+        const { ShardIterator } = await client.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: id,
+            ShardIteratorType: firstPass ? 'LATEST' : 'TRIM_HORIZON',
+          }),
+        );
+        shards.set(id, { iterator: ShardIterator, done: !ShardIterator });
+      }
+      exclusiveStart = StreamDescription?.LastEvaluatedShardId;
+    } while (exclusiveStart);
+    firstPass = false;
+  }
+
+  async function pollShard(cursor: ShardCursor): Promise<void> {
+    if (cursor.done || !cursor.iterator) return;
+    const page = await client.send(
+      new GetRecordsCommand({ ShardIterator: cursor.iterator, Limit: consumer.batchSize ?? 100 }),
+    );
+    cursor.iterator = page.NextShardIterator;
+    if (!cursor.iterator) cursor.done = true;
+    const records = (page.Records ?? []).map((record) => toLambdaRecord(record, streamArn));
+    const selected = consumer.filter
+      ? records.filter((record) => matchesPattern(record, consumer.filter!))
+      : records;
+    if (selected.length > 0) await deliver(selected);
+  }
+
+  async function deliver(records: DynamoDBStreamEvent['Records']): Promise<void> {
+    let pending = records;
+    const maxAttempts = consumer.maxAttempts ?? 3;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      let failedFrom: number;
+      let reason: string;
+      try {
+        const result = await invokeWithTimeout<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>(
+          consumer.handler,
+          { Records: pending },
+          lambdaContext(consumer.name, consumer.timeoutSeconds ?? 30),
+          consumer.timeoutSeconds ?? 30,
+        );
+        const failures = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        if (failures.size === 0) return;
+        failedFrom = pending.findIndex((r) => failures.has(r.dynamodb?.SequenceNumber ?? ''));
+        if (failedFrom < 0) failedFrom = 0;
+        reason = 'partial batch failure';
+      } catch (error) {
+        failedFrom = 0;
+        reason = error instanceof Error ? error.message : String(error);
+      }
+      pending = pending.slice(failedFrom);
+      if (attempt >= maxAttempts) {
+        if (options.onFailure) options.onFailure(pending, reason);
+        else process.stderr.write(`stream ${consumer.name}: ${pending.length} records dropped after ${attempt} attempts: ${reason}\n`);
+        return;
+      }
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await discoverShards();
+        for (const cursor of shards.values()) {
+          if (stopped) break;
+          await pollShard(cursor);
+        }
+      } catch (error) {
+        if (!stopped) process.stderr.write(`stream ${consumer.name}: ${String(error)}\n`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, interval));
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+function toLambdaRecord(record: _Record, streamArn: string): DynamoDBStreamEvent['Records'][number] {
+  const data = record.dynamodb ?? {};
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName as 'INSERT' | 'MODIFY' | 'REMOVE',
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: LOCAL_REGION,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ApproximateCreationDateTime: data.ApproximateCreationDateTime
+        ? Math.floor(new Date(data.ApproximateCreationDateTime).getTime() / 1000)
+        : undefined,
+      Keys: data.Keys as never,
+      NewImage: data.NewImage as never,
+      OldImage: data.OldImage as never,
+      SequenceNumber: data.SequenceNumber,
+      SizeBytes: data.SizeBytes,
+      StreamViewType: data.StreamViewType as never,
+    },
+  };
+}
