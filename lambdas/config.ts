@@ -15,7 +15,8 @@ function integer(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`configuration ${name} must be a whole number`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`configuration ${name} must be a whole number`);
   return value;
 }
 

@@ -47,6 +47,7 @@ export const log = {
 
 /** An error as log fields: message and stack, never request data. */
 export function errorFields(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { error: { name: error.name, message: error.message, stack: error.stack } };
+  if (error instanceof Error)
+    return { error: { name: error.name, message: error.message, stack: error.stack } };
   return { error: String(error) };
 }

@@ -91,7 +91,9 @@ export interface RouteMatch {
 function pattern(path: string): RegExp {
   const source = path
     .split('/')
-    .map((part) => (/^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      /^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
@@ -100,7 +102,11 @@ function parameterNames(path: string): string[] {
   return [...path.matchAll(/\{([^}+]+)\}/g)].map((m) => m[1]!);
 }
 
-const compiled = routes.map((route) => ({ route, regex: pattern(route.path), names: parameterNames(route.path) }));
+const compiled = routes.map((route) => ({
+  route,
+  regex: pattern(route.path),
+  names: parameterNames(route.path),
+}));
 
 /**
  * Finds the route for a request. `allowed` lists the methods the path takes

@@ -29,7 +29,8 @@ export const invalidRequest = (message: string, issues?: unknown[]) =>
 
 export const unauthorized = (message: string) => new ServiceError(401, 'unauthorized', message);
 
-export const notFound = (what = 'Resource') => new ServiceError(404, 'not_found', `${what} not found`);
+export const notFound = (what = 'Resource') =>
+  new ServiceError(404, 'not_found', `${what} not found`);
 
 export const formLimitReached = (limit: number) =>
   new ServiceError(

@@ -4,8 +4,8 @@ import { withLogContext } from '../log.ts';
 import { apiKeyAuth, type Caller } from './middleware/api-key-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
-import type { HttpResponse } from './respond.ts';
 import { requestIdOf } from './request.ts';
+import type { HttpResponse } from './respond.ts';
 
 export interface ManagementRequest {
   event: APIGatewayProxyEvent;
@@ -24,14 +24,15 @@ interface ManagementContext extends Context {
 
 /**
  * Wraps a management handler: request id and log scope, the error envelope,
- * JSON body, API-key auth. The handler itself only parses, calls the domain
+ * API-key auth, JSON body. The handler itself only parses, calls the domain
  * and store, and maps the result.
  */
 export function managementRoute(fn: (request: ManagementRequest) => Promise<HttpResponse>) {
   const chain = middy<APIGatewayProxyEvent, HttpResponse>()
     .use(errorEnvelope())
-    .use(jsonBody())
+    // Authenticate first: an anonymous caller learns nothing about body parsing.
     .use(apiKeyAuth())
+    .use(jsonBody())
     .handler((event, context) => {
       const { caller, body } = context as ManagementContext;
       return fn({

@@ -3,7 +3,11 @@ import { invalidRequest } from '../domain/errors.ts';
 import { toIssues } from './middleware/error-envelope.ts';
 
 /** Validates input against a schema; failures are 400 `invalid_request` with issues. */
-export function parse<T extends z.ZodType>(schema: T, input: unknown, what = 'request body'): z.infer<T> {
+export function parse<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  what = 'request body',
+): z.infer<T> {
   const result = schema.safeParse(input ?? {});
   if (!result.success) throw invalidRequest(`The ${what} is not valid`, toIssues(result.error));
   return result.data;

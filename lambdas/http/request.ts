@@ -11,7 +11,9 @@ export function header(event: APIGatewayProxyEvent, name: string): string | unde
 
 export function bodyBytes(event: APIGatewayProxyEvent): Buffer {
   if (!event.body) return Buffer.alloc(0);
-  return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  return event.isBase64Encoded
+    ? Buffer.from(event.body, 'base64')
+    : Buffer.from(event.body, 'utf8');
 }
 
 export function requestIdOf(event: APIGatewayProxyEvent): string {

@@ -16,7 +16,9 @@ export interface ApiKeyRecord {
   revokedAt?: string;
 }
 
-export async function putApiKey(record: Omit<ApiKeyRecord, 'createdAt' | 'revokedAt'>): Promise<ApiKeyRecord> {
+export async function putApiKey(
+  record: Omit<ApiKeyRecord, 'createdAt' | 'revokedAt'>,
+): Promise<ApiKeyRecord> {
   const stored: ApiKeyRecord = { ...record, createdAt: new Date().toISOString() };
   await documents.send(
     new PutCommand({

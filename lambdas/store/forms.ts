@@ -2,11 +2,11 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { formLimitReached, notFound, unauthorized } from '../domain/errors.ts';
-import type { FormRecord } from '../domain/form-model.ts';
 import { newFormKey } from '../domain/form-defaults.ts';
+import type { FormRecord } from '../domain/form-model.ts';
 import { documents } from './client.ts';
-import { INDEXES } from './schema.ts';
 import { formKey, formKeyMappingKey, stripPlumbing, teamFormsParent, teamKey } from './keys.ts';
+import { INDEXES } from './schema.ts';
 
 export interface FormKeyMapping {
   formId: string;
@@ -36,7 +36,11 @@ export async function insertForm(form: FormRecord): Promise<FormRecord> {
                 ConditionExpression:
                   'attribute_exists(pk) AND (#plan = :pro OR attribute_not_exists(formCount) OR formCount < :limit)',
                 ExpressionAttributeNames: { '#plan': 'plan' },
-                ExpressionAttributeValues: { ':one': 1, ':pro': 'pro', ':limit': config.freeFormLimit },
+                ExpressionAttributeValues: {
+                  ':one': 1,
+                  ':pro': 'pro',
+                  ':limit': config.freeFormLimit,
+                },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
             },

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
-import { INDEXES } from './schema.ts';
 import { documents } from './client.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
+import { INDEXES } from './schema.ts';
 
 export type Plan = 'free' | 'pro';
 
@@ -19,7 +19,11 @@ export interface Team {
   createdAt: string;
 }
 
-export async function createTeam(input: { name: string; ownerEmail: string; plan: Plan }): Promise<Team> {
+export async function createTeam(input: {
+  name: string;
+  ownerEmail: string;
+  plan: Plan;
+}): Promise<Team> {
   const team: Team = {
     teamId: randomUUID(),
     name: input.name,

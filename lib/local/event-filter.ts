@@ -1,3 +1,5 @@
+import type { FilterPattern } from '../../lambdas/workers.ts';
+
 /**
  * Lambda event filtering (the subset the stack uses and a bit more): a
  * pattern is an object whose leaves are arrays of allowed values or rules
@@ -5,7 +7,6 @@
  * same pattern the CDK event source mapping declares, so a record the real
  * mapping would drop never reaches a local handler either.
  */
-export type FilterPattern = { readonly [key: string]: FilterPattern | readonly unknown[] };
 
 export function matchesPattern(event: unknown, pattern: FilterPattern): boolean {
   for (const [key, expected] of Object.entries(pattern)) {
@@ -30,9 +31,12 @@ function matchesLeaf(value: unknown, allowed: readonly unknown[]): boolean {
 
 function matchesRule(value: unknown, rule: unknown): boolean {
   if (!isRecord(rule)) return value === rule;
-  if (typeof rule.prefix === 'string') return typeof value === 'string' && value.startsWith(rule.prefix);
+  if (typeof rule.prefix === 'string')
+    return typeof value === 'string' && value.startsWith(rule.prefix);
   if ('anything-but' in rule) {
-    const excluded = Array.isArray(rule['anything-but']) ? rule['anything-but'] : [rule['anything-but']];
+    const excluded = Array.isArray(rule['anything-but'])
+      ? rule['anything-but']
+      : [rule['anything-but']];
     return !excluded.includes(value);
   }
   if (Array.isArray(rule.numeric)) return typeof value === 'number' && numeric(value, rule.numeric);

@@ -25,12 +25,16 @@ export interface Gateway {
 
 export async function startGateway(options: { port: number; host?: string }): Promise<Gateway> {
   for (const route of routes) {
-    if (route.streaming) throw new Error(`route ${route.name} streams; the local gateway does not stream yet`);
+    if (route.streaming)
+      throw new Error(`route ${route.name} streams; the local gateway does not stream yet`);
   }
   const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
-      process.stderr.write(`local gateway: ${error instanceof Error ? error.stack : String(error)}\n`);
-      if (!res.headersSent) send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+      process.stderr.write(
+        `local gateway: ${error instanceof Error ? error.stack : String(error)}\n`,
+      );
+      if (!res.headersSent)
+        send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
       else res.destroy();
     });
   });
@@ -113,13 +117,13 @@ export function buildEvent(
     const name = req.rawHeaders[i]!;
     const value = req.rawHeaders[i + 1]!;
     headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
   }
   const query: Record<string, string> = {};
   const multiValueQuery: Record<string, string[]> = {};
   for (const [name, value] of url.searchParams) {
     query[name] = value;
-    (multiValueQuery[name] ??= []).push(value);
+    multiValueQuery[name] = [...(multiValueQuery[name] ?? []), value];
   }
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const binary = BINARY_MEDIA_TYPES.includes(contentType);
@@ -180,7 +184,9 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
     headers[name] = values.map(String);
   }
-  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  const body = result.body
+    ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
+    : Buffer.alloc(0);
   if (!('content-type' in lowerKeys(headers))) headers['content-type'] = 'application/json';
   res.writeHead(result.statusCode, { ...headers, 'content-length': String(body.length) });
   res.end(body);

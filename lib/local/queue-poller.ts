@@ -5,7 +5,12 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { type LambdaHandler, LOCAL_REGION, lambdaContext, invokeWithTimeout } from './lambda-runtime.ts';
+import {
+  invokeWithTimeout,
+  type LambdaHandler,
+  LOCAL_REGION,
+  lambdaContext,
+} from './lambda-runtime.ts';
 
 /**
  * Feeds an SQS queue into a handler the way a Lambda SQS event source mapping
@@ -50,7 +55,9 @@ export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise
     const event: SQSEvent = { Records: Messages.map((m) => toLambdaRecord(m, queueArn)) };
     let failed: Set<string>;
     try {
-      const result = await invokeWithTimeout<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>(
+      const result = await invokeWithTimeout<
+        { batchItemFailures?: { itemIdentifier: string }[] } | undefined
+      >(
         consumer.handler,
         event,
         lambdaContext(consumer.name, consumer.timeoutSeconds ?? 30),
@@ -103,14 +110,17 @@ function toLambdaRecord(message: Message, queueArn: string): SQSRecord {
       ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
       SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
       SenderId: attributes.SenderId ?? 'local',
-      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+      ApproximateFirstReceiveTimestamp:
+        attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
     },
     messageAttributes: Object.fromEntries(
       Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
         name,
         {
           stringValue: value.StringValue,
-          binaryValue: value.BinaryValue ? Buffer.from(value.BinaryValue).toString('base64') : undefined,
+          binaryValue: value.BinaryValue
+            ? Buffer.from(value.BinaryValue).toString('base64')
+            : undefined,
           stringListValues: value.StringListValues ?? [],
           binaryListValues: [],
           dataType: value.DataType ?? 'String',

@@ -1,13 +1,19 @@
 import {
+  type _Record,
   DescribeStreamCommand,
-  DynamoDBStreamsClient,
+  type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { type FilterPattern, matchesPattern } from './event-filter.ts';
-import { type LambdaHandler, LOCAL_REGION, lambdaContext, invokeWithTimeout } from './lambda-runtime.ts';
+import type { FilterPattern } from '../../lambdas/workers.ts';
+import { matchesPattern } from './event-filter.ts';
+import {
+  invokeWithTimeout,
+  type LambdaHandler,
+  LOCAL_REGION,
+  lambdaContext,
+} from './lambda-runtime.ts';
 
 /**
  * Feeds a DynamoDB Local stream into a handler the way a Lambda event source
@@ -95,7 +101,9 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       let failedFrom: number;
       let reason: string;
       try {
-        const result = await invokeWithTimeout<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>(
+        const result = await invokeWithTimeout<
+          { batchItemFailures?: { itemIdentifier: string }[] } | undefined
+        >(
           consumer.handler,
           { Records: pending },
           lambdaContext(consumer.name, consumer.timeoutSeconds ?? 30),
@@ -113,7 +121,10 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       pending = pending.slice(failedFrom);
       if (attempt >= maxAttempts) {
         if (options.onFailure) options.onFailure(pending, reason);
-        else process.stderr.write(`stream ${consumer.name}: ${pending.length} records dropped after ${attempt} attempts: ${reason}\n`);
+        else
+          process.stderr.write(
+            `stream ${consumer.name}: ${pending.length} records dropped after ${attempt} attempts: ${reason}\n`,
+          );
         return;
       }
     }
@@ -142,7 +153,10 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   };
 }
 
-function toLambdaRecord(record: _Record, streamArn: string): DynamoDBStreamEvent['Records'][number] {
+function toLambdaRecord(
+  record: _Record,
+  streamArn: string,
+): DynamoDBStreamEvent['Records'][number] {
   const data = record.dynamodb ?? {};
   return {
     eventID: record.eventID,

@@ -5,8 +5,8 @@ import { unauthorized } from '../../domain/errors.ts';
 import { addLogContext } from '../../log.ts';
 import { getApiKey } from '../../store/api-keys.ts';
 import { getTeam, type Team } from '../../store/teams.ts';
-import type { HttpResponse } from '../respond.ts';
 import { header } from '../request.ts';
+import type { HttpResponse } from '../respond.ts';
 
 export interface Caller {
   keyId: string;

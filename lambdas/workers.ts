@@ -1,0 +1,30 @@
+import type { QUEUES } from './queues.ts';
+import type { Access } from './routes.ts';
+
+/**
+ * The event-driven functions, the counterpart of routes.ts: each entry says
+ * what triggers it. The CDK stack builds one function and one trigger per
+ * entry; the local runner feeds the same triggers (stream poller, queue
+ * poller, Scheduler emulator) into the same handler modules.
+ */
+/** A Lambda event-filter pattern: leaves are arrays of allowed values or rules. */
+export type FilterPattern = { readonly [key: string]: FilterPattern | readonly unknown[] };
+
+export type WorkerTrigger =
+  | { kind: 'tableStream'; filter: FilterPattern; batchSize: number; maxAttempts: number }
+  | { kind: 'queue'; queue: keyof typeof QUEUES; batchSize: number }
+  /** Invoked by one-time EventBridge Scheduler schedules created at run time. */
+  | { kind: 'schedule' };
+
+export interface Worker {
+  name: string;
+  handler: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  access: readonly Access[];
+  trigger: WorkerTrigger;
+}
+
+// Filled by the delivery and scheduling issues (stream-fanout, webhook-worker,
+// email-worker, form-closer). Nothing is listed before it is built.
+export const workers: readonly Worker[] = [];

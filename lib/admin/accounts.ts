@@ -1,0 +1,39 @@
+import { issueApiKey } from '../../lambdas/domain/api-keys.ts';
+import { putApiKey } from '../../lambdas/store/api-keys.ts';
+import { createTeam, getTeam, type Plan, type Team } from '../../lambdas/store/teams.ts';
+
+/**
+ * Operator actions on teams and keys, shared by the admin CLI and the local
+ * runner's development accounts. The table must be configured (TABLE_NAME and
+ * credentials) before this module is imported.
+ */
+export async function createTeamWithKey(input: {
+  name: string;
+  ownerEmail: string;
+  plan: Plan;
+}): Promise<{ team: Team; keyId: string; apiKey: string }> {
+  const team = await createTeam(input);
+  const { keyId, apiKey } = await createKeyFor(team, 'default');
+  return { team, keyId, apiKey };
+}
+
+export async function createKey(
+  teamId: string,
+  name = 'default',
+): Promise<{ keyId: string; apiKey: string } | undefined> {
+  const team = await getTeam(teamId);
+  if (!team) return undefined;
+  return createKeyFor(team, name);
+}
+
+async function createKeyFor(team: Team, name: string): Promise<{ keyId: string; apiKey: string }> {
+  const issued = issueApiKey();
+  await putApiKey({
+    keyId: issued.keyId,
+    hash: issued.hash,
+    teamId: team.teamId,
+    userId: team.ownerUserId,
+    name,
+  });
+  return { keyId: issued.keyId, apiKey: issued.apiKey };
+}

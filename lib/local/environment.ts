@@ -1,0 +1,48 @@
+import { QUEUES } from '../../lambdas/queues.ts';
+import { LOCAL_REGION } from './lambda-runtime.ts';
+
+/** Names of the local resources; fixed so a persisted stack finds its data again. */
+export const LOCAL_TABLE = 'form-service-local';
+export const LOCAL_BUCKET = 'form-service-uploads-local';
+export const LOCAL_QUEUE_PREFIX = 'form-service-local';
+export const LOCAL_SCHEDULE_GROUP = 'form-service-local';
+
+export interface LocalEndpoints {
+  dynamodb: string;
+  sqsS3: string;
+  ses: string;
+  scheduler: string;
+}
+
+/**
+ * The environment the handlers see locally: the same variables the CDK stack
+ * sets on each function, plus the standard AWS_ENDPOINT_URL_* overrides that
+ * point the SDK at the emulators. Nothing in lambdas/ knows it is local.
+ */
+export function localEnvironment(
+  endpoints: LocalEndpoints,
+  extra: { baseUrl: string; queueUrls: Record<string, string>; logLevel: string },
+): Record<string, string> {
+  const env: Record<string, string> = {
+    AWS_REGION: LOCAL_REGION,
+    AWS_DEFAULT_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqsS3,
+    AWS_ENDPOINT_URL_S3: endpoints.sqsS3,
+    AWS_ENDPOINT_URL_SESV2: endpoints.ses,
+    AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
+    TABLE_NAME: LOCAL_TABLE,
+    UPLOADS_BUCKET: LOCAL_BUCKET,
+    S3_FORCE_PATH_STYLE: 'true',
+    BASE_URL: extra.baseUrl,
+    LOG_LEVEL: extra.logLevel,
+  };
+  for (const queue of Object.values(QUEUES)) {
+    const url = extra.queueUrls[queue.name];
+    if (url) env[queue.urlVariable] = url;
+  }
+  return env;
+}

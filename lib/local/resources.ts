@@ -1,0 +1,67 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { QUEUES } from '../../lambdas/queues.ts';
+import { LOCAL_BUCKET, LOCAL_QUEUE_PREFIX } from './environment.ts';
+
+export interface LocalQueue {
+  url: string;
+  arn: string;
+  deadLetterUrl: string;
+}
+
+/** Creates the uploads bucket (idempotent). */
+export async function ensureBucket(s3: S3Client): Promise<void> {
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: LOCAL_BUCKET }));
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
+  }
+}
+
+/** Creates every queue of queues.ts with its dead-letter queue (CreateQueue is idempotent). */
+export async function ensureQueues(sqs: SQSClient): Promise<Record<string, LocalQueue>> {
+  const created: Record<string, LocalQueue> = {};
+  for (const queue of Object.values(QUEUES)) {
+    const dlq = await sqs.send(
+      new CreateQueueCommand({ QueueName: `${LOCAL_QUEUE_PREFIX}-${queue.name}-dlq` }),
+    );
+    const dlqArn = await arnOf(sqs, dlq.QueueUrl!);
+    const main = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: `${LOCAL_QUEUE_PREFIX}-${queue.name}`,
+        Attributes: {
+          VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+          RedrivePolicy: JSON.stringify({
+            deadLetterTargetArn: dlqArn,
+            maxReceiveCount: queue.maxReceiveCount,
+          }),
+        },
+      }),
+    );
+    created[queue.name] = {
+      url: main.QueueUrl!,
+      arn: await arnOf(sqs, main.QueueUrl!),
+      deadLetterUrl: dlq.QueueUrl!,
+    };
+  }
+  return created;
+}
+
+async function arnOf(sqs: SQSClient, queueUrl: string): Promise<string> {
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  return Attributes!.QueueArn!;
+}
+
+export function localClients(endpoints: { sqsS3: string }) {
+  const common = {
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  };
+  return {
+    s3: new S3Client({ ...common, endpoint: endpoints.sqsS3, forcePathStyle: true }),
+    sqs: new SQSClient({ ...common, endpoint: endpoints.sqsS3 }),
+  };
+}

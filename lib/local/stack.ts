@@ -1,0 +1,287 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { workers } from '../../lambdas/workers.ts';
+import { startDynamoDbLocal } from './emulators/dynamodb.ts';
+import { assertPortFree } from './emulators/ports.ts';
+import { startScheduler } from './emulators/scheduler.ts';
+import { startSes } from './emulators/ses.ts';
+import { startSqsS3 } from './emulators/sqs-s3.ts';
+import {
+  LOCAL_BUCKET,
+  LOCAL_SCHEDULE_GROUP,
+  LOCAL_TABLE,
+  localEnvironment,
+} from './environment.ts';
+import { startGateway } from './gateway.ts';
+import {
+  invokeWithTimeout,
+  LOCAL_REGION,
+  lambdaContext,
+  loadHandler,
+  localFunctionArn,
+} from './lambda-runtime.ts';
+import { startQueuePoller } from './queue-poller.ts';
+import { ensureBucket, ensureQueues, localClients } from './resources.ts';
+import { startStreamPoller } from './stream-poller.ts';
+
+export interface LocalPorts {
+  gateway: number;
+  dynamodb: number;
+  sqsS3: number;
+  ses: number;
+  scheduler: number;
+}
+
+export const DEFAULT_PORTS: LocalPorts = {
+  gateway: 4010,
+  dynamodb: 4011,
+  sqsS3: 4012,
+  ses: 4013,
+  scheduler: 4014,
+};
+
+export interface LocalStackOptions {
+  /** Absolute folder for dev.json, the database and pid files. */
+  stateDir: string;
+  inMemory: boolean;
+  ports: LocalPorts;
+  logLevel: string;
+}
+
+/** What `.local/dev.json` holds: everything a script needs to talk to the local stack. */
+export interface LocalStackInfo {
+  baseUrl: string;
+  apiKeys: { pro: string; free: string };
+  teams: { pro: string; free: string };
+  mailUrl: string;
+  region: string;
+  tableName: string;
+  uploadsBucket: string;
+  scheduleGroup: string;
+  endpoints: { dynamodb: string; sqs: string; s3: string; ses: string; scheduler: string };
+  queues: Record<string, { url: string; deadLetterUrl: string }>;
+  inMemory: boolean;
+  pid: number;
+  readyMs: number;
+}
+
+export interface LocalStack {
+  info: LocalStackInfo;
+  stop(): Promise<void>;
+}
+
+const FLAGS: Record<keyof LocalPorts, string> = {
+  gateway: '--port',
+  dynamodb: '--dynamodb-port',
+  sqsS3: '--sqs-port',
+  ses: '--ses-port',
+  scheduler: '--scheduler-port',
+};
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const startedAt = performance.now();
+  const stops: (() => Promise<void>)[] = [];
+  const track = <T extends { stop(): Promise<void> }>(handle: T): T => {
+    stops.push(() => handle.stop());
+    return handle;
+  };
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    await mkdir(options.stateDir, { recursive: true });
+    await assertPortFree(options.ports.gateway, 'local gateway', FLAGS.gateway);
+    await assertPortFree(options.ports.scheduler, 'Scheduler emulator', FLAGS.scheduler);
+
+    const [dynamodb, sqsS3, ses] = await Promise.all([
+      startDynamoDbLocal({
+        port: options.ports.dynamodb,
+        stateDir: options.stateDir,
+        dataDir: options.inMemory ? undefined : join(options.stateDir, 'dynamodb'),
+      }).then(track),
+      startSqsS3({ port: options.ports.sqsS3 }).then(track),
+      startSes({ port: options.ports.ses }).then(track),
+    ]);
+
+    const scheduler = await startScheduler({
+      port: options.ports.scheduler,
+      invoke: (target) => invokeScheduledWorker(target.arn, target.input),
+    });
+    stops.push(scheduler.stop);
+
+    const { s3, sqs } = localClients({ sqsS3: sqsS3.endpoint });
+    await ensureBucket(s3);
+    const queues = await ensureQueues(sqs);
+
+    const gateway = await startGateway({ port: options.ports.gateway });
+    stops.push(gateway.close);
+
+    const endpoints = {
+      dynamodb: dynamodb.endpoint,
+      sqsS3: sqsS3.endpoint,
+      ses: ses.endpoint,
+      scheduler: scheduler.endpoint,
+    };
+    Object.assign(
+      process.env,
+      localEnvironment(endpoints, {
+        baseUrl: gateway.url,
+        queueUrls: Object.fromEntries(Object.entries(queues).map(([name, q]) => [name, q.url])),
+        logLevel: options.logLevel,
+      }),
+      Object.fromEntries(
+        workers
+          .filter((w) => w.trigger.kind === 'schedule')
+          .map((w) => [`${constantCase(w.name)}_ARN`, localFunctionArn(w.name)]),
+      ),
+    );
+
+    // Store modules read the environment above, so they load only now.
+    const { ensureTable } = await import('../../lambdas/store/table-setup.ts');
+    const streamArn = await ensureTable(LOCAL_TABLE);
+
+    const streams = new DynamoDBStreamsClient({
+      region: LOCAL_REGION,
+      endpoint: dynamodb.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    for (const worker of workers) {
+      const { trigger } = worker;
+      if (trigger.kind === 'tableStream') {
+        const poller = startStreamPoller({
+          client: streams,
+          streamArn,
+          consumer: {
+            name: worker.name,
+            handler: await loadHandler(worker.handler),
+            filter: trigger.filter,
+            batchSize: trigger.batchSize,
+            maxAttempts: trigger.maxAttempts,
+            timeoutSeconds: worker.timeoutSeconds,
+          },
+        });
+        stops.push(poller.stop);
+      } else if (trigger.kind === 'queue') {
+        const queue = queues[trigger.queue]!;
+        const poller = startQueuePoller({
+          client: sqs,
+          queueUrl: queue.url,
+          queueArn: queue.arn,
+          consumer: {
+            name: worker.name,
+            handler: await loadHandler(worker.handler),
+            batchSize: trigger.batchSize,
+            timeoutSeconds: worker.timeoutSeconds,
+          },
+        });
+        stops.push(poller.stop);
+      }
+    }
+
+    const accounts = await developmentAccounts(options);
+    const info: LocalStackInfo = {
+      baseUrl: gateway.url,
+      apiKeys: { pro: accounts.pro.apiKey, free: accounts.free.apiKey },
+      teams: { pro: accounts.pro.teamId, free: accounts.free.teamId },
+      mailUrl: ses.inboxUrl,
+      region: LOCAL_REGION,
+      tableName: LOCAL_TABLE,
+      uploadsBucket: LOCAL_BUCKET,
+      scheduleGroup: LOCAL_SCHEDULE_GROUP,
+      endpoints: {
+        dynamodb: dynamodb.endpoint,
+        sqs: sqsS3.endpoint,
+        s3: sqsS3.endpoint,
+        ses: ses.endpoint,
+        scheduler: scheduler.endpoint,
+      },
+      queues: Object.fromEntries(
+        Object.entries(queues).map(([name, q]) => [
+          name,
+          { url: q.url, deadLetterUrl: q.deadLetterUrl },
+        ]),
+      ),
+      inMemory: options.inMemory,
+      pid: process.pid,
+      readyMs: Math.round(performance.now() - startedAt),
+    };
+    await writeFile(join(options.stateDir, 'dev.json'), `${JSON.stringify(info, null, 2)}\n`);
+    return { info, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function invokeScheduledWorker(arn: string, input: string | undefined): Promise<void> {
+  const name = arn.split(':').at(-1);
+  const worker = workers.find((w) => w.name === name && w.trigger.kind === 'schedule');
+  if (!worker) throw new Error(`no scheduled function named ${name}`);
+  const handler = await loadHandler(worker.handler);
+  await invokeWithTimeout(
+    handler,
+    input ? JSON.parse(input) : {},
+    lambdaContext(worker.name, worker.timeoutSeconds),
+    worker.timeoutSeconds,
+  );
+}
+
+interface DevAccount {
+  teamId: string;
+  apiKey: string;
+}
+
+/**
+ * A Pro and a Free team with a key each. A persisted stack keeps the keys of
+ * its last run (plaintext lives only in the git-ignored dev.json); an
+ * in-memory stack, or one whose keys no longer resolve, gets new ones.
+ */
+async function developmentAccounts(
+  options: LocalStackOptions,
+): Promise<{ pro: DevAccount; free: DevAccount }> {
+  const { createTeamWithKey } = await import('../admin/accounts.ts');
+  const { getApiKey } = await import('../../lambdas/store/api-keys.ts');
+  const { keyIdOf } = await import('../../lambdas/domain/api-keys.ts');
+  if (!options.inMemory) {
+    const previous = await readPrevious(options.stateDir);
+    if (previous) {
+      const usable = async (account: DevAccount) => {
+        const keyId = keyIdOf(account.apiKey);
+        const record = keyId ? await getApiKey(keyId) : undefined;
+        return record !== undefined && !record.revokedAt && record.teamId === account.teamId;
+      };
+      if ((await usable(previous.pro)) && (await usable(previous.free))) return previous;
+    }
+  }
+  const make = async (plan: 'pro' | 'free') => {
+    const created = await createTeamWithKey({
+      name: `Development (${plan})`,
+      ownerEmail: `${plan}@dev.local`,
+      plan,
+    });
+    return { teamId: created.team.teamId, apiKey: created.apiKey };
+  };
+  return { pro: await make('pro'), free: await make('free') };
+}
+
+async function readPrevious(
+  stateDir: string,
+): Promise<{ pro: DevAccount; free: DevAccount } | undefined> {
+  try {
+    const info = JSON.parse(
+      await readFile(join(stateDir, 'dev.json'), 'utf8'),
+    ) as Partial<LocalStackInfo>;
+    if (!info.apiKeys || !info.teams) return undefined;
+    return {
+      pro: { teamId: info.teams.pro, apiKey: info.apiKeys.pro },
+      free: { teamId: info.teams.free, apiKey: info.apiKeys.free },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function constantCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+}

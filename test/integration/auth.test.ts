@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { admin, newTeam } from '../support/admin.ts';
+import { api } from '../support/api.ts';
+
+const UNAUTHORIZED = { ok: false, error: 'unauthorized' };
+
+describe('API key authentication', () => {
+  it.each([
+    ['no Authorization header', null, undefined],
+    ['a scheme other than Bearer', null, { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['a malformed key', 'not-a-key', undefined],
+    ['a well-formed key nobody issued', `fsk_0123456789abcdef_${'A'.repeat(43)}`, undefined],
+  ])('answers 401 with the envelope for %s', async (_what, key, headers) => {
+    const response = await api('POST', '/v1/forms', { key, body: { name: 'Contact' }, headers });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject(UNAUTHORIZED);
+    expect(typeof response.body.message).toBe('string');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers 401 for a real key id with the wrong secret', async () => {
+    const team = await newTeam('pro');
+    const forged = team.apiKey.replace(/_[^_]+$/, `_${'B'.repeat(43)}`);
+    const response = await api('GET', '/v1/forms', { key: forged });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject(UNAUTHORIZED);
+  });
+
+  it('stops accepting a key as soon as it is revoked, and only that key', async () => {
+    const team = await newTeam('pro');
+    const created = await admin('key', 'create', '--team', team.teamId);
+    expect(created.code).toBe(0);
+    const second = JSON.parse(created.stdout) as { keyId: string; apiKey: string };
+    expect((await api('GET', '/v1/forms', { key: second.apiKey })).status).toBe(200);
+
+    const revoked = await admin('key', 'revoke', '--key', second.keyId);
+    expect(revoked.code).toBe(0);
+    const refused = await api('GET', '/v1/forms', { key: second.apiKey });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject(UNAUTHORIZED);
+    expect((await api('GET', '/v1/forms', { key: team.apiKey })).status).toBe(200);
+  });
+
+  it('checks the key before the body: a bad body with no key is 401, not 400', async () => {
+    const response = await api('POST', '/v1/forms', {
+      key: null,
+      rawBody: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject(UNAUTHORIZED);
+  });
+});
