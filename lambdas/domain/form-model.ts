@@ -122,9 +122,9 @@ export function endpointOf(baseUrl: string, key: string): string {
 }
 
 export function toFullForm(form: FormRecord, baseUrl: string): FullForm {
-  const { teamId: _team, captchaSecretKey, submissionCount: _count, ...visible } = form;
+  const { id, teamId: _team, captchaSecretKey, submissionCount: _count, ...visible } = form;
   return {
-    id: form.id,
+    id,
     ...visible,
     endpoint: endpointOf(baseUrl, form.key),
     captchaSecretKeySet: captchaSecretKey !== null,
