@@ -23,6 +23,7 @@ import {
 } from './lambda-runtime.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { ensureBucket, ensureQueues, localClients } from './resources.ts';
+import { scheduledInvoker } from './scheduled-invoker.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
 export interface LocalPorts {
@@ -106,7 +107,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const scheduler = await startScheduler({
       port: options.ports.scheduler,
-      invoke: (target) => invokeScheduledWorker(target.arn, target.input),
+      invoke: scheduledInvoker(workers),
     });
     stops.push(scheduler.stop);
 
@@ -212,19 +213,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
-}
-
-async function invokeScheduledWorker(arn: string, input: string | undefined): Promise<void> {
-  const name = arn.split(':').at(-1);
-  const worker = workers.find((w) => w.name === name && w.trigger.kind === 'schedule');
-  if (!worker) throw new Error(`no scheduled function named ${name}`);
-  const handler = await loadHandler(worker.handler);
-  await invokeWithTimeout(
-    handler,
-    input ? JSON.parse(input) : {},
-    lambdaContext(worker.name, worker.timeoutSeconds),
-    worker.timeoutSeconds,
-  );
 }
 
 interface DevAccount {

@@ -1,0 +1,248 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
+import type { Worker } from '../../lambdas/workers.ts';
+import {
+  type DynamoDbLocalHandle,
+  startDynamoDbLocal,
+} from '../../lib/local/emulators/dynamodb.ts';
+import type { EmulatorHandle } from '../../lib/local/emulators/handle.ts';
+import { startScheduler } from '../../lib/local/emulators/scheduler.ts';
+import { startSqsS3 } from '../../lib/local/emulators/sqs-s3.ts';
+import { localFunctionArn } from '../../lib/local/lambda-runtime.ts';
+import { startQueuePoller } from '../../lib/local/queue-poller.ts';
+import { scheduledInvoker } from '../../lib/local/scheduled-invoker.ts';
+import { startStreamPoller } from '../../lib/local/stream-poller.ts';
+import { handler, recorded, script } from '../fixtures/recording-handler.ts';
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const region = 'us-east-1';
+let stateDir: string;
+let dynamodb: DynamoDbLocalHandle;
+let sqsS3: EmulatorHandle;
+
+async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'pollers-'));
+  [dynamodb, sqsS3] = await Promise.all([
+    startDynamoDbLocal({ port: 0, stateDir }),
+    startSqsS3({ port: 0 }),
+  ]);
+  Object.assign(process.env, {
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
+    TABLE_NAME: 'pollers-test',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([dynamodb?.stop(), sqsS3?.stop()]);
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+describe('stream poller', () => {
+  it('feeds only inserted submissions, in Lambda’s DynamoDB stream event shape, retrying partial failures', async () => {
+    const { ensureTable } = await import('../../lambdas/store/table-setup.ts');
+    const { documents } = await import('../../lambdas/store/client.ts');
+    const { PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const streamArn = await ensureTable('pollers-test');
+    const client = new DynamoDBStreamsClient({ region, credentials, endpoint: dynamodb.endpoint });
+    // First delivery of the submission fails it; the retry must bring it back.
+    script((event, call) => {
+      const records = (event as DynamoDBStreamEvent).Records;
+      return call === 1
+        ? { batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] }
+        : {};
+    });
+    const poller = startStreamPoller({
+      client,
+      streamArn,
+      consumer: { name: 'fanout', handler, filter: INSERTED_SUBMISSION_PATTERN, maxAttempts: 3 },
+      intervalMs: 50,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500)); // let it take the LATEST position
+      const put = (Item: Record<string, unknown>) =>
+        documents.send(new PutCommand({ TableName: 'pollers-test', Item }));
+      await put({ pk: 'FORM#f1', sk: 'FORM', entity: 'form', name: 'not a submission' });
+      await put({
+        pk: 'FORM#f1',
+        sk: 'SUB#01',
+        entity: 'submission',
+        data: { email: 'a@example.com' },
+      });
+      await documents.send(
+        new UpdateCommand({
+          TableName: 'pollers-test',
+          Key: { pk: 'FORM#f1', sk: 'SUB#01' },
+          UpdateExpression: 'SET #read = :t',
+          ExpressionAttributeNames: { '#read': 'read' },
+          ExpressionAttributeValues: { ':t': true },
+        }),
+      );
+      const events = await eventually(() => (recorded().length >= 2 ? recorded() : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 500)); // nothing else may arrive
+      expect(recorded()).toHaveLength(2);
+      const [first, retry] = events as DynamoDBStreamEvent[];
+      expect(retry).toEqual(first);
+      expect(first!.Records).toHaveLength(1);
+      const record = first!.Records[0]!;
+      expect(record).toMatchObject({
+        eventName: 'INSERT',
+        eventSource: 'aws:dynamodb',
+        eventVersion: '1.1',
+        awsRegion: region,
+        eventSourceARN: streamArn,
+        dynamodb: {
+          Keys: { pk: { S: 'FORM#f1' }, sk: { S: 'SUB#01' } },
+          NewImage: { entity: { S: 'submission' }, data: { M: { email: { S: 'a@example.com' } } } },
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      });
+      expect(typeof record.dynamodb!.SequenceNumber).toBe('string');
+      expect(typeof record.dynamodb!.ApproximateCreationDateTime).toBe('number');
+    } finally {
+      await poller.stop();
+    }
+  });
+});
+
+describe('queue poller', () => {
+  it('deletes handled messages, keeps reported failures and lets the queue redrive them to the DLQ', async () => {
+    const sqs = new SQSClient({ region, credentials, endpoint: sqsS3.endpoint });
+    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: 'poller-dlq' }));
+    const dlqArn = (
+      await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+      )
+    ).Attributes!.QueueArn!;
+    const queue = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: 'poller-main',
+        Attributes: {
+          VisibilityTimeout: '1',
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }),
+        },
+      }),
+    );
+    const queueArn = (
+      await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queue.QueueUrl, AttributeNames: ['QueueArn'] }),
+      )
+    ).Attributes!.QueueArn!;
+    script((event) => ({
+      batchItemFailures: (event as SQSEvent).Records.filter((r) => r.body === 'poison').map(
+        (r) => ({
+          itemIdentifier: r.messageId,
+        }),
+      ),
+    }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: 'good' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: 'poison' }));
+    const poller = startQueuePoller({
+      client: sqs,
+      queueUrl: queue.QueueUrl!,
+      queueArn,
+      consumer: { name: 'worker', handler, batchSize: 10 },
+    });
+    try {
+      const dead = await (async () => {
+        const deadline = Date.now() + 15_000;
+        while (Date.now() < deadline) {
+          const { Messages } = await sqs.send(
+            new ReceiveMessageCommand({
+              QueueUrl: dlq.QueueUrl,
+              WaitTimeSeconds: 1,
+              MaxNumberOfMessages: 10,
+            }),
+          );
+          if (Messages?.length) return Messages;
+        }
+        throw new Error('poison message never reached the DLQ');
+      })();
+      expect(dead.map((m) => m.Body)).toEqual(['poison']);
+      const bodies = (recorded() as SQSEvent[]).flatMap((e) => e.Records.map((r) => r.body));
+      expect(bodies.filter((b) => b === 'good')).toHaveLength(1);
+      expect(bodies.filter((b) => b === 'poison')).toHaveLength(2);
+      const poisonReceipts = (recorded() as SQSEvent[])
+        .flatMap((e) => e.Records)
+        .filter((r) => r.body === 'poison')
+        .map((r) => r.attributes.ApproximateReceiveCount);
+      expect(poisonReceipts).toEqual(['1', '2']);
+      const first = (recorded() as SQSEvent[])[0]!.Records[0]!;
+      expect(first).toMatchObject({
+        eventSource: 'aws:sqs',
+        eventSourceARN: queueArn,
+        awsRegion: region,
+      });
+    } finally {
+      await poller.stop();
+    }
+  });
+});
+
+describe('scheduled invocations', () => {
+  it('an at() schedule fires the named schedule-triggered function with its Input as the event', async () => {
+    const fixture: Worker = {
+      name: 'fixtureCloser',
+      handler: '../test/fixtures/recording-handler.ts',
+      memoryMb: 128,
+      timeoutSeconds: 5,
+      access: [],
+      trigger: { kind: 'schedule' },
+    };
+    script(() => undefined);
+    const scheduler = await startScheduler({
+      port: 0,
+      invoke: scheduledInvoker([fixture]),
+      tickMs: 100,
+    });
+    try {
+      const client = new SchedulerClient({ region, credentials, endpoint: scheduler.endpoint });
+      const at = new Date(Date.now() + 1_000).toISOString().slice(0, 19);
+      await client.send(
+        new CreateScheduleCommand({
+          Name: 'close-form-1',
+          ScheduleExpression: `at(${at})`,
+          FlexibleTimeWindow: { Mode: 'OFF' },
+          ActionAfterCompletion: 'DELETE',
+          Target: {
+            Arn: localFunctionArn('fixtureCloser'),
+            RoleArn: 'arn:aws:iam::000000000000:role/scheduler',
+            Input: JSON.stringify({ formId: 'f1', autoCloseAt: at }),
+          },
+        }),
+      );
+      const events = await eventually(
+        () => (recorded().length > 0 ? recorded() : undefined),
+        10_000,
+      );
+      expect(events).toEqual([{ formId: 'f1', autoCloseAt: at }]);
+    } finally {
+      await scheduler.stop();
+    }
+  });
+});
