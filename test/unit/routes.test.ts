@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fallbackRoute, matchRoute, routes } from '../../lambdas/routes.ts';
+
+const LAMBDAS = join(import.meta.dirname, '..', '..', 'lambdas');
+
+describe('route table', () => {
+  it('names every route uniquely and never lists a method and path twice', () => {
+    expect(new Set(routes.map((r) => r.name)).size).toBe(routes.length);
+    expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
+  });
+
+  it.each([...routes.map((r) => [r.name, r.handler]), [fallbackRoute.name, fallbackRoute.handler]])(
+    '%s points at a handler module that exports handler',
+    (_name, handler) => {
+      const file = join(LAMBDAS, handler);
+      expect(existsSync(file), `${handler} is missing`).toBe(true);
+      expect(readFileSync(file, 'utf8')).toMatch(/export const handler\b/);
+    },
+  );
+
+  it('matches path parameters and tells 404 from 405', () => {
+    const id = '0b6f6f1e-5c1a-4a53-9d1b-4a7c7e0c2f10';
+    const found = matchRoute('get', `/v1/forms/${id}`);
+    expect(found.match?.route.name).toBe('getForm');
+    expect(found.match?.pathParameters).toEqual({ id });
+    expect(matchRoute('DELETE', '/v1/forms')).toEqual({
+      match: undefined,
+      allowed: ['GET', 'POST'],
+    });
+    expect(matchRoute('GET', '/v2/forms')).toEqual({ match: undefined, allowed: [] });
+    expect(matchRoute('GET', `/v1/forms/${id}/extra`).allowed).toEqual([]);
+  });
+
+  it('keeps a malformed %-escape in a path parameter as sent instead of throwing', () => {
+    expect(matchRoute('GET', '/v1/forms/%E0%A4%A').match?.pathParameters).toEqual({
+      id: '%E0%A4%A',
+    });
+  });
+});
