@@ -47,7 +47,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v1/forms',
     handler: 'http/forms/list-forms.ts',
-    access: ['table:read', 'table:write'],
+    access: ['table:read'],
     summary: "Lists the team's forms, newest first, in the short shape.",
   },
   {
@@ -65,7 +65,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v1/forms/{id}',
     handler: 'http/forms/get-form.ts',
-    access: ['table:read', 'table:write'],
+    access: ['table:read'],
     summary: 'Returns the full form object.',
   },
 ];
