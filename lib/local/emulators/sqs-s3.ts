@@ -1,0 +1,65 @@
+import { type BuildAppOptions, buildApp } from 'fauxqs';
+import type { EmulatorHandle } from './handle.ts';
+import { assertPortFree, LOOPBACK } from './ports.ts';
+
+export interface SqsS3Options {
+  /** 0 picks a free port. */
+  port: number;
+  /** Named in the error when the port is taken. */
+  portFlag?: string;
+}
+
+type Stores = NonNullable<BuildAppOptions['stores']>;
+
+/**
+ * SQS and S3 on one port (fauxqs, in-process, state in memory). S3 clients need
+ * `forcePathStyle: true`: virtual-hosted bucket names under 127.0.0.1 cannot resolve.
+ * Queue URLs are `http://127.0.0.1:<port>/000000000000/<name>`.
+ */
+export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle> {
+  const startedAt = performance.now();
+  await assertPortFree(options.port, 'SQS and S3 (fauxqs)', options.portFlag ?? '--sqs-port');
+  // Not startFauxqs(): it always listens on 0.0.0.0.
+  const app = buildApp({ logger: false, stores: await storesWithPlainQueueUrls() });
+  await app.listen({ port: options.port, host: LOOPBACK });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') {
+    await app.close();
+    throw new Error('fauxqs did not report a TCP address');
+  }
+  return {
+    endpoint: `http://${LOOPBACK}:${address.port}`,
+    port: address.port,
+    startupMs: Math.round(performance.now() - startedAt),
+    stop: async () => {
+      await app.close();
+    },
+  };
+}
+
+/**
+ * fauxqs names queues `http://sqs.<region>.localhost:<port>/...` by default. Those names do
+ * not resolve everywhere, and the SQS SDK sends requests to the queue URL's host whenever it
+ * differs from an endpoint set through AWS_ENDPOINT_URL_SQS. An empty store host makes queue
+ * URLs echo the request's Host instead, i.e. the endpoint the client used. The store classes
+ * are not exported, so they are loaded from next to the package's entry point (pinned version).
+ */
+async function storesWithPlainQueueUrls(): Promise<Stores> {
+  const entry = import.meta.resolve('fauxqs');
+  const load = async <T>(path: string, name: string): Promise<new () => T> => {
+    const module = (await import(new URL(path, entry).href)) as Record<string, unknown>;
+    const storeClass = module[name];
+    if (typeof storeClass !== 'function') {
+      throw new Error(`fauxqs changed its layout: no ${name} in ${path}`);
+    }
+    return storeClass as new () => T;
+  };
+  const [SqsStore, SnsStore, S3Store] = await Promise.all([
+    load<Stores['sqsStore']>('./sqs/sqsStore.js', 'SqsStore'),
+    load<Stores['snsStore']>('./sns/snsStore.js', 'SnsStore'),
+    load<Stores['s3Store']>('./s3/s3Store.js', 'S3Store'),
+  ]);
+  const sqsStore = new SqsStore();
+  sqsStore.host = '';
+  return { sqsStore, snsStore: new SnsStore(), s3Store: new S3Store() };
+}
