@@ -14,13 +14,7 @@ import {
   localEnvironment,
 } from './environment.ts';
 import { startGateway } from './gateway.ts';
-import {
-  invokeWithTimeout,
-  LOCAL_REGION,
-  lambdaContext,
-  loadHandler,
-  localFunctionArn,
-} from './lambda-runtime.ts';
+import { LOCAL_REGION, loadHandler, localFunctionArn } from './lambda-runtime.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { ensureBucket, ensureQueues, localClients } from './resources.ts';
 import { scheduledInvoker } from './scheduled-invoker.ts';

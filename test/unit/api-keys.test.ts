@@ -28,7 +28,7 @@ describe('API keys', () => {
     '',
     'fsk_',
     'Bearer x',
-    'fsk_0123456789ABCDEF_' + 'a'.repeat(43),
+    `fsk_0123456789ABCDEF_${'a'.repeat(43)}`,
     `fsk_0123456789abcdef_${'a'.repeat(42)}`,
   ])('rejects the malformed key %j', (value) => {
     expect(keyIdOf(value)).toBeUndefined();
