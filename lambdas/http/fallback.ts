@@ -2,8 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ServiceError } from '../domain/errors.ts';
 import { matchRoute } from '../routes.ts';
-import { withRequestId } from './management-route.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
+import { withRequestId } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
 
 /**

@@ -1,10 +1,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { withLogContext } from '../log.ts';
 import { apiKeyAuth, type Caller } from './middleware/api-key-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
-import { requestIdOf } from './request.ts';
+import { withRequestId } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
 
 export interface ManagementRequest {
@@ -44,18 +43,4 @@ export function managementRoute(fn: (request: ManagementRequest) => Promise<Http
       });
     });
   return withRequestId(chain);
-}
-
-/** Puts the request id on the log scope and on every response, errors included. */
-export function withRequestId(
-  inner: (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>,
-) {
-  return async (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> => {
-    const requestId = requestIdOf(event);
-    const response = await withLogContext({ requestId }, () => inner(event, context));
-    return {
-      ...response,
-      headers: { ...response.headers, 'cache-control': 'no-store', 'x-request-id': requestId },
-    };
-  };
 }
