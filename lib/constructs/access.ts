@@ -1,0 +1,32 @@
+import type { Access } from '../../lambdas/routes.ts';
+import type { Scheduling } from './scheduling.ts';
+import type { ServiceFunction } from './service-function.ts';
+import type { Storage } from './storage.ts';
+
+export interface AccessTargets {
+  storage: Storage;
+  /** Built on first use, so a stack whose routes never schedule has no group or role. */
+  scheduling: () => Scheduling;
+}
+
+/**
+ * Every `Access` a route may declare, and the one grant it becomes. Typed as
+ * a complete record: a new access kind in lambdas/routes.ts fails the type
+ * check here until the stack knows how to grant it.
+ */
+const GRANTS: Record<Access, (fn: ServiceFunction, targets: AccessTargets) => void> = {
+  'table:read': (fn, { storage }) => storage.grantTableRead(fn),
+  'table:write': (fn, { storage }) => storage.grantTableWrite(fn),
+  'uploads:read': (fn, { storage }) => storage.grantUploads(fn, 'read'),
+  'uploads:write': (fn, { storage }) => storage.grantUploads(fn, 'write'),
+  'uploads:delete': (fn, { storage }) => storage.grantUploads(fn, 'delete'),
+  'schedules:manage': (fn, { scheduling }) => scheduling().grantManage(fn),
+};
+
+export function grantAccess(
+  fn: ServiceFunction,
+  access: readonly Access[],
+  targets: AccessTargets,
+): void {
+  for (const kind of new Set(access)) GRANTS[kind](fn, targets);
+}

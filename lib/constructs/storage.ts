@@ -1,0 +1,140 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+} from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { INDEXES, STREAM_VIEW, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/schema.ts';
+import { wildcardResourceFinding } from './nag-finding.ts';
+import type { ServiceFunction } from './service-function.ts';
+
+export interface StorageProps {
+  tableDeletionProtection: boolean;
+  accessLogRetentionDays: number;
+}
+
+export type UploadAction = 'read' | 'write' | 'delete';
+
+const UPLOAD_ACTIONS: Record<UploadAction, string> = {
+  read: 's3:GetObject',
+  write: 's3:PutObject',
+  delete: 's3:DeleteObject',
+};
+
+/**
+ * The single table (declared in lambdas/store/schema.ts, built here) and the
+ * uploads bucket. Both hold customer data, so both outlive the stack
+ * (RETAIN). Access is granted per function through the `grant…` methods,
+ * which also hand the function the variable that names the resource.
+ */
+export class Storage extends Construct {
+  readonly table: Table;
+  readonly uploads: Bucket;
+  readonly accessLogs: Bucket;
+  private readonly uploadsAcknowledged = new WeakSet<ServiceFunction>();
+
+  constructor(scope: Construct, id: string, props: StorageProps) {
+    super(scope, id);
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      stream: StreamViewType[STREAM_VIEW],
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: props.tableDeletionProtection,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of Object.values(INDEXES)) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType[index.projection],
+      });
+    }
+
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // Server access log delivery supports SSE-S3 only.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ expiration: Duration.days(props.accessLogRetentionDays) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.uploads = new Bucket(this, 'Uploads', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // No versioning: deleting a submission must delete its files for good.
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'uploads/',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** Get, batch get, query (table and every index); nothing else, no Scan. */
+  grantTableRead(fn: ServiceFunction): void {
+    fn.addEnvironment('TABLE_NAME', this.table.tableName);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'dynamodb:GetItem',
+          'dynamodb:BatchGetItem',
+          'dynamodb:Query',
+          'dynamodb:ConditionCheckItem',
+        ],
+        // Each index by name rather than `index/*`: no wildcard to justify.
+        resources: [
+          this.table.tableArn,
+          ...Object.values(INDEXES).map((index) => `${this.table.tableArn}/index/${index.name}`),
+        ],
+      }),
+    );
+  }
+
+  /** Put, update, delete, batch write; also what TransactWriteItems checks. */
+  grantTableWrite(fn: ServiceFunction): void {
+    fn.addEnvironment('TABLE_NAME', this.table.tableName);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:BatchWriteItem',
+          'dynamodb:ConditionCheckItem',
+        ],
+        resources: [this.table.tableArn],
+      }),
+    );
+  }
+
+  grantUploads(fn: ServiceFunction, action: UploadAction): void {
+    fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [UPLOAD_ACTIONS[action]],
+        resources: [this.uploads.arnForObjects('*')],
+      }),
+    );
+    if (!this.uploadsAcknowledged.has(fn)) {
+      this.uploadsAcknowledged.add(fn);
+      Validations.of(fn.role).acknowledge({
+        id: wildcardResourceFinding(this, this.uploads.arnForObjects('*')),
+        reason:
+          'Object keys are minted per submission at run time; the grant is limited to the listed object actions on this one bucket.',
+      });
+    }
+  }
+}

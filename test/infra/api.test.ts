@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { fallbackRoute, routes } from '../../lambdas/routes.ts';
+import { deployedMethods } from './api-methods.ts';
+import { everyAccessRoutes } from './route-fixtures.ts';
+import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
+
+const real = synthesize();
+const extended = synthesize({ routes: everyAccessRoutes });
+const stageName = String(cdkJsonContext.apiStageName);
+
+function describeMethods(methods: ReturnType<typeof deployedMethods>): string {
+  return methods.map((m) => `${m.httpMethod} ${m.path} -> ${m.functionId}`).join('\n');
+}
+
+describe('the REST API', () => {
+  it('is edge-optimized and passes multipart/form-data bodies as binary', () => {
+    real.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      EndpointConfiguration: { Types: ['EDGE'] },
+      BinaryMediaTypes: ['multipart/form-data'],
+    });
+  });
+
+  describe.each([
+    ['the route table', real, routes],
+    ['a table using every access kind and streaming', extended, everyAccessRoutes],
+  ])('with %s', (_label, built, table) => {
+    const methods = deployedMethods(built.template);
+
+    it.each(table.map((route) => [route.method, route.path, route] as const))(
+      '%s %s is a proxy integration with its own function',
+      (_method, _path, route) => {
+        const expectedFunction = built.logicalId(built.functionOf(route.name).lambda);
+        const found = methods.filter((m) => m.path === route.path && m.httpMethod === route.method);
+        expect(
+          found,
+          `expected one ${route.method} ${route.path}; API has:\n${describeMethods(methods)}`,
+        ).toHaveLength(1);
+        const method = found[0]!;
+        expect(method.functionId, `${route.method} ${route.path} invokes the wrong function`).toBe(
+          expectedFunction,
+        );
+        expect(method.integrationType, 'routes must use Lambda proxy integration').toBe(
+          'AWS_PROXY',
+        );
+        if (route.streaming) {
+          expect(method.responseTransferMode, `${route.name} streams: transfer mode`).toBe(
+            'STREAM',
+          );
+          expect(
+            method.uri,
+            `${route.name} streams: must call response-streaming-invocations`,
+          ).toContain('response-streaming-invocations');
+          expect(
+            method.timeoutMillis,
+            `${route.name} streams: integration timeout follows the route`,
+          ).toBe(route.timeoutSeconds * 1000);
+        } else {
+          expect(method.responseTransferMode ?? 'BUFFERED', `${route.name} is buffered`).toBe(
+            'BUFFERED',
+          );
+          expect(method.uri).not.toContain('response-streaming-invocations');
+        }
+      },
+    );
+
+    it('sends ANY on every path, and on a root {proxy+}, to the fallback function', () => {
+      const fallbackId = built.logicalId(built.functionOf(fallbackRoute.name).lambda);
+      const paths = new Set(['/', '/{proxy+}', ...methods.map((m) => m.path)]);
+      for (const path of paths) {
+        const any = methods.filter((m) => m.path === path && m.httpMethod === 'ANY');
+        expect(
+          any.map((m) => m.functionId),
+          `ANY ${path} should reach the fallback`,
+        ).toEqual([fallbackId]);
+      }
+    });
+
+    it('has no method beyond the route table and the fallback catch-alls', () => {
+      const expected = new Set(table.map((route) => `${route.method} ${route.path}`));
+      const extra = methods.filter(
+        (m) => m.httpMethod !== 'ANY' && !expected.has(`${m.httpMethod} ${m.path}`),
+      );
+      expect(describeMethods(extra), 'methods not in the route table').toBe('');
+    });
+
+    it('builds one function per route plus the fallback, and nothing else', () => {
+      const functions = Object.keys(resourcesOfType(built.template, 'AWS::Lambda::Function'));
+      expect(functions, `functions: ${functions.join(', ')}`).toHaveLength(table.length + 1);
+    });
+  });
+
+  it('refuses a buffered route whose timeout exceeds API Gateway’s 29 s', () => {
+    const slow = { ...routes[0]!, name: 'slowRoute', timeoutSeconds: 60 };
+    expect(() => synthesize({ routes: [slow] })).toThrow(/slowRoute.*29 s/);
+  });
+});
+
+describe('API Gateway’s own errors', () => {
+  const responses = Object.values(
+    resourcesOfType(real.template, 'AWS::ApiGateway::GatewayResponse'),
+  ).map(propertiesOf);
+
+  it.each(['DEFAULT_4XX', 'DEFAULT_5XX', 'THROTTLED', 'MISSING_AUTHENTICATION_TOKEN'])(
+    '%s answers the JSON envelope {ok:false,error,message} with CORS',
+    (type) => {
+      const response = responses.find((r) => r.ResponseType === type);
+      expect(response, `no gateway response for ${type}`).toBeDefined();
+      expect(
+        (response!.ResponseParameters as Record<string, string>)[
+          'gatewayresponse.header.Access-Control-Allow-Origin'
+        ],
+        `${type} must carry Access-Control-Allow-Origin: *`,
+      ).toBe("'*'");
+      const template = (response!.ResponseTemplates as Record<string, string>)['application/json']!;
+      // API Gateway substitutes messageString with an already-quoted string.
+      const body = JSON.parse(template.replace('$context.error.messageString', '"sample"'));
+      expect(body, `${type} body must be the service's error envelope`).toEqual({
+        ok: false,
+        error: expect.stringMatching(/^[a-z_]+$/),
+        message: expect.any(String),
+      });
+    },
+  );
+
+  it('an unroutable path is a 404 not_found, not a 403', () => {
+    const response = responses.find((r) => r.ResponseType === 'MISSING_AUTHENTICATION_TOKEN');
+    expect(response, 'no gateway response for MISSING_AUTHENTICATION_TOKEN').toBeDefined();
+    expect(response!.StatusCode).toBe('404');
+    expect((response!.ResponseTemplates as Record<string, string>)['application/json']).toContain(
+      '"not_found"',
+    );
+  });
+});
+
+describe('the stage', () => {
+  it('logs JSON access lines to its log group, INFO execution logs without data trace, throttled', () => {
+    const [stage] = Object.values(resourcesOfType(real.template, 'AWS::ApiGateway::Stage')).map(
+      propertiesOf,
+    );
+    expect(stage?.StageName).toBe(stageName);
+    const accessLog = stage?.AccessLogSetting as { DestinationArn: unknown; Format: string };
+    expect(
+      JSON.stringify(accessLog.DestinationArn),
+      'access logs go to the API log group',
+    ).toContain(real.logicalId(real.stack.api.node.findChild('AccessLogs')));
+    expect(
+      () => JSON.parse(accessLog.Format),
+      'access log format must be a JSON object',
+    ).not.toThrow();
+    expect(JSON.parse(accessLog.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+    });
+    expect(stage?.MethodSettings, 'stage-wide method settings').toEqual([
+      {
+        DataTraceEnabled: false,
+        HttpMethod: '*',
+        LoggingLevel: 'INFO',
+        MetricsEnabled: true,
+        ResourcePath: '/*',
+        ThrottlingBurstLimit: Number(cdkJsonContext.apiThrottleBurst),
+        ThrottlingRateLimit: Number(cdkJsonContext.apiThrottleRatePerSecond),
+      },
+    ]);
+  });
+
+  it('takes throttling from context, also as CLI strings', () => {
+    const { template } = synthesize({
+      context: { apiThrottleRatePerSecond: '7', apiThrottleBurst: '9' },
+    });
+    const [stage] = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage')).map(
+      propertiesOf,
+    );
+    expect(stage?.MethodSettings).toMatchObject([
+      { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
+    ]);
+  });
+
+  it('sets the account’s CloudWatch role unless told not to', () => {
+    real.template.resourceCountIs('AWS::ApiGateway::Account', 1);
+    const { template } = synthesize({ context: { apiGatewayCloudWatchRole: false } });
+    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+  });
+});
+
+describe('BASE_URL and outputs', () => {
+  const restApiId = real.logicalId(real.stack.api.restApi);
+  const derived = {
+    'Fn::Join': [
+      '',
+      [
+        'https://',
+        { Ref: restApiId },
+        '.execute-api.',
+        { Ref: 'AWS::Region' },
+        '.',
+        { Ref: 'AWS::URLSuffix' },
+        `/${stageName}`,
+      ],
+    ],
+  };
+
+  it('every function gets BASE_URL built from the API id and the literal stage name', () => {
+    for (const fn of Object.values(resourcesOfType(real.template, 'AWS::Lambda::Function'))) {
+      const variables = (propertiesOf(fn).Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      expect(variables.BASE_URL, 'BASE_URL must not reference the stage resource (cycle)').toEqual(
+        derived,
+      );
+    }
+  });
+
+  it('a baseUrl context value replaces the derived URL', () => {
+    const custom = synthesize({ context: { baseUrl: 'https://forms.example.com/' } });
+    for (const fn of Object.values(resourcesOfType(custom.template, 'AWS::Lambda::Function'))) {
+      const variables = (propertiesOf(fn).Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      expect(variables.BASE_URL, 'trailing slash trimmed, value used as is').toBe(
+        'https://forms.example.com',
+      );
+    }
+    custom.template.hasOutput('BaseUrl', { Value: 'https://forms.example.com' });
+  });
+
+  it('outputs ApiUrl, BaseUrl, TableName and UploadsBucket, and no others', () => {
+    const outputs = real.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(Object.keys(outputs).sort()).toEqual([
+      'ApiUrl',
+      'BaseUrl',
+      'TableName',
+      'UploadsBucket',
+    ]);
+    expect(outputs.BaseUrl?.Value).toEqual(derived);
+    expect(outputs.TableName?.Value).toEqual({ Ref: real.logicalId(real.stack.storage.table) });
+    expect(outputs.UploadsBucket?.Value).toEqual({
+      Ref: real.logicalId(real.stack.storage.uploads),
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import type { Access, Route } from '../../lambdas/routes.ts';
+import { routes } from '../../lambdas/routes.ts';
+
+/**
+ * The real route table plus routes that use every access kind and streaming,
+ * so grants and integrations the current table does not exercise yet are
+ * still checked. Handlers point at existing modules: bundling is skipped, but
+ * NodejsFunction insists the entry file exists.
+ */
+const probe = {
+  auth: 'apiKey',
+  memoryMb: 512,
+  timeoutSeconds: 10,
+  streaming: false,
+  handler: 'http/forms/get-form.ts',
+  summary: 'test-only route',
+} as const;
+
+export const everyAccessRoutes: readonly Route[] = [
+  ...routes,
+  {
+    ...probe,
+    name: 'probeSubmit',
+    method: 'POST',
+    path: '/s/{key}',
+    auth: 'public',
+    access: ['table:read', 'table:write', 'uploads:write'],
+  },
+  {
+    ...probe,
+    name: 'probeExport',
+    method: 'GET',
+    path: '/v1/forms/{id}/export',
+    streaming: true,
+    timeoutSeconds: 300,
+    access: ['table:read', 'uploads:read'],
+  },
+  {
+    ...probe,
+    name: 'probeUpdate',
+    method: 'PATCH',
+    path: '/v1/forms/{id}',
+    access: ['table:read', 'table:write', 'schedules:manage'],
+  },
+  {
+    ...probe,
+    name: 'probeDelete',
+    method: 'DELETE',
+    path: '/v1/forms/{id}',
+    access: ['table:write', 'uploads:delete'],
+  },
+];
+
+/**
+ * Least privilege written down independently of lib/: the exact actions each
+ * access kind may add to a function's role. A grant that widens fails here.
+ */
+export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
+  'table:read': [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:ConditionCheckItem',
+  ],
+  'table:write': [
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+  'uploads:read': ['s3:GetObject'],
+  'uploads:write': ['s3:PutObject'],
+  'uploads:delete': ['s3:DeleteObject'],
+  'schedules:manage': [
+    'scheduler:GetSchedule',
+    'scheduler:CreateSchedule',
+    'scheduler:UpdateSchedule',
+    'scheduler:DeleteSchedule',
+    'iam:PassRole',
+  ],
+};
+
+/** Every function may write its own log group, nothing more, whatever its access. */
+export const BASELINE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import type { App, CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import type { Route } from '../../lambdas/routes.ts';
+import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
+import { createFormServiceApp } from '../../lib/form-service-app.ts';
+import type { FormServiceStack } from '../../lib/form-service-stack.ts';
+
+/** cdk.json's context: `new App()` in a test does not read cdk.json itself. */
+export const cdkJsonContext: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+).context;
+
+export interface Synthesized {
+  app: App;
+  stack: FormServiceStack;
+  template: Template;
+  /** The construct built for a route (or the fallback), by route name. */
+  functionOf(name: string): ServiceFunction;
+  logicalId(construct: IConstruct): string;
+}
+
+/**
+ * The app exactly as bin/app.ts builds it, minus the slow parts: no esbuild
+ * (bundling skipped for every stack) and no built-in CloudFormation
+ * validation. NodejsFunction still checks that each handler file exists.
+ */
+export interface BuildOptions {
+  context?: Record<string, unknown>;
+  routes?: readonly Route[];
+}
+
+/** The construct tree only; nothing synthesized (so no validation plugin runs). */
+export function buildApp(options: BuildOptions = {}): { app: App; stack: FormServiceStack } {
+  return createFormServiceApp(
+    {
+      context: { ...cdkJsonContext, ...options.context, 'aws:cdk:bundling-stacks': [] },
+      builtinCloudFormationValidation: false,
+    },
+    { routes: options.routes },
+  );
+}
+
+export function synthesize(options: BuildOptions = {}): Synthesized {
+  const { app, stack } = buildApp(options);
+  const template = Template.fromStack(stack);
+  const logicalId = (construct: IConstruct): string => {
+    const element = (construct.node.defaultChild ?? construct) as CfnElement;
+    return stack.resolve(element.logicalId) as string;
+  };
+  const functionOf = (name: string): ServiceFunction => {
+    const found = stack.node.tryFindChild(name);
+    if (!found) throw new Error(`no function construct named "${name}" in the stack`);
+    return found as ServiceFunction;
+  };
+  return { app, stack, template, functionOf, logicalId };
+}
+
+type Json = Record<string, unknown>;
+
+export function resourcesOfType(template: Template, type: string): Record<string, Json> {
+  return template.findResources(type) as Record<string, Json>;
+}
+
+export function propertiesOf(resource: Json): Json {
+  return (resource.Properties ?? {}) as Json;
+}
