@@ -1,12 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { formLimitReached, notFound, unauthorized } from '../domain/errors.ts';
 import { newFormKey } from '../domain/form-defaults.ts';
 import type { FormRecord } from '../domain/form-model.ts';
+import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import { formKey, formKeyMappingKey, stripPlumbing, teamFormsParent, teamKey } from './keys.ts';
-import { INDEXES } from './schema.ts';
 
 export interface FormKeyMapping {
   formId: string;
@@ -97,23 +97,7 @@ export async function getForm(formId: string): Promise<FormRecord | undefined> {
 
 /** The team's forms, newest first. */
 export async function listTeamForms(teamId: string): Promise<FormRecord[]> {
-  const forms: FormRecord[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: config.tableName,
-        IndexName: INDEXES.byParent.name,
-        KeyConditionExpression: 'parentPk = :parent',
-        ExpressionAttributeValues: { ':parent': teamFormsParent(teamId) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of page.Items ?? []) forms.push(stripPlumbing<FormRecord>(item));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return forms;
+  return childrenOf<FormRecord>(teamFormsParent(teamId));
 }
 
 /** The public submit path's first lookup: which form a key belongs to. */

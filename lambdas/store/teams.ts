@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
-import { INDEXES } from './schema.ts';
 
 export type Plan = 'free' | 'pro';
 
@@ -71,21 +71,5 @@ export async function setTeamPlan(teamId: string, plan: Plan): Promise<boolean> 
 }
 
 export async function listTeams(): Promise<Team[]> {
-  const teams: Team[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: config.tableName,
-        IndexName: INDEXES.byParent.name,
-        KeyConditionExpression: 'parentPk = :parent',
-        ExpressionAttributeValues: { ':parent': ALL_TEAMS },
-        ScanIndexForward: false,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of page.Items ?? []) teams.push(stripPlumbing<Team>(item));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return teams;
+  return childrenOf<Team>(ALL_TEAMS);
 }
