@@ -1,7 +1,10 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
-import { formLimitReached, notFound, unauthorized } from '../domain/errors.ts';
+import { formLimitReached, notFound, ServiceError, unauthorized } from '../domain/errors.ts';
 import { newFormKey } from '../domain/form-defaults.ts';
 import type { FormRecord } from '../domain/form-model.ts';
 import { childrenOf } from './by-parent.ts';
@@ -116,3 +119,73 @@ export async function getTeamForm(teamId: string, formId: string | undefined): P
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Counters and ownership that a settings update must never overwrite. */
+const NOT_SETTINGS = new Set(['id', 'teamId', 'userId', 'key', 'submissionCount', 'createdAt']);
+
+/**
+ * Writes the settings that differ between `current` (as read) and `next`.
+ * Only those attributes are set, so counters moved concurrently by
+ * submissions survive; the condition on `updatedAt` makes a concurrent
+ * settings change fail this write (returns false) instead of being lost.
+ */
+export async function saveFormSettings(current: FormRecord, next: FormRecord): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':seen': current.updatedAt, ':team': current.teamId };
+  const sets: string[] = [];
+  for (const [name, value] of Object.entries(next)) {
+    if (NOT_SETTINGS.has(name)) continue;
+    if (
+      JSON.stringify(value) ===
+      JSON.stringify((current as unknown as Record<string, unknown>)[name])
+    )
+      continue;
+    const i = sets.length;
+    names[`#n${i}`] = name;
+    values[`:v${i}`] = value;
+    sets.push(`#n${i} = :v${i}`);
+  }
+  if (sets.length === 0) return true;
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: formKey(current.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+const SAVE_ATTEMPTS = 3;
+
+/**
+ * Read, change, write with the optimistic lock of saveFormSettings, retried
+ * when another settings change won the race. `change` must be pure: it may
+ * run more than once.
+ */
+export async function changeTeamForm(
+  teamId: string,
+  formId: string | undefined,
+  change: (current: FormRecord) => FormRecord,
+): Promise<FormRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await getTeamForm(teamId, formId);
+    const next = change(current);
+    if (await saveFormSettings(current, next)) return next;
+    if (attempt >= SAVE_ATTEMPTS) {
+      throw new ServiceError(
+        409,
+        'conflict',
+        'The form kept changing while saving; retry the request',
+      );
+    }
+  }
+}
