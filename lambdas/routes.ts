@@ -14,7 +14,9 @@ export type Access =
   | 'uploads:read'
   | 'uploads:write'
   | 'uploads:delete'
-  | 'schedules:manage';
+  | 'schedules:manage'
+  /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
+  | 'rateLimits:count';
 
 export interface Route {
   /** Unique, stable camelCase name: the function's construct id. */
@@ -33,6 +35,9 @@ export interface Route {
   summary: string;
 }
 
+/** Every management route counts its caller's requests against the per-key limit. */
+const MANAGEMENT_ACCESS = ['rateLimits:count'] as const satisfies readonly Access[];
+
 const managementDefaults = {
   auth: 'apiKey',
   memoryMb: 512,
@@ -47,7 +52,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v1/forms',
     handler: 'http/forms/list-forms.ts',
-    access: ['table:read'],
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "Lists the team's forms, newest first, in the short shape.",
   },
   {
@@ -56,7 +61,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v1/forms',
     handler: 'http/forms/create-form.ts',
-    access: ['table:read', 'table:write'],
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Creates a form with every setting at its default; 402 past the Free form limit.',
   },
   {
@@ -65,7 +70,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v1/forms/{id}',
     handler: 'http/forms/get-form.ts',
-    access: ['table:read'],
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: 'Returns the full form object.',
   },
 ];

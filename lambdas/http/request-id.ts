@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { log, withLogContext } from '../log.ts';
-import type { HttpResponse } from './respond.ts';
 import { requestIdOf } from './request.ts';
+import type { HttpResponse } from './respond.ts';
 
 /**
  * Puts the request id on the log scope and on every response, errors

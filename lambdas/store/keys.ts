@@ -9,6 +9,12 @@ export const formKeyMappingKey = (key: string) => ({
   sk: 'FKEY',
 });
 
+/** One counter per scope and window; the `RATE#` prefix is what the IAM grant allows. */
+export const rateWindowKey = (scope: string, windowStart: number) => ({
+  pk: `RATE#${scope}#${windowStart}`,
+  sk: 'RATE',
+});
+
 /** byParent index partitions. */
 export const ALL_TEAMS = 'TEAMS';
 export const teamFormsParent = (teamId: string) => `TEAM#${teamId}#FORMS`;

@@ -21,6 +21,7 @@ const GRANTS: Record<Access, (fn: ServiceFunction, targets: AccessTargets) => vo
   'uploads:write': (fn, { storage }) => storage.grantUploads(fn, 'write'),
   'uploads:delete': (fn, { storage }) => storage.grantUploads(fn, 'delete'),
   'schedules:manage': (fn, { scheduling }) => scheduling().grantManage(fn),
+  'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
 };
 
 export function grantAccess(

@@ -120,6 +120,22 @@ export class Storage extends Construct {
     );
   }
 
+  /**
+   * UpdateItem on rate-limit windows only: the LeadingKeys condition limits
+   * it to items whose partition key starts with `RATE#`, so a function that
+   * only counts requests cannot change a form, a key or a team.
+   */
+  grantRateCounting(fn: ServiceFunction): void {
+    fn.addEnvironment('TABLE_NAME', this.table.tableName);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [this.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      }),
+    );
+  }
+
   grantUploads(fn: ServiceFunction, action: UploadAction): void {
     fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);
     fn.addToRolePolicy(

@@ -130,6 +130,16 @@ describe('every function', () => {
 });
 
 describe('grants follow the route’s access list, and nothing more', () => {
+  it('a function that only counts requests may update RATE# items and nothing else', () => {
+    const statements = statementsOf(built, 'getForm').filter((s) =>
+      [s.Action].flat().includes('dynamodb:UpdateItem'),
+    );
+    expect(statements, 'getForm UpdateItem statements').toHaveLength(1);
+    expect((statements[0] as { Condition?: unknown }).Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] },
+    });
+  });
+
   it.each(
     allFunctions.map(
       (route) => [route.name, route.access.join(', ') || 'no access', route] as const,
@@ -150,7 +160,9 @@ describe('grants follow the route’s access list, and nothing more', () => {
       const variables = (
         functionProperties(name).Environment as { Variables: Record<string, unknown> }
       ).Variables;
-      const usesTable = route.access.some((a) => a.startsWith('table:'));
+      const usesTable = route.access.some(
+        (a) => a.startsWith('table:') || a === 'rateLimits:count',
+      );
       const usesUploads = route.access.some((a) => a.startsWith('uploads:'));
       expect('TABLE_NAME' in variables, `${name} TABLE_NAME presence`).toBe(usesTable);
       expect('UPLOADS_BUCKET' in variables, `${name} UPLOADS_BUCKET presence`).toBe(usesUploads);

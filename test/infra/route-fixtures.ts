@@ -69,6 +69,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
     'dynamodb:BatchWriteItem',
     'dynamodb:ConditionCheckItem',
   ],
+  'rateLimits:count': ['dynamodb:UpdateItem'],
   'uploads:read': ['s3:GetObject'],
   'uploads:write': ['s3:PutObject'],
   'uploads:delete': ['s3:DeleteObject'],

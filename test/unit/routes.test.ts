@@ -20,6 +20,12 @@ describe('route table', () => {
     },
   );
 
+  it('every API-key route counts requests against the per-key rate limit', () => {
+    for (const route of routes.filter((r) => r.auth === 'apiKey')) {
+      expect(route.access, route.name).toContain('rateLimits:count');
+    }
+  });
+
   it('matches path parameters and tells 404 from 405', () => {
     const id = '0b6f6f1e-5c1a-4a53-9d1b-4a7c7e0c2f10';
     const found = matchRoute('get', `/v1/forms/${id}`);

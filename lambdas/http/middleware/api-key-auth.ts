@@ -1,9 +1,12 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { config } from '../../config.ts';
 import { hashMatches, keyIdOf } from '../../domain/api-keys.ts';
-import { unauthorized } from '../../domain/errors.ts';
+import { ServiceError, unauthorized } from '../../domain/errors.ts';
+import { retryAfterSeconds, windowAt } from '../../domain/rate-limit.ts';
 import { addLogContext } from '../../log.ts';
 import { getApiKey } from '../../store/api-keys.ts';
+import { countRequest } from '../../store/rate-limits.ts';
 import { getTeam, type Team } from '../../store/teams.ts';
 import { header } from '../request.ts';
 import type { HttpResponse } from '../respond.ts';
@@ -28,7 +31,21 @@ export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       const record = await getApiKey(keyId);
       if (!record || !hashMatches(apiKey, record.hash)) throw unauthorized('Unknown API key');
       if (record.revokedAt) throw unauthorized('This API key has been revoked');
-      const team = await getTeam(record.teamId);
+      const now = Date.now();
+      const window = windowAt(now, 60);
+      // The team read and the rate count are independent: one round trip for both.
+      const [team, hits] = await Promise.all([
+        getTeam(record.teamId),
+        countRequest(`key#${keyId}`, window),
+      ]);
+      if (hits > config.managementRatePerMinute) {
+        throw new ServiceError(
+          429,
+          'rate_limited',
+          `This API key is limited to ${config.managementRatePerMinute} requests a minute`,
+          { headers: { 'retry-after': String(retryAfterSeconds(window, now)) } },
+        );
+      }
       if (!team) throw unauthorized('The team of this API key no longer exists');
       addLogContext({ keyId, teamId: team.teamId });
       (request.context as unknown as { caller: Caller }).caller = {
