@@ -73,6 +73,16 @@ export const routes: readonly Route[] = [
     access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: 'Returns the full form object.',
   },
+  {
+    ...managementDefaults,
+    name: 'rotateFormKey',
+    method: 'POST',
+    path: '/v1/forms/{id}/rotate-key',
+    handler: 'http/forms/rotate-form-key.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary:
+      'Gives the form a new public key and endpoint; the old endpoint stops accepting at once.',
+  },
 ];
 
 /**

@@ -189,3 +189,73 @@ export async function changeTeamForm(
     }
   }
 }
+
+/**
+ * Gives the form a new public key in one transaction: the form, the old
+ * mapping's removal and the new mapping commit together, so the old endpoint
+ * stops resolving at the same instant the new one starts.
+ */
+export async function rotateFormKey(
+  teamId: string,
+  formId: string | undefined,
+  now: Date,
+): Promise<FormRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await getTeamForm(teamId, formId);
+    const next: FormRecord = { ...current, key: newFormKey(), updatedAt: now.toISOString() };
+    try {
+      await documents.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: config.tableName,
+                Key: formKey(current.id),
+                UpdateExpression: 'SET #key = :next, updatedAt = :now',
+                ConditionExpression: 'teamId = :team AND #key = :current',
+                ExpressionAttributeNames: { '#key': 'key' },
+                ExpressionAttributeValues: {
+                  ':next': next.key,
+                  ':now': next.updatedAt,
+                  ':team': teamId,
+                  ':current': current.key,
+                },
+              },
+            },
+            {
+              Delete: {
+                TableName: config.tableName,
+                Key: formKeyMappingKey(current.key),
+                ConditionExpression: 'formId = :form',
+                ExpressionAttributeValues: { ':form': current.id },
+              },
+            },
+            {
+              Put: {
+                TableName: config.tableName,
+                Item: {
+                  ...formKeyMappingKey(next.key),
+                  entity: 'formKey',
+                  formId: current.id,
+                  teamId,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+      return next;
+    } catch (error) {
+      // A concurrent rotation or deletion, or a key collision: read again and retry.
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      if (attempt >= SAVE_ATTEMPTS) {
+        throw new ServiceError(
+          409,
+          'conflict',
+          'The form kept changing while rotating its key; retry the request',
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { inject } from 'vitest';
+
+/**
+ * The service's own store modules, pointed at the test run's local table.
+ * Each test file runs in its own worker, so setting the environment here
+ * touches no other file. Used where a behaviour is only observable inside
+ * (e.g. the key lookup of the submit path before that route exists).
+ */
+export async function localStore() {
+  const info = inject('localStack');
+  Object.assign(process.env, {
+    AWS_REGION: info.region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
+    TABLE_NAME: info.tableName,
+  });
+  return { forms: await import('../../lambdas/store/forms.ts') };
+}
