@@ -75,6 +75,16 @@ export const routes: readonly Route[] = [
   },
   {
     ...managementDefaults,
+    name: 'duplicateForm',
+    method: 'POST',
+    path: '/v1/forms/{id}/duplicate',
+    handler: 'http/forms/duplicate-form.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary:
+      'Copies a form (settings, fields, design) into a new open form with a new key; counts toward the Free limit.',
+  },
+  {
+    ...managementDefaults,
     name: 'rotateFormKey',
     method: 'POST',
     path: '/v1/forms/{id}/rotate-key',

@@ -115,3 +115,37 @@ export function newForm(input: {
     updatedAt: at,
   };
 }
+
+/** Every setting's name, read off the defaults so a new setting is copied without a change here. */
+const SETTING_NAMES = Object.keys(defaultSettings('', 'custom')) as (keyof FormSettings)[];
+
+/**
+ * The copy a duplicate makes: a new form carrying every setting, field and
+ * design of the source (and its captcha secret), but open, with no limit, no
+ * close date and no submissions. Only settings are copied, so counters and
+ * ownership can never leak from the source.
+ */
+export function duplicateForm(
+  source: FormRecord,
+  input: { name: string; userId: string; now: Date },
+): FormRecord {
+  const settings = Object.fromEntries(
+    SETTING_NAMES.map((name) => [name, structuredClone(source[name])]),
+  ) as unknown as FormSettings;
+  return {
+    ...newForm({
+      teamId: source.teamId,
+      userId: input.userId,
+      name: input.name,
+      type: source.type,
+      now: input.now,
+    }),
+    ...settings,
+    name: input.name,
+    captchaSecretKey: source.captchaSecretKey,
+    status: 'active',
+    closedReason: null,
+    maxSubmissions: null,
+    autoCloseAt: null,
+  };
+}

@@ -16,3 +16,18 @@ export const createFormInput = z.strictObject({
   type: z.enum(FORM_TYPES).default('contact'),
 });
 export type CreateFormInput = z.infer<typeof createFormInput>;
+
+/** Kept as sent (a leading space is the point of the default). */
+export const duplicateFormInput = z.strictObject({
+  nameSuffix: z
+    .string()
+    .refine((value) => [...value].length <= 200, { message: 'Must be at most 200 characters' })
+    .default(' copy'),
+});
+
+/** The copy's name, or undefined when source name and suffix exceed the 200-character limit. */
+export function duplicateName(sourceName: string, suffix: string): string | undefined {
+  const name = `${sourceName}${suffix}`.trim();
+  const length = [...name].length;
+  return length >= 1 && length <= 200 ? name : undefined;
+}

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { newForm, newFormKey, starterFields } from '../../lambdas/domain/form-defaults.ts';
+import {
+  duplicateForm,
+  newForm,
+  newFormKey,
+  starterFields,
+} from '../../lambdas/domain/form-defaults.ts';
 import { createFormInput } from '../../lambdas/domain/form-input.ts';
 import { FORM_TYPES, toFormSummary, toFullForm } from '../../lambdas/domain/form-model.ts';
 
@@ -61,6 +66,40 @@ describe('new forms', () => {
         'type',
       ].sort(),
     );
+  });
+});
+
+describe('duplicates', () => {
+  it('copy settings and the captcha secret, never counters, ownership or closing', () => {
+    const source = {
+      ...newForm({ ...base, name: 'A', type: 'contact' }),
+      submissionCount: 42,
+      captchaSecretKey: 'secret',
+      status: 'paused' as const,
+      closedReason: 'max_submissions' as const,
+      maxSubmissions: 42,
+      autoCloseAt: '2030-01-01T00:00:00.000Z',
+      notifySubject: 'Custom {{form.name}}',
+    };
+    const now = new Date('2027-05-05T00:00:00.000Z');
+    const copy = duplicateForm(source, { name: 'A copy', userId: 'u2', now });
+    expect(copy).toMatchObject({
+      name: 'A copy',
+      userId: 'u2',
+      teamId: source.teamId,
+      submissionCount: 0,
+      captchaSecretKey: 'secret',
+      notifySubject: 'Custom {{form.name}}',
+      status: 'active',
+      closedReason: null,
+      maxSubmissions: null,
+      autoCloseAt: null,
+      createdAt: now.toISOString(),
+    });
+    expect(copy.id).not.toBe(source.id);
+    expect(copy.key).not.toBe(source.key);
+    copy.fields![0]!.label = 'changed';
+    expect(source.fields![0]!.label).toBe('Name');
   });
 });
 
