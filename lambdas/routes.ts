@@ -93,6 +93,43 @@ export const routes: readonly Route[] = [
     summary:
       'Gives the form a new public key and endpoint; the old endpoint stops accepting at once.',
   },
+  {
+    ...managementDefaults,
+    name: 'getWebhook',
+    method: 'GET',
+    path: '/v1/forms/{id}/webhook',
+    handler: 'http/webhooks/get-webhook.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary: "Shows the form's webhook: URL, state and signing secret.",
+  },
+  {
+    ...managementDefaults,
+    name: 'putWebhook',
+    method: 'PUT',
+    path: '/v1/forms/{id}/webhook',
+    handler: 'http/webhooks/put-webhook.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary:
+      'Connects a webhook (Pro; issues a whsec_ secret) or changes its URL (keeps the secret).',
+  },
+  {
+    ...managementDefaults,
+    name: 'rotateWebhookSecret',
+    method: 'POST',
+    path: '/v1/forms/{id}/webhook/rotate-secret',
+    handler: 'http/webhooks/rotate-webhook-secret.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Issues a new signing secret; deliveries use it at once.',
+  },
+  {
+    ...managementDefaults,
+    name: 'deleteWebhook',
+    method: 'DELETE',
+    path: '/v1/forms/{id}/webhook',
+    handler: 'http/webhooks/delete-webhook.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Disconnects the webhook and deletes its secret.',
+  },
 ];
 
 /**

@@ -38,3 +38,6 @@ export const formLimitReached = (limit: number) =>
     'form_limit_reached',
     `The Free plan allows ${limit} forms; delete one or upgrade to Pro`,
   );
+
+export const planRequired = (what: string) =>
+  new ServiceError(402, 'plan_required', `${what} needs the Pro plan`);

@@ -7,9 +7,11 @@ import { config } from '../config.ts';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '../domain/errors.ts';
 import { newFormKey } from '../domain/form-defaults.ts';
 import type { FormRecord } from '../domain/form-model.ts';
+import type { Webhook } from '../domain/webhooks.ts';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import { formKey, formKeyMappingKey, stripPlumbing, teamFormsParent, teamKey } from './keys.ts';
+import { webhookItem } from './webhooks.ts';
 
 export interface FormKeyMapping {
   formId: string;
@@ -24,7 +26,10 @@ const KEY_ATTEMPTS = 3;
  * concurrent creates can never overshoot it. Returns the form as stored (its
  * key is replaced if it collided with an existing one).
  */
-export async function insertForm(form: FormRecord): Promise<FormRecord> {
+export async function insertForm(
+  form: FormRecord,
+  extras: { webhook?: Webhook } = {},
+): Promise<FormRecord> {
   let candidate = form;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -71,6 +76,16 @@ export async function insertForm(form: FormRecord): Promise<FormRecord> {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
+            ...(extras.webhook
+              ? [
+                  {
+                    Put: {
+                      TableName: config.tableName,
+                      Item: webhookItem({ ...extras.webhook, formId: candidate.id }),
+                    },
+                  },
+                ]
+              : []),
           ],
         }),
       );

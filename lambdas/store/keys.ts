@@ -3,6 +3,8 @@
 export const teamKey = (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'TEAM' });
 export const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
 export const formKey = (formId: string) => ({ pk: `FORM#${formId}`, sk: 'FORM' });
+/** A form's webhook lives in the form's partition, so deleting the form's items removes it. */
+export const webhookKey = (formId: string) => ({ pk: `FORM#${formId}`, sk: 'WEBHOOK' });
 /** Public form keys are case-insensitive: the mapping is stored lower case. */
 export const formKeyMappingKey = (key: string) => ({
   pk: `FKEY#${key.toLowerCase()}`,

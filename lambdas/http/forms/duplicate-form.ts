@@ -3,7 +3,9 @@ import { invalidRequest } from '../../domain/errors.ts';
 import { duplicateForm } from '../../domain/form-defaults.ts';
 import { duplicateFormInput, duplicateName } from '../../domain/form-input.ts';
 import { toFullForm } from '../../domain/form-model.ts';
+import { copyWebhook } from '../../domain/webhooks.ts';
 import { getTeamForm, insertForm } from '../../store/forms.ts';
+import { getWebhook } from '../../store/webhooks.ts';
 import { managementRoute } from '../management-route.ts';
 import { parse } from '../parse.ts';
 import { json } from '../respond.ts';
@@ -21,8 +23,10 @@ export const handler = managementRoute(async ({ body, caller, pathParameters }) 
       },
     ]);
   }
-  const copy = await insertForm(
-    duplicateForm(source, { name, userId: caller.userId, now: new Date() }),
-  );
+  const now = new Date();
+  const form = duplicateForm(source, { name, userId: caller.userId, now });
+  // Webhooks are Pro: a team that was downgraded keeps the old one but copies none.
+  const webhook = caller.team.plan === 'pro' ? await getWebhook(source.id) : undefined;
+  const copy = await insertForm(form, { webhook: webhook && copyWebhook(webhook, form.id, now) });
   return json(201, toFullForm(copy, config.baseUrl));
 });

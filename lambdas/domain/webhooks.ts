@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import * as z from 'zod';
+
+export type WebhookState = 'active' | 'failing';
+
+export interface Webhook {
+  formId: string;
+  url: string;
+  /** `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
+  secret: string;
+  state: WebhookState;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** Hosts a webhook may never target: delivery re-checks resolved addresses too. */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host.endsWith('.internal')
+  )
+    return true;
+  return isIP(host) !== 0;
+}
+
+export const webhookInput = z.strictObject({
+  url: z
+    .string()
+    .max(2048, 'Must be at most 2,048 characters')
+    .refine((value) => URL.canParse(value), 'Must be a URL')
+    .refine((value) => value.startsWith('https://'), 'Must start with https://')
+    .refine((value) => !URL.canParse(value) || !isLocalHost(new URL(value).hostname), {
+      message: 'Must name a public host, not an IP address or a local name',
+    }),
+});
+
+export function connectWebhook(formId: string, url: string, now: Date): Webhook {
+  const at = now.toISOString();
+  return {
+    formId,
+    url,
+    secret: newSigningSecret(),
+    state: 'active',
+    lastError: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** A new URL keeps the secret (SPEC "Webhook secret") and gives the webhook a fresh start. */
+export function changeWebhookUrl(webhook: Webhook, url: string, now: Date): Webhook {
+  return { ...webhook, url, state: 'active', lastError: null, updatedAt: now.toISOString() };
+}
+
+export function rotateWebhookSecret(webhook: Webhook, now: Date): Webhook {
+  return { ...webhook, secret: newSigningSecret(), updatedAt: now.toISOString() };
+}
+
+/** A duplicated form's webhook: same URL, its own secret. */
+export function copyWebhook(webhook: Webhook, formId: string, now: Date): Webhook {
+  return connectWebhook(formId, webhook.url, now);
+}
+
+export function toWebhookView(webhook: Webhook) {
+  const { formId, url, secret, state, lastError, createdAt, updatedAt } = webhook;
+  return { formId, url, secret, state, lastError, createdAt, updatedAt };
+}

@@ -1,0 +1,12 @@
+import { notFound } from '../../domain/errors.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { deleteWebhook } from '../../store/webhooks.ts';
+import { managementRoute } from '../management-route.ts';
+import { json } from '../respond.ts';
+
+/** Deletes the webhook and its secret; connecting again issues a new one. */
+export const handler = managementRoute(async ({ caller, pathParameters }) => {
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  if (!(await deleteWebhook(form.id))) throw notFound('Webhook');
+  return json(200, { ok: true });
+});

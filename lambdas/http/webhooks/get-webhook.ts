@@ -1,0 +1,13 @@
+import { notFound } from '../../domain/errors.ts';
+import { toWebhookView } from '../../domain/webhooks.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { getWebhook } from '../../store/webhooks.ts';
+import { managementRoute } from '../management-route.ts';
+import { json } from '../respond.ts';
+
+export const handler = managementRoute(async ({ caller, pathParameters }) => {
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const webhook = await getWebhook(form.id);
+  if (!webhook) throw notFound('Webhook');
+  return json(200, toWebhookView(webhook));
+});

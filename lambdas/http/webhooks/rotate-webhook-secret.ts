@@ -1,0 +1,15 @@
+import { notFound } from '../../domain/errors.ts';
+import { rotateWebhookSecret, toWebhookView } from '../../domain/webhooks.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { getWebhook, putWebhook } from '../../store/webhooks.ts';
+import { managementRoute } from '../management-route.ts';
+import { json } from '../respond.ts';
+
+export const handler = managementRoute(async ({ caller, pathParameters }) => {
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const existing = await getWebhook(form.id);
+  if (!existing) throw notFound('Webhook');
+  const webhook = rotateWebhookSecret(existing, new Date());
+  await putWebhook(webhook);
+  return json(200, toWebhookView(webhook));
+});
