@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { ServiceError } from '../../domain/errors.ts';
+import { issuesOf } from '../../domain/validation-issues.ts';
 import { errorFields, log } from '../../log.ts';
 import { errorBody, type HttpResponse, json } from '../respond.ts';
 
@@ -26,7 +27,7 @@ export function errorEnvelope(): MiddlewareObj<APIGatewayProxyEvent, HttpRespons
       if (error instanceof z.ZodError) {
         request.response = json(
           400,
-          errorBody('invalid_request', 'The request is not valid', toIssues(error)),
+          errorBody('invalid_request', 'The request is not valid', issuesOf(error)),
         );
         return;
       }
@@ -34,12 +35,4 @@ export function errorEnvelope(): MiddlewareObj<APIGatewayProxyEvent, HttpRespons
       request.response = json(500, errorBody('internal_error', 'Something went wrong on our side'));
     },
   };
-}
-
-export function toIssues(error: z.ZodError): { path: string; code: string; message: string }[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    code: issue.code,
-    message: issue.message,
-  }));
 }

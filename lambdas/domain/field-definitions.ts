@@ -1,0 +1,160 @@
+import safeRegex from 'safe-regex2';
+import * as z from 'zod';
+import { boundedText } from './form-input.ts';
+import { FIELD_TYPES, type FieldType } from './form-model.ts';
+
+/**
+ * Field definitions (`fields` of a form) as a client may write them. Each
+ * type is its own strict schema, so a property that means nothing for the
+ * type (`options` on a text field, `pattern` on a textarea) is refused
+ * instead of being stored and silently ignored by the submit checks.
+ */
+
+export const MAX_FIELDS = 30;
+export const MAX_OPTIONS = 100;
+export const MAX_PATTERN_LENGTH = 500;
+/** SPEC Limits: longer submitted values are cut, so a longer length rule could never apply. */
+export const MAX_ANSWER_LENGTH = 10_000;
+export const DEFAULT_RATING_MAX = 5;
+
+export const FIELD_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * The one way a stored `pattern` becomes a RegExp, for this check and for the
+ * submit checks alike: like the HTML `pattern` attribute it must match the
+ * whole answer; the `u` flag makes `.` and classes work on code points.
+ */
+export function fieldPattern(pattern: string): RegExp {
+  return new RegExp(`^(?:${pattern})$`, 'u');
+}
+
+const codePoints = (value: string) => [...value].length;
+
+const pattern = z
+  .string()
+  .min(1, 'Must not be empty')
+  .refine((value) => codePoints(value) <= MAX_PATTERN_LENGTH, {
+    message: `Must be at most ${MAX_PATTERN_LENGTH} characters`,
+  })
+  .superRefine((value, ctx) => {
+    try {
+      fieldPattern(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Is not a valid regular expression' });
+      return;
+    }
+    // Answers are matched on the submit path, with the visitor choosing the
+    // input: nested quantifiers like (a+)+ would let one post pin a CPU.
+    // safe-regex2 also refuses syntax it cannot parse (e.g. lookbehind),
+    // which errs on the safe side.
+    if (!safeRegex(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Could take exponential time to match (nested or too many repetitions)',
+      });
+    }
+  });
+
+const common = {
+  id: z
+    .string()
+    .regex(FIELD_ID, 'Must start with a letter and use only letters, digits, - and _ (up to 64)'),
+  label: boundedText(0, 200).optional(),
+  required: z.boolean().optional(),
+  placeholder: boundedText(0, 200).optional(),
+  helpText: boundedText(0, 500).optional(),
+};
+
+/** A field type's schema: the common properties plus its own, nothing else. */
+const fieldOf = <T extends FieldType, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.strictObject(
+    { ...common, type: z.literal(type), ...shape },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? `Not allowed on a ${type} field` : undefined,
+    },
+  );
+
+const length = (min: number) => z.number().int().min(min).max(MAX_ANSWER_LENGTH).optional();
+
+const text = fieldOf('text', {
+  minLength: length(0),
+  maxLength: length(1),
+  pattern: pattern.optional(),
+}).superRefine((field, ctx) => {
+  if (field.minLength !== undefined && field.maxLength !== undefined) {
+    if (field.minLength > field.maxLength) {
+      ctx.addIssue({ code: 'custom', path: ['minLength'], message: 'Must not exceed maxLength' });
+    }
+  }
+});
+
+const textarea = fieldOf('textarea', { maxLength: length(1) });
+
+const number = fieldOf('number', {
+  min: z.number().optional(),
+  max: z.number().optional(),
+}).superRefine((field, ctx) => {
+  if (field.min !== undefined && field.max !== undefined && field.min > field.max) {
+    ctx.addIssue({ code: 'custom', path: ['min'], message: 'Must not exceed max' });
+  }
+});
+
+const options = z
+  .array(boundedText(1, 200))
+  .min(1)
+  .max(MAX_OPTIONS)
+  .superRefine((values, ctx) => {
+    const seen = new Set<string>();
+    values.forEach((value, index) => {
+      if (seen.has(value)) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `Duplicate option "${value}"` });
+      }
+      seen.add(value);
+    });
+  });
+
+const rating = fieldOf('rating', {
+  // Filled on save so the stored form says how many stars it shows.
+  max: z.number().int().min(3).max(10).default(DEFAULT_RATING_MAX),
+});
+
+export const fieldDefinition = z.discriminatedUnion(
+  'type',
+  [
+    text,
+    textarea,
+    number,
+    rating,
+    fieldOf('select', { options }),
+    fieldOf('radio', { options }),
+    fieldOf('email', {}),
+    fieldOf('date', {}),
+    fieldOf('checkbox', {}),
+    fieldOf('tel', {}),
+    fieldOf('url', {}),
+    fieldOf('file', {}),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `Must be one of: ${FIELD_TYPES.join(', ')}` : undefined,
+  },
+);
+
+/** Up to 30 definitions; ids are unique (case-sensitive, as form posts are). */
+export const fieldsInput = z
+  .array(fieldDefinition)
+  .max(MAX_FIELDS)
+  .superRefine((fields, ctx) => {
+    const seen = new Set<string>();
+    fields.forEach((field, index) => {
+      if (seen.has(field.id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'id'],
+          message: `Duplicate field id "${field.id}"`,
+        });
+      }
+      seen.add(field.id);
+    });
+  });

@@ -1,0 +1,62 @@
+import { ServiceError } from './errors.ts';
+import { DEFAULT_NOTIFY_FROM_NAME, DEFAULT_UPLOAD_LIMIT_MB } from './form-defaults.ts';
+import type { FormUpdate } from './form-update-input.ts';
+import type { Issue } from './validation-issues.ts';
+
+export type PlanName = 'free' | 'pro';
+
+/**
+ * Which values of an update need Pro. Only what the request sets counts:
+ * turning a Pro setting off (null, false, the default) is always allowed, and
+ * a team that dropped to Free can still edit other settings of a form that
+ * keeps Pro values from before.
+ *
+ * `completionMode`: SPEC marks the custom completion message and the redirect
+ * as Pro, not the mode. `message` stays Free: without the Pro title and text
+ * it shows the default copy. `redirect` is Pro, because all it does is send
+ * visitors to the Pro `redirectUrl`; otherwise a downgraded team could switch
+ * it back on with a URL saved while on Pro.
+ */
+const PRO_WHEN: { [K in keyof FormUpdate]?: (value: NonNullable<FormUpdate[K]>) => boolean } = {
+  closedMessage: () => true,
+  notifyEmail: () => true,
+  notifyFromName: (value) => value !== DEFAULT_NOTIFY_FROM_NAME,
+  autoreplyEnabled: (value) => value,
+  autoreplySubject: () => true,
+  autoreplyBody: () => true,
+  completionMode: (value) => value === 'redirect',
+  completionTitle: () => true,
+  completionMessage: () => true,
+  redirectUrl: () => true,
+  allowUploads: (value) => value,
+  uploadLimitMb: (value) => value !== DEFAULT_UPLOAD_LIMIT_MB,
+};
+
+/** Names of the settings in `update` that a Free team may not set, in a stable order. */
+export function proSettingsIn(update: FormUpdate): string[] {
+  return Object.entries(PRO_WHEN)
+    .filter(([key, needsPro]) => {
+      const value = update[key as keyof FormUpdate];
+      // null clears; the predicates only ever see a value being set.
+      return value !== undefined && value !== null && (needsPro as (v: unknown) => boolean)(value);
+    })
+    .map(([key]) => key);
+}
+
+/** 402 `plan_required` naming every Pro setting in the request, before anything is applied. */
+export function assertPlanAllows(update: FormUpdate, plan: PlanName): void {
+  if (plan === 'pro') return;
+  const settings = proSettingsIn(update);
+  if (settings.length === 0) return;
+  const issues: Issue[] = settings.map((path) => ({
+    path,
+    code: 'plan_required',
+    message: 'Needs the Pro plan',
+  }));
+  throw new ServiceError(
+    402,
+    'plan_required',
+    `Changing ${settings.join(', ')} needs the Pro plan`,
+    { issues },
+  );
+}

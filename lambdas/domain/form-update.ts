@@ -1,0 +1,117 @@
+import { invalidRequest } from './errors.ts';
+import { assertPlanAllows, type PlanName } from './form-gating.ts';
+import type { FormRecord } from './form-model.ts';
+import type { FormUpdate } from './form-update-input.ts';
+import type { Issue } from './validation-issues.ts';
+
+export { type FormUpdate, formUpdateInput, parseFormUpdate } from './form-update-input.ts';
+
+/**
+ * PATCH rules on a saved form, as a pure function: the handler loads the
+ * form, calls this and saves the result, so "nothing is saved" on a 400 or a
+ * 402 simply means this throws before returning.
+ */
+export function applyFormUpdate(
+  current: FormRecord,
+  update: FormUpdate,
+  plan: PlanName,
+  now: Date,
+): FormRecord {
+  assertPlanAllows(update, plan);
+
+  // A key left out keeps its value; null is a value (it clears). `fields`
+  // and `design` are whole values, so assigning them replaces them.
+  // Typed so a schema key that is not a form setting fails to compile.
+  const changes: Partial<FormRecord> = update;
+  const next: FormRecord = { ...current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value !== undefined) Object.assign(next, { [key]: value });
+  }
+
+  applyStatus(current, update, next, now);
+  // The provider follows the keys: Turnstile is the only one there is.
+  next.captchaProvider =
+    next.captchaSiteKey !== null || next.captchaSecretKey !== null ? 'turnstile' : null;
+
+  const issues = [
+    ...closeDateIssues(update, now),
+    ...captchaIssues(update, next),
+    ...completionIssues(update, next),
+  ];
+  if (issues.length > 0) throw invalidRequest('The form settings are not consistent', issues);
+
+  next.updatedAt = now.toISOString();
+  return next;
+}
+
+/**
+ * DESIGN §5: pausing by PATCH is a manual close; `active` reopens, whatever
+ * closed the form. Re-sending `paused` for a form that is already closed is
+ * not a new close, so the automatic reason it has stays (clients often send
+ * back the whole object they read).
+ */
+function applyStatus(current: FormRecord, update: FormUpdate, next: FormRecord, now: Date): void {
+  if (update.status === 'paused') {
+    next.closedReason = current.status === 'paused' ? (current.closedReason ?? 'manual') : 'manual';
+  }
+  if (update.status === 'active') {
+    next.closedReason = null;
+    // A close date already passed would close the reopened form again (or
+    // leave an open form that claims it closed): reopening drops it unless
+    // this request sets a new one.
+    const passed = next.autoCloseAt !== null && Date.parse(next.autoCloseAt) <= now.getTime();
+    if (current.status === 'paused' && update.autoCloseAt === undefined && passed) {
+      next.autoCloseAt = null;
+    }
+  }
+}
+
+function closeDateIssues(update: FormUpdate, now: Date): Issue[] {
+  if (update.autoCloseAt == null || Date.parse(update.autoCloseAt) > now.getTime()) return [];
+  return [{ path: 'autoCloseAt', code: 'custom', message: 'Must be in the future' }];
+}
+
+/**
+ * Captcha on needs both keys, saved or sent now. Which key the issue names
+ * depends on what the request tried: turning it on, or clearing a key it uses.
+ */
+function captchaIssues(update: FormUpdate, next: FormRecord): Issue[] {
+  const missing = next.captchaSiteKey === null || next.captchaSecretKey === null;
+  if (!next.captchaEnabled || !missing) return [];
+  if (update.captchaEnabled === true) {
+    return [
+      {
+        path: 'captchaEnabled',
+        code: 'custom',
+        message: 'Needs captchaSiteKey and captchaSecretKey, saved before or in the same request',
+      },
+    ];
+  }
+  return (['captchaSiteKey', 'captchaSecretKey'] as const)
+    .filter((key) => update[key] === null)
+    .map((path) => ({
+      path,
+      code: 'custom',
+      message: 'Cannot be cleared while captchaEnabled is true; set captchaEnabled to false too',
+    }));
+}
+
+function completionIssues(update: FormUpdate, next: FormRecord): Issue[] {
+  if (next.completionMode !== 'redirect' || next.redirectUrl !== null) return [];
+  if (update.redirectUrl === null) {
+    return [
+      {
+        path: 'redirectUrl',
+        code: 'custom',
+        message: 'Cannot be removed while completionMode is redirect',
+      },
+    ];
+  }
+  return [
+    {
+      path: 'completionMode',
+      code: 'custom',
+      message: 'redirect needs a redirectUrl, saved before or in the same request',
+    },
+  ];
+}
