@@ -75,6 +75,16 @@ export const routes: readonly Route[] = [
   },
   {
     ...managementDefaults,
+    name: 'updateForm',
+    method: 'PATCH',
+    path: '/v1/forms/{id}',
+    handler: 'http/forms/update-form.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary:
+      'Changes any subset of settings; Pro settings on a Free team answer 402 and nothing is saved.',
+  },
+  {
+    ...managementDefaults,
     name: 'duplicateForm',
     method: 'POST',
     path: '/v1/forms/{id}/duplicate',
