@@ -20,6 +20,10 @@ export interface FormKeyMapping {
 
 const KEY_ATTEMPTS = 3;
 
+function formKeyMappingItem(key: string, mapping: FormKeyMapping): Record<string, unknown> {
+  return { ...formKeyMappingKey(key), entity: 'formKey', ...mapping };
+}
+
 /**
  * Stores a new form, its public key mapping and the team's form count in one
  * transaction. The Free limit is a condition on the team's counter, so
@@ -67,12 +71,10 @@ export async function insertForm(
             {
               Put: {
                 TableName: config.tableName,
-                Item: {
-                  ...formKeyMappingKey(candidate.key),
-                  entity: 'formKey',
+                Item: formKeyMappingItem(candidate.key, {
                   formId: candidate.id,
                   teamId: candidate.teamId,
-                },
+                }),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -248,12 +250,7 @@ export async function rotateFormKey(
             {
               Put: {
                 TableName: config.tableName,
-                Item: {
-                  ...formKeyMappingKey(next.key),
-                  entity: 'formKey',
-                  formId: current.id,
-                  teamId,
-                },
+                Item: formKeyMappingItem(next.key, { formId: current.id, teamId }),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
