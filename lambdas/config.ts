@@ -47,6 +47,21 @@ export const config = {
   get managementRatePerMinute() {
     return integer('MANAGEMENT_RATE_PER_MINUTE', 300);
   },
+  /** EventBridge Scheduler group that holds the one-time close schedules. */
+  get scheduleGroup() {
+    return required('SCHEDULE_GROUP');
+  },
+  /** Role the Scheduler assumes to invoke the form closer. */
+  get schedulerRoleArn() {
+    return required('SCHEDULER_ROLE_ARN');
+  },
+  get formCloserArn() {
+    return required('FORM_CLOSER_ARN');
+  },
+  /** Where the Scheduler puts invocations that keep failing; optional locally. */
+  get scheduleDlqArn() {
+    return process.env.SCHEDULE_DLQ_ARN || undefined;
+  },
   get logLevel() {
     return process.env.LOG_LEVEL ?? 'info';
   },

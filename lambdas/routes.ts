@@ -1,3 +1,5 @@
+import type { QUEUES } from './queues.ts';
+
 /**
  * THE route table: every HTTP route of the service, once. The CDK stack
  * builds one function per entry (with exactly the grants in `access`), the
@@ -16,7 +18,9 @@ export type Access =
   | 'uploads:delete'
   | 'schedules:manage'
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
-  | 'rateLimits:count';
+  | 'rateLimits:count'
+  /** Send to one queue of lambdas/queues.ts: its URL variable and SendMessage on it only. */
+  | `queue:${keyof typeof QUEUES}:send`;
 
 export interface Route {
   /** Unique, stable camelCase name: the function's construct id. */
@@ -79,7 +83,7 @@ export const routes: readonly Route[] = [
     method: 'PATCH',
     path: '/v1/forms/{id}',
     handler: 'http/forms/update-form.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'schedules:manage'],
     summary:
       'Changes any subset of settings; Pro settings on a Free team answer 402 and nothing is saved.',
   },

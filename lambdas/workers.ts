@@ -25,6 +25,14 @@ export interface Worker {
   trigger: WorkerTrigger;
 }
 
-// Filled by the delivery and scheduling issues (stream-fanout, webhook-worker,
-// email-worker, form-closer). Nothing is listed before it is built.
-export const workers: readonly Worker[] = [];
+// stream-fanout, webhook-worker and email-worker come with the delivery issue.
+export const workers: readonly Worker[] = [
+  {
+    name: 'formCloser',
+    handler: 'events/form-closer.ts',
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    access: ['table:write'],
+    trigger: { kind: 'schedule' },
+  },
+];

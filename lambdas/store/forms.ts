@@ -192,11 +192,11 @@ export async function changeTeamForm(
   teamId: string,
   formId: string | undefined,
   change: (current: FormRecord) => FormRecord,
-): Promise<FormRecord> {
+): Promise<{ before: FormRecord; after: FormRecord }> {
   for (let attempt = 1; ; attempt++) {
-    const current = await getTeamForm(teamId, formId);
-    const next = change(current);
-    if (await saveFormSettings(current, next)) return next;
+    const before = await getTeamForm(teamId, formId);
+    const after = change(before);
+    if (await saveFormSettings(before, after)) return { before, after };
     if (attempt >= SAVE_ATTEMPTS) {
       throw new ServiceError(
         409,
@@ -269,5 +269,39 @@ export async function rotateFormKey(
         );
       }
     }
+  }
+}
+
+/**
+ * The scheduled close: only when the form is still open and its close date is
+ * still the one the schedule was made for (a moved or cleared date leaves a
+ * stale schedule harmless). Returns whether it closed the form.
+ */
+export async function closeFormOnSchedule(
+  formId: string,
+  autoCloseAt: string,
+  now: Date,
+): Promise<boolean> {
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: formKey(formId),
+        UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
+        ConditionExpression: 'autoCloseAt = :at AND #status = :active AND :now >= autoCloseAt',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':paused': 'paused',
+          ':reason': 'auto_close_date',
+          ':active': 'active',
+          ':at': autoCloseAt,
+          ':now': now.toISOString(),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
   }
 }

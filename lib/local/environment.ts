@@ -1,5 +1,5 @@
 import { QUEUES } from '../../lambdas/queues.ts';
-import { LOCAL_REGION } from './lambda-runtime.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './lambda-runtime.ts';
 
 /** Names of the local resources; fixed so a persisted stack finds its data again. */
 export const LOCAL_TABLE = 'form-service-local';
@@ -38,6 +38,8 @@ export function localEnvironment(
     UPLOADS_BUCKET: LOCAL_BUCKET,
     S3_FORCE_PATH_STYLE: 'true',
     BASE_URL: extra.baseUrl,
+    SCHEDULE_GROUP: LOCAL_SCHEDULE_GROUP,
+    SCHEDULER_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT}:role/form-service-local-scheduler`,
     LOG_LEVEL: extra.logLevel,
   };
   for (const queue of Object.values(QUEUES)) {

@@ -1,7 +1,12 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  ConflictException,
+  CreateScheduleGroupCommand,
+  SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { QUEUES } from '../../lambdas/queues.ts';
-import { LOCAL_BUCKET, LOCAL_QUEUE_PREFIX } from './environment.ts';
+import { LOCAL_BUCKET, LOCAL_QUEUE_PREFIX, LOCAL_SCHEDULE_GROUP } from './environment.ts';
 
 export interface LocalQueue {
   url: string;
@@ -64,4 +69,18 @@ export function localClients(endpoints: { sqsS3: string }) {
     s3: new S3Client({ ...common, endpoint: endpoints.sqsS3, forcePathStyle: true }),
     sqs: new SQSClient({ ...common, endpoint: endpoints.sqsS3 }),
   };
+}
+
+/** The close schedules' group (the stack creates it on AWS). */
+export async function ensureScheduleGroup(endpoint: string): Promise<void> {
+  const client = new SchedulerClient({
+    region: 'us-east-1',
+    endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    await client.send(new CreateScheduleGroupCommand({ Name: LOCAL_SCHEDULE_GROUP }));
+  } catch (error) {
+    if (!(error instanceof ConflictException)) throw error;
+  }
 }

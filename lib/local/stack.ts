@@ -16,7 +16,7 @@ import {
 import { startGateway } from './gateway.ts';
 import { LOCAL_REGION, loadHandler, localFunctionArn } from './lambda-runtime.ts';
 import { startQueuePoller } from './queue-poller.ts';
-import { ensureBucket, ensureQueues, localClients } from './resources.ts';
+import { ensureBucket, ensureQueues, ensureScheduleGroup, localClients } from './resources.ts';
 import { scheduledInvoker } from './scheduled-invoker.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
@@ -105,6 +105,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stops.push(scheduler.stop);
 
+    await ensureScheduleGroup(scheduler.endpoint);
     const { s3, sqs } = localClients({ sqsS3: sqsS3.endpoint });
     await ensureBucket(s3);
     const queues = await ensureQueues(sqs);

@@ -1,14 +1,34 @@
+import { cancelFormClose, scheduleFormClose } from '../../aws/scheduler.ts';
 import { config } from '../../config.ts';
+import type { FormRecord } from '../../domain/form-model.ts';
 import { toFullForm } from '../../domain/form-model.ts';
 import { applyFormUpdate, parseFormUpdate } from '../../domain/form-update.ts';
+import { errorFields, log } from '../../log.ts';
 import { changeTeamForm } from '../../store/forms.ts';
 import { managementRoute } from '../management-route.ts';
 import { json } from '../respond.ts';
 
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
   const update = parseFormUpdate(body);
-  const form = await changeTeamForm(caller.team.teamId, pathParameters.id, (current) =>
+  const { before, after } = await changeTeamForm(caller.team.teamId, pathParameters.id, (current) =>
     applyFormUpdate(current, update, caller.team.plan, new Date()),
   );
-  return json(200, toFullForm(form, config.baseUrl));
+  await syncCloseSchedule(before, after);
+  return json(200, toFullForm(after, config.baseUrl));
 });
+
+/**
+ * After the save: a schedule that outlives its date is harmless (the closer
+ * checks the date), and the submit path refuses posts past `autoCloseAt`
+ * itself, so a failure here is logged for operators rather than undoing a
+ * saved change.
+ */
+async function syncCloseSchedule(before: FormRecord, after: FormRecord): Promise<void> {
+  if (before.autoCloseAt === after.autoCloseAt) return;
+  try {
+    if (after.autoCloseAt) await scheduleFormClose(after.id, after.autoCloseAt);
+    else await cancelFormClose(after.id);
+  } catch (error) {
+    log.error('close schedule not updated', { formId: after.id, ...errorFields(error) });
+  }
+}
