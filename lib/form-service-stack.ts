@@ -2,33 +2,41 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { fallbackRoute, type Route, routes as routeTable } from '../lambdas/routes.ts';
+import { type Worker, workers as workerTable } from '../lambdas/workers.ts';
 import { grantAccess } from './constructs/access.ts';
 import { Api } from './constructs/api.ts';
+import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { Storage } from './constructs/storage.ts';
+import { addWorker } from './constructs/workers.ts';
 import { readSettings } from './settings.ts';
 
 export interface FormServiceStackProps extends StackProps {
   /** The route table; tests substitute their own. Defaults to lambdas/routes.ts. */
   routes?: readonly Route[];
+  /** The worker table; tests substitute their own. Defaults to lambdas/workers.ts. */
+  workers?: readonly Worker[];
 }
 
 const LAMBDAS_DIR = fileURLToPath(new URL('../lambdas/', import.meta.url));
 
 /**
- * The whole service: storage, the HTTP API with one function per route, and
- * (as later capabilities land) delivery, scheduling and observability. Each
- * function gets exactly the grants its route's `access` lists.
+ * The whole service: storage, the HTTP API with one function per route, one
+ * function per worker with its trigger (table stream, queue, schedule), and
+ * (as later capabilities land) observability. Each function gets exactly the
+ * grants its entry's `access` lists, plus what its trigger needs.
  */
 export class FormServiceStack extends Stack {
   readonly storage: Storage;
   readonly api: Api;
+  readonly queues: Queues;
 
   constructor(scope: Construct, id: string, props: FormServiceStackProps = {}) {
     super(scope, id, props);
     const settings = readSettings(this);
     const routes = props.routes ?? routeTable;
+    const workers = props.workers ?? workerTable;
 
     this.storage = new Storage(this, 'Storage', {
       tableDeletionProtection: settings.tableDeletionProtection,
@@ -45,9 +53,11 @@ export class FormServiceStack extends Stack {
     });
     const baseUrl = settings.baseUrl ?? this.api.defaultBaseUrl;
 
+    this.queues = new Queues(this, 'Queues');
     let scheduling: Scheduling | undefined;
     const targets = {
       storage: this.storage,
+      queues: this.queues,
       scheduling: () => {
         scheduling ??= new Scheduling(this, 'Scheduling');
         return scheduling;
@@ -92,13 +102,15 @@ export class FormServiceStack extends Stack {
     grantAccess(fallback, fallbackRoute.access, targets);
     this.api.routeEverythingElseTo(fallback);
 
+    // The event-driven side (lambdas/workers.ts): queues, the stream-failure
+    // queue and Scheduling are built on first use by a worker or an access.
+    for (const worker of workers) {
+      addWorker(this, worker, LAMBDAS_DIR, functionDefaults, targets);
+    }
+
     // Later capabilities plug in here, each a construct in lib/constructs/:
-    // - Delivery: table stream → stream-fanout → webhook and email queues
-    //   (lambdas/queues.ts) with DLQs, and their workers.
-    // - Scheduling: built above on first use by a route with
-    //   'schedules:manage'; the form closer becomes its target
-    //   (`scheduling.allowInvoke`).
-    // - Observability: alarms (DLQ depth, errors, throttles, 5xx) and a dashboard.
+    // - Observability: alarms (DLQ depth, errors, throttles, 5xx) and a dashboard
+    //   (this.queues.all() and the stream/schedule dead-letter queues).
 
     new CfnOutput(this, 'ApiUrl', {
       value: this.api.restApi.url,

@@ -1,9 +1,10 @@
 import { Aws, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { wildcardResourceFinding } from './nag-finding.ts';
+import { deadLetterQueue } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
 /**
@@ -12,10 +13,18 @@ import type { ServiceFunction } from './service-function.ts';
  * The stack provides what that needs: a schedule group to confine them, the
  * role EventBridge Scheduler assumes to invoke the target, and the grant that
  * lets a function manage schedules in the group and pass that role.
+ *
+ * Targets are the workers with a 'schedule' trigger: every function that
+ * manages schedules gets `<CONSTANT_CASE_NAME>_ARN` for each (the local
+ * runner sets the same variables), and `SCHEDULE_DLQ_ARN`, the queue a
+ * schedule's invocation lands in once the scheduler gives up on it.
  */
 export class Scheduling extends Construct {
   readonly group: ScheduleGroup;
   readonly executionRole: Role;
+  readonly deadLetterQueue: Queue;
+  private readonly managers: ServiceFunction[] = [];
+  private readonly targets = new Map<string, ServiceFunction>();
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -27,16 +36,42 @@ export class Scheduling extends Construct {
       }),
       description: 'Assumed by EventBridge Scheduler to invoke schedule targets',
     });
+    this.deadLetterQueue = deadLetterQueue(
+      this,
+      'DeadLetters',
+      'Dead-letter queue of the run-time schedules (their DeadLetterConfig): EventBridge Scheduler sends to it, no RedrivePolicy does.',
+    );
+    this.executionRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['sqs:SendMessage'],
+        resources: [this.deadLetterQueue.queueArn],
+      }),
+    );
   }
 
-  /** Lets the scheduler invoke `target` (the form closer, added later). */
-  allowInvoke(target: IFunction): void {
-    target.grantInvoke(this.executionRole);
+  /**
+   * Lets the scheduler invoke `target` (unqualified ARN only: schedules name
+   * the function, never a version or alias) and tells every schedule manager
+   * its ARN.
+   */
+  allowInvoke(name: string, target: ServiceFunction): void {
+    if (this.targets.has(name)) throw new Error(`schedule target "${name}" added twice`);
+    this.targets.set(name, target);
+    this.executionRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [target.lambda.functionArn],
+      }),
+    );
+    for (const manager of this.managers) this.announceTarget(manager, name, target);
   }
 
   grantManage(fn: ServiceFunction): void {
+    this.managers.push(fn);
+    for (const [name, target] of this.targets) this.announceTarget(fn, name, target);
     fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
     fn.addEnvironment('SCHEDULER_ROLE_ARN', this.executionRole.roleArn);
+    fn.addEnvironment('SCHEDULE_DLQ_ARN', this.deadLetterQueue.queueArn);
     const schedulesInGroup = Stack.of(this).formatArn({
       service: 'scheduler',
       resource: 'schedule',
@@ -66,4 +101,20 @@ export class Scheduling extends Construct {
         'Schedule names derive from form ids at run time; the grant is confined to this stack’s schedule group.',
     });
   }
+
+  private announceTarget(manager: ServiceFunction, name: string, target: ServiceFunction): void {
+    if (manager === target) {
+      // Its own ARN in its own environment is a circular reference in
+      // CloudFormation; a handler finds it in context.invokedFunctionArn.
+      throw new Error(
+        `"${name}" is a schedule target and manages schedules itself: its own ARN cannot be in its environment (use context.invokedFunctionArn).`,
+      );
+    }
+    manager.addEnvironment(`${constantCase(name)}_ARN`, target.lambda.functionArn);
+  }
+}
+
+/** `formCloser` → `FORM_CLOSER`, as lib/local/stack.ts names the same variables. */
+export function constantCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fallbackRoute, routes } from '../../lambdas/routes.ts';
+import { workers } from '../../lambdas/workers.ts';
 import { deployedMethods } from './api-methods.ts';
 import { everyAccessRoutes } from './route-fixtures.ts';
 import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
@@ -83,9 +84,11 @@ describe('the REST API', () => {
       expect(describeMethods(extra), 'methods not in the route table').toBe('');
     });
 
-    it('builds one function per route plus the fallback, and nothing else', () => {
+    it('builds one function per route plus the fallback and one per worker, nothing else', () => {
       const functions = Object.keys(resourcesOfType(built.template, 'AWS::Lambda::Function'));
-      expect(functions, `functions: ${functions.join(', ')}`).toHaveLength(table.length + 1);
+      expect(functions, `functions: ${functions.join(', ')}`).toHaveLength(
+        table.length + 1 + workers.length,
+      );
     });
   });
 

@@ -190,6 +190,7 @@ describe('grants follow the route’s access list, and nothing more', () => {
         s3: [ref(built.stack.storage.uploads)],
         scheduler: [`:schedule/${scheduleGroupName()}/*`],
         iam: [ref(scheduling.node.findChild('ExecutionRole'))],
+        sqs: built.stack.queues.all().map((q) => ref(q.queue)),
       };
       for (const statement of statementsOf(built, name)) {
         for (const action of [statement.Action].flat()) {
@@ -229,8 +230,12 @@ describe('grants follow the route’s access list, and nothing more', () => {
     );
   });
 
-  it('no route of the real table schedules yet, so the stack builds no schedule group', () => {
-    synthesize().template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
+  it('a stack where nothing schedules builds no schedule group', () => {
+    const quiet = synthesize({
+      routes: everyAccessRoutes.filter((route) => !route.access.includes('schedules:manage')),
+      workers: [],
+    });
+    quiet.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
   });
 });
 

@@ -3,6 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { everyAccessRoutes } from './route-fixtures.ts';
 import { buildApp, synthesize } from './synthesize.ts';
+import { probeWorkers } from './worker-fixtures.ts';
 
 interface Acknowledgement {
   path: string;
@@ -38,8 +39,8 @@ function acknowledgements(app: App): Acknowledgement[] {
 const variants = [
   ['the deployed route table', {}],
   [
-    'every access kind, streaming and tracing',
-    { routes: everyAccessRoutes, context: { tracing: true } },
+    'every access kind, every worker trigger, streaming and tracing',
+    { routes: everyAccessRoutes, workers: probeWorkers, context: { tracing: true } },
   ],
 ] as const;
 

@@ -49,6 +49,13 @@ export const everyAccessRoutes: readonly Route[] = [
     path: '/probe/forms/{id}',
     access: ['table:write', 'uploads:delete'],
   },
+  {
+    ...probe,
+    name: 'probeEnqueue',
+    method: 'POST',
+    path: '/probe/enqueue/{id}',
+    access: ['table:read', 'queue:emails:send'],
+  },
 ];
 
 /**
@@ -80,6 +87,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
     'scheduler:DeleteSchedule',
     'iam:PassRole',
   ],
+  'queue:webhooks:send': ['sqs:SendMessage'],
+  'queue:emails:send': ['sqs:SendMessage'],
 };
 
 /** Every function may write its own log group, nothing more, whatever its access. */

@@ -3,6 +3,7 @@ import type { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { Route } from '../../lambdas/routes.ts';
+import type { Worker } from '../../lambdas/workers.ts';
 import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
 import { createFormServiceApp } from '../../lib/form-service-app.ts';
 import type { FormServiceStack } from '../../lib/form-service-stack.ts';
@@ -16,7 +17,7 @@ export interface Synthesized {
   app: App;
   stack: FormServiceStack;
   template: Template;
-  /** The construct built for a route (or the fallback), by route name. */
+  /** The construct built for a route, the fallback or a worker, by name. */
   functionOf(name: string): ServiceFunction;
   logicalId(construct: IConstruct): string;
 }
@@ -29,6 +30,7 @@ export interface Synthesized {
 export interface BuildOptions {
   context?: Record<string, unknown>;
   routes?: readonly Route[];
+  workers?: readonly Worker[];
 }
 
 /** The construct tree only; nothing synthesized (so no validation plugin runs). */
@@ -38,7 +40,7 @@ export function buildApp(options: BuildOptions = {}): { app: App; stack: FormSer
       context: { ...cdkJsonContext, ...options.context, 'aws:cdk:bundling-stacks': [] },
       builtinCloudFormationValidation: false,
     },
-    { routes: options.routes },
+    { routes: options.routes, workers: options.workers },
   );
 }
 

@@ -1,0 +1,117 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { QUEUES, type QueueDefinition } from '../../lambdas/queues.ts';
+import type { ServiceFunction } from './service-function.ts';
+
+export type QueueName = keyof typeof QUEUES;
+
+/** How long a dead letter waits for an operator: SQS's maximum. */
+const DEAD_LETTER_RETENTION = Duration.days(14);
+
+/**
+ * A queue that only ever receives what failed elsewhere (a redrive, a stream
+ * batch, a schedule invocation): SQS-managed SSE, TLS only, kept 14 days.
+ * `acknowledgeNoRedrive` when nothing points a RedrivePolicy at it (cdk-nag
+ * recognizes only redrive DLQs as DLQs).
+ */
+export function deadLetterQueue(
+  scope: Construct,
+  id: string,
+  acknowledgeNoRedrive?: string,
+): Queue {
+  const queue = new Queue(scope, id, {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: DEAD_LETTER_RETENTION,
+  });
+  if (acknowledgeNoRedrive) {
+    Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: acknowledgeNoRedrive });
+  }
+  return queue;
+}
+
+/** One queue of lambdas/queues.ts with its dead-letter queue. */
+export class ServiceQueue extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly definition: QueueDefinition;
+
+  constructor(scope: Construct, id: string, definition: QueueDefinition) {
+    super(scope, id);
+    this.definition = definition;
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetters');
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+    });
+  }
+
+  /** The queue's URL variable and SendMessage on this queue, nothing else. */
+  grantSend(fn: ServiceFunction): void {
+    fn.addEnvironment(this.definition.urlVariable, this.queue.queueUrl);
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+    );
+  }
+
+  /**
+   * Checks that a message stays invisible while a consumer with this timeout
+   * works on it; otherwise SQS hands it to a second consumer mid-flight. The
+   * consumer also gets the URL (ChangeMessageVisibility needs it).
+   */
+  addConsumer(fn: ServiceFunction, name: string, timeoutSeconds: number): void {
+    const { visibilityTimeoutSeconds } = this.definition;
+    if (visibilityTimeoutSeconds < timeoutSeconds) {
+      throw new Error(
+        `Queue "${this.definition.name}" has a visibility timeout of ${visibilityTimeoutSeconds} s, ` +
+          `shorter than the ${timeoutSeconds} s timeout of its consumer "${name}": raise ` +
+          `visibilityTimeoutSeconds in lambdas/queues.ts or lower the worker's timeoutSeconds.`,
+      );
+    }
+    fn.addEnvironment(this.definition.urlVariable, this.queue.queueUrl);
+  }
+}
+
+/**
+ * The queues of lambdas/queues.ts, each built on first use (a worker that
+ * consumes it or a function that sends to it), like Scheduling: a queue
+ * nothing reads or writes would only be an empty DLQ alarm waiting to be
+ * wired. Construct ids derive from the definition, so a queue keeps its
+ * logical id whichever function asks for it first.
+ */
+export class Queues extends Construct {
+  private readonly built = new Map<QueueName, ServiceQueue>();
+  private streamFailureQueue: Queue | undefined;
+
+  get(name: QueueName): ServiceQueue {
+    let queue = this.built.get(name);
+    if (!queue) {
+      queue = new ServiceQueue(this, pascalCase(QUEUES[name].name), QUEUES[name]);
+      this.built.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Every queue built so far. */
+  all(): ServiceQueue[] {
+    return [...this.built.values()];
+  }
+
+  /** Where table-stream batches go once their retries are spent (on-failure destination). */
+  streamFailures(): Queue {
+    this.streamFailureQueue ??= deadLetterQueue(
+      this,
+      'StreamFailures',
+      'On-failure destination of the table-stream event source mappings: it is the dead-letter queue itself (Lambda, not a RedrivePolicy, sends to it).',
+    );
+    return this.streamFailureQueue;
+  }
+}
+
+function pascalCase(name: string): string {
+  return name.replace(/(^|[-_ ])(\w)/g, (_match, _sep: string, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,74 @@
+import { INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
+import type { Worker, WorkerTrigger } from '../../lambdas/workers.ts';
+import { workers } from '../../lambdas/workers.ts';
+
+/**
+ * The real worker table plus one worker of each trigger kind, so the stack's
+ * triggers, queues and grants are checked before the real workers land.
+ * Handlers point at an existing module: bundling is skipped, but
+ * NodejsFunction insists the entry file exists.
+ */
+const probe = { handler: 'http/forms/get-form.ts', memoryMb: 256 } as const;
+
+export const probeWorkers: readonly Worker[] = [
+  ...workers,
+  {
+    ...probe,
+    name: 'probeFanout',
+    timeoutSeconds: 30,
+    access: ['table:read', 'queue:webhooks:send', 'queue:emails:send'],
+    trigger: {
+      kind: 'tableStream',
+      filter: INSERTED_SUBMISSION_PATTERN,
+      batchSize: 25,
+      maxAttempts: 4,
+    },
+  },
+  {
+    ...probe,
+    name: 'probeWebhookWorker',
+    timeoutSeconds: 15,
+    access: ['table:read', 'table:write'],
+    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 5 },
+  },
+  {
+    ...probe,
+    name: 'probeEmailWorker',
+    timeoutSeconds: 20,
+    access: ['table:read'],
+    trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
+  },
+  {
+    ...probe,
+    name: 'probeFormCloser',
+    timeoutSeconds: 10,
+    access: ['table:read', 'table:write'],
+    trigger: { kind: 'schedule' },
+  },
+];
+
+/**
+ * What each trigger adds to the worker's role, written down independently
+ * of lib/: reading the stream plus sending failed batches to the failure
+ * queue; consuming its queue; nothing for a schedule (the scheduler's role
+ * holds the invoke permission).
+ */
+export const TRIGGER_ACTIONS: Record<WorkerTrigger['kind'], readonly string[]> = {
+  tableStream: [
+    'dynamodb:DescribeStream',
+    'dynamodb:GetRecords',
+    'dynamodb:GetShardIterator',
+    'dynamodb:ListStreams',
+    'sqs:SendMessage',
+    'sqs:GetQueueAttributes',
+    'sqs:GetQueueUrl',
+  ],
+  queue: [
+    'sqs:ReceiveMessage',
+    'sqs:ChangeMessageVisibility',
+    'sqs:GetQueueUrl',
+    'sqs:DeleteMessage',
+    'sqs:GetQueueAttributes',
+  ],
+  schedule: [],
+};

@@ -1,0 +1,347 @@
+import { describe, expect, it } from 'vitest';
+import { QUEUES } from '../../lambdas/queues.ts';
+import { routes } from '../../lambdas/routes.ts';
+import { INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
+import { type Worker, workers } from '../../lambdas/workers.ts';
+import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
+import {
+  cdkJsonContext,
+  propertiesOf,
+  resourcesOfType,
+  type Synthesized,
+  synthesize,
+} from './synthesize.ts';
+import { probeWorkers, TRIGGER_ACTIONS } from './worker-fixtures.ts';
+
+const built = synthesize({
+  routes: everyAccessRoutes,
+  workers: probeWorkers,
+  context: { tracing: false },
+});
+const resources = built.template.toJSON().Resources as Record<
+  string,
+  { Type: string; Properties: Record<string, unknown> }
+>;
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+function statementsOfRole(target: Synthesized, roleId: string): Statement[] {
+  return Object.values(resourcesOfType(target.template, 'AWS::IAM::Policy'))
+    .map(propertiesOf)
+    .filter((policy) =>
+      (policy.Roles as unknown[]).some(
+        (r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId }),
+      ),
+    )
+    .flatMap((policy) => (policy.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+const statementsOf = (name: string) =>
+  statementsOfRole(built, built.logicalId(built.functionOf(name).role));
+
+function variablesOf(name: string): Record<string, unknown> {
+  const fn = resources[built.logicalId(built.functionOf(name).lambda)]!.Properties;
+  return (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+}
+
+const functionRef = (name: string) => built.logicalId(built.functionOf(name).lambda);
+const queueArn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+const serviceQueue = (name: keyof typeof QUEUES) => built.stack.queues.get(name);
+const streamFailuresId = () => built.logicalId(built.stack.queues.streamFailures());
+const scheduling = () => built.stack.node.findChild('Scheduling');
+
+function mappingsOf(name: string): Array<Record<string, unknown>> {
+  return Object.values(resourcesOfType(built.template, 'AWS::Lambda::EventSourceMapping'))
+    .map(propertiesOf)
+    .filter((m) => JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: functionRef(name) }));
+}
+
+const byKind = (kind: Worker['trigger']['kind']) =>
+  probeWorkers.filter((w) => w.trigger.kind === kind);
+
+describe('one function per worker, built like a route’s', () => {
+  it('the stack has one function per route, the fallback and one per worker', () => {
+    built.template.resourceCountIs(
+      'AWS::Lambda::Function',
+      everyAccessRoutes.length + 1 + probeWorkers.length,
+    );
+  });
+
+  it.each(probeWorkers.map((w) => [w.name, w] as const))(
+    '%s: nodejs24.x arm64, its memory and timeout, the shared environment, JSON logs',
+    (name, worker) => {
+      const fn = resources[functionRef(name)]!.Properties;
+      expect(fn).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        MemorySize: worker.memoryMb,
+        Timeout: worker.timeoutSeconds,
+        Handler: 'index.handler',
+      });
+      expect(variablesOf(name)).toMatchObject({
+        FREE_FORM_LIMIT: String(cdkJsonContext.freeFormLimit),
+        LOG_LEVEL: String(cdkJsonContext.logLevel),
+        NODE_OPTIONS: '--enable-source-maps',
+        TABLE_NAME: { Ref: built.logicalId(built.stack.storage.table) },
+      });
+      expect((fn.LoggingConfig as Record<string, unknown>).LogGroup).toEqual({
+        Ref: built.logicalId(built.functionOf(name).logGroup),
+      });
+    },
+  );
+});
+
+describe('tableStream trigger', () => {
+  it.each(byKind('tableStream').map((w) => [w.name, w] as const))(
+    '%s reads the table stream, filtered, bisecting, with partial failures and a failure queue',
+    (name, worker) => {
+      if (worker.trigger.kind !== 'tableStream') throw new Error('fixture');
+      const mappings = mappingsOf(name);
+      expect(mappings).toHaveLength(1);
+      expect(mappings[0]).toEqual({
+        FunctionName: { Ref: functionRef(name) },
+        EventSourceArn: {
+          'Fn::GetAtt': [built.logicalId(built.stack.storage.table), 'StreamArn'],
+        },
+        StartingPosition: 'LATEST',
+        BatchSize: worker.trigger.batchSize,
+        MaximumRetryAttempts: worker.trigger.maxAttempts - 1,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(worker.trigger.filter) }] },
+        DestinationConfig: { OnFailure: { Destination: queueArn(streamFailuresId()) } },
+      });
+    },
+  );
+
+  it('the fan-out fixture filters with the very pattern lambdas/ declares', () => {
+    const [mapping] = mappingsOf('probeFanout');
+    expect((mapping!.FilterCriteria as { Filters: Array<{ Pattern: string }> }).Filters).toEqual([
+      { Pattern: JSON.stringify(INSERTED_SUBMISSION_PATTERN) },
+    ]);
+  });
+
+  it('the stream-failure queue keeps failed batches 14 days, encrypted, TLS only', () => {
+    const failures = resources[streamFailuresId()]!.Properties;
+    expect(failures).toMatchObject({
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      SqsManagedSseEnabled: true,
+    });
+    expect(failures).not.toHaveProperty('RedrivePolicy');
+  });
+});
+
+describe('queue trigger and the queues of lambdas/queues.ts', () => {
+  it.each(byKind('queue').map((w) => [w.name, w] as const))(
+    '%s consumes its queue with partial batch failures',
+    (name, worker) => {
+      if (worker.trigger.kind !== 'queue') throw new Error('fixture');
+      const mappings = mappingsOf(name);
+      expect(mappings).toHaveLength(1);
+      expect(mappings[0]).toEqual({
+        FunctionName: { Ref: functionRef(name) },
+        EventSourceArn: queueArn(built.logicalId(serviceQueue(worker.trigger.queue).queue)),
+        BatchSize: worker.trigger.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const definition = QUEUES[worker.trigger.queue];
+      expect(variablesOf(name)[definition.urlVariable], 'URL for ChangeMessageVisibility').toEqual({
+        Ref: built.logicalId(serviceQueue(worker.trigger.queue).queue),
+      });
+    },
+  );
+
+  it.each(Object.entries(QUEUES))(
+    '%s: SSE, visibility timeout from the definition, redrive to its DLQ after maxReceiveCount',
+    (name, definition) => {
+      const built_ = serviceQueue(name as keyof typeof QUEUES);
+      expect(resources[built.logicalId(built_.queue)]!.Properties).toEqual({
+        SqsManagedSseEnabled: true,
+        VisibilityTimeout: definition.visibilityTimeoutSeconds,
+        RedrivePolicy: {
+          deadLetterTargetArn: queueArn(built.logicalId(built_.deadLetterQueue)),
+          maxReceiveCount: definition.maxReceiveCount,
+        },
+      });
+      expect(resources[built.logicalId(built_.deadLetterQueue)]!.Properties).toEqual({
+        SqsManagedSseEnabled: true,
+        MessageRetentionPeriod: 14 * 24 * 3600,
+      });
+    },
+  );
+
+  it('every queue refuses requests without TLS', () => {
+    const queues = Object.keys(resourcesOfType(built.template, 'AWS::SQS::Queue'));
+    expect(queues.length).toBe(Object.keys(QUEUES).length * 2 + 2);
+    const policies = Object.values(resourcesOfType(built.template, 'AWS::SQS::QueuePolicy')).map(
+      propertiesOf,
+    );
+    for (const id of queues) {
+      const policy = policies.find((p) => JSON.stringify(p.Queues).includes(`"${id}"`)) as
+        | { PolicyDocument: { Statement: Array<Record<string, unknown>> } }
+        | undefined;
+      expect(policy, `${id} queue policy`).toBeDefined();
+      expect(policy!.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+    }
+  });
+
+  it('a visibility timeout shorter than the consumer’s timeout stops the synth', () => {
+    const slow: Worker = {
+      name: 'slowWorker',
+      handler: 'http/forms/get-form.ts',
+      memoryMb: 256,
+      timeoutSeconds: QUEUES.webhooks.visibilityTimeoutSeconds + 1,
+      access: [],
+      trigger: { kind: 'queue', queue: 'webhooks', batchSize: 1 },
+    };
+    expect(() => synthesize({ workers: [slow] })).toThrow(
+      /visibility timeout of 60 s, shorter than the 61 s timeout of its consumer "slowWorker"/,
+    );
+  });
+});
+
+describe('schedule trigger', () => {
+  const executionRoleId = () => built.logicalId(scheduling().node.findChild('ExecutionRole'));
+  const scheduleDlqId = () => built.logicalId(scheduling().node.findChild('DeadLetters'));
+
+  it('the scheduler role may invoke each schedule target (unqualified) and send to the schedule DLQ, nothing else', () => {
+    const statements = statementsOfRole(built, executionRoleId());
+    const invoke = statements.filter((s) => s.Action === 'lambda:InvokeFunction');
+    expect(invoke.every((s) => s.Effect === 'Allow')).toBe(true);
+    expect(invoke.flatMap((s) => [s.Resource].flat())).toEqual(
+      byKind('schedule').map((w) => ({ 'Fn::GetAtt': [functionRef(w.name), 'Arn'] })),
+    );
+    expect(statements.filter((s) => s.Action !== 'lambda:InvokeFunction')).toEqual([
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: queueArn(scheduleDlqId()) },
+    ]);
+  });
+
+  it('the schedule DLQ keeps failed invocations 14 days, encrypted', () => {
+    expect(resources[scheduleDlqId()]!.Properties).toEqual({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+  });
+
+  it('functions that manage schedules get each target’s ARN and the schedule DLQ ARN; others do not', () => {
+    const managers = [...everyAccessRoutes, ...probeWorkers].filter((f) =>
+      f.access.includes('schedules:manage'),
+    );
+    expect(managers.length).toBeGreaterThan(0);
+    for (const manager of managers) {
+      expect(variablesOf(manager.name)).toMatchObject({
+        PROBE_FORM_CLOSER_ARN: { 'Fn::GetAtt': [functionRef('probeFormCloser'), 'Arn'] },
+        SCHEDULE_DLQ_ARN: queueArn(scheduleDlqId()),
+      });
+    }
+    for (const other of [...everyAccessRoutes, ...probeWorkers].filter(
+      (f) => !f.access.includes('schedules:manage'),
+    )) {
+      expect(variablesOf(other.name)).not.toHaveProperty('PROBE_FORM_CLOSER_ARN');
+      expect(variablesOf(other.name)).not.toHaveProperty('SCHEDULE_DLQ_ARN');
+    }
+  });
+
+  it('a schedule worker alone builds Scheduling (group, role, DLQ) without any manager', () => {
+    const alone = synthesize({ workers: byKind('schedule') });
+    alone.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    alone.template.resourceCountIs('AWS::SQS::Queue', 1);
+  });
+});
+
+describe('least privilege: access plus what the trigger needs, nothing more', () => {
+  it.each(probeWorkers.map((w) => [w.name, w] as const))(
+    '%s has exactly the expected actions',
+    (name, worker) => {
+      const expected = [
+        ...new Set([
+          ...BASELINE_ACTIONS,
+          ...worker.access.flatMap((kind) => EXPECTED_ACTIONS[kind]),
+          ...TRIGGER_ACTIONS[worker.trigger.kind],
+        ]),
+      ].sort();
+      const actual = [...new Set(statementsOf(name).flatMap((s) => [s.Action].flat()))].sort();
+      expect(actual).toEqual(expected);
+    },
+  );
+
+  it.each(probeWorkers.map((w) => [w.name, w] as const))(
+    '%s: SQS actions reach only the queues it sends to, consumes, or fails over to',
+    (name, worker) => {
+      const allowed = new Set<string>();
+      for (const kind of worker.access) {
+        const match = /^queue:(\w+):send$/.exec(kind);
+        if (match)
+          allowed.add(built.logicalId(serviceQueue(match[1] as keyof typeof QUEUES).queue));
+      }
+      if (worker.trigger.kind === 'queue')
+        allowed.add(built.logicalId(serviceQueue(worker.trigger.queue).queue));
+      if (worker.trigger.kind === 'tableStream') allowed.add(streamFailuresId());
+      for (const statement of statementsOf(name)) {
+        if (![statement.Action].flat().some((a) => a.startsWith('sqs:'))) continue;
+        for (const resource of [statement.Resource].flat()) {
+          const id = (resource as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt']?.[0];
+          expect(id && allowed.has(id), `${name}: sqs on ${JSON.stringify(resource)}`).toBe(true);
+        }
+      }
+    },
+  );
+
+  it('the only "*" resource a worker holds is dynamodb:ListStreams (no resource-level form)', () => {
+    for (const worker of probeWorkers) {
+      for (const statement of statementsOf(worker.name)) {
+        if (JSON.stringify(statement.Resource) === '"*"')
+          expect(statement.Action, worker.name).toBe('dynamodb:ListStreams');
+      }
+    }
+  });
+
+  it('queue:<name>:send gives the URL variable and SendMessage on that queue only', () => {
+    const variables = variablesOf('probeEnqueue');
+    expect(variables[QUEUES.emails.urlVariable]).toEqual({
+      Ref: built.logicalId(serviceQueue('emails').queue),
+    });
+    expect(variables).not.toHaveProperty(QUEUES.webhooks.urlVariable);
+    const sqs = statementsOf('probeEnqueue').filter((s) =>
+      [s.Action].flat().some((a) => a.startsWith('sqs:')),
+    );
+    expect(sqs).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: queueArn(built.logicalId(serviceQueue('emails').queue)),
+      },
+    ]);
+  });
+});
+
+describe('the deployed tables', () => {
+  it('build a queue only when some worker or access uses it', () => {
+    const real = synthesize();
+    const functions = [...routes, ...workers];
+    const uses = (name: string) =>
+      functions.some((f) => f.access.includes(`queue:${name}:send` as never)) ||
+      workers.some((w) => w.trigger.kind === 'queue' && w.trigger.queue === name);
+    const schedules =
+      functions.some((f) => f.access.includes('schedules:manage')) ||
+      workers.some((w) => w.trigger.kind === 'schedule');
+    const streams = workers.some((w) => w.trigger.kind === 'tableStream');
+    const expected =
+      Object.keys(QUEUES).filter(uses).length * 2 + (schedules ? 1 : 0) + (streams ? 1 : 0);
+    real.template.resourceCountIs('AWS::SQS::Queue', expected);
+    real.template.resourceCountIs(
+      'AWS::Lambda::EventSourceMapping',
+      workers.filter((w) => w.trigger.kind !== 'schedule').length,
+    );
+  });
+});
