@@ -16,6 +16,8 @@ export type Access =
   | 'uploads:read'
   | 'uploads:write'
   | 'uploads:delete'
+  /** List object keys under a prefix (ListBucket on the uploads bucket). */
+  | 'uploads:list'
   | 'schedules:manage'
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   | 'rateLimits:count'
@@ -86,6 +88,16 @@ export const routes: readonly Route[] = [
     access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'schedules:manage'],
     summary:
       'Changes any subset of settings; Pro settings on a Free team answer 402 and nothing is saved.',
+  },
+  {
+    ...managementDefaults,
+    name: 'deleteForm',
+    method: 'DELETE',
+    path: '/v1/forms/{id}',
+    handler: 'http/forms/delete-form.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'schedules:manage'],
+    summary:
+      'Deletes the form, its submissions, uploads, schedule and webhook; the endpoint stops at once.',
   },
   {
     ...managementDefaults,

@@ -1,5 +1,6 @@
 import type { QUEUES } from './queues.ts';
 import type { Access } from './routes.ts';
+import { REMOVED_FORM_PATTERN } from './store/schema.ts';
 
 /**
  * The event-driven functions, the counterpart of routes.ts: each entry says
@@ -34,5 +35,14 @@ export const workers: readonly Worker[] = [
     timeoutSeconds: 10,
     access: ['table:write'],
     trigger: { kind: 'schedule' },
+  },
+  {
+    name: 'formPurger',
+    handler: 'events/form-purger.ts',
+    memoryMb: 512,
+    // A form of 100,000 submissions is ~4,000 batch deletes: minutes, not seconds.
+    timeoutSeconds: 900,
+    access: ['table:read', 'table:write', 'uploads:list', 'uploads:delete'],
+    trigger: { kind: 'tableStream', filter: REMOVED_FORM_PATTERN, batchSize: 10, maxAttempts: 10 },
   },
 ];

@@ -2,7 +2,13 @@ import {
   ConditionalCheckFailedException,
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '../domain/errors.ts';
 import { newFormKey } from '../domain/form-defaults.ts';
@@ -303,5 +309,100 @@ export async function closeFormOnSchedule(
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
+  }
+}
+
+/**
+ * Deletes the form, its key mapping and one from the team's form count in one
+ * transaction: from then on the endpoint is gone and every path to the form's
+ * items answers 404. The rest of the form's partition (submissions, webhook,
+ * deliveries) is purged from the table stream's REMOVE record.
+ */
+export async function deleteTeamForm(
+  teamId: string,
+  formId: string | undefined,
+): Promise<FormRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const form = await getTeamForm(teamId, formId);
+    try {
+      await documents.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: config.tableName,
+                Key: formKey(form.id),
+                ConditionExpression: 'teamId = :team AND #key = :key',
+                ExpressionAttributeNames: { '#key': 'key' },
+                ExpressionAttributeValues: { ':team': teamId, ':key': form.key },
+              },
+            },
+            {
+              Delete: {
+                TableName: config.tableName,
+                Key: formKeyMappingKey(form.key),
+                ConditionExpression: 'formId = :form',
+                ExpressionAttributeValues: { ':form': form.id },
+              },
+            },
+            {
+              Update: {
+                TableName: config.tableName,
+                Key: teamKey(teamId),
+                UpdateExpression: 'ADD formCount :minusOne',
+                ConditionExpression: 'attribute_exists(pk) AND formCount > :zero',
+                ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+              },
+            },
+          ],
+        }),
+      );
+      return form;
+    } catch (error) {
+      // A concurrent rotation or deletion: read again (a deleted form is then a 404).
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      if (attempt >= SAVE_ATTEMPTS) {
+        throw new ServiceError(
+          409,
+          'conflict',
+          'The form kept changing while deleting it; retry the request',
+        );
+      }
+    }
+  }
+}
+
+/** Deletes every item left in a deleted form's partition; returns how many. Safe to repeat. */
+export async function purgeFormPartition(formId: string): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': formKey(formId).pk },
+        ProjectionExpression: 'pk, sk',
+        Limit: 500,
+      }),
+    );
+    const keys = (page.Items ?? []) as { pk: string; sk: string }[];
+    if (keys.length === 0) return deleted;
+    const batches: { pk: string; sk: string }[][] = [];
+    for (let i = 0; i < keys.length; i += 25) batches.push(keys.slice(i, i + 25));
+    await Promise.all(batches.map((batch) => deleteBatch(batch)));
+    deleted += keys.length;
+  }
+}
+
+async function deleteBatch(keys: { pk: string; sk: string }[]): Promise<void> {
+  let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+  for (let attempt = 0; requests.length > 0; attempt++) {
+    if (attempt > 0)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+    if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed deletes');
+    const result = await documents.send(
+      new BatchWriteCommand({ RequestItems: { [config.tableName]: requests } }),
+    );
+    requests = (result.UnprocessedItems?.[config.tableName] ?? []) as typeof requests;
   }
 }

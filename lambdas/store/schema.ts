@@ -67,6 +67,12 @@ export const INSERTED_SUBMISSION_PATTERN = {
   dynamodb: { NewImage: { entity: { S: ['submission'] } } },
 } as const;
 
+/** The purger's trigger: a form item removed from the table (by DELETE /v1/forms/{id}). */
+export const REMOVED_FORM_PATTERN = {
+  eventName: ['REMOVE'],
+  dynamodb: { OldImage: { entity: { S: ['form'] } } },
+} as const;
+
 /**
  * Every item names what it is in `entity` (DESIGN.md calls it `type`, but a
  * form has a `type` field of its own in the product's words).

@@ -34,6 +34,7 @@ const GRANTS: Record<Access, Grant> = {
   'uploads:read': (fn, { storage }) => storage.grantUploads(fn, 'read'),
   'uploads:write': (fn, { storage }) => storage.grantUploads(fn, 'write'),
   'uploads:delete': (fn, { storage }) => storage.grantUploads(fn, 'delete'),
+  'uploads:list': (fn, { storage }) => storage.grantUploadListing(fn),
   'schedules:manage': (fn, { scheduling }) => scheduling().grantManage(fn),
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
   ...QUEUE_GRANTS,

@@ -136,6 +136,14 @@ export class Storage extends Construct {
     );
   }
 
+  /** ListBucket on the uploads bucket: finding every object under a form's prefix. */
+  grantUploadListing(fn: ServiceFunction): void {
+    fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.uploads.bucketArn] }),
+    );
+  }
+
   grantUploads(fn: ServiceFunction, action: UploadAction): void {
     fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);
     fn.addToRolePolicy(

@@ -80,10 +80,11 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     firstPass = false;
   }
 
-  async function pollShard(cursor: ShardCursor): Promise<void> {
-    if (cursor.done || !cursor.iterator) return;
+  /** Reads a page like the event source mapping does, filters it, then hands over batches. Returns whether records came. */
+  async function pollShard(cursor: ShardCursor): Promise<boolean> {
+    if (cursor.done || !cursor.iterator) return false;
     const page = await client.send(
-      new GetRecordsCommand({ ShardIterator: cursor.iterator, Limit: consumer.batchSize ?? 100 }),
+      new GetRecordsCommand({ ShardIterator: cursor.iterator, Limit: 1000 }),
     );
     cursor.iterator = page.NextShardIterator;
     if (!cursor.iterator) cursor.done = true;
@@ -91,7 +92,9 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     const selected = consumer.filter
       ? records.filter((record) => matchesPattern(record, consumer.filter!))
       : records;
-    if (selected.length > 0) await deliver(selected);
+    const size = consumer.batchSize ?? 100;
+    for (let i = 0; i < selected.length; i += size) await deliver(selected.slice(i, i + size));
+    return records.length > 0;
   }
 
   async function deliver(records: DynamoDBStreamEvent['Records']): Promise<void> {
@@ -134,10 +137,13 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     while (!stopped) {
       try {
         await discoverShards();
+        let busy = false;
         for (const cursor of shards.values()) {
           if (stopped) break;
-          await pollShard(cursor);
+          busy = (await pollShard(cursor)) || busy;
         }
+        // Keep reading without a pause while records flow, as Lambda's poller does.
+        if (busy) continue;
       } catch (error) {
         if (!stopped) process.stderr.write(`stream ${consumer.name}: ${String(error)}\n`);
       }

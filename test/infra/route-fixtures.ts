@@ -80,6 +80,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'uploads:read': ['s3:GetObject'],
   'uploads:write': ['s3:PutObject'],
   'uploads:delete': ['s3:DeleteObject'],
+  'uploads:list': ['s3:ListBucket'],
   'schedules:manage': [
     'scheduler:GetSchedule',
     'scheduler:CreateSchedule',

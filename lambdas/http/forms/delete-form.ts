@@ -1,0 +1,19 @@
+import { cancelFormClose } from '../../aws/scheduler.ts';
+import { errorFields, log } from '../../log.ts';
+import { deleteTeamForm } from '../../store/forms.ts';
+import { managementRoute } from '../management-route.ts';
+import { json } from '../respond.ts';
+
+export const handler = managementRoute(async ({ caller, pathParameters }) => {
+  const form = await deleteTeamForm(caller.team.teamId, pathParameters.id);
+  if (form.autoCloseAt) {
+    // A leftover schedule would find no form and do nothing; deleting it is tidiness.
+    await cancelFormClose(form.id).catch((error: unknown) =>
+      log.warn('close schedule of a deleted form not removed', {
+        formId: form.id,
+        ...errorFields(error),
+      }),
+    );
+  }
+  return json(200, { ok: true });
+});
