@@ -121,6 +121,16 @@ export const routes: readonly Route[] = [
   },
   {
     ...managementDefaults,
+    name: 'sendTestSubmission',
+    method: 'POST',
+    path: '/v1/forms/{id}/test-submissions',
+    handler: 'http/forms/send-test-submission.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary:
+      'Stores a sample submission marked isTest; it counts toward neither the allowance nor submissionCount.',
+  },
+  {
+    ...managementDefaults,
     name: 'getWebhook',
     method: 'GET',
     path: '/v1/forms/{id}/webhook',

@@ -17,12 +17,52 @@ export const rateWindowKey = (scope: string, windowStart: number) => ({
   sk: 'RATE',
 });
 
+/** Submissions sort by their UUID v7 id, which is time-ordered. */
+export const submissionKey = (formId: string, submissionId: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `SUB#${submissionId}`,
+});
+export const SUBMISSION_PREFIX = 'SUB#';
+
+/** A team's count of counted submissions in one calendar month (UTC). */
+export const usageKey = (teamId: string, month: string) => ({
+  pk: `TEAM#${teamId}`,
+  sk: `USAGE#${month}`,
+});
+
+/** Marks answers already received by a form within the duplicate window. */
+export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
+  pk: `DUP#${formId}#${fingerprint}`,
+  sk: 'DUP',
+});
+
 /** byParent index partitions. */
 export const ALL_TEAMS = 'TEAMS';
 export const teamFormsParent = (teamId: string) => `TEAM#${teamId}#FORMS`;
 
+/**
+ * Per-folder counters on the form item (`count_all`, `count_unread`, ...):
+ * moved by the same transactions that change a submission's folders, read by
+ * the submissions list, never part of the form object.
+ */
+export const folderCounter = (folder: string) => `count_${folder}`;
+
 /** Attributes that are table plumbing, never part of a domain object. */
-export const PLUMBING = ['pk', 'sk', 'entity', 'parentPk', 'expiresAt'] as const;
+export const PLUMBING = [
+  'pk',
+  'sk',
+  'entity',
+  'parentPk',
+  'expiresAt',
+  'subAllPk',
+  'subUnreadPk',
+  'subStarredPk',
+  'subSpamPk',
+  'count_all',
+  'count_unread',
+  'count_starred',
+  'count_spam',
+] as const;
 
 export function stripPlumbing<T>(item: Record<string, unknown>): T {
   const copy: Record<string, unknown> = { ...item };

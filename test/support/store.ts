@@ -15,5 +15,10 @@ export async function localStore() {
     AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
     TABLE_NAME: info.tableName,
   });
-  return { forms: await import('../../lambdas/store/forms.ts') };
+  return {
+    forms: await import('../../lambdas/store/forms.ts'),
+    submissions: await import('../../lambdas/store/submissions.ts'),
+    usage: await import('../../lambdas/store/usage.ts'),
+    documents: (await import('../../lambdas/store/client.ts')).documents,
+  };
 }

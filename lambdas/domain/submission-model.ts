@@ -1,0 +1,60 @@
+/** The submission as the service stores it and as the API shows it (SPEC.md "Submission"). */
+
+export type DeviceClass = 'mobile' | 'desktop' | 'tablet' | 'bot';
+
+export interface StoredFile {
+  name: string;
+  mime: string;
+  /** Bytes. */
+  size: number;
+}
+
+export interface SubmissionMeta {
+  /** Left out when the form has `dontStoreIp`. */
+  ip?: string;
+  userAgent: string;
+  /** Page the form was sent from, or "". */
+  referrer: string;
+  /** ISO 3166-1 alpha-2, upper case, when known. */
+  country?: string;
+  deviceClass?: DeviceClass;
+  /** Only when files were attached; `files[i]` is stored at `uploadKey(formId, id, i)`. */
+  files?: StoredFile[];
+}
+
+export interface Submission {
+  /** UUID v7: time-ordered, so the table's sort key sorts newest last. */
+  id: string;
+  formId: string;
+  /** Answers by field name; `_invalid` is the only underscore name ever stored. */
+  data: Record<string, string>;
+  meta: SubmissionMeta;
+  read: boolean;
+  starred: boolean;
+  isSpam: boolean;
+  isTest: boolean;
+  createdAt: string;
+}
+
+/** One answer problem inside `data._invalid` (reason codes of DESIGN.md §5). */
+export interface AnswerProblem {
+  fieldId: string;
+  reason: AnswerReason;
+}
+
+export const ANSWER_REASONS = [
+  'required',
+  'invalid_email',
+  'invalid_number',
+  'too_small',
+  'too_large',
+  'too_short',
+  'too_long',
+  'pattern_mismatch',
+  'invalid_option',
+  'invalid_date',
+  'invalid_url',
+  'invalid_tel',
+  'invalid_rating',
+] as const;
+export type AnswerReason = (typeof ANSWER_REASONS)[number];

@@ -1,0 +1,27 @@
+import { randomUUIDv7 } from 'node:crypto';
+import { notFound } from '../../domain/errors.ts';
+import { testSubmission } from '../../domain/test-submission.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { insertSubmission } from '../../store/submissions.ts';
+import { managementRoute } from '../management-route.ts';
+import { header } from '../request.ts';
+import { json } from '../respond.ts';
+
+export const handler = managementRoute(async ({ caller, event, pathParameters }) => {
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const now = new Date();
+  const submission = testSubmission(form, {
+    id: randomUUIDv7(),
+    userAgent: header(event, 'user-agent') ?? '',
+    now,
+  });
+  // A test reaches paused and full forms too, and counts toward no limit.
+  const outcome = await insertSubmission({
+    submission,
+    teamId: form.teamId,
+    requireOpen: false,
+    now,
+  });
+  if (!outcome.stored) throw notFound('Form');
+  return json(201, { submissionId: submission.id });
+});

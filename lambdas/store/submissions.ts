@@ -1,0 +1,167 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { countsAsSubmission, type Folder, foldersOf } from '../domain/submission-folders.ts';
+import type { Submission } from '../domain/submission-model.ts';
+import { documents } from './client.ts';
+import {
+  duplicateMarkKey,
+  folderCounter,
+  formKey,
+  stripPlumbing,
+  submissionKey,
+  usageKey,
+} from './keys.ts';
+import { INDEXES } from './schema.ts';
+
+type TransactItem = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
+const FOLDER_INDEX = {
+  all: INDEXES.subAll,
+  unread: INDEXES.subUnread,
+  starred: INDEXES.subStarred,
+  spam: INDEXES.subSpam,
+} as const satisfies Record<Folder, { partitionKey: string }>;
+
+/**
+ * The stored item: the submission, its team (so the pipeline needs no form
+ * read to find it) and one index attribute per folder that holds it.
+ */
+export function submissionItem(submission: Submission, teamId: string): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    ...submissionKey(submission.formId, submission.id),
+    entity: 'submission',
+    teamId,
+    ...submission,
+  };
+  for (const folder of foldersOf(submission)) {
+    item[FOLDER_INDEX[folder].partitionKey] = formKey(submission.formId).pk;
+  }
+  return item;
+}
+
+export interface SubmissionWrite {
+  submission: Submission;
+  teamId: string;
+  /** Counted toward the month's allowance: the usage counter must stay below it. */
+  usage?: { month: string; allowance: number };
+  /** Claims these answers for the duplicate window; a claim already held cancels the write. */
+  duplicateMark?: { fingerprint: string; expiresAt: number };
+  /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
+  requireOpen: boolean;
+  now: Date;
+}
+
+export type InsertOutcome =
+  | { stored: true }
+  | { stored: false; reason: 'form_gone' | 'closed' | 'limit_reached' | 'duplicate' };
+
+/**
+ * Stores a submission in one transaction with every counter it moves: the
+ * folder counters and `submissionCount` on the form, the team's monthly
+ * usage, and the duplicate mark. The closing rules and the allowance are
+ * conditions of that same transaction, so concurrent posts can never
+ * overshoot `maxSubmissions` or the monthly allowance.
+ */
+export async function insertSubmission(write: SubmissionWrite): Promise<InsertOutcome> {
+  const { submission, now } = write;
+  const nowIso = now.toISOString();
+  const counted = countsAsSubmission(submission);
+  const adds = foldersOf(submission).map((folder) => folderCounter(folder));
+  if (counted) adds.push('submissionCount');
+  const names: Record<string, string> = {};
+  const addExpression = adds.map((name, i) => {
+    names[`#c${i}`] = name;
+    return `#c${i} :one`;
+  });
+  const conditions = ['attribute_exists(pk)'];
+  const values: Record<string, unknown> = { ':one': 1 };
+  if (write.requireOpen) {
+    conditions.push(
+      '#status = :active',
+      '(attribute_not_exists(closedReason) OR attribute_type(closedReason, :null))',
+      '(attribute_not_exists(autoCloseAt) OR attribute_type(autoCloseAt, :null) OR autoCloseAt > :now)',
+      '(attribute_not_exists(maxSubmissions) OR attribute_type(maxSubmissions, :null) OR submissionCount < maxSubmissions)',
+    );
+    names['#status'] = 'status';
+    Object.assign(values, { ':active': 'active', ':null': 'NULL', ':now': nowIso });
+  }
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: config.tableName,
+        Item: submissionItem(submission, write.teamId),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: config.tableName,
+        Key: formKey(submission.formId),
+        UpdateExpression: `ADD ${addExpression.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+  ];
+  if (write.usage) {
+    items.push({
+      Update: {
+        TableName: config.tableName,
+        Key: usageKey(write.teamId, write.usage.month),
+        UpdateExpression: 'ADD submissions :one SET entity = :entity',
+        ConditionExpression: 'attribute_not_exists(submissions) OR submissions < :allowance',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':entity': 'usage',
+          ':allowance': write.usage.allowance,
+        },
+      },
+    });
+  }
+  if (write.duplicateMark) {
+    items.push({
+      Put: {
+        TableName: config.tableName,
+        Item: {
+          ...duplicateMarkKey(submission.formId, write.duplicateMark.fingerprint),
+          entity: 'duplicateMark',
+          submissionId: submission.id,
+          expiresAt: write.duplicateMark.expiresAt,
+        },
+        // DynamoDB removes expired items late (DynamoDB Local never): an expired mark is free.
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :nowSeconds',
+        ExpressionAttributeValues: { ':nowSeconds': Math.floor(now.getTime() / 1000) },
+      },
+    });
+  }
+  try {
+    await documents.send(new TransactWriteCommand({ TransactItems: items }));
+    return { stored: true };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
+    if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
+    let next = 2;
+    if (write.usage && failed(next++)) return { stored: false, reason: 'limit_reached' };
+    if (write.duplicateMark && failed(next)) return { stored: false, reason: 'duplicate' };
+    throw error;
+  }
+}
+
+export async function getSubmission(
+  formId: string,
+  submissionId: string,
+): Promise<Submission | undefined> {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: config.tableName, Key: submissionKey(formId, submissionId) }),
+  );
+  if (!Item) return undefined;
+  const { teamId: _team, ...submission } = stripPlumbing<Submission & { teamId: string }>(Item);
+  return submission;
+}

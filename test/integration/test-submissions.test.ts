@@ -1,0 +1,102 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { newTeam } from '../support/admin.ts';
+import { api, stack } from '../support/api.ts';
+import { localStore } from '../support/store.ts';
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+async function rawItem(pk: string, sk: string) {
+  const { documents } = await localStore();
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: stack().tableName, Key: { pk, sk } }),
+  );
+  return Item;
+}
+
+describe('POST /v1/forms/{id}/test-submissions', () => {
+  it('stores a sample built from the fields, marked isTest, unread, in the inbox but not counted', async () => {
+    const { submissions, usage } = await localStore();
+    const team = await newTeam('free');
+    const form = await api('POST', '/v1/forms', {
+      key: team.apiKey,
+      body: { name: 'RSVP', type: 'rsvp' },
+    });
+    const formId = form.body.id as string;
+
+    const sent = await api('POST', `/v1/forms/${formId}/test-submissions`, {
+      key: team.apiKey,
+      headers: { 'user-agent': 'integration-test/1' },
+    });
+    expect(sent.status).toBe(201);
+    expect(Object.keys(sent.body)).toEqual(['submissionId']);
+    const submissionId = sent.body.submissionId as string;
+    expect(submissionId).toMatch(UUID_V7);
+
+    const stored = await submissions.getSubmission(formId, submissionId);
+    expect(stored).toEqual({
+      id: submissionId,
+      formId,
+      data: { name: 'Sample answer', email: 'test@example.com', attending: 'Yes', guests: '0' },
+      meta: { userAgent: 'integration-test/1', referrer: '' },
+      read: false,
+      starred: false,
+      isSpam: false,
+      isTest: true,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+
+    // What the delivery pipeline and the inbox read: the item's entity, team and folders.
+    const item = await rawItem(`FORM#${formId}`, `SUB#${submissionId}`);
+    expect(item).toMatchObject({
+      entity: 'submission',
+      teamId: team.teamId,
+      subAllPk: `FORM#${formId}`,
+      subUnreadPk: `FORM#${formId}`,
+    });
+    expect(item).not.toHaveProperty('subSpamPk');
+    expect(item).not.toHaveProperty('subStarredPk');
+    const formItem = await rawItem(`FORM#${formId}`, 'FORM');
+    expect(formItem).toMatchObject({ count_all: 1, count_unread: 1, submissionCount: 0 });
+
+    const month = (stored?.createdAt ?? '').slice(0, 7);
+    expect(await usage.monthlyUsage(team.teamId, month)).toBe(0);
+    const list = await api('GET', '/v1/forms', { key: team.apiKey });
+    expect((list.body.forms as { submissionCount: number }[])[0]?.submissionCount).toBe(0);
+    // Counters never leak into the form object.
+    const full = await api('GET', `/v1/forms/${formId}`, { key: team.apiKey });
+    expect(Object.keys(full.body).filter((k) => k.startsWith('count_'))).toEqual([]);
+  });
+
+  it('answers any-field forms with a generic sample, and reaches paused forms too', async () => {
+    const { submissions } = await localStore();
+    const form = await api('POST', '/v1/forms', { body: { name: 'Open', type: 'custom' } });
+    const formId = form.body.id as string;
+    await api('PATCH', `/v1/forms/${formId}`, { body: { status: 'paused' } });
+    const sent = await api('POST', `/v1/forms/${formId}/test-submissions`);
+    expect(sent.status).toBe(201);
+    const stored = await submissions.getSubmission(formId, sent.body.submissionId as string);
+    expect(stored?.data).toEqual({
+      name: 'Test Submitter',
+      email: 'test@example.com',
+      message: 'This is a test submission sent from the API.',
+    });
+  });
+
+  it("answers 404 for another team's form and for an unknown id, storing nothing", async () => {
+    const form = await api('POST', '/v1/forms', { body: { name: 'Private' } });
+    const other = await newTeam('pro');
+    const foreign = await api('POST', `/v1/forms/${form.body.id}/test-submissions`, {
+      key: other.apiKey,
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ ok: false, error: 'not_found' });
+    const unknown = await api(
+      'POST',
+      '/v1/forms/00000000-0000-4000-8000-000000000000/test-submissions',
+    );
+    expect(unknown.status).toBe(404);
+    const formItem = await rawItem(`FORM#${form.body.id}`, 'FORM');
+    expect(formItem?.count_all).toBeUndefined();
+  });
+});
