@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The spam marks of SPEC step 10: link spam, decided here from the answers
+ * alone, and the fingerprint the store uses to find a duplicate post.
+ * Spam is stored (in the spam folder), never dropped, so a false positive
+ * costs a look in that folder, not a lost message.
+ */
+
+/** The marker answer set by the field checks; not part of what the visitor sent. */
+const INVALID_MARKER = '_invalid';
+
+/** Three links in one post is past what a contact message plausibly carries. */
+export const LINK_SPAM_THRESHOLD = 3;
+
+// `http(s)://…`, or a bare `www.…` that is not already part of such a URL or an address.
+const LINK = /https?:\/\/[^\s"'<>]+|(?<![\w./@-])www\.[^\s"'<>]+/gi;
+// Forum BBCode and HTML anchors: a plain-text form never needs either.
+const LINK_MARKUP = /\[(?:url|link)[=\]]|<a\s[^>]*href\s*=/i;
+
+/** Names of fields that hold a person's name, with case and separators removed. */
+const NAME_FIELDS = new Set([
+  'name',
+  'yourname',
+  'fullname',
+  'firstname',
+  'lastname',
+  'middlename',
+  'surname',
+  'givenname',
+  'familyname',
+  'fname',
+  'lname',
+]);
+
+const isNameField = (name: string) => NAME_FIELDS.has(name.toLowerCase().replace(/[^a-z]/g, ''));
+
+/**
+ * Link spam, the rule:
+ * - any BBCode (`[url=`, `[url]`, `[link=`) or HTML anchor (`<a … href=`)
+ *   markup in any answer; or
+ * - a link (`http(s)://` or `www.`) in a field that holds a person's name
+ *   (`name`, `first_name`, `lastName`, `Full Name`, `fname`, …: the field
+ *   name with case, digits and separators removed is one of a fixed list,
+ *   so `username` or `company_name` do not count); or
+ * - 3 or more links across all answers.
+ * One or two pasted links in a message stay clean; `_invalid` is ignored.
+ */
+export function isLinkSpam(data: Record<string, string>): boolean {
+  let links = 0;
+  for (const [name, value] of Object.entries(data)) {
+    if (name === INVALID_MARKER) continue;
+    if (LINK_MARKUP.test(value)) return true;
+    const found = value.match(LINK)?.length ?? 0;
+    if (found > 0 && isNameField(name)) return true;
+    links += found;
+    if (links >= LINK_SPAM_THRESHOLD) return true;
+  }
+  return false;
+}
+
+/**
+ * SHA-256 hex of the form id and the answers: names sorted (by code unit,
+ * locale-independent), values trimmed, `_invalid` left out, so the same
+ * answers sent in another field order, or with stray spaces, match.
+ * JSON encoding keeps `a=b,c` apart from `a,b=c`.
+ */
+export function duplicateFingerprint(formId: string, data: Record<string, string>): string {
+  const answers = Object.entries(data)
+    .filter(([name]) => name !== INVALID_MARKER)
+    .map(([name, value]) => [name, value.trim()] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify([formId, answers]))
+    .digest('hex');
+}

@@ -1,0 +1,138 @@
+import { normalizeOrigin } from './access-lists.ts';
+import { ServiceError } from './errors.ts';
+import type { PlanName } from './form-gating.ts';
+import type { ClosedReason, FormRecord } from './form-model.ts';
+
+/**
+ * The submit endpoint's rules that need no I/O: which body size applies,
+ * whether a form is closed, the monthly allowance, where a browser goes
+ * afterwards. The pipeline in lambdas/http/submit applies them in SPEC.md's
+ * order.
+ */
+
+/** SPEC.md: request size 200 KB. */
+export const BODY_LIMIT_BYTES = 200 * 1024;
+/**
+ * SPEC.md allows 25 MB on Pro forms with uploads, but a synchronous Lambda
+ * invoke carries at most 6 MB of event, and a multipart body arrives base64
+ * encoded (4/3 larger) with the headers around it. 4.4 MB of body always
+ * fits; larger files need the presigned upload flow (not built yet).
+ */
+export const DIRECT_UPLOAD_LIMIT_BYTES = 4_400_000;
+export const MAX_FILES_PER_SUBMISSION = 10;
+export const DUPLICATE_WINDOW_SECONDS = 24 * 60 * 60;
+export const NEAR_LIMIT_SHARE = 0.95;
+
+export function uploadsEnabled(form: Pick<FormRecord, 'allowUploads'>, plan: PlanName): boolean {
+  return form.allowUploads && plan === 'pro';
+}
+
+/** The body limit of a form: 200 KB, or the platform's direct-upload ceiling with uploads on. */
+export function bodyLimitOf(form: Pick<FormRecord, 'allowUploads'>, plan: PlanName): number {
+  return uploadsEnabled(form, plan) ? DIRECT_UPLOAD_LIMIT_BYTES : BODY_LIMIT_BYTES;
+}
+
+/** Per-file limit: the form's `uploadLimitMb`, never above what one request can carry. */
+export function fileLimitOf(form: Pick<FormRecord, 'uploadLimitMb'>): number {
+  return Math.min(form.uploadLimitMb * 1024 * 1024, DIRECT_UPLOAD_LIMIT_BYTES);
+}
+
+/**
+ * Why the form does not accept posts at `now`, or null while it does. A
+ * paused form without a stored reason was paused by hand; a passed
+ * `autoCloseAt` or a reached `maxSubmissions` closes it even before the
+ * closer or the counter's transaction has recorded it.
+ */
+export function closedReasonAt(
+  form: Pick<
+    FormRecord,
+    'status' | 'closedReason' | 'autoCloseAt' | 'maxSubmissions' | 'submissionCount'
+  >,
+  now: Date,
+): ClosedReason | null {
+  if (form.closedReason) return form.closedReason;
+  if (form.status !== 'active') return 'manual';
+  if (form.autoCloseAt && Date.parse(form.autoCloseAt) <= now.getTime()) return 'auto_close_date';
+  if (form.maxSubmissions !== null && (form.submissionCount ?? 0) >= form.maxSubmissions)
+    return 'max_submissions';
+  return null;
+}
+
+const DEFAULT_CLOSED_MESSAGE = 'This form is closed and no longer accepts submissions.';
+
+/** 423 with the form's own closed message on Pro. */
+export function formClosed(form: Pick<FormRecord, 'closedMessage'>, plan: PlanName): ServiceError {
+  const message =
+    plan === 'pro' && form.closedMessage ? form.closedMessage : DEFAULT_CLOSED_MESSAGE;
+  return new ServiceError(423, 'form_closed', message);
+}
+
+export interface Allowances {
+  free: number;
+  pro: number;
+}
+
+/** The team's monthly allowance: its own override when set, else its plan's. */
+export function monthlyAllowance(
+  team: { plan: PlanName; monthlyAllowance?: number },
+  allowances: Allowances,
+): number {
+  return team.monthlyAllowance ?? allowances[team.plan];
+}
+
+/** Usage is counted per calendar month in UTC: `yyyy-mm`. */
+export function usageMonth(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/** From 95 % of the allowance used, this post included. */
+export function isNearLimit(usedIncludingThis: number, allowance: number): boolean {
+  return usedIncludingThis >= Math.ceil(allowance * NEAR_LIMIT_SHARE);
+}
+
+export const submissionLimitReached = () =>
+  new ServiceError(
+    402,
+    'submission_limit_reached',
+    "This form's team has used its submissions for this month",
+  );
+
+/**
+ * Where a browser goes after a stored post, if anywhere (Pro only, http(s)
+ * only). `_redirect` may only point at the site that posted (its Origin or
+ * Referer) or one of the form's allowed websites: the endpoint must not be
+ * an open redirector for links crafted elsewhere.
+ */
+export function redirectTarget(
+  form: Pick<FormRecord, 'completionMode' | 'redirectUrl' | 'allowedOrigins'>,
+  plan: PlanName,
+  request: { redirectField?: string; origin?: string; referer?: string },
+): string | undefined {
+  if (plan !== 'pro') return undefined;
+  const asked = request.redirectField?.trim();
+  if (asked) {
+    const target = httpUrl(asked);
+    const from = [request.origin, request.referer].map((value) => value && normalizeOrigin(value));
+    const trusted = new Set([...form.allowedOrigins, ...from.filter(Boolean)]);
+    if (target && trusted.has(new URL(target).origin)) return target;
+  }
+  if (form.completionMode === 'redirect' && form.redirectUrl) return httpUrl(form.redirectUrl);
+  return undefined;
+}
+
+function httpUrl(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+}
+
+/** What the thank-you page says: the Pro completion texts in `message` mode, else the design's. */
+export function completionTexts(
+  form: Pick<FormRecord, 'completionMode' | 'completionTitle' | 'completionMessage' | 'design'>,
+  plan: PlanName,
+): { title: string | null; message: string | null } {
+  if (plan === 'pro' && form.completionMode === 'message') {
+    return { title: form.completionTitle, message: form.completionMessage };
+  }
+  return { title: null, message: form.design.successMessage ?? null };
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { duplicateFingerprint, isLinkSpam } from '../../lambdas/domain/spam-rules.ts';
+
+describe('isLinkSpam', () => {
+  it('leaves a message without links clean', () => {
+    expect(isLinkSpam({ name: 'Ada', message: 'Hello, please call me back.' })).toBe(false);
+  });
+
+  it('leaves one or two pasted links in a message clean', () => {
+    expect(isLinkSpam({ message: 'See https://example.com/bug' })).toBe(false);
+    expect(
+      isLinkSpam({ message: 'Site https://example.com, docs www.example.org/docs', website: '' }),
+    ).toBe(false);
+  });
+
+  it('marks three links across the answers', () => {
+    expect(isLinkSpam({ message: 'http://a.com https://b.com', website: 'www.c.com' })).toBe(true);
+    expect(isLinkSpam({ message: 'https://a.com https://b.com https://c.com' })).toBe(true);
+  });
+
+  it('counts https://www.… once', () => {
+    expect(isLinkSpam({ message: 'https://www.a.com and https://www.b.com' })).toBe(false);
+  });
+
+  it('does not count an e-mail address on www as a link', () => {
+    expect(
+      isLinkSpam({ email: 'me@www.example.com', message: 'https://a.com https://b.com' }),
+    ).toBe(false);
+  });
+
+  it('marks BBCode and HTML link markup even once', () => {
+    expect(isLinkSpam({ message: '[url=http://x.com]cheap[/url]' })).toBe(true);
+    expect(isLinkSpam({ message: '[URL]x.com[/URL]' })).toBe(true);
+    expect(isLinkSpam({ message: '[link=x.com]x[/link]' })).toBe(true);
+    expect(isLinkSpam({ message: '<a href="http://x.com">x</a>' })).toBe(true);
+    expect(isLinkSpam({ message: "<A class='c' HREF='x'>x</A>" })).toBe(true);
+  });
+
+  it('leaves markup-like text that is not a link clean', () => {
+    expect(isLinkSpam({ message: 'I use <abbr> and [b]bold[/b] a lot' })).toBe(false);
+  });
+
+  it('marks a single link in a name field', () => {
+    for (const name of [
+      'name',
+      'Name',
+      'first_name',
+      'lastName',
+      'Full Name',
+      'fname',
+      'your-name',
+    ]) {
+      expect(isLinkSpam({ [name]: 'Visit https://spam.example' }), name).toBe(true);
+    }
+    expect(isLinkSpam({ name: 'www.spam.example' })).toBe(true);
+  });
+
+  it('does not treat username or company_name as a name field', () => {
+    expect(isLinkSpam({ username: 'https://me.example' })).toBe(false);
+    expect(isLinkSpam({ company_name: 'www.acme.example' })).toBe(false);
+  });
+
+  it('ignores the _invalid marker', () => {
+    expect(isLinkSpam({ _invalid: '<a href="x">', message: 'hi' })).toBe(false);
+  });
+
+  it('gives the same answer when called repeatedly (no regex state leaks)', () => {
+    const data = { message: 'https://a.com https://b.com https://c.com' };
+    expect([isLinkSpam(data), isLinkSpam(data), isLinkSpam(data)]).toEqual([true, true, true]);
+  });
+});
+
+describe('duplicateFingerprint', () => {
+  const answers = { name: 'Ada', email: 'ada@example.com', message: 'Hi' };
+
+  it('is a sha256 hex digest', () => {
+    expect(duplicateFingerprint('form1', answers)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('does not depend on field order', () => {
+    const reordered = { message: 'Hi', email: 'ada@example.com', name: 'Ada' };
+    expect(duplicateFingerprint('form1', reordered)).toBe(duplicateFingerprint('form1', answers));
+  });
+
+  it('ignores surrounding whitespace in values', () => {
+    const padded = { name: ' Ada', email: 'ada@example.com\n', message: 'Hi  ' };
+    expect(duplicateFingerprint('form1', padded)).toBe(duplicateFingerprint('form1', answers));
+  });
+
+  it('ignores the _invalid marker', () => {
+    const marked = { ...answers, _invalid: '[{"fieldId":"x","reason":"required"}]' };
+    expect(duplicateFingerprint('form1', marked)).toBe(duplicateFingerprint('form1', answers));
+  });
+
+  it('differs by form', () => {
+    expect(duplicateFingerprint('form2', answers)).not.toBe(duplicateFingerprint('form1', answers));
+  });
+
+  it('differs when an answer differs, in case or in inner text', () => {
+    const base = duplicateFingerprint('form1', answers);
+    expect(duplicateFingerprint('form1', { ...answers, message: 'hi' })).not.toBe(base);
+    expect(duplicateFingerprint('form1', { ...answers, Message: 'Hi' })).not.toBe(base);
+  });
+
+  it('keeps names and values apart', () => {
+    expect(duplicateFingerprint('f', { a: 'b,c' })).not.toBe(
+      duplicateFingerprint('f', { 'a,b': 'c' }),
+    );
+    expect(duplicateFingerprint('f', { a: '', b: 'x' })).not.toBe(
+      duplicateFingerprint('f', { a: 'x', b: '' }),
+    );
+  });
+});
