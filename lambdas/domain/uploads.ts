@@ -5,3 +5,8 @@
 export function formUploadsPrefix(formId: string): string {
   return `forms/${formId}/`;
 }
+
+/** Where file `index` of `meta.files` is stored; the name stays in `meta`, never in the key. */
+export function uploadKey(formId: string, submissionId: string, index: number): string {
+  return `${formUploadsPrefix(formId)}${submissionId}/${index}`;
+}

@@ -1,0 +1,170 @@
+import type { FormDesign } from '../../domain/form-model.ts';
+
+/**
+ * The pages a browser sees after posting a form: thank-you, refusal, and the
+ * page for someone who opens the endpoint's address. Self-contained (inline
+ * style only, no script, no external resource), so the policy below can
+ * forbid everything else. Every interpolated string goes through
+ * `escapeHtml`; the only value placed in CSS is an accent that matched
+ * `#rrggbb`.
+ */
+
+/**
+ * Scripts, images, fonts and forms are all refused. No `frame-ancestors`
+ * limit: the styled embed may post from inside an iframe and its answer
+ * must show there, and these pages offer no action worth clickjacking.
+ */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+/** Headers every page is sent with; the handler adds CORS and the request id. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  // The answer to one post, never to be replayed from a cache.
+  'cache-control': 'no-store',
+};
+
+const DEFAULT_THANK_YOU_TITLE = 'Thank you!';
+const DEFAULT_THANK_YOU_MESSAGE = 'Your submission has been received.';
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text made safe for HTML element content and quoted attribute values alike. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+/**
+ * The page after a stored (or quietly dropped) submission. The caller picks
+ * the copy: on Pro with `completionMode` `message`, `completionTitle` and
+ * `completionMessage`; otherwise `title` null and `design.successMessage`.
+ * A null, missing or blank title or message shows the default ("Thank
+ * you!", "Your submission has been received."). `design` supplies only the
+ * theme and accent. `backUrl` adds a "Go back" link when it is http(s).
+ */
+export function thankYouPage(input: {
+  title?: string | null;
+  message?: string | null;
+  design: FormDesign;
+  backUrl?: string;
+}): string {
+  const title = textOrUndefined(input.title) ?? DEFAULT_THANK_YOU_TITLE;
+  const message = textOrUndefined(input.message) ?? DEFAULT_THANK_YOU_MESSAGE;
+  const back = webUrl(input.backUrl);
+  return page(title, input.design, [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p class="message">${escapeHtml(message)}</p>`,
+    back === undefined ? '' : `<p><a href="${escapeHtml(back)}">Go back</a></p>`,
+  ]);
+}
+
+/**
+ * A refusal: status, title, reason, and a "Go back" link to `backUrl` (the
+ * page that posted) when it is an http(s) URL. Otherwise no link, since the
+ * policy allows no script for `history.back()`, but a hint to use the
+ * browser's back button, which also keeps what the visitor typed.
+ */
+export function errorPage(input: {
+  status: number;
+  title: string;
+  message: string;
+  backUrl?: string;
+  design?: FormDesign;
+}): string {
+  const back = webUrl(input.backUrl);
+  return page(input.title, input.design ?? {}, [
+    `<p class="status">Error ${escapeHtml(String(input.status))}</p>`,
+    `<h1>${escapeHtml(input.title)}</h1>`,
+    `<p class="message">${escapeHtml(input.message)}</p>`,
+    back === undefined
+      ? '<p class="hint">Use your browser’s back button to return to the form.</p>'
+      : `<p><a href="${escapeHtml(back)}">Go back</a></p>`,
+  ]);
+}
+
+/** For a browser that opens the submit address: what it is, and that there is nothing to see. */
+export function methodNotAllowedPage(): string {
+  return page('This address receives form submissions', {}, [
+    '<p class="status">Error 405</p>',
+    '<h1>This address receives form submissions</h1>',
+    '<p class="message">Websites send their forms here with a POST request. It is not a web page to open: to get in touch, fill in the form on the website that uses it.</p>',
+  ]);
+}
+
+function textOrUndefined(value: string | null | undefined): string | undefined {
+  return value === null || value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * The URL as given when it is absolute http(s), so the link leads exactly
+ * where the visitor was. The browser parses the href with the same WHATWG
+ * parser, so `javascript:` and friends cannot pass as http.
+ */
+function webUrl(value: string | undefined): string | undefined {
+  if (value === undefined || !URL.canParse(value)) return undefined;
+  const { protocol } = new URL(value);
+  return protocol === 'http:' || protocol === 'https:' ? value : undefined;
+}
+
+const ACCENT = /^#[0-9a-f]{6}$/i;
+
+const LIGHT = '--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--accent:#0969da;color-scheme:light';
+const DARK = '--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--accent:#4493f8;color-scheme:dark';
+
+/** Theme colours, then the form's accent over both schemes when it is a plain `#rrggbb`. */
+function themeCss(design: FormDesign): string {
+  const accent = design.accent !== undefined && ACCENT.test(design.accent) ? design.accent : '';
+  const override = accent === '' ? '' : `:root{--accent:${accent}}`;
+  switch (design.theme) {
+    case 'light':
+      return `:root{${LIGHT}}${override}`;
+    case 'dark':
+      return `:root{${DARK}}${override}`;
+    default:
+      return `:root{${LIGHT}}@media (prefers-color-scheme:dark){:root{${DARK}}}${override}`;
+  }
+}
+
+const BASE_CSS = [
+  '*{box-sizing:border-box}',
+  'body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:24px;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}',
+  'main{width:100%;max-width:36rem;border-top:4px solid var(--accent);padding-top:24px}',
+  'h1{font-size:1.5rem;line-height:1.25;margin:0 0 12px;overflow-wrap:anywhere}',
+  'p{margin:0 0 16px}',
+  '.message{white-space:pre-line;overflow-wrap:anywhere}',
+  '.status,.hint{color:var(--muted);font-size:.875rem}',
+  'a{color:var(--accent)}',
+  'a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}',
+].join('');
+
+/** `parts` are HTML already built from escaped values. */
+function page(title: string, design: FormDesign, parts: string[]): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`,
+    '<meta name="robots" content="noindex">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${themeCss(design)}${BASE_CSS}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    ...parts.filter((part) => part !== ''),
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
