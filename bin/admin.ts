@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --state-dir DIR]
   team create --name NAME --email EMAIL --plan free|pro   prints { teamId, userId, apiKey }
   team plan --team TEAM_ID --plan free|pro
+  team allowance --team TEAM_ID --submissions N|default   monthly allowance of this team
   team list
   key create --team TEAM_ID [--name NAME]                 prints { keyId, apiKey }
   key revoke --key KEY_ID
@@ -31,6 +32,7 @@ const { values, positionals } = (() => {
         plan: { type: 'string' },
         team: { type: 'string' },
         key: { type: 'string' },
+        submissions: { type: 'string' },
         table: { type: 'string' },
         'state-dir': { type: 'string', default: '.local' },
         help: { type: 'boolean', default: false },
@@ -42,7 +44,7 @@ const { values, positionals } = (() => {
   }
 })();
 
-function need(name: 'name' | 'email' | 'plan' | 'team' | 'key'): string {
+function need(name: 'name' | 'email' | 'plan' | 'team' | 'key' | 'submissions'): string {
   const value = values[name]?.trim();
   if (!value) usage(`--${name} is required`);
   return value;
@@ -83,7 +85,14 @@ async function run(): Promise<unknown> {
   const [group, action] = positionals;
   if (values.help) return USAGE;
   const command = `${group ?? ''} ${action ?? ''}`.trim();
-  const known = ['team create', 'team plan', 'team list', 'key create', 'key revoke'];
+  const known = [
+    'team create',
+    'team plan',
+    'team allowance',
+    'team list',
+    'key create',
+    'key revoke',
+  ];
   if (!known.includes(command) || positionals.length > 2)
     usage(`unknown command: ${positionals.join(' ') || '(none)'}`);
   // Validate every argument before touching the table.
@@ -94,6 +103,13 @@ async function run(): Promise<unknown> {
       return { name: need('name'), ownerEmail: email, plan: plan() };
     },
     'team plan': () => ({ teamId: need('team'), plan: plan() }),
+    'team allowance': () => {
+      const raw = need('submissions');
+      const allowance = raw === 'default' ? null : Number(raw);
+      if (allowance !== null && (!Number.isInteger(allowance) || allowance < 0))
+        usage('--submissions must be a whole number or "default"');
+      return { teamId: need('team'), allowance };
+    },
     'team list': () => ({}),
     'key create': () => ({ teamId: need('team'), name: values.name?.trim() || 'default' }),
     'key revoke': () => ({ keyId: need('key') }),
@@ -113,6 +129,11 @@ async function run(): Promise<unknown> {
       const { teamId, plan } = input as { teamId: string; plan: 'free' | 'pro' };
       if (!(await teams.setTeamPlan(teamId, plan))) throw new Error(`no team ${teamId}`);
       return { teamId, plan };
+    }
+    case 'team allowance': {
+      const { teamId, allowance } = input as { teamId: string; allowance: number | null };
+      if (!(await teams.setTeamAllowance(teamId, allowance))) throw new Error(`no team ${teamId}`);
+      return { teamId, monthlyAllowance: allowance ?? 'plan default' };
     }
     case 'team list':
       return { teams: await teams.listTeams() };

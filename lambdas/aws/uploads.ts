@@ -1,6 +1,11 @@
-import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { config } from '../config.ts';
-import { formUploadsPrefix } from '../domain/uploads.ts';
+import { formUploadsPrefix, uploadKey } from '../domain/uploads.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_S3 points it at the local emulator.
 const s3 = new S3Client({ forcePathStyle: config.s3ForcePathStyle });
@@ -28,4 +33,54 @@ export async function deleteFormUploads(formId: string): Promise<number> {
       throw new Error(`could not delete ${result.Errors.length} uploads of form ${formId}`);
     deleted += keys.length;
   }
+}
+
+export interface UploadedFile {
+  mime: string;
+  content: Buffer;
+}
+
+/**
+ * Stores a submission's files before the submission itself, so a stored
+ * submission never names a missing file. Content type as declared; the
+ * download link sets the attachment disposition, so nothing renders inline.
+ */
+export async function putSubmissionFiles(
+  formId: string,
+  submissionId: string,
+  files: readonly UploadedFile[],
+): Promise<void> {
+  await Promise.all(
+    files.map((file, index) =>
+      s3.send(
+        new PutObjectCommand({
+          Bucket: config.uploadsBucket,
+          Key: uploadKey(formId, submissionId, index),
+          Body: file.content,
+          ContentType: file.mime,
+          ContentLength: file.content.length,
+        }),
+      ),
+    ),
+  );
+}
+
+/** Removes the files of a submission that was not stored after all. */
+export async function deleteSubmissionFiles(
+  formId: string,
+  submissionId: string,
+  count: number,
+): Promise<void> {
+  if (count === 0) return;
+  await s3.send(
+    new DeleteObjectsCommand({
+      Bucket: config.uploadsBucket,
+      Delete: {
+        Objects: Array.from({ length: count }, (_, i) => ({
+          Key: uploadKey(formId, submissionId, i),
+        })),
+        Quiet: true,
+      },
+    }),
+  );
 }

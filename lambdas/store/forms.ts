@@ -313,6 +313,37 @@ export async function closeFormOnSchedule(
 }
 
 /**
+ * Records that the form reached `maxSubmissions`: only while it is still
+ * open and its count really is at the limit (a raised limit or a reopen in
+ * between leaves it open). Returns whether it closed the form.
+ */
+export async function closeFormAtLimit(formId: string, now: Date): Promise<boolean> {
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: formKey(formId),
+        UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
+        ConditionExpression:
+          '#status = :active AND attribute_type(closedReason, :null) AND submissionCount >= maxSubmissions',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':paused': 'paused',
+          ':reason': 'max_submissions',
+          ':active': 'active',
+          ':null': 'NULL',
+          ':now': now.toISOString(),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
  * Deletes the form, its key mapping and one from the team's form count in one
  * transaction: from then on the endpoint is gone and every path to the form's
  * items answers 404. The rest of the form's partition (submissions, webhook,

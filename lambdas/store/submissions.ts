@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { ServiceError } from '../domain/errors.ts';
 import { countsAsSubmission, type Folder, foldersOf } from '../domain/submission-folders.ts';
 import type { Submission } from '../domain/submission-model.ts';
 import { documents } from './client.ts';
@@ -29,17 +30,31 @@ const FOLDER_INDEX = {
  * The stored item: the submission, its team (so the pipeline needs no form
  * read to find it) and one index attribute per folder that holds it.
  */
-export function submissionItem(submission: Submission, teamId: string): Record<string, unknown> {
+export function submissionItem(
+  submission: Submission,
+  teamId: string,
+  hints?: EmailHints,
+): Record<string, unknown> {
   const item: Record<string, unknown> = {
     ...submissionKey(submission.formId, submission.id),
     entity: 'submission',
     teamId,
     ...submission,
   };
+  if (hints && (hints.subject || hints.replyTo)) item.emailHints = hints;
   for (const folder of foldersOf(submission)) {
     item[FOLDER_INDEX[folder].partitionKey] = formKey(submission.formId).pk;
   }
   return item;
+}
+
+/**
+ * `_subject` and `_replyto` as posted: never answers (SPEC.md stores no
+ * special field in `data`), kept beside the submission for the emails.
+ */
+export interface EmailHints {
+  subject?: string;
+  replyTo?: string;
 }
 
 export interface SubmissionWrite {
@@ -52,6 +67,7 @@ export interface SubmissionWrite {
   /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
   requireOpen: boolean;
   now: Date;
+  hints?: EmailHints;
 }
 
 export type InsertOutcome =
@@ -92,7 +108,7 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
     {
       Put: {
         TableName: config.tableName,
-        Item: submissionItem(submission, write.teamId),
+        Item: submissionItem(submission, write.teamId, write.hints),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -139,19 +155,38 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       },
     });
   }
-  try {
-    await documents.send(new TransactWriteCommand({ TransactItems: items }));
-    return { stored: true };
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
-    if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
-    let next = 2;
-    if (write.usage && failed(next++)) return { stored: false, reason: 'limit_reached' };
-    if (write.duplicateMark && failed(next)) return { stored: false, reason: 'duplicate' };
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documents.send(new TransactWriteCommand({ TransactItems: items }));
+      return { stored: true };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
+      if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
+      if (write.duplicateMark && failed(items.length - 1)) {
+        return { stored: false, reason: 'duplicate' };
+      }
+      if (write.usage && failed(2)) return { stored: false, reason: 'limit_reached' };
+      // Posts to one form meet on its counters: a conflicting transaction is retried.
+      const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (!conflict) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS) {
+        throw new ServiceError(503, 'busy', 'This form is receiving many posts; try again', {
+          headers: { 'retry-after': '1' },
+          cause: error,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, conflictDelayMs(attempt)));
+    }
   }
+}
+
+const CONFLICT_ATTEMPTS = 10;
+
+/** Full jitter over a doubling ceiling (10 ms … 1 s), so retries spread out. */
+function conflictDelayMs(attempt: number): number {
+  return Math.random() * Math.min(1000, 10 * 2 ** attempt);
 }
 
 export async function getSubmission(
@@ -162,6 +197,10 @@ export async function getSubmission(
     new GetCommand({ TableName: config.tableName, Key: submissionKey(formId, submissionId) }),
   );
   if (!Item) return undefined;
-  const { teamId: _team, ...submission } = stripPlumbing<Submission & { teamId: string }>(Item);
+  const {
+    teamId: _team,
+    emailHints: _hints,
+    ...submission
+  } = stripPlumbing<Submission & { teamId: string; emailHints?: EmailHints }>(Item);
   return submission;
 }

@@ -16,6 +16,8 @@ export interface Team {
   plan: Plan;
   /** Forms the team holds now; the Free limit is enforced on it atomically. */
   formCount: number;
+  /** Overrides the plan's monthly submission allowance when set (admin CLI). */
+  monthlyAllowance?: number;
   createdAt: string;
 }
 
@@ -61,6 +63,26 @@ export async function setTeamPlan(teamId: string, plan: Plan): Promise<boolean> 
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#plan': 'plan' },
         ExpressionAttributeValues: { ':plan': plan },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Sets (or with null removes) the team's own monthly allowance; false when there is no team. */
+export async function setTeamAllowance(teamId: string, allowance: number | null): Promise<boolean> {
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: teamKey(teamId),
+        UpdateExpression:
+          allowance === null ? 'REMOVE monthlyAllowance' : 'SET monthlyAllowance = :allowance',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: allowance === null ? undefined : { ':allowance': allowance },
       }),
     );
     return true;
