@@ -22,6 +22,7 @@ const USAGE = `usage: npm run dev -- [options]
   --sqs-port N           SQS and S3 emulator (default ${DEFAULT_PORTS.sqsS3})
   --ses-port N           SES v2 emulator and mail inbox (default ${DEFAULT_PORTS.ses})
   --scheduler-port N     EventBridge Scheduler emulator (default ${DEFAULT_PORTS.scheduler})
+  --turnstile-port N     Turnstile siteverify stand-in (default ${DEFAULT_PORTS.turnstile})
   --random-ports         pick free ports for everything (tests use this)
   --log-level LEVEL      debug | info | warn | error (default info)`;
 
@@ -48,6 +49,7 @@ function parse() {
       'sqs-port': { type: 'string' },
       'ses-port': { type: 'string' },
       'scheduler-port': { type: 'string' },
+      'turnstile-port': { type: 'string' },
       'random-ports': { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', default: false },
@@ -68,7 +70,7 @@ if (!['debug', 'info', 'warn', 'error'].includes(args['log-level']))
   fail('--log-level must be debug, info, warn or error');
 
 const base = args['random-ports']
-  ? { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0 }
+  ? { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0 }
   : DEFAULT_PORTS;
 const ports: LocalPorts = {
   gateway: portOf(args.port, base.gateway, '--port'),
@@ -76,6 +78,7 @@ const ports: LocalPorts = {
   sqsS3: portOf(args['sqs-port'], base.sqsS3, '--sqs-port'),
   ses: portOf(args['ses-port'], base.ses, '--ses-port'),
   scheduler: portOf(args['scheduler-port'], base.scheduler, '--scheduler-port'),
+  turnstile: portOf(args['turnstile-port'], base.turnstile, '--turnstile-port'),
 };
 
 let stack: LocalStack | undefined;

@@ -44,6 +44,21 @@ export const config = {
   get proMonthlySubmissions() {
     return integer('PRO_MONTHLY_SUBMISSIONS', 10_000);
   },
+  /** Submit posts a minute from one IP address to one form. */
+  get submitRatePerIpPerMinute() {
+    return integer('SUBMIT_RATE_PER_IP_PER_MINUTE', 30);
+  },
+  /** Submit posts a minute to one form from everywhere. */
+  get submitRatePerFormPerMinute() {
+    return integer('SUBMIT_RATE_PER_FORM_PER_MINUTE', 600);
+  },
+  /** Cloudflare Turnstile siteverify; tests point it at a local verifier. */
+  get turnstileVerifyUrl() {
+    return (
+      process.env.TURNSTILE_VERIFY_URL ||
+      'https://challenges.cloudflare.com/turnstile/v0/siteverify'
+    );
+  },
   get managementRatePerMinute() {
     return integer('MANAGEMENT_RATE_PER_MINUTE', 300);
   },

@@ -72,6 +72,8 @@ export class FormServiceStack extends Stack {
       FREE_MONTHLY_SUBMISSIONS: String(settings.freeMonthlySubmissions),
       PRO_MONTHLY_SUBMISSIONS: String(settings.proMonthlySubmissions),
       MANAGEMENT_RATE_PER_MINUTE: String(settings.managementRatePerMinute),
+      SUBMIT_RATE_PER_IP_PER_MINUTE: String(settings.submitRatePerIpPerMinute),
+      SUBMIT_RATE_PER_FORM_PER_MINUTE: String(settings.submitRatePerFormPerMinute),
     };
     const functionDefaults = {
       environment: httpEnvironment,

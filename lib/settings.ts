@@ -14,6 +14,9 @@ export interface ServiceSettings {
   freeMonthlySubmissions: number;
   proMonthlySubmissions: number;
   managementRatePerMinute: number;
+  /** Submit posts a minute per IP per form, and per form. */
+  submitRatePerIpPerMinute: number;
+  submitRatePerFormPerMinute: number;
   logLevel: LogLevel;
   logRetention: RetentionDays;
   /** Days S3 server access logs are kept before expiry. */
@@ -89,6 +92,8 @@ export function readSettings(scope: Construct): ServiceSettings {
     freeMonthlySubmissions: wholeNumber(scope, 'freeMonthlySubmissions'),
     proMonthlySubmissions: wholeNumber(scope, 'proMonthlySubmissions'),
     managementRatePerMinute: wholeNumber(scope, 'managementRatePerMinute', 1),
+    submitRatePerIpPerMinute: wholeNumber(scope, 'submitRatePerIpPerMinute', 1),
+    submitRatePerFormPerMinute: wholeNumber(scope, 'submitRatePerFormPerMinute', 1),
     logLevel: text(scope, 'logLevel', new RegExp(`^(${LOG_LEVELS.join('|')})$`)) as LogLevel,
     logRetention: retention(scope, 'logRetentionDays'),
     accessLogRetentionDays: wholeNumber(scope, 'accessLogRetentionDays', 1),

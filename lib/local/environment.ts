@@ -21,7 +21,12 @@ export interface LocalEndpoints {
  */
 export function localEnvironment(
   endpoints: LocalEndpoints,
-  extra: { baseUrl: string; queueUrls: Record<string, string>; logLevel: string },
+  extra: {
+    baseUrl: string;
+    queueUrls: Record<string, string>;
+    logLevel: string;
+    turnstileVerifyUrl: string;
+  },
 ): Record<string, string> {
   const env: Record<string, string> = {
     AWS_REGION: LOCAL_REGION,
@@ -41,6 +46,7 @@ export function localEnvironment(
     SCHEDULE_GROUP: LOCAL_SCHEDULE_GROUP,
     SCHEDULER_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT}:role/form-service-local-scheduler`,
     LOG_LEVEL: extra.logLevel,
+    TURNSTILE_VERIFY_URL: extra.turnstileVerifyUrl,
   };
   for (const queue of Object.values(QUEUES)) {
     const url = extra.queueUrls[queue.name];

@@ -7,6 +7,7 @@ import { assertPortFree } from './emulators/ports.ts';
 import { startScheduler } from './emulators/scheduler.ts';
 import { startSes } from './emulators/ses.ts';
 import { startSqsS3 } from './emulators/sqs-s3.ts';
+import { startTurnstile } from './emulators/turnstile.ts';
 import {
   LOCAL_BUCKET,
   LOCAL_SCHEDULE_GROUP,
@@ -26,6 +27,7 @@ export interface LocalPorts {
   sqsS3: number;
   ses: number;
   scheduler: number;
+  turnstile: number;
 }
 
 export const DEFAULT_PORTS: LocalPorts = {
@@ -34,6 +36,7 @@ export const DEFAULT_PORTS: LocalPorts = {
   sqsS3: 4012,
   ses: 4013,
   scheduler: 4014,
+  turnstile: 4015,
 };
 
 export interface LocalStackOptions {
@@ -54,7 +57,14 @@ export interface LocalStackInfo {
   tableName: string;
   uploadsBucket: string;
   scheduleGroup: string;
-  endpoints: { dynamodb: string; sqs: string; s3: string; ses: string; scheduler: string };
+  endpoints: {
+    dynamodb: string;
+    sqs: string;
+    s3: string;
+    ses: string;
+    scheduler: string;
+    turnstile: string;
+  };
   queues: Record<string, { url: string; deadLetterUrl: string }>;
   inMemory: boolean;
   pid: number;
@@ -72,6 +82,7 @@ const FLAGS: Record<keyof LocalPorts, string> = {
   sqsS3: '--sqs-port',
   ses: '--ses-port',
   scheduler: '--scheduler-port',
+  turnstile: '--turnstile-port',
 };
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -89,7 +100,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await assertPortFree(options.ports.gateway, 'local gateway', FLAGS.gateway);
     await assertPortFree(options.ports.scheduler, 'Scheduler emulator', FLAGS.scheduler);
 
-    const [dynamodb, sqsS3, ses] = await Promise.all([
+    const [dynamodb, sqsS3, ses, turnstile] = await Promise.all([
       startDynamoDbLocal({
         port: options.ports.dynamodb,
         stateDir: options.stateDir,
@@ -97,6 +108,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }).then(track),
       startSqsS3({ port: options.ports.sqsS3 }).then(track),
       startSes({ port: options.ports.ses }).then(track),
+      startTurnstile({ port: options.ports.turnstile }).then(track),
     ]);
 
     const scheduler = await startScheduler({
@@ -125,6 +137,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         baseUrl: gateway.url,
         queueUrls: Object.fromEntries(Object.entries(queues).map(([name, q]) => [name, q.url])),
         logLevel: options.logLevel,
+        turnstileVerifyUrl: turnstile.verifyUrl,
       }),
       Object.fromEntries(
         workers
@@ -191,6 +204,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         s3: sqsS3.endpoint,
         ses: ses.endpoint,
         scheduler: scheduler.endpoint,
+        turnstile: turnstile.endpoint,
       },
       queues: Object.fromEntries(
         Object.entries(queues).map(([name, q]) => [

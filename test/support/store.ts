@@ -13,7 +13,12 @@ export async function localStore() {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: info.endpoints.s3,
+    S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: info.tableName,
+    UPLOADS_BUCKET: info.uploadsBucket,
+    BASE_URL: info.baseUrl,
+    TURNSTILE_VERIFY_URL: `${info.endpoints.turnstile}/turnstile/v0/siteverify`,
   });
   return {
     forms: await import('../../lambdas/store/forms.ts'),
