@@ -53,6 +53,21 @@ const managementDefaults = {
 
 export const routes: readonly Route[] = [
   {
+    name: 'submit',
+    method: 'POST',
+    path: '/s/{key}',
+    handler: 'http/submit/submit.ts',
+    auth: 'public',
+    // Parsing multipart and putting files to S3 is CPU-bound: memory buys CPU.
+    memoryMb: 1024,
+    // The captcha check may take 5 s and uploads a few more.
+    timeoutSeconds: 20,
+    streaming: false,
+    access: ['table:read', 'table:write', 'rateLimits:count', 'uploads:write', 'uploads:delete'],
+    summary:
+      'The public submit endpoint: stores a post (urlencoded, multipart with files, or JSON) after the checks of SPEC.md, in order.',
+  },
+  {
     ...managementDefaults,
     name: 'listForms',
     method: 'GET',
@@ -208,18 +223,21 @@ const compiled = routes.map((route) => ({
 
 /**
  * Finds the route for a request. `allowed` lists the methods the path takes
- * when it is known, so the caller can tell 404 from 405.
+ * when it is known, so the caller can tell 404 from 405; `isPublic` says the
+ * path is one any website may call (CORS on every answer).
  */
 export function matchRoute(
   method: string,
   path: string,
-): { match: RouteMatch | undefined; allowed: Method[] } {
+): { match: RouteMatch | undefined; allowed: Method[]; isPublic: boolean } {
   const allowed: Method[] = [];
   let match: RouteMatch | undefined;
+  let isPublic = false;
   for (const { route, regex, names } of compiled) {
     const found = regex.exec(path);
     if (!found) continue;
     allowed.push(route.method);
+    if (route.auth === 'public') isPublic = true;
     if (route.method === method.toUpperCase() && !match) {
       const pathParameters: Record<string, string> = {};
       names.forEach((name, i) => {
@@ -228,7 +246,7 @@ export function matchRoute(
       match = { route, pathParameters };
     }
   }
-  return { match, allowed };
+  return { match, allowed, isPublic };
 }
 
 /** A malformed %-escape stays as sent: the route then answers 404, never 500. */

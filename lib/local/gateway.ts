@@ -15,6 +15,14 @@ import { invokeWithTimeout, lambdaContext, loadHandler } from './lambda-runtime.
 export const BINARY_MEDIA_TYPES = ['multipart/form-data'];
 /** API Gateway's payload limit. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** A synchronous Lambda invoke carries at most this much event JSON. */
+const MAX_EVENT_BYTES = 6 * 1024 * 1024;
+/** What the stack's REQUEST_TOO_LARGE gateway response answers (lib/constructs/api-error-responses.ts). */
+const TOO_LARGE: APIGatewayProxyResult = {
+  statusCode: 413,
+  headers: { 'access-control-allow-origin': '*' },
+  body: '{"ok":false,"error":"payload_too_large","message":"Request Too Long"}',
+};
 export const LOCAL_STAGE = 'local';
 
 export interface Gateway {
@@ -64,7 +72,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req);
   if (body === undefined) {
-    send(res, { statusCode: 413, body: '{"message":"Request Too Long"}' });
+    send(res, TOO_LARGE);
     return;
   }
   const url = new URL(req.url ?? '/', 'http://local');
@@ -74,6 +82,11 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     ? { ...match.route, resource: match.route.path, pathParameters: match.pathParameters }
     : { ...fallbackRoute, resource: '/{proxy+}', pathParameters: { proxy: url.pathname.slice(1) } };
   const event = buildEvent(req, url, method, body, target.resource, target.pathParameters);
+  if (Buffer.byteLength(JSON.stringify(event)) > MAX_EVENT_BYTES) {
+    // Lambda refuses the invoke and API Gateway answers 413 itself.
+    send(res, TOO_LARGE);
+    return;
+  }
   const handler = await loadHandler(target.handler);
   const context = lambdaContext(target.name, target.timeoutSeconds, event.requestContext.requestId);
   let result: APIGatewayProxyResult;

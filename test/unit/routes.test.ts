@@ -34,8 +34,19 @@ describe('route table', () => {
     expect(matchRoute('DELETE', '/v1/forms')).toEqual({
       match: undefined,
       allowed: ['GET', 'POST'],
+      isPublic: false,
     });
-    expect(matchRoute('GET', '/v2/forms')).toEqual({ match: undefined, allowed: [] });
+    expect(matchRoute('GET', '/v2/forms')).toEqual({
+      match: undefined,
+      allowed: [],
+      isPublic: false,
+    });
+    // The public endpoint answers other methods itself (CORS preflight, 405 page).
+    expect(matchRoute('GET', '/s/abc')).toEqual({
+      match: undefined,
+      allowed: ['POST'],
+      isPublic: true,
+    });
     expect(matchRoute('GET', `/v1/forms/${id}/extra`).allowed).toEqual([]);
   });
 

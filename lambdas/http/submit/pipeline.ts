@@ -1,0 +1,345 @@
+import { randomUUIDv7 } from 'node:crypto';
+import { deleteSubmissionFiles, putSubmissionFiles } from '../../aws/uploads.ts';
+import { config } from '../../config.ts';
+import { checkAnswers, invalidMarker } from '../../domain/answer-checks.ts';
+import { ServiceError } from '../../domain/errors.ts';
+import type { PlanName } from '../../domain/form-gating.ts';
+import type { FormDesign, FormRecord } from '../../domain/form-model.ts';
+import { retryAfterSeconds, windowAt } from '../../domain/rate-limit.ts';
+import { duplicateFingerprint, isLinkSpam } from '../../domain/spam-rules.ts';
+import {
+  isBotByHoneypotOrTiming,
+  isEmptySubmission,
+  normalizeAnswers,
+  type SpecialFields,
+} from '../../domain/submission-answers.ts';
+import type { DeviceClass, Submission } from '../../domain/submission-model.ts';
+import {
+  BODY_LIMIT_BYTES,
+  bodyLimitOf,
+  closedReasonAt,
+  completionTexts,
+  DUPLICATE_WINDOW_SECONDS,
+  fileLimitOf,
+  formClosed,
+  isNearLimit,
+  MAX_FILES_PER_SUBMISSION,
+  monthlyAllowance,
+  redirectTarget,
+  submissionLimitReached,
+  uploadsEnabled,
+  usageMonth,
+} from '../../domain/submit-rules.ts';
+import { isBlocked, originAllowed } from '../../domain/visitor.ts';
+import { errorFields, log } from '../../log.ts';
+import { verifyTurnstile } from '../../net/turnstile.ts';
+import { closeFormAtLimit, findFormKey } from '../../store/forms.ts';
+import { countRequest } from '../../store/rate-limits.ts';
+import { insertSubmission, type SubmissionWrite } from '../../store/submissions.ts';
+import { readSubmitContext } from '../../store/submit-context.ts';
+import { parseSubmitBody, type ReceivedFile } from './parse-body.ts';
+
+/** What the handler knows about the request before the pipeline runs. */
+export interface SubmitRequest {
+  key: string | undefined;
+  contentType: string | undefined;
+  body: Buffer;
+  ip: string | undefined;
+  country: string | undefined;
+  deviceClass: DeviceClass | undefined;
+  userAgent: string;
+  origin: string | undefined;
+  referer: string | undefined;
+}
+
+/** How a browser post ends: a redirect, or the thank-you page's texts and look. */
+export interface CompletionView {
+  redirect: string | undefined;
+  title: string | null;
+  message: string | null;
+  design: FormDesign;
+}
+
+export type SubmitOutcome =
+  | { kind: 'stored'; submissionId: string; nearLimit: boolean; view: CompletionView }
+  /** Dropped by a block list, the honeypot or the fill-time check: nothing stored. */
+  | { kind: 'dropped'; view: CompletionView };
+
+const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
+const USER_AGENT_MAX = 1000;
+const REFERRER_MAX = 2048;
+
+const bodyTooLarge = (withUploads: boolean) =>
+  new ServiceError(
+    413,
+    'payload_too_large',
+    withUploads
+      ? 'A post with files may be at most 4.4 MB, the limit of a direct upload'
+      : 'A post may be at most 200 KB',
+  );
+
+const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
+
+/**
+ * SPEC.md's twelve processing steps, in order: the first failing step
+ * decides the answer. Reads are arranged so an accepted post without files
+ * makes four sequential DynamoDB round trips: key lookup; form, team and
+ * usage in one batch; both rate windows in parallel; one transaction.
+ */
+export async function acceptSubmission(request: SubmitRequest, now: Date): Promise<SubmitOutcome> {
+  // 1. The form by key.
+  if (!request.key || !KEY_PATTERN.test(request.key)) throw formNotFound();
+  const mapping = await findFormKey(request.key);
+  if (!mapping) throw formNotFound();
+  const month = usageMonth(now);
+  const context = await readSubmitContext(mapping.formId, mapping.teamId, month);
+  if (!context) throw formNotFound();
+  const { form, team } = context;
+  const plan = team.plan;
+
+  // 2. Block lists: dropped quietly, so a blocked sender learns nothing.
+  if (isBlocked(form, request.ip, request.country)) {
+    return { kind: 'dropped', view: completionView(form, plan, request, {}) };
+  }
+  // 3. Allowed websites.
+  if (!originAllowed(form.allowedOrigins, request.origin, request.referer)) {
+    throw new ServiceError(403, 'origin_not_allowed', 'This website may not post to this form');
+  }
+  // 4. Rate limits.
+  await enforceRateLimits(form.id, request.ip, now);
+
+  // 5. The body.
+  const maxBodyBytes = bodyLimitOf(form, plan);
+  if (request.body.length > maxBodyBytes) throw bodyTooLarge(uploadsEnabled(form, plan));
+  const body = await parseSubmitBody(request.contentType, request.body, {
+    maxBodyBytes,
+    maxFileBytes: fileLimitOf(form),
+    maxFiles: MAX_FILES_PER_SUBMISSION,
+    uploadsAllowed: uploadsEnabled(form, plan),
+  });
+  const { data, special } = normalizeAnswers(body.pairs);
+  const view = completionView(form, plan, request, special);
+
+  // 6. Bots caught by the honeypot or the fill-time check: dropped quietly.
+  if (isBotByHoneypotOrTiming(special, now.getTime())) return { kind: 'dropped', view };
+
+  // 7. Empty posts, then files the form does not take. A refused file still
+  // counts as content here, so a post of only a refused file names the file.
+  if (isEmptySubmission(data, body.files.length + (body.fileError ? 1 : 0))) {
+    throw new ServiceError(422, 'empty_submission', 'The submission has no answers');
+  }
+  if (body.fileError) throw body.fileError;
+  if (Buffer.byteLength(JSON.stringify(data)) > BODY_LIMIT_BYTES) {
+    throw new ServiceError(
+      413,
+      'payload_too_large',
+      'The answers exceed 200 KB; only files may make a post larger',
+    );
+  }
+
+  // 8. Closed forms.
+  if (closedReasonAt(form, now)) {
+    await recordReachedLimit(form, now);
+    throw formClosed(form, plan);
+  }
+
+  // 9. Captcha.
+  if (form.captchaEnabled) await checkCaptcha(form, special.captchaToken, request);
+
+  // 10. Link spam here; duplicates are claimed inside the storing transaction.
+  const submission: Submission = {
+    id: randomUUIDv7(),
+    formId: form.id,
+    data,
+    meta: visitorMeta(form, request, body.files),
+    read: false,
+    starred: false,
+    isSpam: isLinkSpam(data),
+    isTest: false,
+    createdAt: now.toISOString(),
+  };
+
+  // 12 (checks). Answers that fail the form's fields are stored, marked.
+  const problems = checkAnswers(form.fields, data, body.files);
+  if (problems.length > 0) data._invalid = invalidMarker(problems);
+
+  // 11 and 12. The allowance is a condition of the same transaction that stores.
+  const allowance = monthlyAllowance(team, {
+    free: config.freeMonthlySubmissions,
+    pro: config.proMonthlySubmissions,
+  });
+  await putSubmissionFiles(form.id, submission.id, body.files);
+  const stored = await store(submission, {
+    teamId: team.teamId,
+    month,
+    allowance,
+    now,
+    hints: { subject: special.subject, replyTo: special.replyTo },
+  }).catch(async (error: unknown) => {
+    await discardFiles(form.id, submission.id, body.files.length);
+    throw error;
+  });
+  if (stored !== 'stored') {
+    await discardFiles(form.id, submission.id, body.files.length);
+    if (stored === 'form_gone') throw formNotFound();
+    if (stored === 'closed') {
+      await recordReachedLimit(form, now);
+      throw formClosed(form, plan);
+    }
+    throw submissionLimitReached();
+  }
+  const counted = !submission.isSpam;
+  if (counted && form.maxSubmissions !== null && form.submissionCount + 1 >= form.maxSubmissions) {
+    await recordReachedLimit(form, now);
+  }
+  return {
+    kind: 'stored',
+    submissionId: submission.id,
+    nearLimit: counted && isNearLimit(context.usedThisMonth + 1, allowance),
+    view,
+  };
+}
+
+type StoreResult = 'stored' | 'form_gone' | 'closed' | 'limit_reached';
+
+/**
+ * One transaction; a duplicate found there turns the post into spam and
+ * stores it again without the claim and the usage (spam counts toward
+ * nothing): one extra round trip, only for duplicates.
+ */
+async function store(
+  submission: Submission,
+  options: {
+    teamId: string;
+    month: string;
+    allowance: number;
+    now: Date;
+    hints: SubmissionWrite['hints'];
+  },
+): Promise<StoreResult> {
+  const write = (spam: boolean): SubmissionWrite => ({
+    submission: { ...submission, isSpam: spam },
+    teamId: options.teamId,
+    requireOpen: true,
+    now: options.now,
+    hints: options.hints,
+    usage: spam ? undefined : { month: options.month, allowance: options.allowance },
+    duplicateMark: spam
+      ? undefined
+      : {
+          fingerprint: duplicateFingerprint(submission.formId, submission.data),
+          expiresAt: Math.floor(options.now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
+        },
+  });
+  let outcome = await insertSubmission(write(submission.isSpam));
+  if (!outcome.stored && outcome.reason === 'duplicate') {
+    submission.isSpam = true;
+    outcome = await insertSubmission(write(true));
+  }
+  if (outcome.stored) return 'stored';
+  if (outcome.reason === 'duplicate') throw new Error('duplicate claim without a claim');
+  return outcome.reason;
+}
+
+async function enforceRateLimits(formId: string, ip: string | undefined, now: Date) {
+  const window = windowAt(now.getTime(), 60);
+  const checks: Promise<boolean>[] = [
+    countRequest(`SUBMIT#FORM#${formId}`, window).then(
+      (hits) => hits > config.submitRatePerFormPerMinute,
+    ),
+  ];
+  if (ip) {
+    checks.push(
+      countRequest(`SUBMIT#IP#${formId}#${ip}`, window).then(
+        (hits) => hits > config.submitRatePerIpPerMinute,
+      ),
+    );
+  }
+  if ((await Promise.all(checks)).some(Boolean)) {
+    const seconds = retryAfterSeconds(window, now.getTime());
+    throw new ServiceError(429, 'rate_limited', 'Too many submissions; try again shortly', {
+      headers: { 'retry-after': String(seconds) },
+    });
+  }
+}
+
+async function checkCaptcha(
+  form: FormRecord,
+  token: string | undefined,
+  request: SubmitRequest,
+): Promise<void> {
+  if (!token) throw new ServiceError(403, 'captcha_failed', 'The captcha was not completed');
+  if (!form.captchaSecretKey) {
+    throw new ServiceError(403, 'captcha_failed', 'The captcha could not be checked');
+  }
+  const verdict = await verifyTurnstile({
+    secret: form.captchaSecretKey,
+    token,
+    remoteIp: request.ip,
+    idempotencyKey: crypto.randomUUID(),
+  });
+  if (verdict === 'unavailable') {
+    throw new ServiceError(
+      403,
+      'captcha_unavailable',
+      'The captcha service could not be reached; please try again',
+    );
+  }
+  if (verdict === 'failed') throw new ServiceError(403, 'captcha_failed', 'The captcha failed');
+}
+
+/** Closes the form if its count has reached `maxSubmissions`; a failure here loses no post. */
+async function recordReachedLimit(form: FormRecord, now: Date): Promise<void> {
+  if (form.maxSubmissions === null) return;
+  await closeFormAtLimit(form.id, now).catch((error: unknown) =>
+    log.warn('could not record the reached submission limit', {
+      formId: form.id,
+      ...errorFields(error),
+    }),
+  );
+}
+
+async function discardFiles(formId: string, submissionId: string, count: number): Promise<void> {
+  await deleteSubmissionFiles(formId, submissionId, count).catch((error: unknown) =>
+    log.warn('uploads of an unstored submission left behind', {
+      formId,
+      submissionId,
+      ...errorFields(error),
+    }),
+  );
+}
+
+function visitorMeta(
+  form: FormRecord,
+  request: SubmitRequest,
+  files: readonly ReceivedFile[],
+): Submission['meta'] {
+  return {
+    ip: form.dontStoreIp ? undefined : request.ip,
+    userAgent: request.userAgent.slice(0, USER_AGENT_MAX),
+    referrer: (request.referer ?? '').slice(0, REFERRER_MAX),
+    country: request.country,
+    deviceClass: request.deviceClass,
+    files:
+      files.length > 0
+        ? files.map((file) => ({ name: file.name, mime: file.mime, size: file.size }))
+        : undefined,
+  };
+}
+
+function completionView(
+  form: FormRecord,
+  plan: PlanName,
+  request: SubmitRequest,
+  special: SpecialFields,
+): CompletionView {
+  return {
+    redirect: redirectTarget(form, plan, {
+      redirectField: special.redirect,
+      origin: request.origin,
+      referer: request.referer,
+    }),
+    ...completionTexts(form, plan),
+    design: form.design,
+  };
+}

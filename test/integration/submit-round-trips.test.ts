@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { newForm } from '../support/forms.ts';
+import { localStore } from '../support/store.ts';
+
+/**
+ * The submit pipeline run in this process against the local table, with a
+ * middleware on the one DynamoDB client that counts sequential round trips
+ * (a call starting while none is in flight opens a new one; parallel calls
+ * share it) and asks every call for its consumed capacity.
+ */
+async function instrumented() {
+  await localStore();
+  const { dynamodb } = await import('../../lambdas/store/client.ts');
+  const { acceptSubmission } = await import('../../lambdas/http/submit/pipeline.ts');
+  const meter = { rounds: 0, calls: [] as string[], capacity: 0, inFlight: 0 };
+  dynamodb.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      if (meter.inFlight === 0) meter.rounds += 1;
+      meter.inFlight += 1;
+      meter.calls.push(context.commandName ?? 'unknown');
+      try {
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+        for (const entry of [consumed].flat()) {
+          meter.capacity += (entry as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0;
+        }
+        return result;
+      } finally {
+        meter.inFlight -= 1;
+      }
+    },
+    { step: 'initialize', name: 'roundTripMeter', override: true },
+  );
+  const reset = () => Object.assign(meter, { rounds: 0, calls: [], capacity: 0, inFlight: 0 });
+  return { acceptSubmission, meter, reset };
+}
+
+const request = (key: string, answers: Record<string, string>) => ({
+  key,
+  contentType: 'application/json',
+  body: Buffer.from(JSON.stringify(answers)),
+  ip: '203.0.113.9',
+  country: 'NL',
+  deviceClass: 'desktop' as const,
+  userAgent: 'round-trip-test',
+  origin: undefined,
+  referer: undefined,
+});
+
+describe('an accepted submission without files', () => {
+  it('takes at most 4 sequential DynamoDB round trips', async () => {
+    const { acceptSubmission, meter, reset } = await instrumented();
+    const form = await newForm('pro', {
+      fields: [
+        { id: 'email', type: 'email', required: true },
+        { id: 'message', type: 'textarea' },
+      ],
+      maxSubmissions: 1000,
+    });
+    reset();
+    const outcome = await acceptSubmission(
+      request(form.key, { email: 'ada@example.com', message: 'Hello there' }),
+      new Date(),
+    );
+    expect(outcome.kind).toBe('stored');
+    expect(meter.calls).toEqual([
+      'GetItemCommand',
+      'BatchGetItemCommand',
+      'UpdateItemCommand',
+      'UpdateItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    expect(meter.rounds).toBeLessThanOrEqual(4);
+    expect(meter.capacity).toBeGreaterThan(0);
+    process.stdout.write(
+      `accepted post: ${meter.rounds} sequential round trips, ${meter.calls.length} calls, ${meter.capacity} capacity units\n`,
+    );
+  });
+});

@@ -1,0 +1,89 @@
+import { request } from 'node:http';
+import { stack } from './api.ts';
+
+export interface SubmitResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON when the answer is JSON. */
+  body: Record<string, unknown> | undefined;
+  text: string;
+}
+
+export interface SubmitOptions {
+  method?: string;
+  /** Raw body bytes; or use `json` / `form`. */
+  body?: string | Buffer;
+  json?: unknown;
+  /** Sent urlencoded; pairs keep repeated names. */
+  form?: Record<string, string> | [string, string][];
+  contentType?: string;
+  headers?: Record<string, string>;
+  /**
+   * The loopback address to post from (any 127.x.y.z works on Linux): the
+   * local gateway reports it as the caller's IP, so tests can be many visitors.
+   */
+  from?: string;
+  allowServerError?: boolean;
+  /** Path instead of `/s/{key}`. */
+  path?: string;
+}
+
+/** Real HTTP to the local gateway's submit endpoint (node:http, to choose the source address). */
+export function submit(key: string, options: SubmitOptions = {}): Promise<SubmitResponse> {
+  let body: Buffer | undefined;
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.json !== undefined) {
+    body = Buffer.from(JSON.stringify(options.json));
+    headers['content-type'] ??= 'application/json';
+  } else if (options.form !== undefined) {
+    const pairs = Array.isArray(options.form) ? options.form : Object.entries(options.form);
+    body = Buffer.from(new URLSearchParams(pairs).toString());
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
+  }
+  if (options.contentType) headers['content-type'] = options.contentType;
+  const url = new URL(options.path ?? `/s/${key}`, stack().baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'POST',
+        headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
+        localAddress: options.from ?? '127.0.0.1',
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status >= 500 && !options.allowServerError) {
+            reject(new Error(`POST ${url.pathname} answered ${status}: ${text.slice(0, 500)}`));
+            return;
+          }
+          let parsed: Record<string, unknown> | undefined;
+          if (String(res.headers['content-type'] ?? '').includes('json')) {
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              parsed = undefined;
+            }
+          }
+          resolve({ status, headers: res.headers, body: parsed, text });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let nextAddress = 0;
+/** A loopback address no other test of this file has used: a fresh visitor. */
+export function freshVisitor(): string {
+  nextAddress += 1;
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1) % 250;
+  return `127.${worker + 1}.${Math.floor(nextAddress / 250) % 250}.${(nextAddress % 250) + 1}`;
+}
