@@ -1,0 +1,181 @@
+/**
+ * `npm run bench:submit [-- --posts N --concurrency C]`: the submit endpoint
+ * on the local stack. Prints throughput and latency over real HTTP, the
+ * handler's own CPU time per request (measured one request at a time, as a
+ * Lambda container runs them), the bundle size and the cold module init.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { build } from 'esbuild';
+import { startLocalStack } from '../../lib/local/stack.ts';
+
+const { values } = parseArgs({
+  options: {
+    posts: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '16' },
+    'cpu-samples': { type: 'string', default: '300' },
+  },
+});
+const POSTS = Number(values.posts);
+const CONCURRENCY = Number(values.concurrency);
+const CPU_SAMPLES = Number(values['cpu-samples']);
+
+// The bench measures the path, not the limits: lift them before anything reads config.
+process.env.SUBMIT_RATE_PER_FORM_PER_MINUTE = '100000000';
+process.env.PRO_MONTHLY_SUBMISSIONS = '100000000';
+// Every HTTP post comes from 127.0.0.1.
+process.env.SUBMIT_RATE_PER_IP_PER_MINUTE = '100000000';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main() {
+  const stateDir = await mkdtemp(join(tmpdir(), 'form-service-bench-'));
+  const stack = await startLocalStack({
+    stateDir,
+    inMemory: true,
+    ports: { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0 },
+    logLevel: 'error',
+  });
+  try {
+    const { baseUrl, apiKeys } = stack.info;
+    const created = await fetch(`${baseUrl}/v1/forms`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKeys.pro}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', type: 'contact' }),
+    });
+    const form = (await created.json()) as { key: string };
+    const post = async (i: number) => {
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/s/${form.key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: `Visitor ${i}`,
+          email: `visitor${i}@example.com`,
+          message: `Bench message number ${i}, long enough to look like a real one.`,
+        }),
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`post ${i} answered ${response.status}`);
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 50; i++) await post(-i - 1);
+
+    // Throughput and latency over HTTP.
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < POSTS) latencies.push(await post(next++));
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+
+    // Handler CPU, one request at a time: what one Lambda container spends.
+    const { handler } = await import('../../lambdas/http/submit/submit.ts');
+    const cpu: number[] = [];
+    for (let i = 0; i < CPU_SAMPLES; i++) {
+      const event = submitEvent(form.key, i);
+      const before = process.cpuUsage();
+      const result = await handler(event, {} as Context);
+      const used = process.cpuUsage(before);
+      if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    cpu.sort((a, b) => a - b);
+
+    const bundle = await bundleSize();
+    const init = coldInit(bundle.file, 5);
+    const report = {
+      posts: POSTS,
+      concurrency: CONCURRENCY,
+      throughputPerSecond: Math.round(POSTS / seconds),
+      latencyMs: {
+        p50: Number(percentile(latencies, 50).toFixed(1)),
+        p99: Number(percentile(latencies, 99).toFixed(1)),
+      },
+      handlerCpuMsPerRequest: {
+        p50: Number(percentile(cpu, 50).toFixed(2)),
+        p99: Number(percentile(cpu, 99).toFixed(2)),
+      },
+      bundleBytes: bundle.bytes,
+      coldModuleInitMs: init,
+    };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } finally {
+    await stack.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+function submitEvent(key: string, i: number): APIGatewayProxyEvent {
+  return {
+    resource: '/s/{key}',
+    path: `/s/${key}`,
+    httpMethod: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'bench/1' },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { key },
+    stageVariables: null,
+    body: JSON.stringify({ name: `CPU ${i}`, email: `cpu${i}@example.com`, message: 'Measured' }),
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: `bench-${i}`,
+      identity: { sourceIp: `198.51.100.${(i % 250) + 1}` },
+    } as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+/** The handler bundled as the stack bundles it (lib/constructs/service-function.ts). */
+async function bundleSize(): Promise<{ file: string; bytes: number }> {
+  const outdir = await mkdtemp(join(tmpdir(), 'form-service-bundle-'));
+  const file = join(outdir, 'index.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'lambdas/http/submit/submit.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    mainFields: ['module', 'main'],
+    minify: true,
+    outfile: file,
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'error',
+  });
+  return { file, bytes: (await stat(file)).size };
+}
+
+/** Median time to import the bundle in a fresh process: the cold start's module init. */
+function coldInit(file: string, runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t);`,
+      ],
+      { env: { ...process.env, TABLE_NAME: 'bench', UPLOADS_BUCKET: 'bench' } },
+    );
+    times.push(Number(out.toString().trim()));
+  }
+  times.sort((a, b) => a - b);
+  return Number(times[Math.floor(runs / 2)]!.toFixed(1));
+}
+
+await main();
