@@ -146,6 +146,57 @@ export const routes: readonly Route[] = [
   },
   {
     ...managementDefaults,
+    name: 'listSubmissions',
+    method: 'GET',
+    path: '/v1/forms/{id}/submissions',
+    handler: 'http/submissions/list-submissions.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      'One page of a folder (all, unread, starred, spam), newest first, with exact totals; around finds the page holding a submission.',
+  },
+  {
+    ...managementDefaults,
+    name: 'getSubmission',
+    method: 'GET',
+    path: '/v1/forms/{id}/submissions/{submissionId}',
+    handler: 'http/submissions/get-submission.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary: 'Returns one submission; reading it does not mark it read.',
+  },
+  {
+    ...managementDefaults,
+    name: 'updateSubmissions',
+    method: 'PATCH',
+    path: '/v1/forms/{id}/submissions',
+    handler: 'http/submissions/update-submissions.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    // Thousands of submissions in one request: up to API Gateway's 29 s, then 503 incomplete.
+    timeoutSeconds: 29,
+    summary:
+      'Sets read, starred or isSpam on a list of ids or on a folder as of a moment; counts what changed.',
+  },
+  {
+    ...managementDefaults,
+    name: 'deleteSubmissions',
+    method: 'DELETE',
+    path: '/v1/forms/{id}/submissions',
+    handler: 'http/submissions/delete-submissions.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'uploads:delete'],
+    timeoutSeconds: 29,
+    summary:
+      'Deletes a list of ids or a folder as of a moment, with their files; they stay counted in the month.',
+  },
+  {
+    ...managementDefaults,
+    name: 'getSubmissionFile',
+    method: 'GET',
+    path: '/v1/forms/{id}/submissions/{submissionId}/files/{index}',
+    handler: 'http/submissions/get-submission-file.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'uploads:read'],
+    summary: 'A download link for one uploaded file, valid 15 minutes, that saves it as an attachment.',
+  },
+  {
+    ...managementDefaults,
     name: 'getWebhook',
     method: 'GET',
     path: '/v1/forms/{id}/webhook',

@@ -1,11 +1,14 @@
 import {
   DeleteObjectsCommand,
+  GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
-import { formUploadsPrefix, uploadKey } from '../domain/uploads.ts';
+import type { StoredFile, Submission } from '../domain/submission-model.ts';
+import { attachmentDisposition, formUploadsPrefix, uploadKey } from '../domain/uploads.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_S3 points it at the local emulator.
 const s3 = new S3Client({ forcePathStyle: config.s3ForcePathStyle });
@@ -71,16 +74,55 @@ export async function deleteSubmissionFiles(
   submissionId: string,
   count: number,
 ): Promise<void> {
-  if (count === 0) return;
-  await s3.send(
-    new DeleteObjectsCommand({
+  await deleteObjects(Array.from({ length: count }, (_, i) => uploadKey(formId, submissionId, i)));
+}
+
+/** Removes the files of deleted submissions (those without files cost nothing). */
+export async function deleteFilesOf(
+  submissions: readonly Pick<Submission, 'formId' | 'id' | 'meta'>[],
+): Promise<void> {
+  await deleteObjects(
+    submissions.flatMap((submission) =>
+      (submission.meta.files ?? []).map((_, i) => uploadKey(submission.formId, submission.id, i)),
+    ),
+  );
+}
+
+/** DeleteObjects takes at most 1,000 keys a call. */
+async function deleteObjects(keys: readonly string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) {
+    const result = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: config.uploadsBucket,
+        Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
+      }),
+    );
+    if (result.Errors?.length) throw new Error(`could not delete ${result.Errors.length} uploads`);
+  }
+}
+
+/** How long a download link works (SPEC.md: 15 minutes). */
+export const DOWNLOAD_LINK_SECONDS = 15 * 60;
+
+/**
+ * A presigned GET of one stored file that downloads as an attachment under
+ * its original name, whatever its type: our bucket never renders a visitor's
+ * file inline.
+ */
+export function downloadLink(
+  formId: string,
+  submissionId: string,
+  index: number,
+  file: StoredFile,
+): Promise<string> {
+  return getSignedUrl(
+    s3,
+    new GetObjectCommand({
       Bucket: config.uploadsBucket,
-      Delete: {
-        Objects: Array.from({ length: count }, (_, i) => ({
-          Key: uploadKey(formId, submissionId, i),
-        })),
-        Quiet: true,
-      },
+      Key: uploadKey(formId, submissionId, index),
+      ResponseContentDisposition: attachmentDisposition(file.name),
+      ResponseContentType: file.mime,
     }),
+    { expiresIn: DOWNLOAD_LINK_SECONDS },
   );
 }

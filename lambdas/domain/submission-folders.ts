@@ -9,7 +9,8 @@ import type { Submission } from './submission-model.ts';
 export const FOLDERS = ['all', 'unread', 'starred', 'spam'] as const;
 export type Folder = (typeof FOLDERS)[number];
 
-type Flags = Pick<Submission, 'read' | 'starred' | 'isSpam'>;
+/** How many submissions each folder holds. */
+export type FolderSizes = Record<Folder, number>;
 
 /** `all` is everything but spam; `unread` and `starred` are never spam either. */
 export function foldersOf(flags: Flags): Folder[] {
@@ -23,4 +24,50 @@ export function foldersOf(flags: Flags): Folder[] {
 /** Whether the submission counts in the form's `submissionCount`. */
 export function countsAsSubmission(submission: Pick<Submission, 'isSpam' | 'isTest'>): boolean {
   return !submission.isSpam && !submission.isTest;
+}
+
+export type Flags = Pick<Submission, 'read' | 'starred' | 'isSpam'>;
+export type FlagChange = Partial<Flags>;
+
+/** The flags after the change, or undefined when the submission already holds them. */
+export function changedFlags(current: Flags, change: FlagChange): Flags | undefined {
+  const next: Flags = {
+    read: change.read ?? current.read,
+    starred: change.starred ?? current.starred,
+    isSpam: change.isSpam ?? current.isSpam,
+  };
+  const same =
+    next.read === current.read &&
+    next.starred === current.starred &&
+    next.isSpam === current.isSpam;
+  return same ? undefined : next;
+}
+
+/** How the form's counters move: one number per folder and `submissionCount`. */
+export interface CounterDeltas {
+  folders: FolderSizes;
+  submissionCount: number;
+}
+
+export function noDeltas(): CounterDeltas {
+  return { folders: { all: 0, unread: 0, starred: 0, spam: 0 }, submissionCount: 0 };
+}
+
+/**
+ * Adds to `total` what a submission going from `before` to `after` moves;
+ * `after` undefined is a deletion. Test submissions never count in
+ * `submissionCount`, whatever folder they are in.
+ */
+export function addCounterDeltas(
+  total: CounterDeltas,
+  before: Flags & Pick<Submission, 'isTest'>,
+  after: Flags | undefined,
+): CounterDeltas {
+  for (const folder of foldersOf(before)) total.folders[folder] -= 1;
+  if (countsAsSubmission(before)) total.submissionCount -= 1;
+  if (after) {
+    for (const folder of foldersOf(after)) total.folders[folder] += 1;
+    if (countsAsSubmission({ ...after, isTest: before.isTest })) total.submissionCount += 1;
+  }
+  return total;
 }

@@ -10,3 +10,16 @@ export function formUploadsPrefix(formId: string): string {
 export function uploadKey(formId: string, submissionId: string, index: number): string {
   return `${formUploadsPrefix(formId)}${submissionId}/${index}`;
 }
+
+/**
+ * `Content-Disposition: attachment` with the original name: an ASCII
+ * fallback for old clients and the exact name in RFC 5987 `filename*`.
+ */
+export function attachmentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'file';
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}

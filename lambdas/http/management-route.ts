@@ -13,6 +13,8 @@ export interface ManagementRequest {
   body: unknown;
   pathParameters: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
+  /** Milliseconds left before the function times out. */
+  remainingMs: () => number;
 }
 
 /** What the middlewares leave on the context for the handler. */
@@ -40,6 +42,7 @@ export function managementRoute(fn: (request: ManagementRequest) => Promise<Http
         body,
         pathParameters: event.pathParameters ?? {},
         query: event.queryStringParameters ?? {},
+        remainingMs: () => context.getRemainingTimeInMillis(),
       });
     });
   return withRequestId(chain);

@@ -13,10 +13,19 @@ import { config } from '../config.ts';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '../domain/errors.ts';
 import { newFormKey } from '../domain/form-defaults.ts';
 import type { FormRecord } from '../domain/form-model.ts';
+import { isUuid } from '../domain/ids.ts';
+import { FOLDERS, type FolderSizes } from '../domain/submission-folders.ts';
 import type { Webhook } from '../domain/webhooks.ts';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
-import { formKey, formKeyMappingKey, stripPlumbing, teamFormsParent, teamKey } from './keys.ts';
+import {
+  folderCounter,
+  formKey,
+  formKeyMappingKey,
+  stripPlumbing,
+  teamFormsParent,
+  teamKey,
+} from './keys.ts';
 import { webhookItem } from './webhooks.ts';
 
 export interface FormKeyMapping {
@@ -115,10 +124,15 @@ export async function insertForm(
 }
 
 export async function getForm(formId: string): Promise<FormRecord | undefined> {
+  const item = await getFormItem(formId);
+  return item ? stripPlumbing<FormRecord>(item) : undefined;
+}
+
+async function getFormItem(formId: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await documents.send(
     new GetCommand({ TableName: config.tableName, Key: formKey(formId) }),
   );
-  return Item ? stripPlumbing<FormRecord>(Item) : undefined;
+  return Item;
 }
 
 /** The team's forms, newest first. */
@@ -136,12 +150,21 @@ export async function findFormKey(key: string): Promise<FormKeyMapping | undefin
 
 /** A form of the caller's team; any other form (or none) is the same 404. */
 export async function getTeamForm(teamId: string, formId: string | undefined): Promise<FormRecord> {
-  const form = formId && UUID.test(formId) ? await getForm(formId) : undefined;
-  if (!form || form.teamId !== teamId) throw notFound('Form');
-  return form;
+  return (await getTeamFormWithFolders(teamId, formId)).form;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The form and the exact size of each inbox folder, from the one form item. */
+export async function getTeamFormWithFolders(
+  teamId: string,
+  formId: string | undefined,
+): Promise<{ form: FormRecord; folders: FolderSizes }> {
+  const item = isUuid(formId) ? await getFormItem(formId) : undefined;
+  if (!item || item.teamId !== teamId) throw notFound('Form');
+  const folders = Object.fromEntries(
+    FOLDERS.map((folder) => [folder, Math.max(0, Number(item[folderCounter(folder)] ?? 0))]),
+  ) as FolderSizes;
+  return { form: stripPlumbing<FormRecord>(item), folders };
+}
 
 /** Counters and ownership that a settings update must never overwrite. */
 const NOT_SETTINGS = new Set(['id', 'teamId', 'userId', 'key', 'submissionCount', 'createdAt']);

@@ -24,6 +24,20 @@ export const submissionKey = (formId: string, submissionId: string) => ({
 });
 export const SUBMISSION_PREFIX = 'SUB#';
 
+/**
+ * The largest submission sort key a submission received by `createdUpTo` can
+ * have. A UUID v7 starts with its Unix milliseconds (48 bits, hex); ids are
+ * drawn just after `createdAt` is taken, so a minute of margin is added and
+ * callers filter exactly on `createdAt`.
+ */
+export function submissionSortKeyUpTo(createdUpTo: string): string {
+  const ms = Date.parse(createdUpTo) + ID_CLOCK_MARGIN_MS;
+  const hex = Math.max(0, ms).toString(16).padStart(12, '0');
+  // '~' sorts after every hex digit, so every id of that millisecond is included.
+  return `${SUBMISSION_PREFIX}${hex.slice(0, 8)}-${hex.slice(8, 12)}~`;
+}
+const ID_CLOCK_MARGIN_MS = 60_000;
+
 /** A team's count of counted submissions in one calendar month (UTC). */
 export const usageKey = (teamId: string, month: string) => ({
   pk: `TEAM#${teamId}`,

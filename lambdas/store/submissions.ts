@@ -2,9 +2,10 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { ServiceError } from '../domain/errors.ts';
-import { countsAsSubmission, type Folder, foldersOf } from '../domain/submission-folders.ts';
+import { countsAsSubmission, foldersOf } from '../domain/submission-folders.ts';
 import type { Submission } from '../domain/submission-model.ts';
 import { documents } from './client.ts';
+import { FOLDER_INDEX } from './folder-reads.ts';
 import {
   duplicateMarkKey,
   folderCounter,
@@ -13,18 +14,10 @@ import {
   submissionKey,
   usageKey,
 } from './keys.ts';
-import { INDEXES } from './schema.ts';
 
 type TransactItem = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
 >[number];
-
-const FOLDER_INDEX = {
-  all: INDEXES.subAll,
-  unread: INDEXES.subUnread,
-  starred: INDEXES.subStarred,
-  spam: INDEXES.subSpam,
-} as const satisfies Record<Folder, { partitionKey: string }>;
 
 /**
  * The stored item: the submission, its team (so the pipeline needs no form

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { stack } from '../support/api.ts';
 import { newForm, storedItems } from '../support/forms.ts';
 import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { freshVisitor, multipart, submit } from '../support/submit.ts';
 
 function s3() {
   const info = stack();
@@ -13,29 +13,6 @@ function s3() {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     forcePathStyle: true,
   });
-}
-
-/**
- * A multipart body from FormData. `emptyFileInput` adds the part a browser sends for a file
- * input left empty (`filename=""`, no bytes); undici's FormData cannot produce it, as it
- * leaves out an empty filename.
- */
-async function multipart(parts: (form: FormData) => void, emptyFileInput?: string) {
-  const form = new FormData();
-  parts(form);
-  const encoded = new Response(form);
-  const contentType = encoded.headers.get('content-type')!;
-  let body = Buffer.from(await encoded.arrayBuffer());
-  if (emptyFileInput) {
-    const boundary = contentType.split('boundary=')[1]!;
-    const closing = Buffer.from(`--${boundary}--\r\n`);
-    const part = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${emptyFileInput}"; filename=""\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n\r\n',
-    );
-    body = Buffer.concat([body.subarray(0, body.length - closing.length), part, closing]);
-  }
-  return { body, contentType };
 }
 
 async function uploadsOf(formId: string): Promise<string[]> {

@@ -87,3 +87,26 @@ export function freshVisitor(): string {
   const worker = Number(process.env.VITEST_POOL_ID ?? 1) % 250;
   return `127.${worker + 1}.${Math.floor(nextAddress / 250) % 250}.${(nextAddress % 250) + 1}`;
 }
+
+/**
+ * A multipart body from FormData. `emptyFileInput` adds the part a browser sends for a file
+ * input left empty (`filename=""`, no bytes); undici's FormData cannot produce it, as it
+ * leaves out an empty filename.
+ */
+export async function multipart(parts: (form: FormData) => void, emptyFileInput?: string) {
+  const form = new FormData();
+  parts(form);
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get('content-type')!;
+  let body = Buffer.from(await encoded.arrayBuffer());
+  if (emptyFileInput) {
+    const boundary = contentType.split('boundary=')[1]!;
+    const closing = Buffer.from(`--${boundary}--\r\n`);
+    const part = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${emptyFileInput}"; filename=""\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n\r\n',
+    );
+    body = Buffer.concat([body.subarray(0, body.length - closing.length), part, closing]);
+  }
+  return { body, contentType };
+}

@@ -1,0 +1,6 @@
+/** Form and submission ids have the UUID shape (SPEC.md); anything else names nothing. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string | undefined): value is string {
+  return value !== undefined && UUID_PATTERN.test(value);
+}

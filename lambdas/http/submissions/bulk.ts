@@ -1,0 +1,50 @@
+import { type BulkTarget, effectiveAsOf } from '../../domain/bulk-target.ts';
+import { targetedSubmissions } from '../../store/folder-reads.ts';
+import {
+  type BulkOptions,
+  editSubmissions,
+  SUBMISSIONS_PER_TRANSACTION,
+  type SubmissionEdit,
+} from '../../store/submission-changes.ts';
+import { errorBody, type HttpResponse, json } from '../respond.ts';
+
+/** Stop starting batches this long before the function's own timeout. */
+const SAFETY_MS = 3_000;
+
+/**
+ * Runs a bulk edit over a target and answers `{ count }`; or, when the
+ * function's time ran out first, 503 `incomplete` with the count so far: the
+ * same request changes only what is still different, so sending it again
+ * finishes the job exactly.
+ */
+export async function bulkEdit(
+  formId: string,
+  target: BulkTarget,
+  edit: SubmissionEdit,
+  remainingMs: () => number,
+  afterCommit?: BulkOptions['afterCommit'],
+): Promise<HttpResponse> {
+  const now = new Date();
+  const batches = targetedSubmissions(
+    formId,
+    target,
+    (asOf) => effectiveAsOf(asOf, now),
+    SUBMISSIONS_PER_TRANSACTION,
+  );
+  const outcome = await editSubmissions(formId, batches, edit, {
+    deadline: now.getTime() + remainingMs() - SAFETY_MS,
+    afterCommit,
+  });
+  if (outcome.complete) return json(200, { count: outcome.count });
+  return json(
+    503,
+    {
+      ...errorBody(
+        'incomplete',
+        `Changed ${outcome.count} submissions before the time limit; send the same request again to finish`,
+      ),
+      count: outcome.count,
+    },
+    { 'retry-after': '1' },
+  );
+}

@@ -1,0 +1,17 @@
+import { deleteFilesOf } from '../../aws/uploads.ts';
+import { bulkDeleteInput } from '../../domain/bulk-target.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { managementRoute } from '../management-route.ts';
+import { parse } from '../parse.ts';
+import { bulkEdit } from './bulk.ts';
+
+/**
+ * Deleted submissions stay counted in the month's usage: only the form's
+ * counters move. Files go batch by batch, so a request cut short leaves none
+ * of its deleted submissions' files behind.
+ */
+export const handler = managementRoute(async ({ body, caller, pathParameters, remainingMs }) => {
+  const input = parse(bulkDeleteInput, body);
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  return bulkEdit(form.id, input.target, () => 'delete', remainingMs, deleteFilesOf);
+});

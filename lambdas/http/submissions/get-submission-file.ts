@@ -1,0 +1,15 @@
+import { DOWNLOAD_LINK_SECONDS, downloadLink } from '../../aws/uploads.ts';
+import { notFound } from '../../domain/errors.ts';
+import { managementRoute } from '../management-route.ts';
+import { json } from '../respond.ts';
+import { teamSubmission } from './get-submission.ts';
+
+export const handler = managementRoute(async ({ caller, pathParameters }) => {
+  const submission = await teamSubmission(caller.team.teamId, pathParameters);
+  const index = /^\d{1,3}$/.test(pathParameters.index ?? '') ? Number(pathParameters.index) : -1;
+  const file = submission.meta.files?.[index];
+  if (!file) throw notFound('File');
+  const expiresAt = new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString();
+  const url = await downloadLink(submission.formId, submission.id, index, file);
+  return json(200, { url, name: file.name, mime: file.mime, expiresAt });
+});

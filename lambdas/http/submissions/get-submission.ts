@@ -1,0 +1,29 @@
+import { notFound } from '../../domain/errors.ts';
+import { isUuid } from '../../domain/ids.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { getSubmission } from '../../store/submissions.ts';
+import { managementRoute } from '../management-route.ts';
+import { json } from '../respond.ts';
+
+/** Reading a submission leaves it unread: only PATCH changes `read`. */
+export const handler = managementRoute(async ({ caller, pathParameters }) => {
+  const submission = await teamSubmission(caller.team.teamId, pathParameters);
+  return json(200, submission);
+});
+
+/**
+ * A submission of a form of the caller's team; both reads in one round trip.
+ * Paths name the form `{id}` like every form route: API Gateway allows one
+ * variable name per path level.
+ */
+export async function teamSubmission(
+  teamId: string,
+  { id: formId, submissionId }: Record<string, string | undefined>,
+) {
+  const [form, submission] = await Promise.all([
+    getTeamForm(teamId, formId),
+    formId && isUuid(submissionId) ? getSubmission(formId, submissionId) : undefined,
+  ]);
+  if (!submission || submission.formId !== form.id) throw notFound('Submission');
+  return submission;
+}

@@ -1,0 +1,22 @@
+import { listQuery, toListItem } from '../../domain/submission-list.ts';
+import { readSubmissionList } from '../../store/folder-reads.ts';
+import { getTeamFormWithFolders } from '../../store/forms.ts';
+import { managementRoute } from '../management-route.ts';
+import { parse } from '../parse.ts';
+import { json } from '../respond.ts';
+
+export const handler = managementRoute(async ({ caller, pathParameters, query }) => {
+  const asOf = new Date().toISOString();
+  const request = parse(listQuery, query, 'query string');
+  const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
+  const list = await readSubmissionList(form.id, folders, request);
+  return json(200, {
+    items: list.items.map(toListItem),
+    page: list.page,
+    pageSize: request.pageSize,
+    pageCount: list.pageCount,
+    total: list.total,
+    unreadCount: folders.unread,
+    asOf,
+  });
+});

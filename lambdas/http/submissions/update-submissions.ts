@@ -1,0 +1,17 @@
+import { bulkUpdateInput } from '../../domain/bulk-target.ts';
+import { changedFlags } from '../../domain/submission-folders.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { managementRoute } from '../management-route.ts';
+import { parse } from '../parse.ts';
+import { bulkEdit } from './bulk.ts';
+
+export const handler = managementRoute(async ({ body, caller, pathParameters, remainingMs }) => {
+  const input = parse(bulkUpdateInput, body);
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  return bulkEdit(
+    form.id,
+    input.target,
+    (submission) => changedFlags(submission, input),
+    remainingMs,
+  );
+});

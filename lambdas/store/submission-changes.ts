@@ -1,0 +1,236 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { notFound, ServiceError } from '../domain/errors.ts';
+import {
+  addCounterDeltas,
+  type CounterDeltas,
+  type Flags,
+  FOLDERS,
+  foldersOf,
+  noDeltas,
+} from '../domain/submission-folders.ts';
+import type { Submission } from '../domain/submission-model.ts';
+import { documents } from './client.ts';
+import { FOLDER_INDEX, getSubmissionsById } from './folder-reads.ts';
+import { folderCounter, formKey, submissionKey } from './keys.ts';
+
+/** What to do with one submission: new flags, delete it, or nothing (undefined). */
+export type SubmissionEdit = (submission: Submission) => Flags | 'delete' | undefined;
+
+export interface BulkOptions {
+  /** Epoch ms after which no new batch is started (the function's time is running out). */
+  deadline?: number;
+  /** Runs after each committed batch with the submissions it deleted or changed. */
+  afterCommit?: (committed: Submission[]) => Promise<void>;
+}
+
+export interface BulkOutcome {
+  /** Submissions changed (or deleted); those already as asked are not counted. */
+  count: number;
+  /** False when the deadline stopped the walk: the same request finishes the job. */
+  complete: boolean;
+}
+
+type TransactItem = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
+/** A transaction holds at most 100 items: 99 submissions and the form's counters. */
+export const SUBMISSIONS_PER_TRANSACTION = 99;
+/**
+ * Transactions in flight at once. They all move the same form item's
+ * counters, so more would mostly conflict and retry (measured with
+ * `npm run bench:bulk`); reads of the next batches go on meanwhile.
+ */
+const PARALLEL_TRANSACTIONS = 2;
+const ATTEMPTS = 10;
+
+/**
+ * Applies `edit` to every submission the batches yield. Each batch is one
+ * transaction: every changed submission is written on the condition that its
+ * flags are still those read, together with the exact counter deltas on the
+ * form item. A submission changed meanwhile is read again and the batch
+ * retried, so counters stay exact under concurrent requests, and repeating
+ * the same request changes (and counts) only what is still different.
+ */
+export async function editSubmissions(
+  formId: string,
+  batches: AsyncIterable<Submission[]>,
+  edit: SubmissionEdit,
+  options: BulkOptions = {},
+): Promise<BulkOutcome> {
+  let count = 0;
+  let complete = true;
+  let failure: unknown;
+  const inFlight = new Set<Promise<void>>();
+  const start = (submissions: Submission[]) => {
+    const running = commitBatch(formId, submissions, edit)
+      .then(async (committed) => {
+        count += committed.length;
+        if (committed.length > 0) await options.afterCommit?.(committed);
+      })
+      .catch((error: unknown) => {
+        failure ??= error;
+      })
+      .finally(() => inFlight.delete(running));
+    inFlight.add(running);
+  };
+  for await (const batch of batches) {
+    if (options.deadline !== undefined && Date.now() > options.deadline) {
+      complete = false;
+      break;
+    }
+    for (let i = 0; i < batch.length; i += SUBMISSIONS_PER_TRANSACTION) {
+      start(batch.slice(i, i + SUBMISSIONS_PER_TRANSACTION));
+      while (inFlight.size >= PARALLEL_TRANSACTIONS) await Promise.race(inFlight);
+    }
+    if (failure) break;
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure;
+  return { count, complete };
+}
+
+/** Commits one batch; returns the submissions it changed, as they were before. */
+async function commitBatch(
+  formId: string,
+  batch: Submission[],
+  edit: SubmissionEdit,
+): Promise<Submission[]> {
+  let current = batch;
+  for (let attempt = 1; ; attempt++) {
+    const plans = current.flatMap((submission) => {
+      const outcome = edit(submission);
+      return outcome === undefined ? [] : [{ submission, outcome }];
+    });
+    if (plans.length === 0) return [];
+    const deltas = noDeltas();
+    const items: TransactItem[] = plans.map(({ submission, outcome }) => {
+      const after = outcome === 'delete' ? undefined : outcome;
+      addCounterDeltas(deltas, submission, after);
+      return after ? flagUpdate(submission, after) : submissionDelete(submission);
+    });
+    items.push(counterUpdate(formId, deltas));
+    try {
+      await documents.send(new TransactWriteCommand({ TransactItems: items }));
+      return plans.map((plan) => plan.submission);
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      if (reasons[plans.length]?.Code === 'ConditionalCheckFailed') throw notFound('Form');
+      if (attempt >= ATTEMPTS) {
+        throw new ServiceError(503, 'busy', 'The form kept changing; send the same request again', {
+          headers: { 'retry-after': '1' },
+          cause: error,
+        });
+      }
+      const stale = plans
+        .filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed')
+        .map((plan) => plan.submission.id);
+      if (stale.length > 0) {
+        // Changed or deleted since read: take them as they are now.
+        const fresh = await getSubmissionsById(formId, stale);
+        const staleIds = new Set(stale);
+        current = [...current.filter((s) => !staleIds.has(s.id)), ...fresh];
+      } else if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) {
+        throw error;
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
+      }
+    }
+  }
+}
+
+/** The flags each write was planned from, as a condition. */
+function flagsCondition(submission: Submission) {
+  return {
+    ConditionExpression: '#read = :wasRead AND #starred = :wasStarred AND #isSpam = :wasSpam',
+    names: { '#read': 'read', '#starred': 'starred', '#isSpam': 'isSpam' },
+    values: {
+      ':wasRead': submission.read,
+      ':wasStarred': submission.starred,
+      ':wasSpam': submission.isSpam,
+    },
+  };
+}
+
+/** New flags, and the folder index attributes that follow from them. */
+function flagUpdate(submission: Submission, after: Flags): TransactItem {
+  const { ConditionExpression, names, values } = flagsCondition(submission);
+  const holding = new Set(foldersOf(after));
+  const sets = ['#read = :read', '#starred = :starred', '#isSpam = :isSpam'];
+  const removes: string[] = [];
+  const attributeNames: Record<string, string> = { ...names };
+  const attributeValues: Record<string, unknown> = {
+    ...values,
+    ':read': after.read,
+    ':starred': after.starred,
+    ':isSpam': after.isSpam,
+  };
+  for (const folder of FOLDERS) {
+    attributeNames[`#in_${folder}`] = FOLDER_INDEX[folder].partitionKey;
+    if (holding.has(folder)) sets.push(`#in_${folder} = :form`);
+    else removes.push(`#in_${folder}`);
+  }
+  if (holding.size > 0) attributeValues[':form'] = formKey(submission.formId).pk;
+  return {
+    Update: {
+      TableName: config.tableName,
+      Key: submissionKey(submission.formId, submission.id),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression,
+      ExpressionAttributeNames: attributeNames,
+      ExpressionAttributeValues: attributeValues,
+    },
+  };
+}
+
+function submissionDelete(submission: Submission): TransactItem {
+  const { ConditionExpression, names, values } = flagsCondition(submission);
+  return {
+    Delete: {
+      TableName: config.tableName,
+      Key: submissionKey(submission.formId, submission.id),
+      ConditionExpression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** The batch's counter deltas on the form item, which must still exist. */
+function counterUpdate(formId: string, deltas: CounterDeltas): TransactItem {
+  const all: [string, number][] = FOLDERS.map((folder) => [
+    folderCounter(folder),
+    deltas.folders[folder],
+  ]);
+  all.push(['submissionCount', deltas.submissionCount]);
+  const moves = all.filter(([, delta]) => delta !== 0);
+  if (moves.length === 0) {
+    return {
+      ConditionCheck: {
+        TableName: config.tableName,
+        Key: formKey(formId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    };
+  }
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const adds = moves.map(([name, delta], i) => {
+    names[`#c${i}`] = name;
+    values[`:d${i}`] = delta;
+    return `#c${i} :d${i}`;
+  });
+  return {
+    Update: {
+      TableName: config.tableName,
+      Key: formKey(formId),
+      UpdateExpression: `ADD ${adds.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
