@@ -39,14 +39,16 @@ export async function deleteFormUploads(formId: string): Promise<number> {
 }
 
 export interface UploadedFile {
+  name: string;
   mime: string;
   content: Buffer;
 }
 
 /**
  * Stores a submission's files before the submission itself, so a stored
- * submission never names a missing file. Content type as declared; the
- * download link sets the attachment disposition, so nothing renders inline.
+ * submission never names a missing file. Content type as declared, and the
+ * object itself says "attachment" (the download link says so again), so no
+ * way of fetching it from our bucket renders it inline.
  */
 export async function putSubmissionFiles(
   formId: string,
@@ -61,6 +63,7 @@ export async function putSubmissionFiles(
           Key: uploadKey(formId, submissionId, index),
           Body: file.content,
           ContentType: file.mime,
+          ContentDisposition: attachmentDisposition(file.name),
           ContentLength: file.content.length,
         }),
       ),

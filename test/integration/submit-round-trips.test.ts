@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { meterDynamoDb } from '../support/dynamodb-meter.ts';
 import { newForm } from '../support/forms.ts';
 import { localStore } from '../support/store.ts';
 
@@ -12,27 +13,7 @@ async function instrumented() {
   await localStore();
   const { dynamodb } = await import('../../lambdas/store/client.ts');
   const { acceptSubmission } = await import('../../lambdas/http/submit/pipeline.ts');
-  const meter = { rounds: 0, calls: [] as string[], capacity: 0, inFlight: 0 };
-  dynamodb.middlewareStack.add(
-    (next, context) => async (args) => {
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      if (meter.inFlight === 0) meter.rounds += 1;
-      meter.inFlight += 1;
-      meter.calls.push(context.commandName ?? 'unknown');
-      try {
-        const result = await next(args);
-        const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        for (const entry of [consumed].flat()) {
-          meter.capacity += (entry as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0;
-        }
-        return result;
-      } finally {
-        meter.inFlight -= 1;
-      }
-    },
-    { step: 'initialize', name: 'roundTripMeter', override: true },
-  );
-  const reset = () => Object.assign(meter, { rounds: 0, calls: [], capacity: 0, inFlight: 0 });
+  const { meter, reset } = meterDynamoDb(dynamodb);
   return { acceptSubmission, meter, reset };
 }
 

@@ -1,0 +1,40 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+export interface DynamoDbMeter {
+  /** Sequential round trips: a call starting while none is in flight opens a new one. */
+  rounds: number;
+  calls: string[];
+  /** Capacity units consumed (every call is asked to return them). */
+  capacity: number;
+  inFlight: number;
+}
+
+/**
+ * A middleware on the service's one DynamoDB client that counts sequential
+ * round trips (parallel calls share one), names every call and adds up the
+ * capacity each consumed.
+ */
+export function meterDynamoDb(client: DynamoDBClient) {
+  const meter: DynamoDbMeter = { rounds: 0, calls: [], capacity: 0, inFlight: 0 };
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      if (meter.inFlight === 0) meter.rounds += 1;
+      meter.inFlight += 1;
+      meter.calls.push(context.commandName ?? 'unknown');
+      try {
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+        for (const entry of [consumed].flat()) {
+          meter.capacity += (entry as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0;
+        }
+        return result;
+      } finally {
+        meter.inFlight -= 1;
+      }
+    },
+    { step: 'initialize', name: 'roundTripMeter', override: true },
+  );
+  const reset = () => Object.assign(meter, { rounds: 0, calls: [], capacity: 0, inFlight: 0 });
+  return { meter, reset };
+}
