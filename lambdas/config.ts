@@ -59,6 +59,13 @@ export const config = {
       'https://challenges.cloudflare.com/turnstile/v0/siteverify'
     );
   },
+  /**
+   * Bulk-change transactions in flight at once for one request. They all move
+   * the same form item's counters, so more mostly conflict and retry.
+   */
+  get bulkParallelTransactions() {
+    return Math.max(1, integer('BULK_PARALLEL_TRANSACTIONS', 2));
+  },
   get managementRatePerMinute() {
     return integer('MANAGEMENT_RATE_PER_MINUTE', 300);
   },

@@ -6,7 +6,13 @@ import { type Folder, type FolderSizes, foldersOf } from '../domain/submission-f
 import { type ListQuery, pageHolding, pageWindow } from '../domain/submission-list.ts';
 import type { Submission } from '../domain/submission-model.ts';
 import { documents } from './client.ts';
-import { formKey, stripPlumbing, submissionKey, submissionSortKeyUpTo } from './keys.ts';
+import {
+  formKey,
+  SUBMISSION_PREFIX,
+  stripPlumbing,
+  submissionKey,
+  submissionSortKeyUpTo,
+} from './keys.ts';
 import { INDEXES } from './schema.ts';
 
 /**
@@ -30,17 +36,17 @@ interface FolderRange {
   cursor?: Key;
   /** ISO time: keys of submissions received later are not read. */
   createdUpTo?: string;
-  /** Only keys older than this submission (its id). */
-  olderThan?: string;
+  /** Only the keys on one side of this submission. */
+  beside?: { id: string; side: 'newer' | 'older' };
 }
 
 function folderQuery(formId: string, folder: Folder, range: FolderRange) {
   const index = FOLDER_INDEX[folder];
   const values: Record<string, unknown> = { ':form': formKey(formId).pk };
   let condition = '#folder = :form';
-  if (range.olderThan) {
-    condition += ' AND sk < :bound';
-    values[':bound'] = submissionKey(formId, range.olderThan).sk;
+  if (range.beside) {
+    condition += ` AND sk ${range.beside.side === 'newer' ? '>' : '<'} :bound`;
+    values[':bound'] = submissionKey(formId, range.beside.id).sk;
   } else if (range.createdUpTo) {
     condition += ' AND sk <= :bound';
     values[':bound'] = submissionSortKeyUpTo(range.createdUpTo);
@@ -57,65 +63,98 @@ function folderQuery(formId: string, folder: Folder, range: FolderRange) {
   };
 }
 
+/** Milliseconds a UUID v7 was drawn at: its first 48 bits. */
+function idTime(id: string): number {
+  return Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+}
+
+/** The newest and oldest submission ids of a folder: one key from each end. */
+async function folderEnds(formId: string, folder: Folder): Promise<[string, string] | undefined> {
+  const ends = await Promise.all(
+    [false, true].map(async (oldestFirst) => {
+      const page = await documents.send(
+        new QueryCommand({
+          ...folderQuery(formId, folder, {}),
+          ScanIndexForward: oldestFirst,
+          Limit: 1,
+        }),
+      );
+      return (page.Items?.[0]?.sk as string | undefined)?.slice(SUBMISSION_PREFIX.length);
+    }),
+  );
+  return ends[0] && ends[1] ? [ends[0], ends[1]] : undefined;
+}
+
 /**
- * Counts the folder's keys newer than the submission `id` (its position,
- * 0-based, in the newest-first list), reading keys only.
+ * The 0-based position of submission `id` in the folder's newest-first list.
+ * DynamoDB has no rank, so the keys on one side of it are counted; which
+ * side is guessed from the ids' times against the folder's newest and
+ * oldest (posts spread over time put the submission proportionally), so the
+ * usual cost is the shorter side, and at worst the longer one.
  */
-export async function countNewerThan(formId: string, folder: Folder, id: string): Promise<number> {
-  const index = FOLDER_INDEX[folder];
+async function positionInFolder(
+  formId: string,
+  folder: Folder,
+  id: string,
+  total: number,
+  ends: [string, string],
+): Promise<number> {
+  const [newest, oldest] = ends.map(idTime) as [number, number];
+  const share = newest > oldest ? (newest - idTime(id)) / (newest - oldest) : 0;
+  const side = share <= 0.5 ? 'newer' : 'older';
   let count = 0;
   let cursor: Key | undefined;
   do {
     const page = await documents.send(
       new QueryCommand({
-        TableName: config.tableName,
-        IndexName: index.name,
-        KeyConditionExpression: '#folder = :form AND sk > :id',
-        ExpressionAttributeNames: { '#folder': index.partitionKey },
-        ExpressionAttributeValues: {
-          ':form': formKey(formId).pk,
-          ':id': submissionKey(formId, id).sk,
-        },
+        ...folderQuery(formId, folder, { cursor, beside: { id, side } }),
         Select: 'COUNT',
-        ExclusiveStartKey: cursor,
       }),
     );
     count += page.Count ?? 0;
     cursor = page.LastEvaluatedKey;
   } while (cursor);
-  return count;
+  // Every older key counted: the rest of the folder, but this one, is newer.
+  return side === 'newer' ? count : Math.max(0, total - 1 - count);
 }
 
 /**
- * Reads the page of `size` submissions that starts after skipping `skip`
- * keys of the folder, newest first. Skipping counts keys without returning
- * them (DynamoDB has no offset), so page N costs keys-only reads of the
- * N-1 pages before it, then one Query and one BatchGet.
+ * Reads the page of `size` submissions that starts after `skip` of the
+ * folder's `total`, newest first. DynamoDB has no offset: the keys before the
+ * page are counted (keys only, `Select: COUNT`) from whichever end of the
+ * folder is nearer, so the last pages cost what the first ones do. Then one
+ * Query reads the page's keys and one BatchGet the submissions.
  */
 export async function readFolderPage(
   formId: string,
   folder: Folder,
-  skip: number,
-  size: number,
+  page: { skip: number; size: number; total: number },
 ): Promise<Submission[]> {
+  const fromOldest = page.skip > page.total - page.skip - page.size;
+  // From the oldest end the page is the slice [total - skip - size, total - skip) read upwards.
+  const skip = fromOldest ? Math.max(0, page.total - page.skip - page.size) : page.skip;
+  const size = fromOldest ? Math.min(page.size, page.total - page.skip) : page.size;
+  const direction = { ScanIndexForward: fromOldest };
   let cursor: Key | undefined;
   for (let remaining = skip; remaining > 0; ) {
-    const page = await documents.send(
+    const counted = await documents.send(
       new QueryCommand({
         ...folderQuery(formId, folder, { cursor }),
+        ...direction,
         Select: 'COUNT',
         Limit: remaining,
       }),
     );
-    remaining -= page.Count ?? 0;
-    cursor = page.LastEvaluatedKey;
+    remaining -= counted.Count ?? 0;
+    cursor = counted.LastEvaluatedKey;
     // The folder ends before the page starts.
     if (!cursor) return [];
   }
-  const page = await documents.send(
-    new QueryCommand({ ...folderQuery(formId, folder, { cursor }), Limit: size }),
+  if (size <= 0) return [];
+  const keys = await documents.send(
+    new QueryCommand({ ...folderQuery(formId, folder, { cursor }), ...direction, Limit: size }),
   );
-  return getSubmissionsByKey((page.Items ?? []) as Key[]);
+  return getSubmissionsByKey((keys.Items ?? []) as Key[]);
 }
 
 /**
@@ -228,15 +267,24 @@ export async function readSubmissionList(
 ): Promise<SubmissionListPage> {
   const total = folders[query.filter];
   let requested = query.page;
-  if (query.around) {
-    const [anchor] = await getSubmissionsById(formId, [query.around]);
-    if (anchor && foldersOf(anchor).includes(query.filter)) {
-      const position = await countNewerThan(formId, query.filter, anchor.id);
+  if (query.around && total > 0) {
+    const [[anchor], ends] = await Promise.all([
+      getSubmissionsById(formId, [query.around]),
+      folderEnds(formId, query.filter),
+    ]);
+    if (anchor && ends && foldersOf(anchor).includes(query.filter)) {
+      const position = await positionInFolder(formId, query.filter, anchor.id, total, ends);
       requested = pageHolding(position, query.pageSize);
     }
   }
   const window = pageWindow(total, query.pageSize, requested);
   const items =
-    total === 0 ? [] : await readFolderPage(formId, query.filter, window.skip, query.pageSize);
+    total === 0
+      ? []
+      : await readFolderPage(formId, query.filter, {
+          skip: window.skip,
+          size: query.pageSize,
+          total,
+        });
   return { items, page: window.page, pageCount: window.pageCount, total };
 }

@@ -38,12 +38,6 @@ type TransactItem = NonNullable<
 
 /** A transaction holds at most 100 items: 99 submissions and the form's counters. */
 export const SUBMISSIONS_PER_TRANSACTION = 99;
-/**
- * Transactions in flight at once. They all move the same form item's
- * counters, so more would mostly conflict and retry (measured with
- * `npm run bench:bulk`); reads of the next batches go on meanwhile.
- */
-const PARALLEL_TRANSACTIONS = 2;
 const ATTEMPTS = 10;
 
 /**
@@ -83,7 +77,7 @@ export async function editSubmissions(
     }
     for (let i = 0; i < batch.length; i += SUBMISSIONS_PER_TRANSACTION) {
       start(batch.slice(i, i + SUBMISSIONS_PER_TRANSACTION));
-      while (inFlight.size >= PARALLEL_TRANSACTIONS) await Promise.race(inFlight);
+      while (inFlight.size >= config.bulkParallelTransactions) await Promise.race(inFlight);
     }
     if (failure) break;
   }

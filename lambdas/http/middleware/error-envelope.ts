@@ -8,8 +8,8 @@ import { errorBody, type HttpResponse, json } from '../respond.ts';
 
 /**
  * The one place errors become responses: ServiceError keeps its status and
- * code, a zod failure is a 400 with its issues, anything else is a 500 whose
- * body says nothing about the cause (the log has it).
+ * code, a zod failure is a 400 with its issues, a timeout is a 503, anything
+ * else is a 500 whose body says nothing about the cause (the log has it).
  */
 export function errorEnvelope(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> {
   return {
@@ -29,6 +29,14 @@ export function errorEnvelope(): MiddlewareObj<APIGatewayProxyEvent, HttpRespons
           400,
           errorBody('invalid_request', 'The request is not valid', issuesOf(error)),
         );
+        return;
+      }
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        // middy ends the handler just before Lambda would: the caller gets an answer, not a 502.
+        log.error('request timed out', errorFields(error));
+        request.response = json(503, errorBody('timeout', 'The request took too long; try again'), {
+          'retry-after': '1',
+        });
         return;
       }
       log.error('unexpected error', errorFields(error));
