@@ -11,21 +11,43 @@ import type { HttpResponse } from './respond.ts';
 export function withRequestId(
   inner: (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>,
 ) {
-  return async (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> => {
-    const requestId = requestIdOf(event);
-    const started = performance.now();
-    return withLogContext({ requestId }, async () => {
+  return (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> =>
+    inRequestScope(event, async (requestId) => {
       const response = await inner(event, context);
-      log.info('request', {
-        method: event.httpMethod,
-        resource: event.resource,
-        status: response.statusCode,
-        ms: Math.round(performance.now() - started),
-      });
       return {
-        ...response,
-        headers: { ...response.headers, 'cache-control': 'no-store', 'x-request-id': requestId },
+        status: response.statusCode,
+        result: { ...response, headers: { ...response.headers, ...requestIdHeaders(requestId) } },
       };
     });
-  };
+}
+
+/** Headers every response carries, streamed ones included. */
+export function requestIdHeaders(requestId: string): Record<string, string> {
+  return { 'cache-control': 'no-store', 'x-request-id': requestId };
+}
+
+/**
+ * Runs one request inside its log scope and writes its log line when `run`
+ * settles, with the status (and any extra fields) `run` reports. A streamed
+ * response reports only once its body is sent, so `ms` covers the stream.
+ */
+export function inRequestScope<T>(
+  event: APIGatewayProxyEvent,
+  run: (
+    requestId: string,
+  ) => Promise<{ status: number; result: T; fields?: Record<string, unknown> }>,
+): Promise<T> {
+  const requestId = requestIdOf(event);
+  const started = performance.now();
+  return withLogContext({ requestId }, async () => {
+    const { status, result, fields } = await run(requestId);
+    log.info('request', {
+      method: event.httpMethod,
+      resource: event.resource,
+      status,
+      ms: Math.round(performance.now() - started),
+      ...fields,
+    });
+    return result;
+  });
 }

@@ -2,13 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { fallbackRoute, matchRoute, routes } from '../../lambdas/routes.ts';
+import { fallbackRoute, matchRoute } from '../../lambdas/routes.ts';
+import { isStreamingHandler } from './awslambda-shim.ts';
 import { invokeWithTimeout, lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { serveStreamedInvoke } from './streamed-invoke.ts';
 
 /**
  * The local stand-in for the REST API: serves every entry of the route table
  * by calling its handler with the event shape API Gateway's Lambda proxy
- * integration builds, and answers with what the handler returns.
+ * integration builds, and answers with what the handler returns; a
+ * `streaming` route is invoked and relayed as STREAM mode does
+ * (streamed-invoke.ts).
  */
 
 /** Content types API Gateway passes to Lambda base64-encoded (the stack's binaryMediaTypes). */
@@ -32,10 +36,6 @@ export interface Gateway {
 }
 
 export async function startGateway(options: { port: number; host?: string }): Promise<Gateway> {
-  for (const route of routes) {
-    if (route.streaming)
-      throw new Error(`route ${route.name} streams; the local gateway does not stream yet`);
-  }
   const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
       process.stderr.write(
@@ -89,6 +89,21 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   }
   const handler = await loadHandler(target.handler);
   const context = lambdaContext(target.name, target.timeoutSeconds, event.requestContext.requestId);
+  const streaming = 'streaming' in target && target.streaming;
+  // On AWS a mismatch fails too: API Gateway cannot read the other kind of answer.
+  if (streaming !== isStreamingHandler(handler)) {
+    process.stderr.write(
+      `local gateway: ${target.name} is ${streaming ? '' : 'not '}a streaming route but its handler is ${streaming ? 'not ' : ''}wrapped in awslambda.streamifyResponse\n`,
+    );
+    send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+    return;
+  }
+  if (streaming) {
+    await serveStreamedInvoke(res, handler, event, context, target.timeoutSeconds, (message) =>
+      process.stderr.write(`local gateway: ${target.name} failed: ${message}\n`),
+    );
+    return;
+  }
   let result: APIGatewayProxyResult;
   try {
     result = await invokeWithTimeout(handler, event, context, target.timeoutSeconds);

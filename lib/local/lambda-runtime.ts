@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { installAwsLambdaGlobal } from './awslambda-shim.ts';
 
 /**
  * Loads handler modules the way Lambda does (one module instance per
- * "function", reused across invocations) and builds the invocation context.
+ * "function", reused across invocations, the runtime's `awslambda` global
+ * defined before any of them loads) and builds the invocation context.
  */
 export const LAMBDAS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lambdas');
 
@@ -17,6 +19,7 @@ const modules = new Map<string, Promise<LambdaHandler>>();
 export function loadHandler(handlerModule: string): Promise<LambdaHandler> {
   let loaded = modules.get(handlerModule);
   if (!loaded) {
+    installAwsLambdaGlobal();
     loaded = import(pathToFileURL(join(LAMBDAS_DIR, handlerModule)).href).then((mod) => {
       if (typeof mod.handler !== 'function') {
         throw new Error(`lambdas/${handlerModule} does not export a handler function`);

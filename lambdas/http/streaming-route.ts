@@ -1,0 +1,76 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { errorFields, log } from '../log.ts';
+import { apiKeyAuth, type Caller } from './middleware/api-key-auth.ts';
+import { errorEnvelope } from './middleware/error-envelope.ts';
+import { inRequestScope, requestIdHeaders } from './request-id.ts';
+import type { HttpResponse } from './respond.ts';
+
+export interface StreamingRequest {
+  event: APIGatewayProxyEvent;
+  caller: Caller;
+  pathParameters: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+}
+
+/** A response whose body is read as it is sent: nothing holds it whole. */
+export interface StreamedResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: Readable;
+}
+
+type ChainResult = HttpResponse | StreamedResponse;
+type Middleware = MiddlewareObj<APIGatewayProxyEvent, ChainResult>;
+
+/**
+ * Wraps a handler of a `streaming: true` route (API Gateway STREAM mode,
+ * which invokes the function with InvokeWithResponseStream). The same chain
+ * as management routes runs first: request id and log scope, the error
+ * envelope, API-key auth (one request against the key's rate limit, however
+ * long the stream). Anything thrown before the body starts is the usual JSON
+ * envelope with its status. Then the status and headers go out as the
+ * HttpResponseStream prelude and the body is piped with backpressure: a slow
+ * client slows the reads behind the body instead of filling memory.
+ */
+export function streamingRoute(fn: (request: StreamingRequest) => Promise<StreamedResponse>) {
+  const chain = middy<APIGatewayProxyEvent, ChainResult>()
+    // Both only ever set a JSON HttpResponse, which is one of ChainResult.
+    .use(errorEnvelope() as Middleware)
+    .use(apiKeyAuth() as Middleware)
+    .handler((event, context) =>
+      fn({
+        event,
+        caller: (context as unknown as { caller: Caller }).caller,
+        pathParameters: event.pathParameters ?? {},
+        query: event.queryStringParameters ?? {},
+      }),
+    );
+
+  return awslambda.streamifyResponse(
+    async (event: APIGatewayProxyEvent, responseStream, context): Promise<void> => {
+      const failure = await inRequestScope(event, async (requestId) => {
+        const response = await chain(event, context);
+        const body =
+          typeof response.body === 'string' ? Readable.from([response.body]) : response.body;
+        const stream = awslambda.HttpResponseStream.from(responseStream, {
+          statusCode: response.statusCode,
+          headers: { ...response.headers, ...requestIdHeaders(requestId) },
+        });
+        try {
+          await pipeline(body, stream);
+          return { status: response.statusCode, result: undefined };
+        } catch (error) {
+          // The status has gone out already; the client sees the body end early.
+          log.error('response stream failed', errorFields(error));
+          return { status: response.statusCode, result: error, fields: { streamFailed: true } };
+        }
+      });
+      // Failing the invocation makes the runtime end the stream with an error
+      // trailer, and the Lambda error metric counts it.
+      if (failure) throw failure;
+    },
+  );
+}
