@@ -151,6 +151,8 @@ export const routes: readonly Route[] = [
     path: '/v1/forms/{id}/submissions',
     handler: 'http/submissions/list-submissions.ts',
     access: [...MANAGEMENT_ACCESS, 'table:read'],
+    // A deep page or `around` counts keys a megabyte per Query; give it API Gateway's 29 s.
+    timeoutSeconds: 29,
     summary:
       'One page of a folder (all, unread, starred, spam), newest first, with exact totals; around finds the page holding a submission.',
   },
@@ -193,7 +195,8 @@ export const routes: readonly Route[] = [
     path: '/v1/forms/{id}/submissions/{submissionId}/files/{index}',
     handler: 'http/submissions/get-submission-file.ts',
     access: [...MANAGEMENT_ACCESS, 'table:read', 'uploads:read'],
-    summary: 'A download link for one uploaded file, valid 15 minutes, that saves it as an attachment.',
+    summary:
+      'A download link for one uploaded file, valid 15 minutes, that saves it as an attachment.',
   },
   {
     ...managementDefaults,
@@ -231,6 +234,21 @@ export const routes: readonly Route[] = [
     handler: 'http/webhooks/delete-webhook.ts',
     access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Disconnects the webhook and deletes its secret.',
+  },
+  {
+    ...managementDefaults,
+    name: 'exportSubmissionsCsv',
+    method: 'GET',
+    path: '/v1/forms/{id}/export.csv',
+    handler: 'http/submissions/export-csv.ts',
+    // Formatting rows is CPU-bound, and memory buys CPU.
+    memoryMb: 1024,
+    // Two passes over a large folder; API Gateway streams for up to 15 minutes.
+    timeoutSeconds: 300,
+    streaming: true,
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      'Streams the submissions of a filter as CSV, newest first (UTF-8 with BOM, formula cells neutralized).',
   },
 ];
 

@@ -158,34 +158,41 @@ export async function readFolderPage(
 }
 
 /**
- * Walks a folder newest first in batches of whole submissions: the batch's
- * keys from the index, then the submissions with one BatchGet. With
- * `createdUpTo`, submissions received later are left out (exactly, by
- * `createdAt`), so a walk started at a moment ignores later arrivals.
+ * Walks a folder newest first in batches of whole submissions: keys from
+ * the index, then the submissions by BatchGet. With `readAhead`, one Query
+ * takes the keys of that many batches and their BatchGets run at once (a
+ * long walk then waits on DynamoDB a few times less), at the cost of holding
+ * that many batches. With `createdUpTo`, submissions received later are left
+ * out (exactly, by `createdAt`), so a walk started at a moment ignores later
+ * arrivals.
  */
 export async function* walkFolder(
   formId: string,
   folder: Folder,
-  options: { createdUpTo?: string; batchSize?: number } = {},
+  options: { createdUpTo?: string; batchSize?: number; readAhead?: number } = {},
 ): AsyncGenerator<Submission[]> {
   const batchSize = Math.min(options.batchSize ?? 100, 100);
+  const readAhead = Math.max(1, options.readAhead ?? 1);
+  const upTo = options.createdUpTo;
   let cursor: Key | undefined;
   do {
     const page = await documents.send(
       new QueryCommand({
-        ...folderQuery(formId, folder, { cursor, createdUpTo: options.createdUpTo }),
-        Limit: batchSize,
+        ...folderQuery(formId, folder, { cursor, createdUpTo: upTo }),
+        Limit: batchSize * readAhead,
       }),
     );
     cursor = page.LastEvaluatedKey;
     const keys = (page.Items ?? []) as Key[];
-    if (keys.length === 0) continue;
-    let batch = await getSubmissionsByKey(keys);
-    if (options.createdUpTo) {
-      const upTo = options.createdUpTo;
-      batch = batch.filter((submission) => submission.createdAt <= upTo);
+    const reads: Promise<Submission[]>[] = [];
+    for (let i = 0; i < keys.length; i += batchSize) {
+      reads.push(getSubmissionsByKey(keys.slice(i, i + batchSize)));
     }
-    if (batch.length > 0) yield batch;
+    for (const read of reads) {
+      const found = await read;
+      const batch = upTo ? found.filter((submission) => submission.createdAt <= upTo) : found;
+      if (batch.length > 0) yield batch;
+    }
   } while (cursor);
 }
 

@@ -92,6 +92,20 @@ describe('the REST API', () => {
     });
   });
 
+  it('streams the CSV export: InvokeWithResponseStream on its own function, 300 s', () => {
+    const [method, ...others] = deployedMethods(real.template).filter(
+      (m) => m.httpMethod === 'GET' && m.path === '/v1/forms/{id}/export.csv',
+    );
+    expect(others).toEqual([]);
+    expect(method?.functionId).toBe(real.logicalId(real.functionOf('exportSubmissionsCsv').lambda));
+    expect(method?.responseTransferMode).toBe('STREAM');
+    // The 2021-11-15 Lambda API path of InvokeWithResponseStream.
+    expect(method?.uri).toMatch(
+      /:lambda:path\/2021-11-15\/functions\/".*"\/response-streaming-invocations"/,
+    );
+    expect(method?.timeoutMillis).toBe(300_000);
+  });
+
   it('refuses a buffered route whose timeout exceeds API Gateway’s 29 s', () => {
     const slow = { ...routes[0]!, name: 'slowRoute', timeoutSeconds: 60 };
     expect(() => synthesize({ routes: [slow] })).toThrow(/slowRoute.*29 s/);

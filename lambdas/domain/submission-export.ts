@@ -1,0 +1,127 @@
+import * as z from 'zod';
+import type { FieldDefinition } from './form-model.ts';
+import { FOLDERS, type Folder } from './submission-folders.ts';
+import type { Submission } from './submission-model.ts';
+
+/**
+ * The CSV export's columns and rows (DESIGN.md §5): `id,createdAt`, the
+ * form's field ids in order, other answer names by first appearance in the
+ * newest-first walk, then the flags and visitor meta.
+ */
+
+/** Query string of `GET /v1/forms/{id}/export.csv`; values arrive as strings. */
+export const exportQuery = z.strictObject({
+  filter: z.enum(FOLDERS).default('all'),
+});
+
+/**
+ * Answer names beyond the form's fields that get a column. Posts may carry
+ * any names (50 a post), so a form fed by scripts could otherwise grow a
+ * header no spreadsheet opens; names past the cap are left out of the file.
+ */
+export const MAX_EXTRA_ANSWER_COLUMNS = 1_000;
+
+const LEADING_COLUMNS = ['id', 'createdAt'] as const;
+const TRAILING_COLUMNS = [
+  'read',
+  'starred',
+  'isSpam',
+  'isTest',
+  'ip',
+  'country',
+  'deviceClass',
+  'userAgent',
+  'referrer',
+  'files',
+] as const;
+
+/** The field-check report stored beside the answers; the API shows it, the CSV does not. */
+const NOT_AN_ANSWER = '_invalid';
+
+/**
+ * Pass 1 of an export: learns the answer columns from the submissions it is
+ * shown, newest first. Names first seen in the same submission are taken in
+ * code-point order, so the header does not depend on how the store orders a
+ * map's keys.
+ */
+export class AnswerColumns {
+  readonly #names: string[];
+  readonly #known: Set<string>;
+  readonly #maxExtras: number;
+  #extras = 0;
+  #dropped = new Set<string>();
+
+  constructor(fields: readonly FieldDefinition[] | null, maxExtras = MAX_EXTRA_ANSWER_COLUMNS) {
+    this.#known = new Set((fields ?? []).map((field) => field.id));
+    this.#names = [...this.#known];
+    this.#maxExtras = maxExtras;
+  }
+
+  note(submissions: readonly Pick<Submission, 'data'>[]): void {
+    for (const { data } of submissions) {
+      const fresh = Object.keys(data).filter(
+        (name) => name !== NOT_AN_ANSWER && !this.#known.has(name),
+      );
+      for (const name of fresh.sort()) {
+        if (this.#extras < this.#maxExtras) {
+          this.#known.add(name);
+          this.#names.push(name);
+          this.#extras += 1;
+        } else if (this.#dropped.size < this.#maxExtras) {
+          // Counted (up to a bound, to keep memory flat) for the log line only.
+          this.#dropped.add(name);
+        }
+      }
+    }
+  }
+
+  get names(): readonly string[] {
+    return this.#names;
+  }
+
+  /** Distinct names left out past the cap (counted up to the cap itself). */
+  get droppedCount(): number {
+    return this.#dropped.size;
+  }
+}
+
+export function exportHeader(answerNames: readonly string[]): string[] {
+  return [...LEADING_COLUMNS, ...answerNames, ...TRAILING_COLUMNS];
+}
+
+/** One submission under the header of `answerNames`; an answer it lacks is an empty cell. */
+export function exportRow(submission: Submission, answerNames: readonly string[]): string[] {
+  const { data, meta } = submission;
+  return [
+    submission.id,
+    submission.createdAt,
+    // Own properties only: a field named `constructor` must not read Object's.
+    ...answerNames.map((name) => (Object.hasOwn(data, name) ? String(data[name]) : '')),
+    String(submission.read),
+    String(submission.starred),
+    String(submission.isSpam),
+    String(submission.isTest),
+    meta.ip ?? '',
+    meta.country ?? '',
+    meta.deviceClass ?? '',
+    meta.userAgent ?? '',
+    meta.referrer ?? '',
+    (meta.files ?? []).map((file) => file.name).join('; '),
+  ];
+}
+
+/**
+ * `<form name>-<filter>-<yyyy-mm-dd>.csv` in ASCII letters, digits and
+ * hyphens, so the header needs no RFC 5987 form and no quoting surprises.
+ */
+export function exportFileName(formName: string, filter: Folder, at: Date): string {
+  const slug =
+    formName
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 60)
+      .replace(/^-+|-+$/g, '') || 'form';
+  return `${slug}-${filter}-${at.toISOString().slice(0, 10)}.csv`;
+}

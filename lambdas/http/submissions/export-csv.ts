@@ -1,0 +1,20 @@
+import { exportFileName, exportQuery } from '../../domain/submission-export.ts';
+import { getTeamForm } from '../../store/forms.ts';
+import { parse } from '../parse.ts';
+import { streamingRoute } from '../streaming-route.ts';
+import { exportBody } from './export-body.ts';
+
+export const handler = streamingRoute(async ({ event, caller, pathParameters, query }) => {
+  const { filter } = parse(exportQuery, query, 'query string');
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  // The moment the export covers: API Gateway's receipt of the request.
+  const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${exportFileName(form.name, filter, startedAt)}"`,
+    },
+    body: exportBody(form, filter, startedAt.toISOString()),
+  };
+});

@@ -1,0 +1,120 @@
+import { randomUUIDv7 } from 'node:crypto';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Submission, SubmissionMeta } from '../../lambdas/domain/submission-model.ts';
+
+/**
+ * Many submissions fast, straight into the table: items built by the store's
+ * own `submissionItem()` (so they are exactly what the submit path stores,
+ * folder index keys included), written with parallel BatchWrites, and the
+ * form's folder counters and `submissionCount` moved by the exact totals in
+ * one UpdateItem. Monthly usage and duplicate marks are not touched.
+ *
+ * The store modules read the environment when first used: call this after
+ * `localStore()` (tests) or `startLocalStack()` (benches).
+ */
+
+export interface SeedOptions {
+  formId: string;
+  teamId: string;
+  count: number;
+  /** Every seeded submission's flags; default unread, not starred, not spam, not a test. */
+  flags?: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam' | 'isTest'>>;
+  /** Answers of the i-th submission written (0 = oldest); default name, email and message. */
+  data?: (i: number) => Record<string, string>;
+  meta?: (i: number) => SubmissionMeta;
+  /** BatchWrites in flight at once (25 items each). */
+  parallel?: number;
+}
+
+export interface SeedResult {
+  /** Ids of the seeded submissions, newest first (the order lists and exports show). */
+  ids: string[];
+}
+
+const BATCH_ITEMS = 25;
+
+export async function seedSubmissions(options: SeedOptions): Promise<SeedResult> {
+  const [{ submissionItem }, { foldersOf, countsAsSubmission }, { folderCounter, formKey }] =
+    await Promise.all([
+      import('../../lambdas/store/submissions.ts'),
+      import('../../lambdas/domain/submission-folders.ts'),
+      import('../../lambdas/store/keys.ts'),
+    ]);
+  const { documents } = await import('../../lambdas/store/client.ts');
+  const { config } = await import('../../lambdas/config.ts');
+  const flags = { read: false, starred: false, isSpam: false, isTest: false, ...options.flags };
+  const data = options.data ?? defaultData;
+  const meta = options.meta ?? defaultMeta;
+  const ids: string[] = [];
+
+  // Items are built one batch at a time, so seeding 100,000 never holds them all.
+  let next = 0;
+  const writer = async () => {
+    while (next < options.count) {
+      const start = next;
+      next = Math.min(options.count, next + BATCH_ITEMS);
+      const items = [];
+      for (let i = start; i < next; i++) {
+        // As the submit path does: the time, then a UUID v7 drawn after it.
+        const createdAt = new Date().toISOString();
+        const submission: Submission = {
+          id: randomUUIDv7(),
+          formId: options.formId,
+          data: data(i),
+          meta: meta(i),
+          ...flags,
+          createdAt,
+        };
+        ids.push(submission.id);
+        items.push({ PutRequest: { Item: submissionItem(submission, options.teamId) } });
+      }
+      await batchWrite(items);
+    }
+  };
+  const batchWrite = async (items: Record<string, unknown>[]) => {
+    let pending = items;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 10) throw new Error('DynamoDB kept returning unprocessed items');
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      const result = await documents.send(
+        new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }),
+      );
+      pending = (result.UnprocessedItems?.[config.tableName] ?? []) as typeof pending;
+    }
+  };
+  await Promise.all(Array.from({ length: options.parallel ?? 8 }, writer));
+
+  const counters = foldersOf(flags).map(folderCounter);
+  if (countsAsSubmission(flags)) counters.push('submissionCount');
+  if (options.count > 0) {
+    await documents.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: formKey(options.formId),
+        UpdateExpression: `ADD ${counters.map((_, i) => `#c${i} :n`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(counters.map((name, i) => [`#c${i}`, name])),
+        ExpressionAttributeValues: { ':n': options.count },
+      }),
+    );
+  }
+  return { ids: ids.sort().reverse() };
+}
+
+function defaultData(i: number): Record<string, string> {
+  return {
+    name: `Visitor ${i}`,
+    email: `visitor${i}@example.com`,
+    message: `Seeded message number ${i}, about as long as a real one.`,
+  };
+}
+
+function defaultMeta(i: number): SubmissionMeta {
+  return {
+    ip: `198.51.100.${(i % 250) + 1}`,
+    userAgent: 'seed-submissions/1',
+    referrer: '',
+    country: 'DE',
+    deviceClass: 'desktop',
+  };
+}
