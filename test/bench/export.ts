@@ -8,12 +8,9 @@
  * rose above its level before the export. The goal is at most 64 MB.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startLocalStack } from '../../lib/local/stack.ts';
 import { seedSubmissions } from '../support/seed-submissions.ts';
+import { withBenchStack } from './bench-stack.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,105 +22,88 @@ const ROWS = Number(values.rows);
 const GOAL_MB = 64;
 const MB = 2 ** 20;
 
-async function main() {
-  const stateDir = await mkdtemp(join(tmpdir(), 'form-service-bench-'));
-  const stack = await startLocalStack({
-    stateDir,
-    inMemory: true,
-    ports: { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0 },
-    logLevel: 'error',
+await withBenchStack(async ({ stack, newForm }) => {
+  const { baseUrl, apiKeys } = stack.info;
+  const headers = { authorization: `Bearer ${apiKeys.pro}` };
+  const form = await newForm('Bench export');
+
+  const seedStarted = performance.now();
+  await seedSubmissions({
+    formId: form.id,
+    teamId: form.teamId,
+    count: ROWS,
+    parallel: Number(values['seed-parallel']),
   });
-  try {
-    const { baseUrl, apiKeys, teams } = stack.info;
-    const headers = { authorization: `Bearer ${apiKeys.pro}` };
-    const created = await fetch(`${baseUrl}/v1/forms`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench export', type: 'contact' }),
-    });
-    const form = (await created.json()) as { id: string };
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  // The stream poller of this process reads every insert: let it finish first.
+  await quiet();
+  // Loads the handler module (as a warm Lambda container has), so the
+  // measure below is the export's own memory, not code being loaded.
+  const warmUp = await fetch(`${baseUrl}/v1/forms/${form.id}/export.csv?filter=spam`, {
+    headers,
+  });
+  await warmUp.arrayBuffer();
+  globalThis.gc?.();
 
-    const seedStarted = performance.now();
-    await seedSubmissions({
-      formId: form.id,
-      teamId: teams.pro,
-      count: ROWS,
-      parallel: Number(values['seed-parallel']),
-    });
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
-    // The stream poller of this process reads every insert: let it finish first.
-    await quiet();
-    // Loads the handler module (as a warm Lambda container has), so the
-    // measure below is the export's own memory, not code being loaded.
-    const warmUp = await fetch(`${baseUrl}/v1/forms/${form.id}/export.csv?filter=spam`, {
-      headers,
-    });
-    await warmUp.arrayBuffer();
-    globalThis.gc?.();
+  const baseline = process.memoryUsage();
+  const peakResetWorked = resetPeakRss();
+  let sampledPeak = baseline.rss;
+  let heapPeak = baseline.heapUsed;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    sampledPeak = Math.max(sampledPeak, now.rss);
+    heapPeak = Math.max(heapPeak, now.heapUsed);
+  }, 10);
 
-    const baseline = process.memoryUsage();
-    const peakResetWorked = resetPeakRss();
-    let sampledPeak = baseline.rss;
-    let heapPeak = baseline.heapUsed;
-    const sampler = setInterval(() => {
-      const now = process.memoryUsage();
-      sampledPeak = Math.max(sampledPeak, now.rss);
-      heapPeak = Math.max(heapPeak, now.heapUsed);
-    }, 10);
-
-    const started = performance.now();
-    const response = await fetch(`${baseUrl}/v1/forms/${form.id}/export.csv`, { headers });
-    if (response.status !== 200) throw new Error(`export answered ${response.status}`);
-    let firstByteMs: number | undefined;
-    let firstRowMs: number | undefined;
-    let bytes = 0;
-    let lineEnds = 0;
-    for await (const chunk of response.body!) {
-      firstByteMs ??= performance.now() - started;
-      bytes += chunk.length;
-      // Seeded answers hold no line breaks: every LF ends a record.
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lineEnds += 1;
-      if (firstRowMs === undefined && lineEnds >= 2) firstRowMs = performance.now() - started;
-    }
-    const totalMs = performance.now() - started;
-    clearInterval(sampler);
-    const rows = lineEnds - 1;
-    if (rows !== ROWS) throw new Error(`exported ${rows} rows, seeded ${ROWS}`);
-    const highWater = peakResetWorked ? vmHwmBytes() : undefined;
-    const peakGrowth = Math.max(sampledPeak, highWater ?? 0) - baseline.rss;
-
-    const report = {
-      rows: ROWS,
-      seed: {
-        seconds: Number(seedSeconds.toFixed(1)),
-        rowsPerSecond: Math.round(ROWS / seedSeconds),
-      },
-      export: {
-        rowsPerSecond: Math.round(ROWS / (totalMs / 1000)),
-        pass2RowsPerSecond: Math.round(ROWS / ((totalMs - (firstRowMs ?? 0)) / 1000)),
-        firstByteMs: Math.round(firstByteMs ?? 0),
-        firstRowMs: Math.round(firstRowMs ?? 0),
-        totalSeconds: Number((totalMs / 1000).toFixed(1)),
-        megabytes: Number((bytes / MB).toFixed(1)),
-      },
-      memory: {
-        baselineRssMb: Number((baseline.rss / MB).toFixed(1)),
-        peakRssGrowthMb: Number((peakGrowth / MB).toFixed(1)),
-        // RSS stays high once pages were touched (seeding touches many), so
-        // the JS heap's own peak is shown too.
-        peakHeapUsedGrowthMb: Number(((heapPeak - baseline.heapUsed) / MB).toFixed(1)),
-        measuredBy: peakResetWorked ? 'VmHWM after reset, and 10 ms samples' : '10 ms samples',
-        goalMb: GOAL_MB,
-        withinGoal: peakGrowth <= GOAL_MB * MB,
-      },
-    };
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    if (!report.memory.withinGoal) process.exitCode = 1;
-  } finally {
-    await stack.stop();
-    await rm(stateDir, { recursive: true, force: true });
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/v1/forms/${form.id}/export.csv`, { headers });
+  if (response.status !== 200) throw new Error(`export answered ${response.status}`);
+  let firstByteMs: number | undefined;
+  let firstRowMs: number | undefined;
+  let bytes = 0;
+  let lineEnds = 0;
+  for await (const chunk of response.body!) {
+    firstByteMs ??= performance.now() - started;
+    bytes += chunk.length;
+    // Seeded answers hold no line breaks: every LF ends a record.
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lineEnds += 1;
+    if (firstRowMs === undefined && lineEnds >= 2) firstRowMs = performance.now() - started;
   }
-}
+  const totalMs = performance.now() - started;
+  clearInterval(sampler);
+  const rows = lineEnds - 1;
+  if (rows !== ROWS) throw new Error(`exported ${rows} rows, seeded ${ROWS}`);
+  const highWater = peakResetWorked ? vmHwmBytes() : undefined;
+  const peakGrowth = Math.max(sampledPeak, highWater ?? 0) - baseline.rss;
+
+  const report = {
+    rows: ROWS,
+    seed: {
+      seconds: Number(seedSeconds.toFixed(1)),
+      rowsPerSecond: Math.round(ROWS / seedSeconds),
+    },
+    export: {
+      rowsPerSecond: Math.round(ROWS / (totalMs / 1000)),
+      pass2RowsPerSecond: Math.round(ROWS / ((totalMs - (firstRowMs ?? 0)) / 1000)),
+      firstByteMs: Math.round(firstByteMs ?? 0),
+      firstRowMs: Math.round(firstRowMs ?? 0),
+      totalSeconds: Number((totalMs / 1000).toFixed(1)),
+      megabytes: Number((bytes / MB).toFixed(1)),
+    },
+    memory: {
+      baselineRssMb: Number((baseline.rss / MB).toFixed(1)),
+      peakRssGrowthMb: Number((peakGrowth / MB).toFixed(1)),
+      // RSS stays high once pages were touched (seeding touches many), so
+      // the JS heap's own peak is shown too.
+      peakHeapUsedGrowthMb: Number(((heapPeak - baseline.heapUsed) / MB).toFixed(1)),
+      measuredBy: peakResetWorked ? 'VmHWM after reset, and 10 ms samples' : '10 ms samples',
+      goalMb: GOAL_MB,
+      withinGoal: peakGrowth <= GOAL_MB * MB,
+    },
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (!report.memory.withinGoal) process.exitCode = 1;
+});
 
 /** Waits until this process uses under 5 % of a core for a second (at most a minute). */
 async function quiet(): Promise<void> {
@@ -153,5 +133,3 @@ function vmHwmBytes(): number | undefined {
     return undefined;
   }
 }
-
-await main();

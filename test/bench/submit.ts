@@ -5,13 +5,13 @@
  * Lambda container runs them), the bundle size and the cold module init.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { build } from 'esbuild';
-import { startLocalStack } from '../../lib/local/stack.ts';
+import { withBenchStack } from './bench-stack.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,87 +36,70 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function main() {
-  const stateDir = await mkdtemp(join(tmpdir(), 'form-service-bench-'));
-  const stack = await startLocalStack({
-    stateDir,
-    inMemory: true,
-    ports: { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0 },
-    logLevel: 'error',
-  });
-  try {
-    const { baseUrl, apiKeys } = stack.info;
-    const created = await fetch(`${baseUrl}/v1/forms`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKeys.pro}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', type: 'contact' }),
-    });
-    const form = (await created.json()) as { key: string };
-    const post = async (i: number) => {
-      const started = performance.now();
-      const response = await fetch(`${baseUrl}/s/${form.key}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: `Visitor ${i}`,
-          email: `visitor${i}@example.com`,
-          message: `Bench message number ${i}, long enough to look like a real one.`,
-        }),
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`post ${i} answered ${response.status}`);
-      return performance.now() - started;
-    };
-    for (let i = 0; i < 50; i++) await post(-i - 1);
-
-    // Throughput and latency over HTTP.
-    const latencies: number[] = [];
-    let next = 0;
+await withBenchStack(async ({ stack, newForm }) => {
+  const { baseUrl } = stack.info;
+  const form = await newForm('Bench');
+  const post = async (i: number) => {
     const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < POSTS) latencies.push(await post(next++));
+    const response = await fetch(`${baseUrl}/s/${form.key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `Visitor ${i}`,
+        email: `visitor${i}@example.com`,
+        message: `Bench message number ${i}, long enough to look like a real one.`,
       }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`post ${i} answered ${response.status}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 50; i++) await post(-i - 1);
 
-    // Handler CPU, one request at a time: what one Lambda container spends.
-    const { handler } = await import('../../lambdas/http/submit/submit.ts');
-    const cpu: number[] = [];
-    for (let i = 0; i < CPU_SAMPLES; i++) {
-      const event = submitEvent(form.key, i);
-      const before = process.cpuUsage();
-      const result = await handler(event, {} as Context);
-      const used = process.cpuUsage(before);
-      if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
-      cpu.push((used.user + used.system) / 1000);
-    }
-    cpu.sort((a, b) => a - b);
+  // Throughput and latency over HTTP.
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < POSTS) latencies.push(await post(next++));
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
 
-    const bundle = await bundleSize();
-    const init = coldInit(bundle.file, 5);
-    const report = {
-      posts: POSTS,
-      concurrency: CONCURRENCY,
-      throughputPerSecond: Math.round(POSTS / seconds),
-      latencyMs: {
-        p50: Number(percentile(latencies, 50).toFixed(1)),
-        p99: Number(percentile(latencies, 99).toFixed(1)),
-      },
-      handlerCpuMsPerRequest: {
-        p50: Number(percentile(cpu, 50).toFixed(2)),
-        p99: Number(percentile(cpu, 99).toFixed(2)),
-      },
-      bundleBytes: bundle.bytes,
-      coldModuleInitMs: init,
-    };
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } finally {
-    await stack.stop();
-    await rm(stateDir, { recursive: true, force: true });
+  // Handler CPU, one request at a time: what one Lambda container spends.
+  const { handler } = await import('../../lambdas/http/submit/submit.ts');
+  const cpu: number[] = [];
+  for (let i = 0; i < CPU_SAMPLES; i++) {
+    const event = submitEvent(form.key, i);
+    const before = process.cpuUsage();
+    const result = await handler(event, {} as Context);
+    const used = process.cpuUsage(before);
+    if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
+    cpu.push((used.user + used.system) / 1000);
   }
-}
+  cpu.sort((a, b) => a - b);
+
+  const bundle = await bundleSize();
+  const init = coldInit(bundle.file, 5);
+  const report = {
+    posts: POSTS,
+    concurrency: CONCURRENCY,
+    throughputPerSecond: Math.round(POSTS / seconds),
+    latencyMs: {
+      p50: Number(percentile(latencies, 50).toFixed(1)),
+      p99: Number(percentile(latencies, 99).toFixed(1)),
+    },
+    handlerCpuMsPerRequest: {
+      p50: Number(percentile(cpu, 50).toFixed(2)),
+      p99: Number(percentile(cpu, 99).toFixed(2)),
+    },
+    bundleBytes: bundle.bytes,
+    coldModuleInitMs: init,
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+});
 
 function submitEvent(key: string, i: number): APIGatewayProxyEvent {
   return {
@@ -177,5 +160,3 @@ function coldInit(file: string, runs: number): number {
   times.sort((a, b) => a - b);
   return Number(times[Math.floor(runs / 2)]!.toFixed(1));
 }
-
-await main();

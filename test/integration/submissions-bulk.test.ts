@@ -1,10 +1,10 @@
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { api, stack } from '../support/api.ts';
+import { api } from '../support/api.ts';
 import { newForm, storedItems, type TestForm } from '../support/forms.ts';
 import { bulk, expectCountersExact, listSubmissions, postAll } from '../support/inbox.ts';
 import { localStore } from '../support/store.ts';
 import { freshVisitor, multipart, submit } from '../support/submit.ts';
+import { uploadsOf } from '../support/uploads.ts';
 
 const answers = (n: number, tag = 'm') =>
   Array.from({ length: n }, (_, i) => ({ message: `${tag} ${i} ${crypto.randomUUID()}` }));
@@ -141,22 +141,6 @@ describe('PATCH /v1/forms/{id}/submissions', () => {
 });
 
 describe('DELETE /v1/forms/{id}/submissions', () => {
-  function s3() {
-    const info = stack();
-    return new S3Client({
-      region: info.region,
-      endpoint: info.endpoints.s3,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      forcePathStyle: true,
-    });
-  }
-  async function uploadsOf(formId: string): Promise<string[]> {
-    const { Contents } = await s3().send(
-      new ListObjectsV2Command({ Bucket: stack().uploadsBucket, Prefix: `forms/${formId}/` }),
-    );
-    return (Contents ?? []).map((object) => object.Key!);
-  }
-
   it('deletes by ids with their files; counters move, the month’s usage does not', async () => {
     const form = await newForm('pro', { allowUploads: true });
     const withFiles: string[] = [];

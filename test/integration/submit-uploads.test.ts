@@ -1,26 +1,10 @@
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { stack } from '../support/api.ts';
 import { newForm, storedItems } from '../support/forms.ts';
 import { localStore } from '../support/store.ts';
 import { freshVisitor, multipart, submit } from '../support/submit.ts';
-
-function s3() {
-  const info = stack();
-  return new S3Client({
-    region: info.region,
-    endpoint: info.endpoints.s3,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    forcePathStyle: true,
-  });
-}
-
-async function uploadsOf(formId: string): Promise<string[]> {
-  const { Contents } = await s3().send(
-    new ListObjectsV2Command({ Bucket: stack().uploadsBucket, Prefix: `forms/${formId}/` }),
-  );
-  return (Contents ?? []).map((object) => object.Key!);
-}
+import { s3, uploadsOf } from '../support/uploads.ts';
 
 describe('POST /s/{key} with files', () => {
   it('stores each file in S3 under the form and submission, and names them in meta.files', async () => {

@@ -10,6 +10,7 @@ import {
   REFUSED_FILE_TYPES,
   refusedFileReason,
 } from '../../lambdas/http/submit/parse-body.ts';
+import { type Rng, random } from '../support/seeded-random.ts';
 
 const LIMITS: BodyLimits = {
   maxBodyBytes: 6_000_000,
@@ -553,22 +554,6 @@ describe('file checks', () => {
 });
 
 describe('any input', () => {
-  /** Deterministic so a failure can be replayed. */
-  function randomSource(seed: number) {
-    let state = seed >>> 0;
-    const next = () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    const int = (max: number) => Math.floor(next() * max);
-    const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-    const bytes = (length: number) => Buffer.from(Array.from({ length }, () => int(256)));
-    return { next, int, pick, bytes };
-  }
-
   const TYPES = [
     undefined,
     'application/x-www-form-urlencoded',
@@ -579,7 +564,7 @@ describe('any input', () => {
     'multipart/form-data; boundary="',
   ];
 
-  function randomInput(random: ReturnType<typeof randomSource>) {
+  function randomInput(random: Rng) {
     const boundary = `b${random.int(1000)}`;
     const mode = random.int(4);
     if (mode === 0) {
@@ -611,15 +596,15 @@ describe('any input', () => {
   }
 
   it('resolves or rejects with a ServiceError for 500 random bodies, never hanging', async () => {
-    const random = randomSource(20240611);
+    const rng = random(20240611);
     const outcomes = { resolved: 0, rejected: 0 };
     for (let i = 0; i < 500; i += 1) {
-      const { type, body } = randomInput(random);
+      const { type, body } = randomInput(rng);
       const limits = {
-        maxBodyBytes: random.next() < 0.05 ? 10 : 200_000,
-        maxFileBytes: random.pick([1, 100, 200_000]),
-        maxFiles: random.int(3),
-        uploadsAllowed: random.next() < 0.5,
+        maxBodyBytes: rng.next() < 0.05 ? 10 : 200_000,
+        maxFileBytes: rng.pick([1, 100, 200_000]),
+        maxFiles: rng.int(3),
+        uploadsAllowed: rng.next() < 0.5,
       };
       let timer: NodeJS.Timeout | undefined;
       const hung = new Promise<'hung'>((resolve) => {
