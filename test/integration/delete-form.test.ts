@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { newTeam } from '../support/admin.ts';
 import { api, stack } from '../support/api.ts';
 import { localStore } from '../support/store.ts';
+import { freshVisitor, submit } from '../support/submit.ts';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -146,5 +147,22 @@ describe('DELETE /v1/forms/{id}', () => {
     const other = await newTeam('pro');
     expect((await api('DELETE', `/v1/forms/${id}`, { key: other.apiKey })).status).toBe(404);
     expect((await api('GET', `/v1/forms/${id}`)).status).toBe(200);
+  });
+});
+
+describe('the public endpoint and the submissions of a deleted form', () => {
+  it('the endpoint answers 404 on the very next post and the submissions are unreachable at once', async () => {
+    const created = await api('POST', '/v1/forms', { body: { name: 'Deleted endpoint' } });
+    const key = created.body.key as string;
+    const posted = await submit(key, { json: { message: 'kept?' }, from: freshVisitor() });
+    expect(posted.status).toBe(200);
+    const id = posted.body?.submissionId as string;
+    expect((await api('DELETE', `/v1/forms/${created.body.id}`)).status).toBe(200);
+    const next = await submit(key, { json: { message: 'too late' }, from: freshVisitor() });
+    expect(next.status).toBe(404);
+    for (const path of ['submissions', `submissions/${id}`, 'export.csv']) {
+      const response = await api('GET', `/v1/forms/${created.body.id}/${path}`);
+      expect(response.status, path).toBe(404);
+    }
   });
 });

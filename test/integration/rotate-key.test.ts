@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newTeam } from '../support/admin.ts';
 import { api, stack } from '../support/api.ts';
 import { localStore } from '../support/store.ts';
+import { freshVisitor, submit } from '../support/submit.ts';
 
 describe('POST /v1/forms/{id}/rotate-key', () => {
   it('gives a new key and endpoint, and the old key stops resolving on the very next lookup', async () => {
@@ -60,5 +61,23 @@ describe('POST /v1/forms/{id}/rotate-key', () => {
     const unknown = await api('POST', '/v1/forms/00000000-0000-4000-8000-000000000000/rotate-key');
     expect(unknown.status).toBe(404);
     expect((await api('GET', `/v1/forms/${created.body.id}`)).body.key).toBe(created.body.key);
+  });
+});
+
+describe('the public endpoint across a key rotation', () => {
+  it('the old endpoint answers 404 on the very next post; the new one takes it', async () => {
+    const created = await api('POST', '/v1/forms', { body: { name: 'Rotating endpoint' } });
+    const oldKey = created.body.key as string;
+    const before = await submit(oldKey, { json: { message: 'before' }, from: freshVisitor() });
+    expect(before.status).toBe(200);
+    const rotated = await api('POST', `/v1/forms/${created.body.id}/rotate-key`);
+    const stale = await submit(oldKey, { json: { message: 'stale' }, from: freshVisitor() });
+    expect(stale.status).toBe(404);
+    expect(stale.body).toMatchObject({ ok: false, error: 'not_found' });
+    const fresh = await submit(rotated.body.key as string, {
+      json: { message: 'after' },
+      from: freshVisitor(),
+    });
+    expect(fresh.status).toBe(200);
   });
 });

@@ -84,6 +84,18 @@ describe('GET /v1/forms/{id}/submissions', () => {
     expect(past.body.items.map((i) => i.id)).toEqual(inbox.slice(4));
   });
 
+  it('a post between two page reads pushes the list down: the same submission shows on both pages', async () => {
+    const moving = await newForm('pro');
+    const posted = await postAll(moving, [{ message: 'a' }, { message: 'b' }, { message: 'c' }]);
+    const first = await listSubmissions(moving, '?pageSize=2&page=1');
+    expect(first.body.items.map((i) => i.id)).toEqual([posted[2], posted[1]]);
+    await postAll(moving, [{ message: 'd' }]);
+    const second = await listSubmissions(moving, '?pageSize=2&page=2');
+    // Rule 6: clients de-duplicate by id.
+    expect(second.body.items.map((i) => i.id)).toEqual([posted[1], posted[0]]);
+    expect(Date.parse(second.body.asOf)).toBeGreaterThan(Date.parse(first.body.asOf));
+  });
+
   it('around returns the page holding that submission when it matches the filter', async () => {
     // inbox: [6, 5, 4, 3, 1, 0]; with pageSize 2, #1 is on page 3 and #4 on page 2.
     const holding = await listSubmissions(form, `?pageSize=2&around=${ids[1]}`);
