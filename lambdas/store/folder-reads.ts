@@ -217,16 +217,21 @@ async function getSubmissionsByKey(keys: readonly Key[]): Promise<Submission[]> 
     );
     for (const item of result.Responses?.[config.tableName] ?? []) {
       if (item.entity !== 'submission') continue;
-      const {
-        teamId: _team,
-        emailHints: _hints,
-        ...submission
-      } = stripPlumbing<Submission & { teamId: string; emailHints?: unknown }>(item);
-      found.push(submission);
+      found.push(toSubmission(item));
     }
     pending = (result.UnprocessedKeys?.[config.tableName]?.Keys ?? []) as typeof pending;
   }
   return found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/** A stored submission item as the API shows it: no table plumbing, team or email hints. */
+export function toSubmission(item: Record<string, unknown>): Submission {
+  const {
+    teamId: _team,
+    emailHints: _hints,
+    ...submission
+  } = stripPlumbing<Submission & { teamId: string; emailHints?: unknown }>(item);
+  return submission;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -5,15 +5,8 @@ import { ServiceError } from '../domain/errors.ts';
 import { countsAsSubmission, foldersOf } from '../domain/submission-folders.ts';
 import type { Submission } from '../domain/submission-model.ts';
 import { documents } from './client.ts';
-import { FOLDER_INDEX } from './folder-reads.ts';
-import {
-  duplicateMarkKey,
-  folderCounter,
-  formKey,
-  stripPlumbing,
-  submissionKey,
-  usageKey,
-} from './keys.ts';
+import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
+import { duplicateMarkKey, folderCounter, formKey, submissionKey, usageKey } from './keys.ts';
 
 type TransactItem = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
@@ -189,11 +182,5 @@ export async function getSubmission(
   const { Item } = await documents.send(
     new GetCommand({ TableName: config.tableName, Key: submissionKey(formId, submissionId) }),
   );
-  if (!Item) return undefined;
-  const {
-    teamId: _team,
-    emailHints: _hints,
-    ...submission
-  } = stripPlumbing<Submission & { teamId: string; emailHints?: EmailHints }>(Item);
-  return submission;
+  return Item ? toSubmission(Item) : undefined;
 }

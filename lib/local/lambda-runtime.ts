@@ -61,12 +61,17 @@ export function localFunctionArn(functionName: string): string {
 }
 
 /** Runs a handler with the function's timeout, as Lambda would end it. */
-export async function invokeWithTimeout<T>(
+export function invokeWithTimeout<T>(
   handler: LambdaHandler,
   event: unknown,
   context: Context,
   timeoutSeconds: number,
 ): Promise<T> {
+  return withinTimeout(handler(event, context), timeoutSeconds);
+}
+
+/** The invocation's work, failed with Lambda's message once the function's time is up. */
+export async function withinTimeout<T>(work: Promise<T>, timeoutSeconds: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -75,7 +80,7 @@ export async function invokeWithTimeout<T>(
     );
   });
   try {
-    return await Promise.race([handler(event, context), timeout]);
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }

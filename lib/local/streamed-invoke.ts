@@ -7,7 +7,7 @@ import {
   PRELUDE_DELIMITER_BYTES,
   streamingHighWaterMark,
 } from './awslambda-shim.ts';
-import type { LambdaHandler } from './lambda-runtime.ts';
+import { type LambdaHandler, withinTimeout } from './lambda-runtime.ts';
 
 /**
  * What API Gateway does for a route in STREAM mode: invoke the function with
@@ -121,20 +121,13 @@ export async function serveStreamedInvoke(
     if (!res.writableFinished) stream.destroy(new Error('the client closed the connection'));
   });
 
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)),
-      timeoutSeconds * 1000,
-    );
-  });
   try {
     const invoked = (handler as unknown as StreamingHandler)(event, stream, context);
     if (typeof (invoked as Promise<unknown> | undefined)?.then !== 'function') {
       throw new Error('Streaming does not support non-async handlers.');
     }
     // Lambda ends the invocation when the handler has settled and the stream has ended.
-    await Promise.race([Promise.all([invoked, finished(stream)]), timedOut]);
+    await withinTimeout(Promise.all([invoked, finished(stream)]), timeoutSeconds);
     if (!res.headersSent) {
       throw new Error('the stream ended before its prelude was complete (was anything written?)');
     }
@@ -147,8 +140,6 @@ export async function serveStreamedInvoke(
       res.writeHead(502, { 'content-type': 'application/json' });
       res.end('{"message":"Internal server error"}');
     }
-  } finally {
-    clearTimeout(timer);
   }
 }
 
