@@ -26,6 +26,9 @@ export function submissionItem(
     entity: 'submission',
     teamId,
     ...submission,
+    // A Map, not the object: the marshaller takes an object with an own `constructor`
+    // property (a visitor's answer named so) for a class instance and refuses it.
+    data: new Map(Object.entries(submission.data)),
   };
   if (hints && (hints.subject || hints.replyTo)) item.emailHints = hints;
   for (const folder of foldersOf(submission)) {

@@ -46,8 +46,50 @@ function multipartBody(rng: Rng, boundary: string, parts: number): Buffer {
   return Buffer.concat(chunks);
 }
 
-/** One malformed (or merely odd) request. */
-function generate(rng: Rng): SubmitOptions {
+/** Every name `Object.prototype` has: `constructor`, `toString`, `__proto__`, … */
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
+
+/**
+ * A valid post whose answers are named like inherited properties, in one of
+ * the three encodings, with the answers it must store: names starting with
+ * `_` (`__proto__`, …) are special fields and never stored.
+ */
+function prototypeNamedPost(rng: Rng, base: SubmitOptions): FuzzRequest {
+  const pairs: [string, string][] = [];
+  for (const name of PROTOTYPE_NAMES) {
+    if (rng.next() < 0.5) pairs.push([name, `${rng.int(1000)} ${name}`]);
+  }
+  pairs.push(['plain', `v${rng.int(1_000_000)}`]);
+  const expected = Object.fromEntries(pairs.filter(([name]) => !name.startsWith('_')));
+  const json: Record<string, string> = {};
+  for (const [name, value] of pairs) {
+    Object.defineProperty(json, name, { value, enumerable: true });
+  }
+  switch (rng.int(3)) {
+    case 0:
+      return { ...base, form: pairs, expected };
+    case 1:
+      return { ...base, body: JSON.stringify(json), contentType: 'application/json', expected };
+    default: {
+      const boundary = 'ProtoXyZ';
+      const parts = pairs.map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+      return {
+        ...base,
+        body: `${parts.join('')}--${boundary}--\r\n`,
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        expected,
+      };
+    }
+  }
+}
+
+type FuzzRequest = SubmitOptions & { expected?: Record<string, string> };
+
+/** One malformed (or merely odd) request, or a valid one whose stored answers are known. */
+function generate(rng: Rng): FuzzRequest {
   const headers: Record<string, string> = {};
   if (rng.next() < 0.3) headers['user-agent'] = rng.headerText(rng.int(4000));
   if (rng.next() < 0.2)
@@ -64,7 +106,7 @@ function generate(rng: Rng): SubmitOptions {
   if (rng.next() < 0.1)
     headers['cloudfront-is-mobile-viewer'] = rng.pick(['true', 'false', 'maybe']);
   const base = { headers, from: freshVisitor(), allowServerError: true };
-  switch (rng.int(11)) {
+  switch (rng.int(12)) {
     case 0:
       return { ...base, body: rng.bytes(rng.int(5000)), contentType: rng.pick(CONTENT_TYPES) };
     case 1: {
@@ -122,6 +164,8 @@ function generate(rng: Rng): SubmitOptions {
           [`a${rng.int(100)}`]: rng.text(rng.int(100)),
         },
       };
+    case 10:
+      return prototypeNamedPost(rng, base);
     default:
       return {
         ...base,
@@ -147,7 +191,13 @@ describe('submit endpoint fuzz', () => {
       form: forms[i % forms.length]!,
       options: generate(rng),
     }));
-    const results: { status: number; formId: string; submissionId?: string; label: string }[] = [];
+    const results: {
+      status: number;
+      formId: string;
+      submissionId?: string;
+      expected?: Record<string, string>;
+      label: string;
+    }[] = [];
     let cursor = 0;
     await Promise.all(
       Array.from({ length: PARALLEL }, async () => {
@@ -163,6 +213,7 @@ describe('submit endpoint fuzz', () => {
             status: response.status,
             formId: form.id,
             submissionId: response.body?.submissionId as string | undefined,
+            expected: options.expected,
             label: `#${index} (seed ${SEED}) ${response.text.slice(0, 200)}`,
           });
         }
@@ -180,7 +231,14 @@ describe('submit endpoint fuzz', () => {
       for (const value of Object.values(submission!.data)) {
         expect([...value].length).toBeLessThanOrEqual(10_000);
       }
+      if (result.expected) {
+        const { _invalid, ...answers } = submission!.data;
+        expect(answers, result.label).toEqual(result.expected);
+      }
     }
+    // Posts named like Object.prototype properties must reach the store and read back intact.
+    const prototypeNamed = stored.filter((r) => r.expected);
+    expect(prototypeNamed.length).toBeGreaterThan(REQUESTS / 60);
     const statuses: Record<number, number> = {};
     for (const { status } of results) statuses[status] = (statuses[status] ?? 0) + 1;
     process.stdout.write(`fuzz statuses (seed ${SEED}): ${JSON.stringify(statuses)}\n`);
