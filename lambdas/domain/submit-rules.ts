@@ -85,9 +85,12 @@ export function usageMonth(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
 
-/** From 95 % of the allowance used, this post included. */
-export function isNearLimit(usedIncludingThis: number, allowance: number): boolean {
-  return usedIncludingThis >= Math.ceil(allowance * NEAR_LIMIT_SHARE);
+/**
+ * The month's count, this post included, from which a post carries
+ * `warning: 'near_limit'`: 95 % of the allowance, rounded up.
+ */
+export function nearLimitFrom(allowance: number): number {
+  return Math.ceil(allowance * NEAR_LIMIT_SHARE);
 }
 
 export const submissionLimitReached = () =>

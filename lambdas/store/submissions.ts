@@ -50,7 +50,7 @@ export interface SubmissionWrite {
   submission: Submission;
   teamId: string;
   /** Counted toward the month's allowance: the usage counter must stay below it. */
-  usage?: { month: string; allowance: number };
+  usage?: MonthlyUsage;
   /** Claims these answers for the duplicate window; a claim already held cancels the write. */
   duplicateMark?: { fingerprint: string; expiresAt: number };
   /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
@@ -59,18 +59,75 @@ export interface SubmissionWrite {
   hints?: EmailHints;
 }
 
+export interface MonthlyUsage {
+  month: string;
+  allowance: number;
+  /** The count, this post included, from which the post is near the limit. */
+  nearLimitFrom: number;
+  /** The count read before this post: a guess of which side of `nearLimitFrom` it lands. */
+  usedBefore: number;
+}
+
 export type InsertOutcome =
-  | { stored: true }
+  | { stored: true; nearLimit: boolean }
   | { stored: false; reason: 'form_gone' | 'closed' | 'limit_reached' | 'duplicate' };
+
+/**
+ * Whether the post counts as usage below the warning threshold or at or past
+ * it: each is a condition on the count the transaction itself increments, so
+ * the answer's `near_limit` follows the count written, however concurrent.
+ */
+type UsageBand = 'quiet' | 'near';
 
 /**
  * Stores a submission in one transaction with every counter it moves: the
  * folder counters and `submissionCount` on the form, the team's monthly
  * usage, and the duplicate mark. The closing rules and the allowance are
  * conditions of that same transaction, so concurrent posts can never
- * overshoot `maxSubmissions` or the monthly allowance.
+ * overshoot `maxSubmissions` or the monthly allowance. A post whose usage
+ * lands on the other side of the near-limit threshold than guessed costs one
+ * more transaction (only posts crossing the threshold can).
  */
 export async function insertSubmission(write: SubmissionWrite): Promise<InsertOutcome> {
+  const { usage } = write;
+  let band: UsageBand | undefined = usage && bandOf(usage, usage.usedBefore);
+  for (let attempt = 1; ; attempt++) {
+    const items = transactionItems(write, band);
+    try {
+      await documents.send(new TransactWriteCommand({ TransactItems: items }));
+      return { stored: true, nearLimit: band === 'near' };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
+      if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
+      if (write.duplicateMark && failed(items.length - 1)) {
+        return { stored: false, reason: 'duplicate' };
+      }
+      if (usage && failed(2)) {
+        // Cancellation reasons carry raw attribute values: the document client leaves them be.
+        const used = Number(reasons[2]?.Item?.submissions?.N ?? 0);
+        if (used >= usage.allowance) return { stored: false, reason: 'limit_reached' };
+        band = bandOf(usage, used);
+      } else if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) {
+        throw error;
+      }
+      // Posts to one form meet on its counters: a conflicting transaction is retried.
+      if (attempt >= CONFLICT_ATTEMPTS) {
+        throw new ServiceError(503, 'busy', 'This form is receiving many posts; try again', {
+          headers: { 'retry-after': '1' },
+          cause: error,
+        });
+      }
+      if (!failed(2)) await new Promise((resolve) => setTimeout(resolve, conflictDelayMs(attempt)));
+    }
+  }
+}
+
+const bandOf = (usage: MonthlyUsage, usedBefore: number): UsageBand =>
+  usedBefore + 1 >= usage.nearLimitFrom ? 'near' : 'quiet';
+
+function transactionItems(write: SubmissionWrite, band: UsageBand | undefined): TransactItem[] {
   const { submission, now } = write;
   const nowIso = now.toISOString();
   const counted = countsAsSubmission(submission);
@@ -113,21 +170,7 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       },
     },
   ];
-  if (write.usage) {
-    items.push({
-      Update: {
-        TableName: config.tableName,
-        Key: usageKey(write.teamId, write.usage.month),
-        UpdateExpression: 'ADD submissions :one SET entity = :entity',
-        ConditionExpression: 'attribute_not_exists(submissions) OR submissions < :allowance',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':entity': 'usage',
-          ':allowance': write.usage.allowance,
-        },
-      },
-    });
-  }
+  if (write.usage && band) items.push(usageUpdate(write.teamId, write.usage, band));
   if (write.duplicateMark) {
     items.push({
       Put: {
@@ -144,31 +187,39 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       },
     });
   }
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await documents.send(new TransactWriteCommand({ TransactItems: items }));
-      return { stored: true };
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
-      if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
-      if (write.duplicateMark && failed(items.length - 1)) {
-        return { stored: false, reason: 'duplicate' };
-      }
-      if (write.usage && failed(2)) return { stored: false, reason: 'limit_reached' };
-      // Posts to one form meet on its counters: a conflicting transaction is retried.
-      const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      if (!conflict) throw error;
-      if (attempt >= CONFLICT_ATTEMPTS) {
-        throw new ServiceError(503, 'busy', 'This form is receiving many posts; try again', {
-          headers: { 'retry-after': '1' },
-          cause: error,
-        });
-      }
-      await new Promise((resolve) => setTimeout(resolve, conflictDelayMs(attempt)));
-    }
+  return items;
+}
+
+/**
+ * One more on the month's usage, below the allowance and within `band`: a
+ * quiet post needs the count before it to stay under `nearLimitFrom - 1`, a
+ * near one needs it at or over that. The failing count comes back with the
+ * cancellation, so the caller learns which band (or the limit) applies.
+ */
+function usageUpdate(teamId: string, usage: MonthlyUsage, band: UsageBand): TransactItem {
+  const nearFromBefore = usage.nearLimitFrom - 1;
+  const values: Record<string, unknown> = { ':one': 1, ':entity': 'usage' };
+  let condition: string;
+  if (band === 'quiet') {
+    condition = 'attribute_not_exists(submissions) OR submissions < :quietBelow';
+    values[':quietBelow'] = Math.min(nearFromBefore, usage.allowance);
+  } else if (nearFromBefore <= 0) {
+    condition = 'attribute_not_exists(submissions) OR submissions < :allowance';
+    values[':allowance'] = usage.allowance;
+  } else {
+    condition = 'submissions >= :nearFrom AND submissions < :allowance';
+    Object.assign(values, { ':nearFrom': nearFromBefore, ':allowance': usage.allowance });
   }
+  return {
+    Update: {
+      TableName: config.tableName,
+      Key: usageKey(teamId, usage.month),
+      UpdateExpression: 'ADD submissions :one SET entity = :entity',
+      ConditionExpression: condition,
+      ExpressionAttributeValues: values,
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
 }
 
 const CONFLICT_ATTEMPTS = 10;

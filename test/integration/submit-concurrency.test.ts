@@ -5,11 +5,11 @@ import { newForm, storedItems } from '../support/forms.ts';
 import { localStore } from '../support/store.ts';
 import { freshVisitor, submit } from '../support/submit.ts';
 
-/** 200 visitors posting different answers at once. */
-function burst(key: string) {
+/** `count` visitors posting different answers at once. */
+function burst(key: string, count = 200, label = 'visitor') {
   return Promise.all(
-    Array.from({ length: 200 }, (_, i) =>
-      submit(key, { json: { visitor: `visitor ${i}` }, from: freshVisitor() }),
+    Array.from({ length: count }, (_, i) =>
+      submit(key, { json: { visitor: `${label} ${i}` }, from: freshVisitor() }),
     ),
   );
 }
@@ -41,5 +41,32 @@ describe('limits under concurrency', () => {
     expect(await storedItems(form.id)).toHaveLength(50);
     const { usage } = await localStore();
     expect(await usage.monthlyUsage(form.teamId, new Date().toISOString().slice(0, 7))).toBe(50);
+  });
+
+  it('allowance 40: 35 posts, then 10 at once store exactly 5, and the 3 counted 38th to 40th warn near_limit', async () => {
+    const form = await newForm('pro');
+    const set = await admin('team', 'allowance', '--team', form.teamId, '--submissions', '40');
+    expect(set.code, set.stderr).toBe(0);
+    const before = [...(await burst(form.key, 20, 'early')), ...(await burst(form.key, 15, 'mid'))];
+    expect(tally(before)).toEqual({ 200: 35 });
+    // 95 % of 40 is 38: nothing before it warns.
+    expect(before.filter((r) => r.body?.warning)).toEqual([]);
+    const last = await burst(form.key, 10, 'late');
+    expect(tally(last)).toEqual({ 200: 5, 402: 5 });
+    const stored = last.filter((r) => r.status === 200);
+    // The counts written were 36 to 40, whichever post wrote which: exactly three reach 38.
+    expect(stored.filter((r) => r.body?.warning === 'near_limit')).toHaveLength(3);
+    expect(stored.filter((r) => r.body?.warning === undefined)).toHaveLength(2);
+    expect(await storedItems(form.id)).toHaveLength(40);
+  });
+
+  it('allowance 20: 10 at once after 15 warn on exactly the posts counted 19th and 20th', async () => {
+    const form = await newForm('pro');
+    const set = await admin('team', 'allowance', '--team', form.teamId, '--submissions', '20');
+    expect(set.code, set.stderr).toBe(0);
+    expect(tally(await burst(form.key, 15, 'first'))).toEqual({ 200: 15 });
+    const last = await burst(form.key, 10, 'second');
+    expect(tally(last)).toEqual({ 200: 5, 402: 5 });
+    expect(last.filter((r) => r.body?.warning === 'near_limit')).toHaveLength(2);
   });
 });

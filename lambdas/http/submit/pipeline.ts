@@ -22,9 +22,9 @@ import {
   DUPLICATE_WINDOW_SECONDS,
   fileLimitOf,
   formClosed,
-  isNearLimit,
   MAX_FILES_PER_SUBMISSION,
   monthlyAllowance,
+  nearLimitFrom,
   redirectTarget,
   submissionLimitReached,
   uploadsEnabled,
@@ -35,7 +35,11 @@ import { errorFields, log } from '../../log.ts';
 import { verifyTurnstile } from '../../net/turnstile.ts';
 import { closeFormAtLimit, findFormKey } from '../../store/forms.ts';
 import { countRequest } from '../../store/rate-limits.ts';
-import { insertSubmission, type SubmissionWrite } from '../../store/submissions.ts';
+import {
+  insertSubmission,
+  type MonthlyUsage,
+  type SubmissionWrite,
+} from '../../store/submissions.ts';
 import { readSubmitContext } from '../../store/submit-context.ts';
 import { parseSubmitBody, type ReceivedFile } from './parse-body.ts';
 
@@ -171,18 +175,22 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   await putSubmissionFiles(form.id, submission.id, body.files);
   const stored = await store(submission, {
     teamId: team.teamId,
-    month,
-    allowance,
+    usage: {
+      month,
+      allowance,
+      nearLimitFrom: nearLimitFrom(allowance),
+      usedBefore: context.usedThisMonth,
+    },
     now,
     hints: { subject: special.subject, replyTo: special.replyTo },
   }).catch(async (error: unknown) => {
     await discardFiles(form.id, submission.id, body.files.length);
     throw error;
   });
-  if (stored !== 'stored') {
+  if (stored.kind !== 'stored') {
     await discardFiles(form.id, submission.id, body.files.length);
-    if (stored === 'form_gone') throw formNotFound();
-    if (stored === 'closed') {
+    if (stored.kind === 'form_gone') throw formNotFound();
+    if (stored.kind === 'closed') {
       await recordReachedLimit(form, now);
       throw formClosed(form, plan);
     }
@@ -195,12 +203,14 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   return {
     kind: 'stored',
     submissionId: submission.id,
-    nearLimit: counted && isNearLimit(context.usedThisMonth + 1, allowance),
+    nearLimit: stored.nearLimit,
     view,
   };
 }
 
-type StoreResult = 'stored' | 'form_gone' | 'closed' | 'limit_reached';
+type StoreResult =
+  | { kind: 'stored'; nearLimit: boolean }
+  | { kind: 'form_gone' | 'closed' | 'limit_reached' };
 
 /**
  * One transaction; a duplicate found there turns the post into spam and
@@ -211,8 +221,7 @@ async function store(
   submission: Submission,
   options: {
     teamId: string;
-    month: string;
-    allowance: number;
+    usage: MonthlyUsage;
     now: Date;
     hints: SubmissionWrite['hints'];
   },
@@ -223,7 +232,7 @@ async function store(
     requireOpen: true,
     now: options.now,
     hints: options.hints,
-    usage: spam ? undefined : { month: options.month, allowance: options.allowance },
+    usage: spam ? undefined : options.usage,
     duplicateMark: spam
       ? undefined
       : {
@@ -236,9 +245,9 @@ async function store(
     submission.isSpam = true;
     outcome = await insertSubmission(write(true));
   }
-  if (outcome.stored) return 'stored';
+  if (outcome.stored) return { kind: 'stored', nearLimit: outcome.nearLimit };
   if (outcome.reason === 'duplicate') throw new Error('duplicate claim without a claim');
-  return outcome.reason;
+  return { kind: outcome.reason };
 }
 
 async function enforceRateLimits(formId: string, ip: string | undefined, now: Date) {
