@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { FieldDefinition } from './form-model.ts';
 import { FOLDERS, type Folder } from './submission-folders.ts';
 import type { Submission } from './submission-model.ts';
+import { withoutHiddenCharacters } from './visible-text.ts';
 
 /**
  * The CSV export's columns and rows (DESIGN.md §5): `id,createdAt`, the
@@ -106,7 +107,8 @@ export function exportRow(submission: Submission, answerNames: readonly string[]
     meta.deviceClass ?? '',
     meta.userAgent ?? '',
     meta.referrer ?? '',
-    (meta.files ?? []).map((file) => file.name).join('; '),
+    // Names stored before hidden characters were cleaned at upload are cleaned here too.
+    (meta.files ?? []).map((file) => withoutHiddenCharacters(file.name)).join('; '),
   ];
 }
 

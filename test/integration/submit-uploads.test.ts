@@ -36,6 +36,23 @@ describe('POST /s/{key} with files', () => {
     ]);
   });
 
+  it('stores file names without hidden characters (bidi marks, zero-width, BOM)', async () => {
+    const form = await newForm('pro', { allowUploads: true });
+    const post = await multipart((f) => {
+      f.append('note', 'see file');
+      f.append(
+        'doc',
+        new Blob([Buffer.from('plain text')], { type: 'text/plain' }),
+        're\u061Cport\u200B\u202Efdp.txt\uFEFF',
+      );
+    });
+    const response = await submit(form.key, { ...post, from: freshVisitor() });
+    expect(response.status, response.text).toBe(200);
+    const { submissions } = await localStore();
+    const stored = await submissions.getSubmission(form.id, response.body?.submissionId as string);
+    expect(stored?.meta.files).toEqual([{ name: 'reportfdp.txt', mime: 'text/plain', size: 10 }]);
+  });
+
   it('a file alone is a submission; a form without uploads refuses files with 400', async () => {
     const post = await multipart((f) => {
       f.append('doc', new Blob([Buffer.from('hello')], { type: 'text/plain' }), 'a.txt');

@@ -544,6 +544,13 @@ describe('file checks', () => {
   it('cleans file names', () => {
     expect(cleanFileName('a\u0000b\u001f\u007fc.txt')).toBe('abc.txt');
     expect(cleanFileName('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    // Hidden by category, not by a hand list: the Arabic letter mark, zero-width space,
+    // byte order mark, word joiner, soft hyphen, line separator and isolates.
+    expect(cleanFileName('a\u061Cb\u200Bc\uFEFFd\u2060e\u00ADf\u2028g\u2067h.txt')).toBe(
+      'abcdefgh.txt',
+    );
+    expect(cleanFileName('\u200B\uFEFF')).toBe('file');
+    expect(cleanFileName('résumé 履歴書.pdf')).toBe('résumé 履歴書.pdf');
     expect(cleanFileName('  ..  ')).toBe('file');
     expect(cleanFileName('x\\')).toBe('file');
     const long = `${'n'.repeat(300)}.pdf`;

@@ -125,6 +125,21 @@ describe('exportHeader and exportRow', () => {
     expect(row).toHaveLength(exportHeader(['email', 'missing', 'extra']).length);
   });
 
+  it('shows file names without hidden characters, whenever they were stored', () => {
+    const row = exportRow(
+      submission({
+        data: {},
+        meta: {
+          userAgent: '',
+          referrer: '',
+          files: [{ name: 'invoice\u202Efdp.exe\u200B', mime: 'application/pdf', size: 1 }],
+        },
+      }),
+      [],
+    );
+    expect(row.at(-1)).toBe('invoicefdp.exe');
+  });
+
   it('leaves meta that was not kept empty (no IP with dontStoreIp, no country, no files)', () => {
     expect(exportRow(submission(), []).slice(-6)).toEqual(['', '', '', 'ua', '', '']);
   });

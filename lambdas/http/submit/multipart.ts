@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { ServiceError } from '../../domain/errors.ts';
+import { withoutHiddenCharacters } from '../../domain/visible-text.ts';
 import type { BodyLimits, ParsedBody, ReceivedFile } from './parse-body.ts';
 
 /** Programs and scripts: refused by the last extension of the name, or by the declared type. */
@@ -81,16 +82,14 @@ const NAME_MAX_CHARS = 255;
 const KEPT_EXTENSION_MAX_CHARS = 16;
 
 /**
- * The stored file name: base name only (both `/` and `\` end a path), without control
- * characters or the bidi controls that disguise `gpj.exe` as `exe.jpg`, trimmed, at most 255
+ * The stored file name: base name only (both `/` and `\` end a path), without the hidden
+ * characters (controls, bidi controls that disguise `gpj.exe` as `exe.jpg`, zero-width and
+ * other format characters, line separators), trimmed, at most 255
  * characters (a cut keeps a short extension), and `file` when nothing is left.
  */
 export function cleanFileName(raw: string): string {
   const base = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
-  const visible = Array.from(base)
-    .filter((char) => !isHiddenCharacter(char.codePointAt(0) ?? 0))
-    .join('')
-    .trim();
+  const visible = withoutHiddenCharacters(base).trim();
   const chars = Array.from(visible);
   let name = visible;
   if (chars.length > NAME_MAX_CHARS) {
@@ -100,17 +99,6 @@ export function cleanFileName(raw: string): string {
     name = [...chars.slice(0, NAME_MAX_CHARS - kept.length), ...kept].join('');
   }
   return name === '' || name === '.' || name === '..' ? 'file' : name;
-}
-
-function isHiddenCharacter(codePoint: number): boolean {
-  return (
-    codePoint < 0x20 ||
-    (codePoint >= 0x7f && codePoint <= 0x9f) ||
-    codePoint === 0x200e ||
-    codePoint === 0x200f ||
-    (codePoint >= 0x202a && codePoint <= 0x202e) ||
-    (codePoint >= 0x2066 && codePoint <= 0x2069)
-  );
 }
 
 const MIME_SHAPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
