@@ -60,17 +60,42 @@ export function isLinkSpam(data: Record<string, string>): boolean {
 }
 
 /**
- * SHA-256 hex of the form id and the answers: names sorted (by code unit,
- * locale-independent), values trimmed, `_invalid` left out, so the same
- * answers sent in another field order, or with stray spaces, match.
- * JSON encoding keeps `a=b,c` apart from `a,b=c`.
+ * SHA-256 hex of the form id and the answers as a person reads them: each
+ * name and value in Unicode NFKC, case-folded, without format and control
+ * characters (zero-width, bidi marks, BOM, NUL), runs of white space as one
+ * space, trimmed; empty answers and `_invalid` left out; names sorted (by
+ * code unit, locale-independent). So the same answers sent in another field
+ * order or encoding, in other case, with stray spaces or hidden characters,
+ * match. JSON encoding keeps `a=b,c` apart from `a,b=c`.
  */
 export function duplicateFingerprint(formId: string, data: Record<string, string>): string {
   const answers = Object.entries(data)
     .filter(([name]) => name !== INVALID_MARKER)
-    .map(([name, value]) => [name, value.trim()] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .map(([name, value]) => [comparable(name), comparable(value)] as const)
+    .filter(([, value]) => value !== '')
+    .sort(([a, x], [b, y]) => compareUnits(a, b) || compareUnits(x, y));
   return createHash('sha256')
     .update(JSON.stringify([formId, answers]))
     .digest('hex');
+}
+
+const compareUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+// Format characters and the controls that are not white space.
+const INVISIBLE = /[\p{Cf}\u0000-\u0008\u000E-\u001F\u007F-\u009F]/gu;
+
+/**
+ * The text two people would call the same answer. Upper- then lower-casing
+ * approximates Unicode case folding (`ß` → `ss`, `ﬁ` → `fi` after NFKC)
+ * without a folding table.
+ */
+function comparable(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/\s+/gu, ' ')
+    .trim();
 }

@@ -296,6 +296,44 @@ describe('step 10: spam', () => {
     const list = await api('GET', '/v1/forms', { key: form.apiKey });
     expect((list.body.forms as { submissionCount: number }[])[0]?.submissionCount).toBe(1);
   });
+
+  it('a duplicate in other case, spacing, hidden characters, NUL or an empty extra field is still spam', async () => {
+    const form = await newForm('free');
+    const first = await submit(form.key, {
+      json: { email: 'x@example.com', message: 'Cheap pills, today only' },
+      from: freshVisitor(),
+    });
+    const { submissions } = await localStore();
+    const isSpam = async (body: Record<string, unknown> | undefined) =>
+      (await submissions.getSubmission(form.id, body?.submissionId as string))?.isSpam;
+    expect(await isSpam(first.body)).toBe(false);
+    const disguises: Record<string, string>[] = [
+      { email: 'X@Example.COM', message: 'CHEAP PILLS, TODAY ONLY' },
+      { email: 'x@example.com', message: '  Cheap   pills,\n\ttoday only ' },
+      { email: 'x@exa\u200Bmple.com', message: 'Cheap pills,\uFEFF today only' },
+      { email: 'x@example.com\u0000', message: 'Cheap pi\u0000lls, today only' },
+      { message: 'Cheap pills, today only', email: 'x@example.com', phone: '' },
+    ];
+    for (const json of disguises) {
+      const again = await submit(form.key, { json, from: freshVisitor() });
+      expect(again.status).toBe(200);
+      expect(await isSpam(again.body), JSON.stringify(json)).toBe(true);
+    }
+    // urlencoded with fields reordered is the same post.
+    const encoded = await submit(form.key, {
+      form: [
+        ['message', 'cheap pills, today only'],
+        ['email', 'x@example.com'],
+      ],
+      from: freshVisitor(),
+    });
+    expect(await isSpam(encoded.body)).toBe(true);
+    const different = await submit(form.key, {
+      json: { email: 'x@example.com', message: 'Cheap pills, tomorrow only' },
+      from: freshVisitor(),
+    });
+    expect(await isSpam(different.body)).toBe(false);
+  });
 });
 
 describe('step 11: the monthly allowance', () => {

@@ -96,10 +96,52 @@ describe('duplicateFingerprint', () => {
     expect(duplicateFingerprint('form2', answers)).not.toBe(duplicateFingerprint('form1', answers));
   });
 
-  it('differs when an answer differs, in case or in inner text', () => {
+  it('differs when an answer differs in its inner text, or a name differs', () => {
     const base = duplicateFingerprint('form1', answers);
-    expect(duplicateFingerprint('form1', { ...answers, message: 'hi' })).not.toBe(base);
-    expect(duplicateFingerprint('form1', { ...answers, Message: 'Hi' })).not.toBe(base);
+    expect(duplicateFingerprint('form1', { ...answers, message: 'Hi there' })).not.toBe(base);
+    expect(duplicateFingerprint('form1', { ...answers, message: 'H i' })).not.toBe(base);
+    const { message, ...rest } = answers;
+    expect(duplicateFingerprint('form1', { ...rest, note: message })).not.toBe(base);
+  });
+
+  it('ignores case, in names and values, with Unicode case folding', () => {
+    const base = duplicateFingerprint('form1', answers);
+    expect(duplicateFingerprint('form1', { ...answers, message: 'HI' })).toBe(base);
+    const { message, ...rest } = answers;
+    expect(duplicateFingerprint('form1', { ...rest, MESSAGE: message })).toBe(base);
+    expect(duplicateFingerprint('f', { street: 'Straße' })).toBe(
+      duplicateFingerprint('f', { street: 'STRASSE' }),
+    );
+  });
+
+  it('ignores hidden characters, NUL and runs of white space', () => {
+    const base = duplicateFingerprint('form1', { message: 'Buy cheap pills now' });
+    for (const disguised of [
+      'Buy\u200B cheap pills now',
+      'Buy cheap\u0000 pills now',
+      '\uFEFFBuy  cheap\t\tpills\n now',
+      'Buy cheap \u202Epills\u202C now',
+      'Buy\u00A0cheap\u2003pills now',
+    ]) {
+      expect(duplicateFingerprint('form1', { message: disguised }), JSON.stringify(disguised)).toBe(
+        base,
+      );
+    }
+  });
+
+  it('compares in NFKC: composed and decomposed accents, full-width letters match', () => {
+    expect(duplicateFingerprint('f', { name: 'Jos\u00e9' })).toBe(
+      duplicateFingerprint('f', { name: 'Jose\u0301' }),
+    );
+    expect(duplicateFingerprint('f', { name: '\uFF21\uFF44\uFF41' })).toBe(
+      duplicateFingerprint('f', { name: 'Ada' }),
+    );
+  });
+
+  it('ignores empty answers', () => {
+    const base = duplicateFingerprint('form1', answers);
+    expect(duplicateFingerprint('form1', { ...answers, company: '' })).toBe(base);
+    expect(duplicateFingerprint('form1', { ...answers, company: ' \u200B ' })).toBe(base);
   });
 
   it('keeps names and values apart', () => {
