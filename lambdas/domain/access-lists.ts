@@ -1,11 +1,14 @@
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import * as z from 'zod';
 import { isCountryCode } from './country-codes.ts';
+import { spellAddress } from './ip-ranges.ts';
 
 /**
  * The three lists that decide who may post: allowed websites, blocked IPs and
  * blocked countries. Each entry is stored in the one form the submit endpoint
- * compares against, so a match there is plain string equality.
+ * compares against: a single address matches by string equality, a range
+ * by its network address and prefix (ip-ranges.ts).
  */
 
 export const MAX_ALLOWED_ORIGINS = 50;
@@ -29,7 +32,8 @@ export function normalizeOrigin(value: string): string | undefined {
  * One spelling per address, so a block list entry matches however the client
  * wrote it: IPv6 compressed and lower-case (RFC 5952, as the URL parser
  * serializes it), IPv4-mapped IPv6 as plain IPv4 (the same visitor). Zone ids
- * and CIDR ranges are refused: a visitor's address never has them.
+ * and CIDR ranges are refused: a visitor's address never has them (block
+ * list entries may be ranges: `canonicalIpOrRange`).
  */
 export function canonicalIp(value: string): string | undefined {
   const version = isIP(value);
@@ -41,6 +45,45 @@ export function canonicalIp(value: string): string | undefined {
   const high = Number.parseInt(mapped[1]!, 16);
   const low = Number.parseInt(mapped[2]!, 16);
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/** A prefix length as people write it: decimal, no sign, no leading zero. */
+const PREFIX_LENGTH = /^(0|[1-9][0-9]{0,2})$/;
+
+/**
+ * A block list entry in its stored form: a single address as `canonicalIp`
+ * writes it, or a CIDR range (`203.0.113.0/24`, `2001:db8::/32`) as its
+ * network address (host bits cleared, so `10.1.2.3/8` is `10.0.0.0/8`)
+ * and prefix length. The address part must pass the same strict check as a
+ * single address. An IPv4-mapped range of /96 or longer is the IPv4 range it
+ * maps (`::ffff:192.0.2.0/120` is `192.0.2.0/24`), as a mapped visitor is
+ * read as IPv4 (a shorter one stays IPv6 and so matches no IPv4 visitor);
+ * a range of one address (`/32`, `/128`) is stored as that address, so it
+ * matches exactly as a single entry always has.
+ */
+export function canonicalIpOrRange(value: string): string | undefined {
+  const slash = value.indexOf('/');
+  if (slash === -1) return canonicalIp(value);
+  const written = value.slice(0, slash);
+  const prefixText = value.slice(slash + 1);
+  const address = canonicalIp(written);
+  if (address === undefined || !PREFIX_LENGTH.test(prefixText)) return undefined;
+  const writtenAsIpv6 = isIP(written) === 6;
+  let prefix = Number(prefixText);
+  if (prefix > (writtenAsIpv6 ? 128 : 32)) return undefined;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address);
+  if (writtenAsIpv6 && parsed instanceof ipaddr.IPv4) {
+    // IPv4-mapped: canonicalIp spelt the address as IPv4.
+    if (prefix >= 96) prefix -= 96;
+    else parsed = parsed.toIPv4MappedAddress();
+  }
+  const bits = parsed.kind() === 'ipv4' ? 32 : 128;
+  if (prefix === bits) return spellAddress(parsed);
+  const network =
+    parsed.kind() === 'ipv4'
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${parsed.toString()}/${prefix}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toNormalizedString()}/${prefix}`);
+  return `${spellAddress(network)}/${prefix}`;
 }
 
 const unique = (values: string[]) => [...new Set(values)];
@@ -84,8 +127,8 @@ export const allowedOriginsInput = normalizedList(
 export const blockedIpsInput = normalizedList(
   MAX_BLOCKED_IPS,
   64,
-  canonicalIp,
-  'Must be a single IPv4 or IPv6 address',
+  canonicalIpOrRange,
+  'Must be an IPv4 or IPv6 address, or a CIDR range such as 203.0.113.0/24',
 );
 
 export const blockedCountriesInput = normalizedList(

@@ -2,6 +2,7 @@ import Bowser from 'bowser';
 import { isbot } from 'isbot';
 import { canonicalIp, normalizeOrigin } from './access-lists.ts';
 import { isCountryCode } from './country-codes.ts';
+import { ipInList } from './ip-ranges.ts';
 import type { DeviceClass } from './submission-model.ts';
 
 /**
@@ -119,6 +120,7 @@ export function originAllowed(
  * Whether the form's block lists drop this visitor. Both lists hold
  * canonical values (see access-lists.ts), so `ip` must come from
  * `clientIpOf` and `country` from `countryOf`; an unknown value never matches.
+ * `blockedIps` mixes single addresses and CIDR ranges (`ipInList`).
  */
 export function isBlocked(
   form: { blockedIps: string[]; blockedCountries: string[] },
@@ -126,7 +128,7 @@ export function isBlocked(
   country?: string,
 ): boolean {
   return (
-    (ip !== undefined && form.blockedIps.includes(ip)) ||
+    (ip !== undefined && ipInList(form.blockedIps, ip)) ||
     (country !== undefined && form.blockedCountries.includes(country))
   );
 }

@@ -1,18 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalIp, normalizeOrigin } from '../../lambdas/domain/access-lists.ts';
+import {
+  canonicalIp,
+  canonicalIpOrRange,
+  normalizeOrigin,
+} from '../../lambdas/domain/access-lists.ts';
 import { COUNTRY_CODE_COUNT, isCountryCode } from '../../lambdas/domain/country-codes.ts';
 import { ServiceError } from '../../lambdas/domain/errors.ts';
 import { parseFormUpdate } from '../../lambdas/domain/form-update.ts';
 import type { Issue } from '../../lambdas/domain/validation-issues.ts';
 
-function pathsFor(body: unknown): string[] {
+function issuesFor(body: unknown): Issue[] {
   try {
     parseFormUpdate(body);
   } catch (error) {
     expect(error).toBeInstanceOf(ServiceError);
-    return ((error as ServiceError).issues as Issue[]).map((issue) => issue.path);
+    return (error as ServiceError).issues as Issue[];
   }
   throw new Error(`expected ${JSON.stringify(body).slice(0, 200)} to be refused`);
+}
+
+function pathsFor(body: unknown): string[] {
+  return issuesFor(body).map((issue) => issue.path);
 }
 
 describe('allowedOrigins', () => {
@@ -93,7 +101,7 @@ describe('blockedIps', () => {
     expect(blockedIps).toEqual(['2001:db8::1', '192.0.2.1']);
   });
 
-  it('refuses what is not a single address: ranges, zones, hostnames, sloppy IPv4', () => {
+  it('refuses what is not one address as a visitor address: ranges, zones, hostnames, sloppy IPv4', () => {
     const bad = [
       '1.2.3',
       '256.0.0.1',
@@ -106,12 +114,96 @@ describe('blockedIps', () => {
       '1:2:3:4:5:6:7:8:9',
     ];
     for (const value of bad) expect(canonicalIp(value), value).toBeUndefined();
-    expect(pathsFor({ blockedIps: ['192.0.2.1', '10.0.0.0/8'] })).toEqual(['blockedIps.1']);
   });
 
-  it('takes up to 1,000 entries', () => {
+  it('stores a CIDR range as its network address and prefix, host bits cleared', () => {
+    const cases: [string, string][] = [
+      ['192.0.2.0/24', '192.0.2.0/24'],
+      ['10.1.2.3/8', '10.0.0.0/8'],
+      ['203.0.113.77/27', '203.0.113.64/27'],
+      ['198.51.100.255/31', '198.51.100.254/31'],
+      ['1.2.3.4/0', '0.0.0.0/0'],
+      ['2001:db8::/32', '2001:db8::/32'],
+      ['2001:DB8:0:0:1::/80', '2001:db8:0:0:1::/80'],
+      ['2001:DB8:0:0:1::/64', '2001:db8::/64'],
+      ['2001:db8::1/48', '2001:db8::/48'],
+      ['2001:0db8:abcd:12ff::/56', '2001:db8:abcd:1200::/56'],
+      ['2001:db8:1:2:3:4:5:6/64', '2001:db8:1:2::/64'],
+      ['FFFF::/2', 'c000::/2'],
+      ['::1/127', '::/127'],
+      ['::/0', '::/0'],
+    ];
+    for (const [written, stored] of cases)
+      expect(canonicalIpOrRange(written), written).toBe(stored);
+  });
+
+  it('stores an IPv4-mapped range of /96 or longer as the IPv4 range, a shorter one as IPv6', () => {
+    expect(canonicalIpOrRange('::ffff:192.0.2.0/120')).toBe('192.0.2.0/24');
+    expect(canonicalIpOrRange('::FFFF:C000:0280/121')).toBe('192.0.2.128/25');
+    expect(canonicalIpOrRange('::ffff:198.51.100.7/127')).toBe('198.51.100.6/31');
+    expect(canonicalIpOrRange('::ffff:0:0/96')).toBe('0.0.0.0/0');
+    expect(canonicalIpOrRange('::ffff:1.2.3.4/95')).toBe('::fffe:0:0/95');
+    expect(canonicalIpOrRange('::ffff:1.2.3.4/80')).toBe('::/80');
+  });
+
+  it('stores a range of one address (/32, /128, mapped /128) as the plain address', () => {
+    expect(canonicalIpOrRange('203.0.113.7/32')).toBe('203.0.113.7');
+    expect(canonicalIpOrRange('2001:DB8::1/128')).toBe('2001:db8::1');
+    expect(canonicalIpOrRange('::ffff:192.0.2.1/128')).toBe('192.0.2.1');
+    const { blockedIps } = parseFormUpdate({
+      blockedIps: ['203.0.113.7', '203.0.113.7/32', '10.9.8.7/8', '10.0.0.0/8', '2001:db8::1/128'],
+    });
+    expect(blockedIps).toEqual(['203.0.113.7', '10.0.0.0/8', '2001:db8::1']);
+  });
+
+  it('refuses bad ranges: prefixes out of bounds or sloppy, bad or zoned addresses', () => {
+    const bad = [
+      '10.0.0.0/33',
+      '::ffff:192.0.2.0/129',
+      '2001:db8::/129',
+      '1.2.3.4/',
+      '/24',
+      '/',
+      '1.2.3.4/-1',
+      '1.2.3.4/+8',
+      '1.2.3.4/08',
+      '1.2.3.4/8.0',
+      '1.2.3.4/ 8',
+      '1.2.3.4 /8',
+      '1.2.3.4/0x8',
+      '1.2.3.4/8/8',
+      '10.0.0.0/255.0.0.0',
+      '1.2.3/8',
+      '01.2.3.4/8',
+      '256.0.0.0/8',
+      'fe80::%eth0/64',
+      '[2001:db8::]/32',
+      'example.com/24',
+    ];
+    for (const value of bad) expect(canonicalIpOrRange(value), value).toBeUndefined();
+  });
+
+  it('answers a bad entry with a 400 issue at its index naming addresses and CIDR ranges', () => {
+    const issues = issuesFor({
+      blockedIps: ['192.0.2.1', '10.0.0.0/33', '198.51.100.0/24', '1.2.3.4/', 'example.com'],
+    });
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'blockedIps.1',
+      'blockedIps.3',
+      'blockedIps.4',
+    ]);
+    for (const issue of issues) {
+      expect(issue.message).toBe(
+        'Must be an IPv4 or IPv6 address, or a CIDR range such as 203.0.113.0/24',
+      );
+    }
+  });
+
+  it('takes up to 1,000 entries, ranges and addresses alike', () => {
     const n = (count: number) =>
-      Array.from({ length: count }, (_, i) => `10.0.${Math.floor(i / 256)}.${i % 256}`);
+      Array.from({ length: count }, (_, i) =>
+        i % 2 === 0 ? `10.0.${Math.floor(i / 256)}.${i % 256}` : `2001:db8:${i.toString(16)}::/48`,
+      );
     expect(parseFormUpdate({ blockedIps: n(1000) }).blockedIps).toHaveLength(1000);
     expect(pathsFor({ blockedIps: n(1001) })).toEqual(['blockedIps']);
   });

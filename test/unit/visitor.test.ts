@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalIpOrRange } from '../../lambdas/domain/access-lists.ts';
+import { visitorNetwork } from '../../lambdas/domain/ip-ranges.ts';
 import {
   clientIpOf,
   countryOf,
@@ -218,5 +220,80 @@ describe('isBlocked', () => {
     expect(isBlocked(form, '203.0.113.8', 'DE')).toBe(false);
     expect(isBlocked(form)).toBe(false);
     expect(isBlocked({ blockedIps: [], blockedCountries: [] }, '203.0.113.7', 'FR')).toBe(false);
+  });
+});
+
+describe('isBlocked with CIDR ranges', () => {
+  const blocking = (...blockedIps: string[]) => ({ blockedIps, blockedCountries: [] });
+
+  it('blocks every address of an IPv4 range and none next to it', () => {
+    const form = blocking('198.51.100.0/24', '203.0.113.64/27');
+    for (const ip of ['198.51.100.0', '198.51.100.77', '198.51.100.255', '203.0.113.64']) {
+      expect(isBlocked(form, ip), ip).toBe(true);
+    }
+    expect(isBlocked(form, '203.0.113.95')).toBe(true);
+    for (const ip of ['198.51.99.255', '198.51.101.0', '203.0.113.63', '203.0.113.96']) {
+      expect(isBlocked(form, ip), ip).toBe(false);
+    }
+  });
+
+  it('blocks every address of an IPv6 range and none next to it', () => {
+    const form = blocking('2001:db8:1::/48', '2001:db8:ff00::/40');
+    expect(isBlocked(form, '2001:db8:1::1')).toBe(true);
+    expect(isBlocked(form, '2001:db8:1:ffff:ffff:ffff:ffff:ffff')).toBe(true);
+    expect(isBlocked(form, '2001:db8:ffab::9')).toBe(true);
+    expect(isBlocked(form, '2001:db8:2::1')).toBe(false);
+    expect(isBlocked(form, '2001:db8:0:ffff::1')).toBe(false);
+    expect(isBlocked(form, '2001:db8:fe00::1')).toBe(false);
+  });
+
+  it('matches the stored form of a mapped range against the IPv4 visitor it maps', () => {
+    const form = blocking(canonicalIpOrRange('::ffff:192.0.2.0/120')!);
+    expect(isBlocked(form, clientIpOf({ sourceIp: '::ffff:192.0.2.44' }))).toBe(true);
+    expect(isBlocked(form, clientIpOf({ sourceIp: '192.0.2.200' }))).toBe(true);
+    expect(isBlocked(form, clientIpOf({ sourceIp: '192.0.3.1' }))).toBe(false);
+  });
+
+  it('keeps families apart: an IPv6 range never blocks an IPv4 visitor, nor the reverse', () => {
+    expect(isBlocked(blocking('::/0'), '2001:db8::1')).toBe(true);
+    expect(isBlocked(blocking('::/0'), '203.0.113.7')).toBe(false);
+    expect(isBlocked(blocking('0.0.0.0/0'), '203.0.113.7')).toBe(true);
+    expect(isBlocked(blocking('0.0.0.0/0'), '2001:db8::1')).toBe(false);
+    expect(isBlocked(blocking('0.0.0.0/0'), '::1')).toBe(false);
+  });
+
+  it('still matches single entries next to ranges, and never an unknown visitor', () => {
+    const form = blocking('10.0.0.0/8', '203.0.113.7', '2001:db8::1');
+    expect(isBlocked(form, '203.0.113.7')).toBe(true);
+    expect(isBlocked(form, '2001:db8::1')).toBe(true);
+    expect(isBlocked(form, '2001:db8::2')).toBe(false);
+    expect(isBlocked(form, undefined)).toBe(false);
+    expect(isBlocked(form, 'not an address')).toBe(false);
+  });
+
+  it('checks a list of 1,000 ranges in a few milliseconds', () => {
+    const ranges = Array.from({ length: 1000 }, (_, i) => `2001:db8:${i.toString(16)}::/48`);
+    const form = blocking(...ranges);
+    expect(isBlocked(form, '2001:db8:3e7:1::1')).toBe(true);
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) expect(isBlocked(form, '2001:db9::1')).toBe(false);
+    // About 1–2 ms a call (each range parsed once); the bound only catches a gross slowdown.
+    expect((performance.now() - started) / 20).toBeLessThan(50);
+  });
+});
+
+describe('visitorNetwork: what the per-IP rate limit counts by', () => {
+  it('is the address itself for IPv4', () => {
+    expect(visitorNetwork('203.0.113.7')).toBe('203.0.113.7');
+    expect(visitorNetwork(clientIpOf({ sourceIp: '::ffff:203.0.113.7' })!)).toBe('203.0.113.7');
+  });
+
+  it('is the /64 for IPv6: every address of one /64 gives the same value', () => {
+    expect(visitorNetwork('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(visitorNetwork('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(visitorNetwork('2001:db8:1:2:a1b2:c3d4:e5f6:789')).toBe('2001:db8:1:2::/64');
+    expect(visitorNetwork('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(visitorNetwork('2001:db8::1')).toBe('2001:db8::/64');
+    expect(visitorNetwork('::1')).toBe('::/64');
   });
 });
