@@ -1,8 +1,24 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { visitorNetwork } from '../domain/ip-ranges.ts';
 import type { RateWindow } from '../domain/rate-limit.ts';
 import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
+
+/** The submit endpoint's limit on every post to one form. */
+export function submitFormScope(formId: string): string {
+  return `SUBMIT#FORM#${formId}`;
+}
+
+/**
+ * The submit endpoint's per-visitor limit on one form. `ip` is canonical
+ * (`canonicalIp`); an IPv4 visitor is counted by address, an IPv6 visitor by
+ * the /64 it posts from (`visitorNetwork`), so rotating addresses inside
+ * one's own /64 does not reset the count.
+ */
+export function submitVisitorScope(formId: string, ip: string): string {
+  return `SUBMIT#IP#${formId}#${visitorNetwork(ip)}`;
+}
 
 /**
  * Counts one request in `scope`'s window and returns the count so far. The
