@@ -52,6 +52,14 @@ export const config = {
   get submitRatePerFormPerMinute() {
     return integer('SUBMIT_RATE_PER_FORM_PER_MINUTE', 600);
   },
+  /** Spam a form may store in a calendar month; later spam is dropped (`200 { ok: true }`). */
+  get spamMonthlyCapPerForm() {
+    return integer('SPAM_MONTHLY_CAP_PER_FORM', 1000);
+  },
+  /** Days spam is kept; older spam is deleted when the form next receives spam. */
+  get spamRetentionDays() {
+    return integer('SPAM_RETENTION_DAYS', 30);
+  },
   /** Cloudflare Turnstile siteverify; tests point it at a local verifier. */
   get turnstileVerifyUrl() {
     return (

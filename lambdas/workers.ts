@@ -1,6 +1,6 @@
 import type { QUEUES } from './queues.ts';
 import type { Access } from './routes.ts';
-import { REMOVED_FORM_PATTERN } from './store/schema.ts';
+import { INSERTED_SPAM_PATTERN, REMOVED_FORM_PATTERN } from './store/schema.ts';
 
 /**
  * The event-driven functions, the counterpart of routes.ts: each entry says
@@ -44,5 +44,14 @@ export const workers: readonly Worker[] = [
     timeoutSeconds: 900,
     access: ['table:read', 'table:write', 'uploads:list', 'uploads:delete'],
     trigger: { kind: 'tableStream', filter: REMOVED_FORM_PATTERN, batchSize: 10, maxAttempts: 10 },
+  },
+  {
+    name: 'spamPurger',
+    handler: 'events/spam-purger.ts',
+    memoryMb: 256,
+    // Usually nothing to delete; a form's first purge after a quiet spell may hold a month of spam.
+    timeoutSeconds: 120,
+    access: ['table:read', 'table:write', 'uploads:delete'],
+    trigger: { kind: 'tableStream', filter: INSERTED_SPAM_PATTERN, batchSize: 25, maxAttempts: 5 },
   },
 ];

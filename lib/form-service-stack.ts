@@ -74,6 +74,8 @@ export class FormServiceStack extends Stack {
       MANAGEMENT_RATE_PER_MINUTE: String(settings.managementRatePerMinute),
       SUBMIT_RATE_PER_IP_PER_MINUTE: String(settings.submitRatePerIpPerMinute),
       SUBMIT_RATE_PER_FORM_PER_MINUTE: String(settings.submitRatePerFormPerMinute),
+      SPAM_MONTHLY_CAP_PER_FORM: String(settings.spamMonthlyCapPerForm),
+      SPAM_RETENTION_DAYS: String(settings.spamRetentionDays),
     };
     const functionDefaults = {
       environment: httpEnvironment,

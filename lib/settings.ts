@@ -17,6 +17,9 @@ export interface ServiceSettings {
   /** Submit posts a minute per IP per form, and per form. */
   submitRatePerIpPerMinute: number;
   submitRatePerFormPerMinute: number;
+  /** Spam a form may store a month, and the days spam is kept. */
+  spamMonthlyCapPerForm: number;
+  spamRetentionDays: number;
   logLevel: LogLevel;
   logRetention: RetentionDays;
   /** Days S3 server access logs are kept before expiry. */
@@ -94,6 +97,8 @@ export function readSettings(scope: Construct): ServiceSettings {
     managementRatePerMinute: wholeNumber(scope, 'managementRatePerMinute', 1),
     submitRatePerIpPerMinute: wholeNumber(scope, 'submitRatePerIpPerMinute', 1),
     submitRatePerFormPerMinute: wholeNumber(scope, 'submitRatePerFormPerMinute', 1),
+    spamMonthlyCapPerForm: wholeNumber(scope, 'spamMonthlyCapPerForm'),
+    spamRetentionDays: wholeNumber(scope, 'spamRetentionDays', 1),
     logLevel: text(scope, 'logLevel', new RegExp(`^(${LOG_LEVELS.join('|')})$`)) as LogLevel,
     logRetention: retention(scope, 'logRetentionDays'),
     accessLogRetentionDays: wholeNumber(scope, 'accessLogRetentionDays', 1),

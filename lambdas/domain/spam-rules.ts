@@ -82,7 +82,7 @@ export function duplicateFingerprint(formId: string, data: Record<string, string
 const compareUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 // Format characters and the controls that are not white space.
-const INVISIBLE = /[\p{Cf}\u0000-\u0008\u000E-\u001F\u007F-\u009F]/gu;
+const INVISIBLE = /\p{Cf}|(?!\s)\p{Cc}/gu;
 
 /**
  * The text two people would call the same answer. Upper- then lower-casing

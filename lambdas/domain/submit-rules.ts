@@ -80,6 +80,21 @@ export function monthlyAllowance(
   return team.monthlyAllowance ?? allowances[team.plan];
 }
 
+/**
+ * Spam is stored so a false positive is never lost, but bounded: at most
+ * `cap` spam a form per calendar month (UTC) are kept, later spam is
+ * dropped like a bot. The counter lives until the month after next starts.
+ */
+export function spamQuotaAt(now: Date, cap: number) {
+  const nextNextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1);
+  return { month: usageMonth(now), cap, expiresAt: Math.floor(nextNextMonth / 1000) };
+}
+
+/** Spam received up to this moment is past its retention and is deleted. */
+export function spamExpiredUpTo(now: Date, retentionDays: number): string {
+  return new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+}
+
 /** Usage is counted per calendar month in UTC: `yyyy-mm`. */
 export function usageMonth(now: Date): string {
   return now.toISOString().slice(0, 7);

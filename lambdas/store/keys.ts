@@ -44,6 +44,15 @@ export const usageKey = (teamId: string, month: string) => ({
   sk: `USAGE#${month}`,
 });
 
+/**
+ * A form's spam stored in one calendar month (UTC), bounded by the spam cap.
+ * In the form's partition, so deleting the form removes it.
+ */
+export const spamQuotaKey = (formId: string, month: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `SPAM#${month}`,
+});
+
 /** Marks answers already received by a form within the duplicate window. */
 export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
   pk: `DUP#${formId}#${fingerprint}`,

@@ -67,6 +67,12 @@ export const INSERTED_SUBMISSION_PATTERN = {
   dynamodb: { NewImage: { entity: { S: ['submission'] } } },
 } as const;
 
+/** The spam purger's trigger: a submission stored as spam (the form receives spam again). */
+export const INSERTED_SPAM_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: { NewImage: { entity: { S: ['submission'] }, isSpam: { BOOL: [true] } } },
+} as const;
+
 /** The purger's trigger: a form item removed from the table (by DELETE /v1/forms/{id}). */
 export const REMOVED_FORM_PATTERN = {
   eventName: ['REMOVE'],

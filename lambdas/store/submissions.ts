@@ -6,7 +6,14 @@ import { countsAsSubmission, foldersOf } from '../domain/submission-folders.ts';
 import type { Submission } from '../domain/submission-model.ts';
 import { documents } from './client.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
-import { duplicateMarkKey, folderCounter, formKey, submissionKey, usageKey } from './keys.ts';
+import {
+  duplicateMarkKey,
+  folderCounter,
+  formKey,
+  spamQuotaKey,
+  submissionKey,
+  usageKey,
+} from './keys.ts';
 
 type TransactItem = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
@@ -53,10 +60,19 @@ export interface SubmissionWrite {
   usage?: MonthlyUsage;
   /** Claims these answers for the duplicate window; a claim already held cancels the write. */
   duplicateMark?: { fingerprint: string; expiresAt: number };
+  /** Spam counted toward the form's monthly spam cap: the spam counter must stay below it. */
+  spamQuota?: SpamQuota;
   /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
   requireOpen: boolean;
   now: Date;
   hints?: EmailHints;
+}
+
+export interface SpamQuota {
+  month: string;
+  cap: number;
+  /** When the month's counter may go (TTL, epoch seconds). */
+  expiresAt: number;
 }
 
 export interface MonthlyUsage {
@@ -70,7 +86,10 @@ export interface MonthlyUsage {
 
 export type InsertOutcome =
   | { stored: true; nearLimit: boolean }
-  | { stored: false; reason: 'form_gone' | 'closed' | 'limit_reached' | 'duplicate' };
+  | {
+      stored: false;
+      reason: 'form_gone' | 'closed' | 'limit_reached' | 'duplicate' | 'spam_cap_reached';
+    };
 
 /**
  * Whether the post counts as usage below the warning threshold or at or past
@@ -92,7 +111,7 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
   const { usage } = write;
   let band: UsageBand | undefined = usage && bandOf(usage, usage.usedBefore);
   for (let attempt = 1; ; attempt++) {
-    const items = transactionItems(write, band);
+    const { items, at } = transactionItems(write, band);
     try {
       await documents.send(new TransactWriteCommand({ TransactItems: items }));
       return { stored: true, nearLimit: band === 'near' };
@@ -101,12 +120,16 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       const reasons = error.CancellationReasons ?? [];
       const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
       if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
-      if (write.duplicateMark && failed(items.length - 1)) {
+      if (at.duplicateMark !== undefined && failed(at.duplicateMark)) {
         return { stored: false, reason: 'duplicate' };
       }
-      if (usage && failed(2)) {
+      if (at.spamQuota !== undefined && failed(at.spamQuota)) {
+        return { stored: false, reason: 'spam_cap_reached' };
+      }
+      const usageFailed = at.usage !== undefined && failed(at.usage);
+      if (usage && at.usage !== undefined && usageFailed) {
         // Cancellation reasons carry raw attribute values: the document client leaves them be.
-        const used = Number(reasons[2]?.Item?.submissions?.N ?? 0);
+        const used = Number(reasons[at.usage]?.Item?.submissions?.N ?? 0);
         if (used >= usage.allowance) return { stored: false, reason: 'limit_reached' };
         band = bandOf(usage, used);
       } else if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) {
@@ -119,7 +142,9 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
           cause: error,
         });
       }
-      if (!failed(2)) await new Promise((resolve) => setTimeout(resolve, conflictDelayMs(attempt)));
+      if (!usageFailed) {
+        await new Promise((resolve) => setTimeout(resolve, conflictDelayMs(attempt)));
+      }
     }
   }
 }
@@ -127,7 +152,11 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
 const bandOf = (usage: MonthlyUsage, usedBefore: number): UsageBand =>
   usedBefore + 1 >= usage.nearLimitFrom ? 'near' : 'quiet';
 
-function transactionItems(write: SubmissionWrite, band: UsageBand | undefined): TransactItem[] {
+/** The transaction, and where in it the items whose conditions tell an outcome stand. */
+function transactionItems(
+  write: SubmissionWrite,
+  band: UsageBand | undefined,
+): { items: TransactItem[]; at: { usage?: number; duplicateMark?: number; spamQuota?: number } } {
   const { submission, now } = write;
   const nowIso = now.toISOString();
   const counted = countsAsSubmission(submission);
@@ -170,8 +199,12 @@ function transactionItems(write: SubmissionWrite, band: UsageBand | undefined): 
       },
     },
   ];
-  if (write.usage && band) items.push(usageUpdate(write.teamId, write.usage, band));
+  const at: { usage?: number; duplicateMark?: number; spamQuota?: number } = {};
+  if (write.usage && band) at.usage = items.push(usageUpdate(write.teamId, write.usage, band)) - 1;
+  if (write.spamQuota)
+    at.spamQuota = items.push(spamQuotaUpdate(submission.formId, write.spamQuota)) - 1;
   if (write.duplicateMark) {
+    at.duplicateMark = items.length;
     items.push({
       Put: {
         TableName: config.tableName,
@@ -187,7 +220,25 @@ function transactionItems(write: SubmissionWrite, band: UsageBand | undefined): 
       },
     });
   }
-  return items;
+  return { items, at };
+}
+
+/** One more spam this month for the form, below the cap. */
+function spamQuotaUpdate(formId: string, quota: SpamQuota): TransactItem {
+  return {
+    Update: {
+      TableName: config.tableName,
+      Key: spamQuotaKey(formId, quota.month),
+      UpdateExpression: 'ADD spam :one SET entity = :entity, expiresAt = :expiresAt',
+      ConditionExpression: 'attribute_not_exists(spam) OR spam < :cap',
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':entity': 'spamQuota',
+        ':expiresAt': quota.expiresAt,
+        ':cap': quota.cap,
+      },
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUES } from '../../lambdas/queues.ts';
 import { routes } from '../../lambdas/routes.ts';
-import { INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
+import { INSERTED_SPAM_PATTERN, INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
 import { type Worker, workers } from '../../lambdas/workers.ts';
 import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
 import {
@@ -343,5 +343,34 @@ describe('the deployed tables', () => {
       'AWS::Lambda::EventSourceMapping',
       workers.filter((w) => w.trigger.kind !== 'schedule').length,
     );
+  });
+
+  it('the spam purger runs on stored spam only, with retries bounded and failures kept', () => {
+    const real = synthesize();
+    const purger = real.functionOf('spamPurger');
+    const mappings = Object.values(
+      resourcesOfType(real.template, 'AWS::Lambda::EventSourceMapping'),
+    )
+      .map(propertiesOf)
+      .filter(
+        (m) =>
+          JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: real.logicalId(purger.lambda) }),
+      );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]).toMatchObject({
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(INSERTED_SPAM_PATTERN) }] },
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: expect.any(Number),
+      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+    });
+    const realResources = real.template.toJSON().Resources as typeof resources;
+    const variables = realResources[real.logicalId(purger.lambda)]!.Properties.Environment as {
+      Variables: Record<string, unknown>;
+    };
+    expect(variables.Variables).toMatchObject({
+      SPAM_RETENTION_DAYS: String(cdkJsonContext.spamRetentionDays),
+      SPAM_MONTHLY_CAP_PER_FORM: String(cdkJsonContext.spamMonthlyCapPerForm),
+    });
   });
 });

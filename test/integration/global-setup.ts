@@ -12,9 +12,14 @@ declare module 'vitest' {
   }
 }
 
+/** The monthly spam cap per form of the test run's stack (the deployed default is 1,000). */
+export const TEST_SPAM_CAP = 40;
+
 /** One local stack per test run: the real `npm run dev` process, in memory, on free ports. */
 export default async function setup(project: TestProject) {
   const stateDir = await mkdtemp(join(tmpdir(), 'form-service-test-'));
+  // A spam cap a test can reach in a few seconds; every other setting as deployed.
+  process.env.SPAM_MONTHLY_CAP_PER_FORM = String(TEST_SPAM_CAP);
   const dev = await startDevProcess([
     '--in-memory',
     '--random-ports',

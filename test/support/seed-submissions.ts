@@ -22,6 +22,8 @@ export interface SeedOptions {
   /** Answers of the i-th submission written (0 = oldest); default name, email and message. */
   data?: (i: number) => Record<string, string>;
   meta?: (i: number) => SubmissionMeta;
+  /** When the i-th submission was received; default now. Its UUID v7 id carries that time. */
+  receivedAt?: (i: number) => Date;
   /** BatchWrites in flight at once (25 items each). */
   parallel?: number;
 }
@@ -56,9 +58,10 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
       const items = [];
       for (let i = start; i < next; i++) {
         // As the submit path does: the time, then a UUID v7 drawn after it.
-        const createdAt = new Date().toISOString();
+        const received = options.receivedAt?.(i);
+        const createdAt = (received ?? new Date()).toISOString();
         const submission: Submission = {
-          id: randomUUIDv7(),
+          id: received ? uuidV7At(received) : randomUUIDv7(),
           formId: options.formId,
           data: data(i),
           meta: meta(i),
@@ -99,6 +102,13 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
     );
   }
   return { ids: ids.sort().reverse() };
+}
+
+/** A UUID v7 whose 48-bit timestamp is `time` (the rest random, as v7 asks). */
+function uuidV7At(time: Date): string {
+  const hex = time.getTime().toString(16).padStart(12, '0');
+  const random = randomUUIDv7();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}${random.slice(13)}`;
 }
 
 function defaultData(i: number): Record<string, string> {

@@ -26,6 +26,7 @@ import {
   monthlyAllowance,
   nearLimitFrom,
   redirectTarget,
+  spamQuotaAt,
   submissionLimitReached,
   uploadsEnabled,
   usageMonth,
@@ -34,10 +35,11 @@ import { isBlocked, originAllowed } from '../../domain/visitor.ts';
 import { errorFields, log } from '../../log.ts';
 import { verifyTurnstile } from '../../net/turnstile.ts';
 import { closeFormAtLimit, findFormKey } from '../../store/forms.ts';
-import { countRequest } from '../../store/rate-limits.ts';
+import { countRequest, submitFormScope, submitVisitorScope } from '../../store/rate-limits.ts';
 import {
   insertSubmission,
   type MonthlyUsage,
+  type SpamQuota,
   type SubmissionWrite,
 } from '../../store/submissions.ts';
 import { readSubmitContext } from '../../store/submit-context.ts';
@@ -181,6 +183,7 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
       nearLimitFrom: nearLimitFrom(allowance),
       usedBefore: context.usedThisMonth,
     },
+    spamQuota: spamQuotaAt(now, config.spamMonthlyCapPerForm),
     now,
     hints: { subject: special.subject, replyTo: special.replyTo },
   }).catch(async (error: unknown) => {
@@ -189,6 +192,8 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   });
   if (stored.kind !== 'stored') {
     await discardFiles(form.id, submission.id, body.files.length);
+    // Past the month's spam cap, spam is dropped like a bot: nothing stored, nothing said.
+    if (stored.kind === 'spam_cap_reached') return { kind: 'dropped', view };
     if (stored.kind === 'form_gone') throw formNotFound();
     if (stored.kind === 'closed') {
       await recordReachedLimit(form, now);
@@ -196,8 +201,11 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     }
     throw submissionLimitReached();
   }
-  const counted = !submission.isSpam;
-  if (counted && form.maxSubmissions !== null && form.submissionCount + 1 >= form.maxSubmissions) {
+  if (
+    !stored.spam &&
+    form.maxSubmissions !== null &&
+    form.submissionCount + 1 >= form.maxSubmissions
+  ) {
     await recordReachedLimit(form, now);
   }
   return {
@@ -209,19 +217,21 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
 }
 
 type StoreResult =
-  | { kind: 'stored'; nearLimit: boolean }
-  | { kind: 'form_gone' | 'closed' | 'limit_reached' };
+  | { kind: 'stored'; nearLimit: boolean; spam: boolean }
+  | { kind: 'form_gone' | 'closed' | 'limit_reached' | 'spam_cap_reached' };
 
 /**
  * One transaction; a duplicate found there turns the post into spam and
  * stores it again without the claim and the usage (spam counts toward
- * nothing): one extra round trip, only for duplicates.
+ * nothing, but toward the form's monthly spam cap): one extra round trip,
+ * only for duplicates.
  */
 async function store(
   submission: Submission,
   options: {
     teamId: string;
     usage: MonthlyUsage;
+    spamQuota: SpamQuota;
     now: Date;
     hints: SubmissionWrite['hints'];
   },
@@ -233,6 +243,7 @@ async function store(
     now: options.now,
     hints: options.hints,
     usage: spam ? undefined : options.usage,
+    spamQuota: spam ? options.spamQuota : undefined,
     duplicateMark: spam
       ? undefined
       : {
@@ -240,12 +251,13 @@ async function store(
           expiresAt: Math.floor(options.now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
         },
   });
-  let outcome = await insertSubmission(write(submission.isSpam));
+  let spam = submission.isSpam;
+  let outcome = await insertSubmission(write(spam));
   if (!outcome.stored && outcome.reason === 'duplicate') {
-    submission.isSpam = true;
-    outcome = await insertSubmission(write(true));
+    spam = true;
+    outcome = await insertSubmission(write(spam));
   }
-  if (outcome.stored) return { kind: 'stored', nearLimit: outcome.nearLimit };
+  if (outcome.stored) return { kind: 'stored', nearLimit: outcome.nearLimit, spam };
   if (outcome.reason === 'duplicate') throw new Error('duplicate claim without a claim');
   return { kind: outcome.reason };
 }
@@ -253,13 +265,13 @@ async function store(
 async function enforceRateLimits(formId: string, ip: string | undefined, now: Date) {
   const window = windowAt(now.getTime(), 60);
   const checks: Promise<boolean>[] = [
-    countRequest(`SUBMIT#FORM#${formId}`, window).then(
+    countRequest(submitFormScope(formId), window).then(
       (hits) => hits > config.submitRatePerFormPerMinute,
     ),
   ];
   if (ip) {
     checks.push(
-      countRequest(`SUBMIT#IP#${formId}#${ip}`, window).then(
+      countRequest(submitVisitorScope(formId, ip), window).then(
         (hits) => hits > config.submitRatePerIpPerMinute,
       ),
     );
