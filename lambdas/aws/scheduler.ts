@@ -7,8 +7,8 @@ import {
   SchedulerClient,
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
-import { config } from '../config.ts';
-import { atExpression, type CloseFormEvent, closeScheduleName } from '../domain/close-schedule.ts';
+import { config } from '#config';
+import { atExpression, type CloseFormEvent, closeScheduleName } from '#domain/close-schedule.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_SCHEDULER points it at the local emulator.
 const scheduler = new SchedulerClient({});

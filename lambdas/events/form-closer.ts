@@ -1,6 +1,6 @@
-import type { CloseFormEvent } from '../domain/close-schedule.ts';
-import { log } from '../log.ts';
-import { closeFormOnSchedule } from '../store/forms.ts';
+import type { CloseFormEvent } from '#domain/close-schedule.ts';
+import { log } from '#log';
+import { closeFormOnSchedule } from '#store/forms.ts';
 
 /**
  * Invoked by the form's one-time EventBridge Scheduler schedule at

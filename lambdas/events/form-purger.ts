@@ -1,7 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { deleteFormUploads } from '../aws/uploads.ts';
-import { errorFields, log } from '../log.ts';
-import { purgeFormPartition } from '../store/forms.ts';
+import { deleteFormUploads } from '#aws/uploads.ts';
+import { errorFields, log } from '#log';
+import { purgeFormPartition } from '#store/forms.ts';
 
 /**
  * Runs on the stream record of a deleted form (filter REMOVED_FORM_PATTERN):

@@ -1,11 +1,11 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { deleteFilesOf } from '../aws/uploads.ts';
-import { config } from '../config.ts';
-import { ServiceError } from '../domain/errors.ts';
-import { spamExpiredUpTo } from '../domain/submit-rules.ts';
-import { errorFields, log } from '../log.ts';
-import { walkFolder } from '../store/folder-reads.ts';
-import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '../store/submission-changes.ts';
+import { deleteFilesOf } from '#aws/uploads.ts';
+import { config } from '#config';
+import { ServiceError } from '#domain/errors.ts';
+import { spamExpiredUpTo } from '#domain/submit-rules.ts';
+import { errorFields, log } from '#log';
+import { walkFolder } from '#store/folder-reads.ts';
+import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
 
 /**
  * Runs when a form stores spam (filter INSERTED_SPAM_PATTERN): deletes that

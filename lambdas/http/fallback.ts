@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ServiceError } from '../domain/errors.ts';
-import { matchRoute } from '../routes.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { matchRoute } from '#routes';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { header } from './request.ts';
 import { withRequestId } from './request-id.ts';

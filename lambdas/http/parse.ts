@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import { invalidRequest } from '../domain/errors.ts';
-import { issuesOf } from '../domain/validation-issues.ts';
+import { invalidRequest } from '#domain/errors.ts';
+import { issuesOf } from '#domain/validation-issues.ts';
 
 /** Validates input against a schema; failures are 400 `invalid_request` with issues. */
 export function parse<T extends z.ZodType>(

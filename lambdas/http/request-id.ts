@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { log, withLogContext } from '../log.ts';
+import { log, withLogContext } from '#log';
 import { requestIdOf } from './request.ts';
 import type { HttpResponse } from './respond.ts';
 

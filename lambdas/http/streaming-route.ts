@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { errorFields, log } from '../log.ts';
+import { errorFields, log } from '#log';
 import { apiKeyAuth, type Caller } from './middleware/api-key-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { inRequestScope, requestIdHeaders } from './request-id.ts';

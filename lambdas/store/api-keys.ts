@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
+import { config } from '#config';
 import { documents } from './client.ts';
 import { apiKeyKey, stripPlumbing } from './keys.ts';
 

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
+import { config } from '#config';
 import { documents } from './client.ts';
 import { stripPlumbing } from './keys.ts';
 import { INDEXES } from './schema.ts';

@@ -1,10 +1,10 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import type { BulkTarget } from '../domain/bulk-target.ts';
-import { isUuid } from '../domain/ids.ts';
-import { type Folder, type FolderSizes, foldersOf } from '../domain/submission-folders.ts';
-import { type ListQuery, pageHolding, pageWindow } from '../domain/submission-list.ts';
-import type { Submission } from '../domain/submission-model.ts';
+import { config } from '#config';
+import type { BulkTarget } from '#domain/bulk-target.ts';
+import { isUuid } from '#domain/ids.ts';
+import { type Folder, type FolderSizes, foldersOf } from '#domain/submission-folders.ts';
+import { type ListQuery, pageHolding, pageWindow } from '#domain/submission-list.ts';
+import type { Submission } from '#domain/submission-model.ts';
 import { documents } from './client.ts';
 import {
   formKey,

@@ -9,13 +9,13 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import { formLimitReached, notFound, ServiceError, unauthorized } from '../domain/errors.ts';
-import { newFormKey } from '../domain/form-defaults.ts';
-import type { FormRecord } from '../domain/form-model.ts';
-import { isUuid } from '../domain/ids.ts';
-import { FOLDERS, type FolderSizes } from '../domain/submission-folders.ts';
-import type { Webhook } from '../domain/webhooks.ts';
+import { config } from '#config';
+import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/errors.ts';
+import { newFormKey } from '#domain/form-defaults.ts';
+import type { FormRecord } from '#domain/form-model.ts';
+import { isUuid } from '#domain/ids.ts';
+import { FOLDERS, type FolderSizes } from '#domain/submission-folders.ts';
+import type { Webhook } from '#domain/webhooks.ts';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import {

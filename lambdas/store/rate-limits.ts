@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import { visitorNetwork } from '../domain/ip-ranges.ts';
-import type { RateWindow } from '../domain/rate-limit.ts';
+import { config } from '#config';
+import { visitorNetwork } from '#domain/ip-ranges.ts';
+import type { RateWindow } from '#domain/rate-limit.ts';
 import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
 

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import { notFound, ServiceError } from '../domain/errors.ts';
+import { config } from '#config';
+import { notFound, ServiceError } from '#domain/errors.ts';
 import {
   addCounterDeltas,
   type CounterDeltas,
@@ -9,8 +9,8 @@ import {
   FOLDERS,
   foldersOf,
   noDeltas,
-} from '../domain/submission-folders.ts';
-import type { Submission } from '../domain/submission-model.ts';
+} from '#domain/submission-folders.ts';
+import type { Submission } from '#domain/submission-model.ts';
 import { documents } from './client.ts';
 import { FOLDER_INDEX, getSubmissionsById } from './folder-reads.ts';
 import { folderCounter, formKey, submissionKey } from './keys.ts';

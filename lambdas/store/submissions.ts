@@ -1,9 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import { ServiceError } from '../domain/errors.ts';
-import { countsAsSubmission, foldersOf } from '../domain/submission-folders.ts';
-import type { Submission } from '../domain/submission-model.ts';
+import { config } from '#config';
+import { ServiceError } from '#domain/errors.ts';
+import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
+import type { Submission } from '#domain/submission-model.ts';
 import { documents } from './client.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
 import {

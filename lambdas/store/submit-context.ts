@@ -1,6 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import type { FormRecord } from '../domain/form-model.ts';
+import { config } from '#config';
+import type { FormRecord } from '#domain/form-model.ts';
 import { documents } from './client.ts';
 import { formKey, stripPlumbing, teamKey, usageKey } from './keys.ts';
 import type { Team } from './teams.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
+import { config } from '#config';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
+import { config } from '#config';
 import { documents } from './client.ts';
 import { usageKey } from './keys.ts';
 

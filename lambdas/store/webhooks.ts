@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import type { Webhook } from '../domain/webhooks.ts';
+import { config } from '#config';
+import type { Webhook } from '#domain/webhooks.ts';
 import { documents } from './client.ts';
 import { stripPlumbing, webhookKey } from './keys.ts';
 

@@ -4,14 +4,10 @@
  * handler's own CPU time per request (measured one request at a time, as a
  * Lambda container runs them), the bundle size and the cold module init.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { build } from 'esbuild';
 import { withBenchStack } from './bench-stack.ts';
+import { bundleOf, coldInit } from './bundle.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,8 +25,6 @@ process.env.SUBMIT_RATE_PER_FORM_PER_MINUTE = '100000000';
 process.env.PRO_MONTHLY_SUBMISSIONS = '100000000';
 // Every HTTP post comes from 127.0.0.1.
 process.env.SUBMIT_RATE_PER_IP_PER_MINUTE = '100000000';
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -81,7 +75,7 @@ await withBenchStack(async ({ stack, newForm }) => {
   }
   cpu.sort((a, b) => a - b);
 
-  const bundle = await bundleSize();
+  const bundle = await bundleOf('http/submit/submit.ts');
   const init = coldInit(bundle.file, 5);
   const report = {
     posts: POSTS,
@@ -119,44 +113,4 @@ function submitEvent(key: string, i: number): APIGatewayProxyEvent {
       identity: { sourceIp: `198.51.100.${(i % 250) + 1}` },
     } as APIGatewayProxyEvent['requestContext'],
   };
-}
-
-/** The handler bundled as the stack bundles it (lib/constructs/service-function.ts). */
-async function bundleSize(): Promise<{ file: string; bytes: number }> {
-  const outdir = await mkdtemp(join(tmpdir(), 'form-service-bundle-'));
-  const file = join(outdir, 'index.mjs');
-  await build({
-    entryPoints: [join(ROOT, 'lambdas/http/submit/submit.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    mainFields: ['module', 'main'],
-    minify: true,
-    outfile: file,
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
-    logLevel: 'error',
-  });
-  return { file, bytes: (await stat(file)).size };
-}
-
-/** Median time to import the bundle in a fresh process: the cold start's module init. */
-function coldInit(file: string, runs: number): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const out = execFileSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t);`,
-      ],
-      { env: { ...process.env, TABLE_NAME: 'bench', UPLOADS_BUCKET: 'bench' } },
-    );
-    times.push(Number(out.toString().trim()));
-  }
-  times.sort((a, b) => a - b);
-  return Number(times[Math.floor(runs / 2)]!.toFixed(1));
 }

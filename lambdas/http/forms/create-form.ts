@@ -1,11 +1,11 @@
-import { config } from '../../config.ts';
-import { newForm } from '../../domain/form-defaults.ts';
-import { createFormInput } from '../../domain/form-input.ts';
-import { toFullForm } from '../../domain/form-model.ts';
-import { insertForm } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { parse } from '../parse.ts';
-import { json } from '../respond.ts';
+import { config } from '#config';
+import { newForm } from '#domain/form-defaults.ts';
+import { createFormInput } from '#domain/form-input.ts';
+import { toFullForm } from '#domain/form-model.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { insertForm } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ body, caller }) => {
   const input = parse(createFormInput, body);

@@ -1,8 +1,8 @@
-import { cancelFormClose } from '../../aws/scheduler.ts';
-import { errorFields, log } from '../../log.ts';
-import { deleteTeamForm } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { cancelFormClose } from '#aws/scheduler.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { errorFields, log } from '#log';
+import { deleteTeamForm } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ caller, pathParameters }) => {
   const form = await deleteTeamForm(caller.team.teamId, pathParameters.id);

@@ -1,14 +1,14 @@
-import { config } from '../../config.ts';
-import { invalidRequest } from '../../domain/errors.ts';
-import { duplicateForm } from '../../domain/form-defaults.ts';
-import { duplicateFormInput, duplicateName } from '../../domain/form-input.ts';
-import { toFullForm } from '../../domain/form-model.ts';
-import { copyWebhook } from '../../domain/webhooks.ts';
-import { getTeamForm, insertForm } from '../../store/forms.ts';
-import { getWebhook } from '../../store/webhooks.ts';
-import { managementRoute } from '../management-route.ts';
-import { parse } from '../parse.ts';
-import { json } from '../respond.ts';
+import { config } from '#config';
+import { invalidRequest } from '#domain/errors.ts';
+import { duplicateForm } from '#domain/form-defaults.ts';
+import { duplicateFormInput, duplicateName } from '#domain/form-input.ts';
+import { toFullForm } from '#domain/form-model.ts';
+import { copyWebhook } from '#domain/webhooks.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { getTeamForm, insertForm } from '#store/forms.ts';
+import { getWebhook } from '#store/webhooks.ts';
 
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
   const { nameSuffix } = parse(duplicateFormInput, body);

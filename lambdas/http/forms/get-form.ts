@@ -1,8 +1,8 @@
-import { config } from '../../config.ts';
-import { toFullForm } from '../../domain/form-model.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { config } from '#config';
+import { toFullForm } from '#domain/form-model.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getTeamForm } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ caller, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);

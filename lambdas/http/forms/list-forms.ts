@@ -1,8 +1,8 @@
-import { config } from '../../config.ts';
-import { toFormSummary } from '../../domain/form-model.ts';
-import { listTeamForms } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { config } from '#config';
+import { toFormSummary } from '#domain/form-model.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { listTeamForms } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ caller }) => {
   const forms = await listTeamForms(caller.team.teamId);

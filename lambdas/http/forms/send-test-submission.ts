@@ -1,11 +1,11 @@
 import { randomUUIDv7 } from 'node:crypto';
-import { notFound } from '../../domain/errors.ts';
-import { testSubmission } from '../../domain/test-submission.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { insertSubmission } from '../../store/submissions.ts';
-import { managementRoute } from '../management-route.ts';
-import { header } from '../request.ts';
-import { json } from '../respond.ts';
+import { notFound } from '#domain/errors.ts';
+import { testSubmission } from '#domain/test-submission.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { header } from '#http/request.ts';
+import { json } from '#http/respond.ts';
+import { getTeamForm } from '#store/forms.ts';
+import { insertSubmission } from '#store/submissions.ts';
 
 export const handler = managementRoute(async ({ caller, event, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);

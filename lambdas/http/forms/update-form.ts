@@ -1,12 +1,12 @@
-import { cancelFormClose, scheduleFormClose } from '../../aws/scheduler.ts';
-import { config } from '../../config.ts';
-import type { FormRecord } from '../../domain/form-model.ts';
-import { toFullForm } from '../../domain/form-model.ts';
-import { applyFormUpdate, parseFormUpdate } from '../../domain/form-update.ts';
-import { errorFields, log } from '../../log.ts';
-import { changeTeamForm } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { cancelFormClose, scheduleFormClose } from '#aws/scheduler.ts';
+import { config } from '#config';
+import type { FormRecord } from '#domain/form-model.ts';
+import { toFullForm } from '#domain/form-model.ts';
+import { applyFormUpdate, parseFormUpdate } from '#domain/form-update.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { errorFields, log } from '#log';
+import { changeTeamForm } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
   const update = parseFormUpdate(body);

@@ -1,15 +1,15 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { config } from '../../config.ts';
-import { hashMatches, keyIdOf } from '../../domain/api-keys.ts';
-import { ServiceError, unauthorized } from '../../domain/errors.ts';
-import { retryAfterSeconds, windowAt } from '../../domain/rate-limit.ts';
-import { addLogContext } from '../../log.ts';
-import { getApiKey } from '../../store/api-keys.ts';
-import { countRequest } from '../../store/rate-limits.ts';
-import { getTeam, type Team } from '../../store/teams.ts';
-import { header } from '../request.ts';
-import type { HttpResponse } from '../respond.ts';
+import { config } from '#config';
+import { hashMatches, keyIdOf } from '#domain/api-keys.ts';
+import { ServiceError, unauthorized } from '#domain/errors.ts';
+import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
+import { header } from '#http/request.ts';
+import type { HttpResponse } from '#http/respond.ts';
+import { addLogContext } from '#log';
+import { getApiKey } from '#store/api-keys.ts';
+import { countRequest } from '#store/rate-limits.ts';
+import { getTeam, type Team } from '#store/teams.ts';
 
 export interface Caller {
   keyId: string;

@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { ServiceError } from '../../domain/errors.ts';
-import { issuesOf } from '../../domain/validation-issues.ts';
-import { errorFields, log } from '../../log.ts';
-import { errorBody, type HttpResponse, json } from '../respond.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { issuesOf } from '#domain/validation-issues.ts';
+import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { errorFields, log } from '#log';
 
 /**
  * The one place errors become responses: ServiceError keeps its status and

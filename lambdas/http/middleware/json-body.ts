@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { invalidRequest, ServiceError } from '../../domain/errors.ts';
-import { bodyBytes, header } from '../request.ts';
-import type { HttpResponse } from '../respond.ts';
+import { invalidRequest, ServiceError } from '#domain/errors.ts';
+import { bodyBytes, header } from '#http/request.ts';
+import type { HttpResponse } from '#http/respond.ts';
 
 /** Management bodies are small settings objects; the largest (1,000 blocked IPs) is ~50 KB. */
 export const MAX_MANAGEMENT_BODY_BYTES = 256 * 1024;

@@ -1,12 +1,12 @@
-import { type BulkTarget, effectiveAsOf } from '../../domain/bulk-target.ts';
-import { targetedSubmissions } from '../../store/folder-reads.ts';
+import { type BulkTarget, effectiveAsOf } from '#domain/bulk-target.ts';
+import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { targetedSubmissions } from '#store/folder-reads.ts';
 import {
   type BulkOptions,
   editSubmissions,
   SUBMISSIONS_PER_TRANSACTION,
   type SubmissionEdit,
-} from '../../store/submission-changes.ts';
-import { errorBody, type HttpResponse, json } from '../respond.ts';
+} from '#store/submission-changes.ts';
 
 /** Stop starting batches this long before the function's own timeout. */
 const SAFETY_MS = 3_000;

@@ -1,8 +1,8 @@
-import { deleteFilesOf } from '../../aws/uploads.ts';
-import { bulkDeleteInput } from '../../domain/bulk-target.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { parse } from '../parse.ts';
+import { deleteFilesOf } from '#aws/uploads.ts';
+import { bulkDeleteInput } from '#domain/bulk-target.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { getTeamForm } from '#store/forms.ts';
 import { bulkEdit } from './bulk.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { csvRecords, UTF8_BOM } from '../../domain/csv.ts';
-import type { FormRecord } from '../../domain/form-model.ts';
-import { AnswerColumns, exportHeader, exportRow } from '../../domain/submission-export.ts';
-import type { Folder } from '../../domain/submission-folders.ts';
-import { log } from '../../log.ts';
-import { walkFolder } from '../../store/folder-reads.ts';
+import { csvRecords, UTF8_BOM } from '#domain/csv.ts';
+import type { FormRecord } from '#domain/form-model.ts';
+import { AnswerColumns, exportHeader, exportRow } from '#domain/submission-export.ts';
+import type { Folder } from '#domain/submission-folders.ts';
+import { log } from '#log';
+import { walkFolder } from '#store/folder-reads.ts';
 
 /**
  * The export's bytes, produced only as fast as they are sent: the UTF-8 BOM

@@ -1,7 +1,7 @@
-import { exportFileName, exportQuery } from '../../domain/submission-export.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { parse } from '../parse.ts';
-import { streamingRoute } from '../streaming-route.ts';
+import { exportFileName, exportQuery } from '#domain/submission-export.ts';
+import { parse } from '#http/parse.ts';
+import { streamingRoute } from '#http/streaming-route.ts';
+import { getTeamForm } from '#store/forms.ts';
 import { exportBody } from './export-body.ts';
 
 export const handler = streamingRoute(async ({ event, caller, pathParameters, query }) => {

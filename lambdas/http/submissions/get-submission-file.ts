@@ -1,7 +1,7 @@
-import { DOWNLOAD_LINK_SECONDS, downloadLink } from '../../aws/uploads.ts';
-import { notFound } from '../../domain/errors.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { DOWNLOAD_LINK_SECONDS, downloadLink } from '#aws/uploads.ts';
+import { notFound } from '#domain/errors.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
 import { teamSubmission } from './get-submission.ts';
 
 export const handler = managementRoute(async ({ caller, pathParameters }) => {

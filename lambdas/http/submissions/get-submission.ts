@@ -1,9 +1,9 @@
-import { notFound } from '../../domain/errors.ts';
-import { isUuid } from '../../domain/ids.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { getSubmission } from '../../store/submissions.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { notFound } from '#domain/errors.ts';
+import { isUuid } from '#domain/ids.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getTeamForm } from '#store/forms.ts';
+import { getSubmission } from '#store/submissions.ts';
 
 /** Reading a submission leaves it unread: only PATCH changes `read`. */
 export const handler = managementRoute(async ({ caller, pathParameters }) => {

@@ -1,9 +1,9 @@
-import { listQuery, toListItem } from '../../domain/submission-list.ts';
-import { readSubmissionList } from '../../store/folder-reads.ts';
-import { getTeamFormWithFolders } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { parse } from '../parse.ts';
-import { json } from '../respond.ts';
+import { listQuery, toListItem } from '#domain/submission-list.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { readSubmissionList } from '#store/folder-reads.ts';
+import { getTeamFormWithFolders } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ caller, pathParameters, query }) => {
   const asOf = new Date().toISOString();

@@ -1,8 +1,8 @@
-import { bulkUpdateInput } from '../../domain/bulk-target.ts';
-import { changedFlags } from '../../domain/submission-folders.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { managementRoute } from '../management-route.ts';
-import { parse } from '../parse.ts';
+import { bulkUpdateInput } from '#domain/bulk-target.ts';
+import { changedFlags } from '#domain/submission-folders.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { getTeamForm } from '#store/forms.ts';
 import { bulkEdit } from './bulk.ts';
 
 export const handler = managementRoute(async ({ body, caller, pathParameters, remainingMs }) => {

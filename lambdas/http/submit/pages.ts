@@ -1,4 +1,4 @@
-import type { FormDesign } from '../../domain/form-model.ts';
+import type { FormDesign } from '#domain/form-model.ts';
 
 /**
  * The pages a browser sees after posting a form: thank-you, refusal, and the

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../domain/errors.ts';
+import { ServiceError } from '#domain/errors.ts';
 import { describeBytes, readMultipart } from './multipart.ts';
 
 export { cleanFileName, REFUSED_FILE_TYPES, refusedFileReason } from './multipart.ts';

@@ -1,19 +1,19 @@
 import { randomUUIDv7 } from 'node:crypto';
-import { deleteSubmissionFiles, putSubmissionFiles } from '../../aws/uploads.ts';
-import { config } from '../../config.ts';
-import { checkAnswers, invalidMarker } from '../../domain/answer-checks.ts';
-import { ServiceError } from '../../domain/errors.ts';
-import type { PlanName } from '../../domain/form-gating.ts';
-import type { FormDesign, FormRecord } from '../../domain/form-model.ts';
-import { retryAfterSeconds, windowAt } from '../../domain/rate-limit.ts';
-import { duplicateFingerprint, isLinkSpam } from '../../domain/spam-rules.ts';
+import { deleteSubmissionFiles, putSubmissionFiles } from '#aws/uploads.ts';
+import { config } from '#config';
+import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
+import { ServiceError } from '#domain/errors.ts';
+import type { PlanName } from '#domain/form-gating.ts';
+import type { FormDesign, FormRecord } from '#domain/form-model.ts';
+import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
+import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
 import {
   isBotByHoneypotOrTiming,
   isEmptySubmission,
   normalizeAnswers,
   type SpecialFields,
-} from '../../domain/submission-answers.ts';
-import type { DeviceClass, Submission } from '../../domain/submission-model.ts';
+} from '#domain/submission-answers.ts';
+import type { DeviceClass, Submission } from '#domain/submission-model.ts';
 import {
   BODY_LIMIT_BYTES,
   bodyLimitOf,
@@ -30,19 +30,19 @@ import {
   submissionLimitReached,
   uploadsEnabled,
   usageMonth,
-} from '../../domain/submit-rules.ts';
-import { isBlocked, originAllowed } from '../../domain/visitor.ts';
-import { errorFields, log } from '../../log.ts';
-import { verifyTurnstile } from '../../net/turnstile.ts';
-import { closeFormAtLimit, findFormKey } from '../../store/forms.ts';
-import { countRequest, submitFormScope, submitVisitorScope } from '../../store/rate-limits.ts';
+} from '#domain/submit-rules.ts';
+import { isBlocked, originAllowed } from '#domain/visitor.ts';
+import { errorFields, log } from '#log';
+import { verifyTurnstile } from '#net/turnstile.ts';
+import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
+import { countRequest, submitFormScope, submitVisitorScope } from '#store/rate-limits.ts';
 import {
   insertSubmission,
   type MonthlyUsage,
   type SpamQuota,
   type SubmissionWrite,
-} from '../../store/submissions.ts';
-import { readSubmitContext } from '../../store/submit-context.ts';
+} from '#store/submissions.ts';
+import { readSubmitContext } from '#store/submit-context.ts';
 import { parseSubmitBody, type ReceivedFile } from './parse-body.ts';
 
 /** What the handler knows about the request before the pipeline runs. */

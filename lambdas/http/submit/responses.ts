@@ -1,6 +1,6 @@
-import { ServiceError } from '../../domain/errors.ts';
-import { errorFields, log } from '../../log.ts';
-import { errorBody, type HttpResponse, json } from '../respond.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { errorFields, log } from '#log';
 import { errorPage, PAGE_HEADERS, thankYouPage } from './pages.ts';
 import type { SubmitOutcome } from './pipeline.ts';
 

@@ -1,8 +1,8 @@
-import { notFound } from '../../domain/errors.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { deleteWebhook } from '../../store/webhooks.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { notFound } from '#domain/errors.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getTeamForm } from '#store/forms.ts';
+import { deleteWebhook } from '#store/webhooks.ts';
 
 /** Deletes the webhook and its secret; connecting again issues a new one. */
 export const handler = managementRoute(async ({ caller, pathParameters }) => {

@@ -1,15 +1,10 @@
-import { planRequired } from '../../domain/errors.ts';
-import {
-  changeWebhookUrl,
-  connectWebhook,
-  toWebhookView,
-  webhookInput,
-} from '../../domain/webhooks.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { getWebhook, putWebhook } from '../../store/webhooks.ts';
-import { managementRoute } from '../management-route.ts';
-import { parse } from '../parse.ts';
-import { json } from '../respond.ts';
+import { planRequired } from '#domain/errors.ts';
+import { changeWebhookUrl, connectWebhook, toWebhookView, webhookInput } from '#domain/webhooks.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { getTeamForm } from '#store/forms.ts';
+import { getWebhook, putWebhook } from '#store/webhooks.ts';
 
 /** Connect (201, new secret) or change the URL (200, same secret). */
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {

@@ -1,9 +1,9 @@
-import { notFound } from '../../domain/errors.ts';
-import { rotateWebhookSecret, toWebhookView } from '../../domain/webhooks.ts';
-import { getTeamForm } from '../../store/forms.ts';
-import { getWebhook, putWebhook } from '../../store/webhooks.ts';
-import { managementRoute } from '../management-route.ts';
-import { json } from '../respond.ts';
+import { notFound } from '#domain/errors.ts';
+import { rotateWebhookSecret, toWebhookView } from '#domain/webhooks.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getTeamForm } from '#store/forms.ts';
+import { getWebhook, putWebhook } from '#store/webhooks.ts';
 
 export const handler = managementRoute(async ({ caller, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
