@@ -1,6 +1,7 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { FormServiceStack, type FormServiceStackProps } from './form-service-stack.ts';
+import { readSettings } from './settings.ts';
 
 /**
  * The app as `cdk synth` builds it, shared with the infra tests so they check
@@ -13,7 +14,7 @@ export function createFormServiceApp(
   stackProps: FormServiceStackProps = {},
 ): { app: App; stack: FormServiceStack } {
   const app = new App(appProps);
-  const stackName = String(app.node.tryGetContext('stackName') ?? 'FormService');
+  const { stackName } = readSettings(app);
   const stack = new FormServiceStack(app, stackName, {
     description: 'Hosted form backend: submit endpoint, management API, uploads, webhooks',
     ...stackProps,

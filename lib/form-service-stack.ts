@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { fallbackRoute, type Route, routes as routeTable } from '../lambdas/routes.ts';
+import { settingsEnvironment } from '../lambdas/settings.ts';
 import { type Worker, workers as workerTable } from '../lambdas/workers.ts';
 import { grantAccess } from './constructs/access.ts';
 import { Api } from './constructs/api.ts';
@@ -44,14 +45,14 @@ export class FormServiceStack extends Stack {
     });
 
     this.api = new Api(this, 'Api', {
-      stageName: settings.stageName,
-      throttleRatePerSecond: settings.throttleRatePerSecond,
-      throttleBurst: settings.throttleBurst,
-      logRetention: settings.logRetention,
+      stageName: settings.apiStageName,
+      throttleRatePerSecond: settings.apiThrottleRatePerSecond,
+      throttleBurst: settings.apiThrottleBurst,
+      logRetention: settings.logRetentionDays,
       tracing: settings.tracing,
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
     });
-    const baseUrl = settings.baseUrl ?? this.api.defaultBaseUrl;
+    const baseUrl = settings.baseUrl || this.api.defaultBaseUrl;
 
     this.queues = new Queues(this, 'Queues');
     let scheduling: Scheduling | undefined;
@@ -64,23 +65,14 @@ export class FormServiceStack extends Stack {
       },
     };
 
-    // What every HTTP function reads through lambdas/config.ts; the table and
-    // bucket names come with their grants instead.
-    const httpEnvironment = {
-      BASE_URL: baseUrl,
-      FREE_FORM_LIMIT: String(settings.freeFormLimit),
-      FREE_MONTHLY_SUBMISSIONS: String(settings.freeMonthlySubmissions),
-      PRO_MONTHLY_SUBMISSIONS: String(settings.proMonthlySubmissions),
-      MANAGEMENT_RATE_PER_MINUTE: String(settings.managementRatePerMinute),
-      SUBMIT_RATE_PER_IP_PER_MINUTE: String(settings.submitRatePerIpPerMinute),
-      SUBMIT_RATE_PER_FORM_PER_MINUTE: String(settings.submitRatePerFormPerMinute),
-      SPAM_MONTHLY_CAP_PER_FORM: String(settings.spamMonthlyCapPerForm),
-      SPAM_RETENTION_DAYS: String(settings.spamRetentionDays),
-    };
+    // What every function reads through lambdas/config.ts: the deployer
+    // settings of lambdas/settings.ts; the table and bucket names come with
+    // their grants instead.
+    const environment = { BASE_URL: baseUrl, ...settingsEnvironment(settings) };
     const functionDefaults = {
-      environment: httpEnvironment,
+      environment,
       logLevel: settings.logLevel,
-      logRetention: settings.logRetention,
+      logRetention: settings.logRetentionDays,
       tracing: settings.tracing,
     };
 

@@ -11,7 +11,7 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { LogLevel } from '../settings.ts';
+import type { LogLevel } from '../../lambdas/settings.ts';
 
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */

@@ -1,4 +1,5 @@
 import { QUEUES } from '../../lambdas/queues.ts';
+import { SETTINGS, settingsEnvironment } from '../../lambdas/settings.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './lambda-runtime.ts';
 
 /** Names of the local resources; fixed so a persisted stack finds its data again. */
@@ -45,8 +46,15 @@ export function localEnvironment(
     BASE_URL: extra.baseUrl,
     SCHEDULE_GROUP: LOCAL_SCHEDULE_GROUP,
     SCHEDULER_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT}:role/form-service-local-scheduler`,
-    LOG_LEVEL: extra.logLevel,
     TURNSTILE_VERIFY_URL: extra.turnstileVerifyUrl,
+    // Every deployer setting at its default, unless the runner's own environment sets it
+    // (tests compress limits that way), as the stack would from CDK context.
+    ...settingsEnvironment(
+      Object.fromEntries(
+        Object.entries(SETTINGS).map(([name, { env }]) => [name, process.env[env] || undefined]),
+      ),
+    ),
+    LOG_LEVEL: extra.logLevel,
   };
   for (const queue of Object.values(QUEUES)) {
     const url = extra.queueUrls[queue.name];

@@ -7,11 +7,17 @@ import type { Worker } from '../../lambdas/workers.ts';
 import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
 import { createFormServiceApp } from '../../lib/form-service-app.ts';
 import type { FormServiceStack } from '../../lib/form-service-stack.ts';
+import { settingDefaults } from '../../lib/settings.ts';
 
-/** cdk.json's context: `new App()` in a test does not read cdk.json itself. */
-export const cdkJsonContext: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
-).context;
+/**
+ * What a deployment gets from `cdk deploy` with no `-c`: every setting's
+ * default (lambdas/settings.ts, lib/settings.ts), under cdk.json's context.
+ * `new App()` in a test reads neither itself.
+ */
+export const cdkJsonContext: Record<string, unknown> = {
+  ...settingDefaults(),
+  ...JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context,
+};
 
 export interface Synthesized {
   app: App;

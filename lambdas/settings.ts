@@ -1,0 +1,142 @@
+/**
+ * Every setting a deployer may change that the functions read, declared once
+ * as data: its environment variable, its default and its parser. The CDK
+ * stack reads each from CDK context (`cdk deploy -c spamRetentionDays=14`)
+ * and hands it to every function as that variable; the local runner sets the
+ * defaults unless its own environment already holds the variable (tests
+ * compress limits that way); `#config` reads and parses the variable. A new
+ * setting is one entry here, plus its use.
+ *
+ * Settings only the stack reads (log retention, throttling, …) are the same
+ * kind of table in lib/settings.ts.
+ */
+
+/** Parses a raw value (a context value or an environment variable, as text); throws a reason. */
+export type Parser<T> = (raw: string) => T;
+
+export interface SettingDefinition<T> {
+  /** The environment variable that carries it to functions. */
+  env: string;
+  default: T;
+  parse: Parser<T>;
+  /** One line for the README and the error that names a bad value. */
+  about: string;
+}
+
+export const wholeNumber =
+  (min = 0): Parser<number> =>
+  (raw) => {
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isInteger(value) || value < min) {
+      throw new Error(`must be a whole number >= ${min}, got "${raw}"`);
+    }
+    return value;
+  };
+
+export const flag: Parser<boolean> = (raw) => {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new Error(`must be true or false, got "${raw}"`);
+};
+
+export const oneOf =
+  <const T extends string>(...allowed: T[]): Parser<T> =>
+  (raw) => {
+    if (!(allowed as string[]).includes(raw)) {
+      throw new Error(`must be one of ${allowed.join(', ')}, got "${raw}"`);
+    }
+    return raw as T;
+  };
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const setting = <T>(definition: SettingDefinition<T>) => definition;
+
+export const SETTINGS = {
+  freeFormLimit: setting({
+    env: 'FREE_FORM_LIMIT',
+    default: 3,
+    parse: wholeNumber(),
+    about: 'forms a Free team may hold',
+  }),
+  freeMonthlySubmissions: setting({
+    env: 'FREE_MONTHLY_SUBMISSIONS',
+    default: 100,
+    parse: wholeNumber(),
+    about: "a Free team's submissions a calendar month",
+  }),
+  proMonthlySubmissions: setting({
+    env: 'PRO_MONTHLY_SUBMISSIONS',
+    default: 10_000,
+    parse: wholeNumber(),
+    about: "a Pro team's submissions a calendar month",
+  }),
+  managementRatePerMinute: setting({
+    env: 'MANAGEMENT_RATE_PER_MINUTE',
+    default: 300,
+    parse: wholeNumber(1),
+    about: 'management requests a minute per API key',
+  }),
+  submitRatePerIpPerMinute: setting({
+    env: 'SUBMIT_RATE_PER_IP_PER_MINUTE',
+    default: 30,
+    parse: wholeNumber(1),
+    about: 'posts a minute to one form from one IPv4 address or IPv6 /64',
+  }),
+  submitRatePerFormPerMinute: setting({
+    env: 'SUBMIT_RATE_PER_FORM_PER_MINUTE',
+    default: 600,
+    parse: wholeNumber(1),
+    about: 'posts a minute to one form from everywhere',
+  }),
+  spamMonthlyCapPerForm: setting({
+    env: 'SPAM_MONTHLY_CAP_PER_FORM',
+    default: 1000,
+    parse: wholeNumber(),
+    about: 'spam a form stores a calendar month; later spam is dropped',
+  }),
+  spamRetentionDays: setting({
+    env: 'SPAM_RETENTION_DAYS',
+    default: 30,
+    parse: wholeNumber(1),
+    about: 'days spam is kept; older spam goes when the form next stores spam',
+  }),
+  bulkParallelTransactions: setting({
+    env: 'BULK_PARALLEL_TRANSACTIONS',
+    default: 2,
+    parse: wholeNumber(1),
+    about: 'transactions in flight at once for one bulk change (they meet on one form item)',
+  }),
+  logLevel: setting({
+    env: 'LOG_LEVEL',
+    default: 'info' as LogLevel,
+    parse: oneOf(...LOG_LEVELS),
+    about: 'the lowest level logged',
+  }),
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export type SettingValues = {
+  readonly [K in SettingName]: (typeof SETTINGS)[K]['default'];
+};
+
+/** Parses a raw value, naming `source` (the variable or context key) when it is bad. */
+export function parseWith<T>(parse: Parser<T>, raw: string, source: string): T {
+  try {
+    return parse(raw);
+  } catch (error) {
+    throw new Error(`${source} ${(error as Error).message}`);
+  }
+}
+
+/** The environment of a function with every setting at `values` (defaults where left out). */
+export function settingsEnvironment(
+  values: Partial<Record<SettingName, unknown>> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, definition] of Object.entries(SETTINGS)) {
+    env[definition.env] = String(values[name as SettingName] ?? definition.default);
+  }
+  return env;
+}
