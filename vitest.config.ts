@@ -2,14 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 // Three tiers: pure unit tests, integration tests over real HTTP against the
 // local stack (started once per run by the global setup), and infra tests
-// that synthesize the CDK stack.
+// that synthesize the CDK stack. Unit tests live in test/unit or beside the
+// module they test in lambdas/ (middlewares: one file, its test beside it).
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'lambdas/**/*.test.ts'],
         },
       },
       {
