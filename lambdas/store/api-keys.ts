@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { documents } from './client.ts';
 import { apiKeyKey, stripPlumbing } from './keys.ts';
+import { updateIf } from './retries.ts';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -39,19 +39,10 @@ export async function getApiKey(keyId: string): Promise<ApiKeyRecord | undefined
 
 /** Returns false when no such key exists. Revoking twice keeps the first time. */
 export async function revokeApiKey(keyId: string): Promise<boolean> {
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: apiKeyKey(keyId),
-        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updateIf({
+    Key: apiKeyKey(keyId),
+    UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':now': new Date().toISOString() },
+  });
 }

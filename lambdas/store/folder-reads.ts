@@ -1,4 +1,4 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { BulkTarget } from '#domain/bulk-target.ts';
 import { isUuid } from '#domain/ids.ts';
@@ -13,6 +13,7 @@ import {
   submissionKey,
   submissionSortKeyUpTo,
 } from './keys.ts';
+import { batchGetAll } from './retries.ts';
 import { INDEXES } from './schema.ts';
 
 /**
@@ -207,21 +208,11 @@ export function getSubmissionsById(formId: string, ids: readonly string[]) {
  * unprocessed keys are retried with backoff.
  */
 async function getSubmissionsByKey(keys: readonly Key[]): Promise<Submission[]> {
-  const found: Submission[] = [];
-  let pending = keys.map((key) => ({ pk: key.pk, sk: key.sk }));
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed keys');
-    if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
-    const result = await documents.send(
-      new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: pending } } }),
-    );
-    for (const item of result.Responses?.[config.tableName] ?? []) {
-      if (item.entity !== 'submission') continue;
-      found.push(toSubmission(item));
-    }
-    pending = (result.UnprocessedKeys?.[config.tableName]?.Keys ?? []) as typeof pending;
-  }
-  return found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const items = await batchGetAll(keys.map((key) => ({ pk: key.pk, sk: key.sk })));
+  return items
+    .filter((item) => item.entity === 'submission')
+    .map(toSubmission)
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 /** A stored submission item as the API shows it: no table plumbing, team or email hints. */
@@ -232,10 +223,6 @@ export function toSubmission(item: Record<string, unknown>): Submission {
     ...submission
   } = stripPlumbing<Submission & { teamId: string; emailHints?: unknown }>(item);
   return submission;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

@@ -1,14 +1,5 @@
-import {
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
-import {
-  BatchWriteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/errors.ts';
 import { newFormKey } from '#domain/form-defaults.ts';
@@ -26,6 +17,7 @@ import {
   teamFormsParent,
   teamKey,
 } from './keys.ts';
+import { AGAIN, batchWriteAll, retrying, updateIf } from './retries.ts';
 import { webhookItem } from './webhooks.ts';
 
 export interface FormKeyMapping {
@@ -50,7 +42,12 @@ export async function insertForm(
   extras: { webhook?: Webhook } = {},
 ): Promise<FormRecord> {
   let candidate = form;
-  for (let attempt = 1; ; attempt++) {
+  const keyRetries = {
+    attempts: KEY_ATTEMPTS,
+    backoff: false,
+    exhausted: () => new Error(`a new form key collided ${KEY_ATTEMPTS} times`),
+  };
+  return retrying(keyRetries, async () => {
     try {
       await documents.send(
         new TransactWriteCommand({
@@ -114,13 +111,11 @@ export async function insertForm(
         if (!team.Item) throw unauthorized('The team of this API key no longer exists');
         throw formLimitReached(config.freeFormLimit);
       }
-      if (mapping?.Code === 'ConditionalCheckFailed' && attempt < KEY_ATTEMPTS) {
-        candidate = { ...candidate, key: newFormKey() };
-        continue;
-      }
-      throw error;
+      if (mapping?.Code !== 'ConditionalCheckFailed') throw error;
+      candidate = { ...candidate, key: newFormKey() };
+      return AGAIN;
     }
-  }
+  });
 }
 
 export async function getForm(formId: string): Promise<FormRecord | undefined> {
@@ -192,25 +187,25 @@ export async function saveFormSettings(current: FormRecord, next: FormRecord): P
     sets.push(`#n${i} = :v${i}`);
   }
   if (sets.length === 0) return true;
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: formKey(current.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updateIf({
+    Key: formKey(current.id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
-const SAVE_ATTEMPTS = 3;
+/**
+ * A change that lost a race with another change of the same form reads the
+ * form again and retries at once (the fresh read is the wait), 3 times.
+ */
+const saveRetries = (doing: string) => ({
+  attempts: 3,
+  backoff: false,
+  exhausted: () =>
+    new ServiceError(409, 'conflict', `The form kept changing while ${doing}; retry the request`),
+});
 
 /**
  * Read, change, write with the optimistic lock of saveFormSettings, retried
@@ -222,18 +217,11 @@ export async function changeTeamForm(
   formId: string | undefined,
   change: (current: FormRecord) => FormRecord,
 ): Promise<{ before: FormRecord; after: FormRecord }> {
-  for (let attempt = 1; ; attempt++) {
+  return retrying(saveRetries('saving'), async () => {
     const before = await getTeamForm(teamId, formId);
     const after = change(before);
-    if (await saveFormSettings(before, after)) return { before, after };
-    if (attempt >= SAVE_ATTEMPTS) {
-      throw new ServiceError(
-        409,
-        'conflict',
-        'The form kept changing while saving; retry the request',
-      );
-    }
-  }
+    return (await saveFormSettings(before, after)) ? { before, after } : AGAIN;
+  });
 }
 
 /**
@@ -246,7 +234,7 @@ export async function rotateFormKey(
   formId: string | undefined,
   now: Date,
 ): Promise<FormRecord> {
-  for (let attempt = 1; ; attempt++) {
+  return retrying(saveRetries('rotating its key'), async () => {
     const current = await getTeamForm(teamId, formId);
     const next: FormRecord = { ...current, key: newFormKey(), updatedAt: now.toISOString() };
     try {
@@ -290,15 +278,9 @@ export async function rotateFormKey(
     } catch (error) {
       // A concurrent rotation or deletion, or a key collision: read again and retry.
       if (!(error instanceof TransactionCanceledException)) throw error;
-      if (attempt >= SAVE_ATTEMPTS) {
-        throw new ServiceError(
-          409,
-          'conflict',
-          'The form kept changing while rotating its key; retry the request',
-        );
-      }
+      return AGAIN;
     }
-  }
+  });
 }
 
 /**
@@ -311,28 +293,19 @@ export async function closeFormOnSchedule(
   autoCloseAt: string,
   now: Date,
 ): Promise<boolean> {
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: formKey(formId),
-        UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
-        ConditionExpression: 'autoCloseAt = :at AND #status = :active AND :now >= autoCloseAt',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':paused': 'paused',
-          ':reason': 'auto_close_date',
-          ':active': 'active',
-          ':at': autoCloseAt,
-          ':now': now.toISOString(),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updateIf({
+    Key: formKey(formId),
+    UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
+    ConditionExpression: 'autoCloseAt = :at AND #status = :active AND :now >= autoCloseAt',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':paused': 'paused',
+      ':reason': 'auto_close_date',
+      ':active': 'active',
+      ':at': autoCloseAt,
+      ':now': now.toISOString(),
+    },
+  });
 }
 
 /**
@@ -341,29 +314,20 @@ export async function closeFormOnSchedule(
  * between leaves it open). Returns whether it closed the form.
  */
 export async function closeFormAtLimit(formId: string, now: Date): Promise<boolean> {
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: formKey(formId),
-        UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
-        ConditionExpression:
-          '#status = :active AND attribute_type(closedReason, :null) AND submissionCount >= maxSubmissions',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':paused': 'paused',
-          ':reason': 'max_submissions',
-          ':active': 'active',
-          ':null': 'NULL',
-          ':now': now.toISOString(),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updateIf({
+    Key: formKey(formId),
+    UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
+    ConditionExpression:
+      '#status = :active AND attribute_type(closedReason, :null) AND submissionCount >= maxSubmissions',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':paused': 'paused',
+      ':reason': 'max_submissions',
+      ':active': 'active',
+      ':null': 'NULL',
+      ':now': now.toISOString(),
+    },
+  });
 }
 
 /**
@@ -376,7 +340,7 @@ export async function deleteTeamForm(
   teamId: string,
   formId: string | undefined,
 ): Promise<FormRecord> {
-  for (let attempt = 1; ; attempt++) {
+  return retrying(saveRetries('deleting it'), async () => {
     const form = await getTeamForm(teamId, formId);
     try {
       await documents.send(
@@ -415,15 +379,9 @@ export async function deleteTeamForm(
     } catch (error) {
       // A concurrent rotation or deletion: read again (a deleted form is then a 404).
       if (!(error instanceof TransactionCanceledException)) throw error;
-      if (attempt >= SAVE_ATTEMPTS) {
-        throw new ServiceError(
-          409,
-          'conflict',
-          'The form kept changing while deleting it; retry the request',
-        );
-      }
+      return AGAIN;
     }
-  }
+  });
 }
 
 /** Deletes every item left in a deleted form's partition; returns how many. Safe to repeat. */
@@ -448,15 +406,6 @@ export async function purgeFormPartition(formId: string): Promise<number> {
   }
 }
 
-async function deleteBatch(keys: { pk: string; sk: string }[]): Promise<void> {
-  let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
-  for (let attempt = 0; requests.length > 0; attempt++) {
-    if (attempt > 0)
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-    if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed deletes');
-    const result = await documents.send(
-      new BatchWriteCommand({ RequestItems: { [config.tableName]: requests } }),
-    );
-    requests = (result.UnprocessedItems?.[config.tableName] ?? []) as typeof requests;
-  }
+function deleteBatch(keys: { pk: string; sk: string }[]): Promise<void> {
+  return batchWriteAll(keys.map((Key) => ({ DeleteRequest: { Key } })));
 }

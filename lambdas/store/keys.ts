@@ -1,3 +1,6 @@
+import { FOLDERS } from '#domain/submission-folders.ts';
+import { ENTITY_ATTRIBUTE, INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from './schema.ts';
+
 /** Every key of the single table is built here and nowhere else. */
 
 export const teamKey = (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'TEAM' });
@@ -70,22 +73,20 @@ export const teamFormsParent = (teamId: string) => `TEAM#${teamId}#FORMS`;
  */
 export const folderCounter = (folder: string) => `count_${folder}`;
 
-/** Attributes that are table plumbing, never part of a domain object. */
-export const PLUMBING = [
-  'pk',
-  'sk',
-  'entity',
-  'parentPk',
-  'expiresAt',
-  'subAllPk',
-  'subUnreadPk',
-  'subStarredPk',
-  'subSpamPk',
-  'count_all',
-  'count_unread',
-  'count_starred',
-  'count_spam',
-] as const;
+/**
+ * Attributes that are table plumbing, never part of a domain object: the
+ * table's keys, the item kind, the TTL, every index's partition key (their
+ * sort keys, `sk` and `createdAt`, are kept or domain fields) and the
+ * folder counters. Derived from the schema, so a new index cannot leak.
+ */
+export const PLUMBING: readonly string[] = [
+  TABLE_KEYS.partitionKey,
+  TABLE_KEYS.sortKey,
+  ENTITY_ATTRIBUTE,
+  TTL_ATTRIBUTE,
+  ...Object.values(INDEXES).map((index) => index.partitionKey),
+  ...FOLDERS.map(folderCounter),
+];
 
 export function stripPlumbing<T>(item: Record<string, unknown>): T {
   const copy: Record<string, unknown> = { ...item };

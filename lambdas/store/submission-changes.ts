@@ -14,6 +14,7 @@ import type { Submission } from '#domain/submission-model.ts';
 import { documents } from './client.ts';
 import { FOLDER_INDEX, getSubmissionsById } from './folder-reads.ts';
 import { folderCounter, formKey, submissionKey } from './keys.ts';
+import { AGAIN, retrying } from './retries.ts';
 
 /** What to do with one submission: new flags, delete it, or nothing (undefined). */
 export type SubmissionEdit = (submission: Submission) => Flags | 'delete' | undefined;
@@ -93,7 +94,17 @@ async function commitBatch(
   edit: SubmissionEdit,
 ): Promise<Submission[]> {
   let current = batch;
-  for (let attempt = 1; ; attempt++) {
+  let lastError: unknown;
+  const retries = {
+    attempts: ATTEMPTS,
+    backoff: true,
+    exhausted: () =>
+      new ServiceError(503, 'busy', 'The form kept changing; send the same request again', {
+        headers: { 'retry-after': '1' },
+        cause: lastError,
+      }),
+  };
+  return retrying(retries, async () => {
     const plans = current.flatMap((submission) => {
       const outcome = edit(submission);
       return outcome === undefined ? [] : [{ submission, outcome }];
@@ -113,12 +124,7 @@ async function commitBatch(
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       if (reasons[plans.length]?.Code === 'ConditionalCheckFailed') throw notFound('Form');
-      if (attempt >= ATTEMPTS) {
-        throw new ServiceError(503, 'busy', 'The form kept changing; send the same request again', {
-          headers: { 'retry-after': '1' },
-          cause: error,
-        });
-      }
+      lastError = error;
       const stale = plans
         .filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed')
         .map((plan) => plan.submission.id);
@@ -129,11 +135,10 @@ async function commitBatch(
         current = [...current.filter((s) => !staleIds.has(s.id)), ...fresh];
       } else if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) {
         throw error;
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
       }
+      return AGAIN;
     }
-  }
+  });
 }
 
 /** The flags each write was planned from, as a condition. */

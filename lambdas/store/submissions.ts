@@ -14,6 +14,7 @@ import {
   submissionKey,
   usageKey,
 } from './keys.ts';
+import { AGAIN, retrying } from './retries.ts';
 
 type TransactItem = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
@@ -110,7 +111,17 @@ type UsageBand = 'quiet' | 'near';
 export async function insertSubmission(write: SubmissionWrite): Promise<InsertOutcome> {
   const { usage } = write;
   let band: UsageBand | undefined = usage && bandOf(usage, usage.usedBefore);
-  for (let attempt = 1; ; attempt++) {
+  let lastError: unknown;
+  const retries = {
+    attempts: CONFLICT_ATTEMPTS,
+    backoff: true,
+    exhausted: () =>
+      new ServiceError(503, 'busy', 'This form is receiving many posts; try again', {
+        headers: { 'retry-after': '1' },
+        cause: lastError,
+      }),
+  };
+  return retrying(retries, async (): Promise<InsertOutcome | typeof AGAIN> => {
     const { items, at } = transactionItems(write, band);
     try {
       await documents.send(new TransactWriteCommand({ TransactItems: items }));
@@ -118,35 +129,24 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
-      const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
+      const failed = (i: number | undefined) =>
+        i !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed';
       if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
-      if (at.duplicateMark !== undefined && failed(at.duplicateMark)) {
-        return { stored: false, reason: 'duplicate' };
-      }
-      if (at.spamQuota !== undefined && failed(at.spamQuota)) {
-        return { stored: false, reason: 'spam_cap_reached' };
-      }
-      const usageFailed = at.usage !== undefined && failed(at.usage);
-      if (usage && at.usage !== undefined && usageFailed) {
+      if (failed(at.duplicateMark)) return { stored: false, reason: 'duplicate' };
+      if (failed(at.spamQuota)) return { stored: false, reason: 'spam_cap_reached' };
+      lastError = error;
+      if (usage && at.usage !== undefined && failed(at.usage)) {
         // Cancellation reasons carry raw attribute values: the document client leaves them be.
         const used = Number(reasons[at.usage]?.Item?.submissions?.N ?? 0);
         if (used >= usage.allowance) return { stored: false, reason: 'limit_reached' };
         band = bandOf(usage, used);
-      } else if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) {
-        throw error;
+        return AGAIN;
       }
       // Posts to one form meet on its counters: a conflicting transaction is retried.
-      if (attempt >= CONFLICT_ATTEMPTS) {
-        throw new ServiceError(503, 'busy', 'This form is receiving many posts; try again', {
-          headers: { 'retry-after': '1' },
-          cause: error,
-        });
-      }
-      if (!usageFailed) {
-        await new Promise((resolve) => setTimeout(resolve, conflictDelayMs(attempt)));
-      }
+      if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
+      return AGAIN;
     }
-  }
+  });
 }
 
 const bandOf = (usage: MonthlyUsage, usedBefore: number): UsageBand =>
@@ -274,11 +274,6 @@ function usageUpdate(teamId: string, usage: MonthlyUsage, band: UsageBand): Tran
 }
 
 const CONFLICT_ATTEMPTS = 10;
-
-/** Full jitter over a doubling ceiling (10 ms … 1 s), so retries spread out. */
-function conflictDelayMs(attempt: number): number {
-  return Math.random() * Math.min(1000, 10 * 2 ** attempt);
-}
 
 export async function getSubmission(
   formId: string,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
+import { updateIf } from './retries.ts';
 
 export type Plan = 'free' | 'pro';
 
@@ -54,42 +54,24 @@ export async function getTeam(teamId: string): Promise<Team | undefined> {
 
 /** Returns false when the team does not exist. */
 export async function setTeamPlan(teamId: string, plan: Plan): Promise<boolean> {
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: teamKey(teamId),
-        UpdateExpression: 'SET #plan = :plan',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#plan': 'plan' },
-        ExpressionAttributeValues: { ':plan': plan },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updateIf({
+    Key: teamKey(teamId),
+    UpdateExpression: 'SET #plan = :plan',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#plan': 'plan' },
+    ExpressionAttributeValues: { ':plan': plan },
+  });
 }
 
 /** Sets (or with null removes) the team's own monthly allowance; false when there is no team. */
 export async function setTeamAllowance(teamId: string, allowance: number | null): Promise<boolean> {
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: teamKey(teamId),
-        UpdateExpression:
-          allowance === null ? 'REMOVE monthlyAllowance' : 'SET monthlyAllowance = :allowance',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: allowance === null ? undefined : { ':allowance': allowance },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return updateIf({
+    Key: teamKey(teamId),
+    UpdateExpression:
+      allowance === null ? 'REMOVE monthlyAllowance' : 'SET monthlyAllowance = :allowance',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: allowance === null ? undefined : { ':allowance': allowance },
+  });
 }
 
 export async function listTeams(): Promise<Team[]> {

@@ -1,5 +1,5 @@
 import { randomUUIDv7 } from 'node:crypto';
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Submission, SubmissionMeta } from '../../lambdas/domain/submission-model.ts';
 
 /**
@@ -36,12 +36,17 @@ export interface SeedResult {
 const BATCH_ITEMS = 25;
 
 export async function seedSubmissions(options: SeedOptions): Promise<SeedResult> {
-  const [{ submissionItem }, { foldersOf, countsAsSubmission }, { folderCounter, formKey }] =
-    await Promise.all([
-      import('../../lambdas/store/submissions.ts'),
-      import('../../lambdas/domain/submission-folders.ts'),
-      import('../../lambdas/store/keys.ts'),
-    ]);
+  const [
+    { submissionItem },
+    { foldersOf, countsAsSubmission },
+    { folderCounter, formKey },
+    { batchWriteAll },
+  ] = await Promise.all([
+    import('../../lambdas/store/submissions.ts'),
+    import('../../lambdas/domain/submission-folders.ts'),
+    import('../../lambdas/store/keys.ts'),
+    import('../../lambdas/store/retries.ts'),
+  ]);
   const { documents } = await import('../../lambdas/store/client.ts');
   const { config } = await import('../../lambdas/config.ts');
   const flags = { read: false, starred: false, isSpam: false, isTest: false, ...options.flags };
@@ -71,18 +76,7 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
         ids.push(submission.id);
         items.push({ PutRequest: { Item: submissionItem(submission, options.teamId) } });
       }
-      await batchWrite(items);
-    }
-  };
-  const batchWrite = async (items: Record<string, unknown>[]) => {
-    let pending = items;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 10) throw new Error('DynamoDB kept returning unprocessed items');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      const result = await documents.send(
-        new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }),
-      );
-      pending = (result.UnprocessedItems?.[config.tableName] ?? []) as typeof pending;
+      await batchWriteAll(items);
     }
   };
   await Promise.all(Array.from({ length: options.parallel ?? 8 }, writer));

@@ -1,0 +1,113 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '#config';
+import { documents } from './client.ts';
+
+/**
+ * How the store tries again, in one place: a transaction that lost a race,
+ * a batch that came back with unprocessed keys, a conditional update.
+ */
+
+/**
+ * The one backoff policy: full jitter over a ceiling that doubles from 20 ms
+ * per attempt up to 1 s, so writers that met on one item spread out instead
+ * of meeting again.
+ */
+export const BACKOFF = { firstMs: 20, maxMs: 1000 } as const;
+
+export function backoffMs(attempt: number): number {
+  return Math.random() * Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** attempt);
+}
+
+export function pause(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
+}
+
+/** Returned by an attempt that lost a race and should run again. */
+export const AGAIN = Symbol('again');
+
+/**
+ * Runs `attempt` (numbered from 1) until it returns something other than
+ * `AGAIN`; after `attempts` tries, throws what `exhausted` makes. With
+ * `backoff`, waits the backoff between tries; without, retries at once
+ * (an attempt that reads fresh data first needs no wait).
+ */
+export async function retrying<T>(
+  options: { attempts: number; backoff: boolean; exhausted: () => Error },
+  attempt: (number: number) => Promise<T | typeof AGAIN>,
+): Promise<T> {
+  for (let number = 1; ; number++) {
+    const outcome = await attempt(number);
+    if (outcome !== AGAIN) return outcome;
+    if (number >= options.attempts) throw options.exhausted();
+    if (options.backoff) await pause(number);
+  }
+}
+
+/** How often a batch may come back with unprocessed requests before giving up. */
+const BATCH_ATTEMPTS = 9;
+
+type Key = Record<string, unknown>;
+
+/** BatchGet of at most 100 keys of the table, unprocessed keys retried; the items found, in no order. */
+export async function batchGetAll(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let pending = [...keys];
+  await retrying(
+    {
+      attempts: BATCH_ATTEMPTS,
+      backoff: true,
+      exhausted: () => new Error('DynamoDB kept returning unprocessed keys'),
+    },
+    async () => {
+      const result = await documents.send(
+        new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: pending } } }),
+      );
+      found.push(...(result.Responses?.[config.tableName] ?? []));
+      pending = result.UnprocessedKeys?.[config.tableName]?.Keys ?? [];
+      return pending.length > 0 ? AGAIN : undefined;
+    },
+  );
+  return found;
+}
+
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+/** BatchWrite of at most 25 requests on the table, unprocessed ones retried. */
+export async function batchWriteAll(requests: readonly WriteRequest[]): Promise<void> {
+  let pending = [...requests];
+  await retrying(
+    {
+      attempts: BATCH_ATTEMPTS,
+      backoff: true,
+      exhausted: () => new Error('DynamoDB kept returning unprocessed writes'),
+    },
+    async () => {
+      const result = await documents.send(
+        new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }),
+      );
+      pending = result.UnprocessedItems?.[config.tableName] ?? [];
+      return pending.length > 0 ? AGAIN : undefined;
+    },
+  );
+}
+
+/**
+ * An UpdateItem whose condition decides whether it applies (the item exists,
+ * is still as read, …): true when it did, false when the condition failed.
+ */
+export async function updateIf(input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
+  try {
+    await documents.send(new UpdateCommand({ TableName: config.tableName, ...input }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
