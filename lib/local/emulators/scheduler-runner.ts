@@ -1,12 +1,5 @@
-import type { Schedule } from './scheduler-model.ts';
+import type { Schedule, ScheduleTarget } from './scheduler-model.ts';
 import type { SchedulerStore } from './scheduler-store.ts';
-
-/** What the emulator hands to `invoke` when a schedule fires. */
-export interface ScheduleTarget {
-  arn: string;
-  roleArn: string;
-  input: string | undefined;
-}
 
 export interface FiredSchedule {
   name: string;
@@ -29,12 +22,12 @@ interface RunState {
   attempts: number;
   nextAttemptAt: number;
   running: boolean;
-  done: boolean;
 }
 
 /**
- * Fires due one-time schedules. Run state is keyed by the schedule object, and an update
- * replaces that object, so moving a schedule's time makes it fire again, as on AWS.
+ * Fires due schedules, then deletes them (every schedule is ActionAfterCompletion DELETE).
+ * Run state is keyed by the schedule object, and an update replaces that object, so moving
+ * a schedule's time makes it fire again, as on AWS.
  */
 export class ScheduleRunner {
   readonly #options: RunnerOptions;
@@ -60,13 +53,13 @@ export class ScheduleRunner {
 
   tick(now = Date.now()): void {
     for (const schedule of this.#options.store.allSchedules()) {
-      if (schedule.state !== 'ENABLED' || schedule.dueAt > now) continue;
+      if (schedule.dueAt > now) continue;
       let run = this.#runs.get(schedule);
       if (run === undefined) {
-        run = { attempts: 0, nextAttemptAt: 0, running: false, done: false };
+        run = { attempts: 0, nextAttemptAt: 0, running: false };
         this.#runs.set(schedule, run);
       }
-      if (run.done || run.running || run.nextAttemptAt > now) continue;
+      if (run.running || run.nextAttemptAt > now) continue;
       const attempt = this.#fire(schedule, run);
       this.#inFlight.add(attempt);
       void attempt.finally(() => this.#inFlight.delete(attempt));
@@ -74,20 +67,12 @@ export class ScheduleRunner {
   }
 
   async #fire(schedule: Schedule, run: RunState): Promise<void> {
-    const { invoke, retryDelayMs, maxAttempts, log } = this.#options;
+    const { store, invoke, retryDelayMs, maxAttempts, log } = this.#options;
     run.running = true;
     run.attempts += 1;
-    const target = schedule.target;
     try {
-      await invoke(
-        {
-          arn: target.Arn as string,
-          roleArn: target.RoleArn as string,
-          input: typeof target.Input === 'string' ? target.Input : undefined,
-        },
-        { name: schedule.name, groupName: schedule.groupName },
-      );
-      this.#complete(schedule, run);
+      await invoke(schedule.target, { name: schedule.name, groupName: schedule.groupName });
+      store.deleteIfUnchanged(schedule);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (run.attempts >= maxAttempts) {
@@ -95,19 +80,12 @@ export class ScheduleRunner {
         log(
           `scheduler: dropping ${schedule.groupName}/${schedule.name} after ${run.attempts} failed attempts: ${reason}`,
         );
-        this.#complete(schedule, run);
+        store.deleteIfUnchanged(schedule);
       } else {
         run.nextAttemptAt = Date.now() + retryDelayMs;
       }
     } finally {
       run.running = false;
-    }
-  }
-
-  #complete(schedule: Schedule, run: RunState): void {
-    run.done = true;
-    if (schedule.actionAfterCompletion === 'DELETE') {
-      this.#options.store.deleteIfUnchanged(schedule);
     }
   }
 }

@@ -1,42 +1,36 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { EmulatorHandle } from './handle.ts';
 import { assertPortFree, LOOPBACK } from './ports.ts';
-import { isRecord, type Schedule, type ScheduleGroup, SchedulerError } from './scheduler-model.ts';
+import { isRecord, SchedulerError } from './scheduler-model.ts';
 import { type InvokeTarget, ScheduleRunner } from './scheduler-runner.ts';
 import { SchedulerStore } from './scheduler-store.ts';
 
-export type { FiredSchedule, InvokeTarget, ScheduleTarget } from './scheduler-runner.ts';
+export type { ScheduleTarget } from './scheduler-model.ts';
+export type { FiredSchedule, InvokeTarget } from './scheduler-runner.ts';
 
 export interface SchedulerOptions {
   /** 0 picks a free port. */
   port: number;
-  /** Named in the error when the port is taken. */
-  portFlag?: string;
   /** Delivers a fired schedule to its target (the local stand-in for the service's role). */
   invoke: InvokeTarget;
   /** How often due schedules are looked for; AWS itself only promises the right minute. */
   tickMs?: number;
   /** Pause before retrying a failed invocation (3 attempts in all). */
   retryDelayMs?: number;
-  /** Region put into ARNs. */
-  region?: string;
   /** Where dropped invocations are reported; stderr by default. */
   log?: (message: string) => void;
 }
 
 /**
  * An EventBridge Scheduler stand-in speaking the service's REST-JSON protocol, so the real
- * `@aws-sdk/client-scheduler` works against it unchanged. One-time at() schedules only, UTC
- * only, state in memory. A schedule already due when created fires on the next tick.
+ * `@aws-sdk/client-scheduler` works against it unchanged. It knows only what the service
+ * uses (see OPERATIONS): one-time at() schedules in UTC that delete themselves once fired,
+ * state in memory. A schedule already due when created fires on the next tick.
  */
 export async function startScheduler(options: SchedulerOptions): Promise<EmulatorHandle> {
   const startedAt = performance.now();
-  await assertPortFree(
-    options.port,
-    'EventBridge Scheduler',
-    options.portFlag ?? '--scheduler-port',
-  );
-  const store = new SchedulerStore(options.region ?? 'us-east-1');
+  await assertPortFree(options.port, 'EventBridge Scheduler', '--scheduler-port');
+  const store = new SchedulerStore();
   const runner = new ScheduleRunner({
     store,
     invoke: options.invoke,
@@ -76,9 +70,16 @@ async function handle(
 ): Promise<void> {
   try {
     const url = new URL(request.url ?? '/', 'http://scheduler');
+    const [collection, encodedName, ...rest] = url.pathname.split('/').filter(Boolean);
+    const operation = OPERATIONS[`${request.method} ${collection}`];
+    if (operation === undefined || encodedName === undefined || rest.length > 0) {
+      throw new SchedulerError(
+        'UnknownOperationException',
+        `${request.method} ${url.pathname} is not an operation the local scheduler supports`,
+      );
+    }
     const body = await readJson(request);
-    const result = route(store, request.method ?? 'GET', url, body);
-    send(response, 200, result);
+    send(response, 200, operation(store, decodeURIComponent(encodedName), body, url.searchParams));
   } catch (error) {
     const failure =
       error instanceof SchedulerError
@@ -88,129 +89,32 @@ async function handle(
   }
 }
 
-function route(
+type Operation = (
   store: SchedulerStore,
-  method: string,
-  url: URL,
+  name: string,
   body: Record<string, unknown>,
-): unknown {
-  const [collection, encodedName, ...rest] = url.pathname.split('/').filter(Boolean);
-  const name = encodedName === undefined ? undefined : decodeURIComponent(encodedName);
-  const query = url.searchParams;
-  const operation = `${method} ${collection ?? ''}${name === undefined ? '' : '/{Name}'}`;
-  if (rest.length > 0) throw unknownOperation(method, url);
-
-  switch (operation) {
-    case 'POST schedules/{Name}':
-      return { ScheduleArn: store.createSchedule(name, body).arn };
-    case 'PUT schedules/{Name}':
-      return { ScheduleArn: store.updateSchedule(name, body).arn };
-    case 'GET schedules/{Name}':
-      return scheduleJson(store.getSchedule(name, query.get('groupName') ?? undefined));
-    case 'DELETE schedules/{Name}':
-      store.deleteSchedule(name, query.get('groupName') ?? undefined);
-      return {};
-    case 'GET schedules':
-      return page(
-        store.listSchedules({
-          groupName: query.get('ScheduleGroup') ?? undefined,
-          namePrefix: query.get('NamePrefix') ?? undefined,
-          state: query.get('State') ?? undefined,
-        }),
-        query,
-        (schedules, next) => ({ Schedules: schedules.map(scheduleSummaryJson), NextToken: next }),
-      );
-    case 'POST schedule-groups/{Name}':
-      return { ScheduleGroupArn: store.createGroup(name).arn };
-    case 'GET schedule-groups/{Name}':
-      return groupJson(store.getGroup(name));
-    case 'DELETE schedule-groups/{Name}':
-      store.deleteGroup(name);
-      return {};
-    case 'GET schedule-groups':
-      return page(
-        store.listGroups(query.get('NamePrefix') ?? undefined),
-        query,
-        (groups, next) => ({
-          ScheduleGroups: groups.map(groupJson),
-          NextToken: next,
-        }),
-      );
-    default:
-      throw unknownOperation(method, url);
-  }
-}
-
-/** NextToken is the offset of the next item, opaque to clients as on AWS. */
-function page<T>(
-  items: T[],
   query: URLSearchParams,
-  shape: (items: T[], next: string | undefined) => unknown,
-): unknown {
-  const max = Number(query.get('MaxResults') ?? 100);
-  const token = query.get('NextToken');
-  const start = token === null ? 0 : Number(Buffer.from(token, 'base64url').toString());
-  if (!Number.isInteger(max) || max < 1 || max > 100 || !Number.isInteger(start) || start < 0) {
-    throw new SchedulerError('ValidationException', 'Invalid MaxResults or NextToken');
-  }
-  const end = start + max;
-  const next = end < items.length ? Buffer.from(String(end)).toString('base64url') : undefined;
-  return shape(items.slice(start, end), next);
-}
+) => unknown;
 
-function unknownOperation(method: string, url: URL): SchedulerError {
-  return new SchedulerError(
-    'UnknownOperationException',
-    `${method} ${url.pathname} is not an operation the local scheduler supports`,
-  );
-}
-
-/** REST-JSON timestamps default to epoch seconds. */
-function seconds(date: Date): number {
-  return date.getTime() / 1000;
-}
-
-function scheduleJson(schedule: Schedule): Record<string, unknown> {
-  return {
-    Arn: schedule.arn,
-    GroupName: schedule.groupName,
-    Name: schedule.name,
-    ScheduleExpression: schedule.expression,
-    ScheduleExpressionTimezone: schedule.timezone,
-    StartDate: schedule.startDate,
-    EndDate: schedule.endDate,
-    Description: schedule.description,
-    State: schedule.state,
-    CreationDate: seconds(schedule.createdAt),
-    LastModificationDate: seconds(schedule.modifiedAt),
-    KmsKeyArn: schedule.kmsKeyArn,
-    Target: schedule.target,
-    FlexibleTimeWindow: schedule.flexibleTimeWindow,
-    ActionAfterCompletion: schedule.actionAfterCompletion,
-  };
-}
-
-function scheduleSummaryJson(schedule: Schedule): Record<string, unknown> {
-  return {
-    Arn: schedule.arn,
-    Name: schedule.name,
-    GroupName: schedule.groupName,
-    State: schedule.state,
-    CreationDate: seconds(schedule.createdAt),
-    LastModificationDate: seconds(schedule.modifiedAt),
-    Target: { Arn: schedule.target.Arn },
-  };
-}
-
-function groupJson(group: ScheduleGroup): Record<string, unknown> {
-  return {
-    Arn: group.arn,
-    Name: group.name,
-    State: 'ACTIVE',
-    CreationDate: seconds(group.createdAt),
-    LastModificationDate: seconds(group.modifiedAt),
-  };
-}
+/**
+ * The operations in use, keyed by method and the path's first segment (each takes a
+ * {Name}): lambdas/aws/scheduler.ts creates, moves (update after a conflict) and deletes
+ * close schedules; lib/local/resources.ts creates the stack's group. Anything else is
+ * refused, so a new call in the service shows up here instead of silently succeeding.
+ */
+const OPERATIONS: Record<string, Operation> = {
+  'POST schedules': (store, name, body) => ({
+    ScheduleArn: store.createSchedule(name, body).arn,
+  }),
+  'PUT schedules': (store, name, body) => ({
+    ScheduleArn: store.updateSchedule(name, body).arn,
+  }),
+  'DELETE schedules': (store, name, _body, query) => {
+    store.deleteSchedule(name, query.get('groupName') ?? undefined);
+    return {};
+  },
+  'POST schedule-groups': (store, name) => ({ ScheduleGroupArn: store.createGroup(name) }),
+};
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
