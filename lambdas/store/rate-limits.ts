@@ -5,6 +5,11 @@ import type { RateWindow } from '#domain/rate-limit.ts';
 import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
 
+/** The management API's limit on one API key (by its public key id). */
+export function managementKeyScope(keyId: string): string {
+  return `key#${keyId}`;
+}
+
 /** The submit endpoint's limit on every post to one form. */
 export function submitFormScope(formId: string): string {
   return `SUBMIT#FORM#${formId}`;

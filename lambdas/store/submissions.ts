@@ -273,6 +273,50 @@ function usageUpdate(teamId: string, usage: MonthlyUsage, band: UsageBand): Tran
   };
 }
 
+/** A visitor's post to store: SPEC.md steps 10 to 12 in one call. */
+export interface PostToStore {
+  /** With `isSpam` as the link rule decided; a duplicate makes it spam here. */
+  submission: Submission;
+  teamId: string;
+  usage: MonthlyUsage;
+  spamQuota: SpamQuota;
+  duplicateMark: NonNullable<SubmissionWrite['duplicateMark']>;
+  now: Date;
+  hints?: EmailHints;
+}
+
+export type StoredPost =
+  | { stored: true; spam: boolean; nearLimit: boolean }
+  | { stored: false; reason: 'form_gone' | 'closed' | 'limit_reached' | 'spam_cap_reached' };
+
+/**
+ * Stores a post: clean, it counts toward the allowance and claims its
+ * duplicate mark; spam (by the link rule, or because the mark was already
+ * claimed) counts toward nothing but the form's monthly spam cap. A
+ * duplicate costs one more transaction, to store it as spam.
+ */
+export async function storePost(post: PostToStore): Promise<StoredPost> {
+  const write = (spam: boolean): SubmissionWrite => ({
+    submission: { ...post.submission, isSpam: spam },
+    teamId: post.teamId,
+    requireOpen: true,
+    now: post.now,
+    hints: post.hints,
+    usage: spam ? undefined : post.usage,
+    spamQuota: spam ? post.spamQuota : undefined,
+    duplicateMark: spam ? undefined : post.duplicateMark,
+  });
+  let spam = post.submission.isSpam;
+  let outcome = await insertSubmission(write(spam));
+  if (!outcome.stored && outcome.reason === 'duplicate') {
+    spam = true;
+    outcome = await insertSubmission(write(spam));
+  }
+  if (outcome.stored) return { stored: true, spam, nearLimit: outcome.nearLimit };
+  if (outcome.reason === 'duplicate') throw new Error('a duplicate without a duplicate claim');
+  return { stored: false, reason: outcome.reason };
+}
+
 const CONFLICT_ATTEMPTS = 10;
 
 export async function getSubmission(

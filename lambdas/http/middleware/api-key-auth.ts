@@ -8,7 +8,7 @@ import { header } from '#http/request.ts';
 import type { HttpResponse } from '#http/respond.ts';
 import { addLogContext } from '#log';
 import { getApiKey } from '#store/api-keys.ts';
-import { countRequest } from '#store/rate-limits.ts';
+import { countRequest, managementKeyScope } from '#store/rate-limits.ts';
 import { getTeam, type Team } from '#store/teams.ts';
 
 export interface Caller {
@@ -36,7 +36,7 @@ export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       // The team read and the rate count are independent: one round trip for both.
       const [team, hits] = await Promise.all([
         getTeam(record.teamId),
-        countRequest(`key#${keyId}`, window),
+        countRequest(managementKeyScope(keyId), window),
       ]);
       if (hits > config.managementRatePerMinute) {
         throw new ServiceError(

@@ -36,12 +36,7 @@ import { errorFields, log } from '#log';
 import { verifyTurnstile } from '#net/turnstile.ts';
 import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
 import { countRequest, submitFormScope, submitVisitorScope } from '#store/rate-limits.ts';
-import {
-  insertSubmission,
-  type MonthlyUsage,
-  type SpamQuota,
-  type SubmissionWrite,
-} from '#store/submissions.ts';
+import { storePost } from '#store/submissions.ts';
 import { readSubmitContext } from '#store/submit-context.ts';
 import { parseSubmitBody, type ReceivedFile } from './parse-body.ts';
 
@@ -75,15 +70,6 @@ const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
 const USER_AGENT_MAX = 1000;
 const REFERRER_MAX = 2048;
 
-const bodyTooLarge = (withUploads: boolean) =>
-  new ServiceError(
-    413,
-    'payload_too_large',
-    withUploads
-      ? 'A post with files may be at most 4.4 MB, the limit of a direct upload'
-      : 'A post may be at most 200 KB',
-  );
-
 const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
 
 /**
@@ -115,10 +101,8 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   await enforceRateLimits(form.id, request.ip, now);
 
   // 5. The body.
-  const maxBodyBytes = bodyLimitOf(form, plan);
-  if (request.body.length > maxBodyBytes) throw bodyTooLarge(uploadsEnabled(form, plan));
   const body = await parseSubmitBody(request.contentType, request.body, {
-    maxBodyBytes,
+    maxBodyBytes: bodyLimitOf(form, plan),
     maxFileBytes: fileLimitOf(form),
     maxFiles: MAX_FILES_PER_SUBMISSION,
     uploadsAllowed: uploadsEnabled(form, plan),
@@ -175,7 +159,8 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     pro: config.proMonthlySubmissions,
   });
   await putSubmissionFiles(form.id, submission.id, body.files);
-  const stored = await store(submission, {
+  const stored = await storePost({
+    submission,
     teamId: team.teamId,
     usage: {
       month,
@@ -184,18 +169,22 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
       usedBefore: context.usedThisMonth,
     },
     spamQuota: spamQuotaAt(now, config.spamMonthlyCapPerForm),
+    duplicateMark: {
+      fingerprint: duplicateFingerprint(form.id, data),
+      expiresAt: Math.floor(now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
+    },
     now,
     hints: { subject: special.subject, replyTo: special.replyTo },
   }).catch(async (error: unknown) => {
     await discardFiles(form.id, submission.id, body.files.length);
     throw error;
   });
-  if (stored.kind !== 'stored') {
+  if (!stored.stored) {
     await discardFiles(form.id, submission.id, body.files.length);
     // Past the month's spam cap, spam is dropped like a bot: nothing stored, nothing said.
-    if (stored.kind === 'spam_cap_reached') return { kind: 'dropped', view };
-    if (stored.kind === 'form_gone') throw formNotFound();
-    if (stored.kind === 'closed') {
+    if (stored.reason === 'spam_cap_reached') return { kind: 'dropped', view };
+    if (stored.reason === 'form_gone') throw formNotFound();
+    if (stored.reason === 'closed') {
       await recordReachedLimit(form, now);
       throw formClosed(form, plan);
     }
@@ -214,52 +203,6 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     nearLimit: stored.nearLimit,
     view,
   };
-}
-
-type StoreResult =
-  | { kind: 'stored'; nearLimit: boolean; spam: boolean }
-  | { kind: 'form_gone' | 'closed' | 'limit_reached' | 'spam_cap_reached' };
-
-/**
- * One transaction; a duplicate found there turns the post into spam and
- * stores it again without the claim and the usage (spam counts toward
- * nothing, but toward the form's monthly spam cap): one extra round trip,
- * only for duplicates.
- */
-async function store(
-  submission: Submission,
-  options: {
-    teamId: string;
-    usage: MonthlyUsage;
-    spamQuota: SpamQuota;
-    now: Date;
-    hints: SubmissionWrite['hints'];
-  },
-): Promise<StoreResult> {
-  const write = (spam: boolean): SubmissionWrite => ({
-    submission: { ...submission, isSpam: spam },
-    teamId: options.teamId,
-    requireOpen: true,
-    now: options.now,
-    hints: options.hints,
-    usage: spam ? undefined : options.usage,
-    spamQuota: spam ? options.spamQuota : undefined,
-    duplicateMark: spam
-      ? undefined
-      : {
-          fingerprint: duplicateFingerprint(submission.formId, submission.data),
-          expiresAt: Math.floor(options.now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
-        },
-  });
-  let spam = submission.isSpam;
-  let outcome = await insertSubmission(write(spam));
-  if (!outcome.stored && outcome.reason === 'duplicate') {
-    spam = true;
-    outcome = await insertSubmission(write(spam));
-  }
-  if (outcome.stored) return { kind: 'stored', nearLimit: outcome.nearLimit, spam };
-  if (outcome.reason === 'duplicate') throw new Error('duplicate claim without a claim');
-  return { kind: outcome.reason };
 }
 
 async function enforceRateLimits(formId: string, ip: string | undefined, now: Date) {
