@@ -2,13 +2,13 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ServiceError } from '#domain/errors.ts';
 import { matchRoute } from '#routes';
+import { CORS_HEADERS } from './cors.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
+import { wantsHtml } from './negotiate.ts';
+import { methodNotAllowedPage, PAGE_HEADERS } from './pages.ts';
 import { header } from './request.ts';
 import { withRequestId } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
-import { wantsHtml } from './submit/negotiate.ts';
-import { methodNotAllowedPage, PAGE_HEADERS } from './submit/pages.ts';
-import { CORS_HEADERS } from './submit/responses.ts';
 
 /** Preflights are cached a day: the answer never changes. */
 const PREFLIGHT_MAX_AGE = '86400';

@@ -5,7 +5,7 @@ import {
   methodNotAllowedPage,
   PAGE_HEADERS,
   thankYouPage,
-} from '../../lambdas/http/submit/pages.ts';
+} from '../../lambdas/http/pages.ts';
 
 const styleOf = (html: string) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
 const bodyOf = (html: string) => /<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? '';

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { ServiceError } from '#domain/errors.ts';
 import { withoutHiddenCharacters } from '#domain/visible-text.ts';
-import type { BodyLimits, ParsedBody, ReceivedFile } from './parse-body.ts';
+import type { BodyLimits, ParsedBody, ReceivedFile } from './body.ts';
 
 /** Programs and scripts: refused by the last extension of the name, or by the declared type. */
 export const REFUSED_FILE_TYPES: {

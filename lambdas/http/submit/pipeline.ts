@@ -38,7 +38,8 @@ import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
 import { countRequest, submitFormScope, submitVisitorScope } from '#store/rate-limits.ts';
 import { storePost } from '#store/submissions.ts';
 import { readSubmitContext } from '#store/submit-context.ts';
-import { parseSubmitBody, type ReceivedFile } from './parse-body.ts';
+import type { ReceivedFile } from './body.ts';
+import { parseSubmitBody } from './parse-body.ts';
 
 /** What the handler knows about the request before the pipeline runs. */
 export interface SubmitRequest {

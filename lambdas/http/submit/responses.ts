@@ -1,17 +1,9 @@
 import { ServiceError } from '#domain/errors.ts';
+import { CORS_HEADERS } from '#http/cors.ts';
+import { errorPage, PAGE_HEADERS, thankYouPage } from '#http/pages.ts';
 import { errorBody, type HttpResponse, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
-import { errorPage, PAGE_HEADERS, thankYouPage } from './pages.ts';
 import type { SubmitOutcome } from './pipeline.ts';
-
-/**
- * Every answer of the public endpoint may be read by any website, including
- * the request id to quote in a support request and when to retry after a 429.
- */
-export const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-request-id, retry-after',
-};
 
 function html(statusCode: number, body: string, headers: Record<string, string> = {}) {
   return { statusCode, headers: { ...PAGE_HEADERS, ...CORS_HEADERS, ...headers }, body };

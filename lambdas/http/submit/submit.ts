@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { canonicalIp } from '#domain/access-lists.ts';
 import { countryOf, deviceClassOf } from '#domain/visitor.ts';
+import { wantsHtml } from '#http/negotiate.ts';
 import { bodyBytes, header } from '#http/request.ts';
 import { withRequestId } from '#http/request-id.ts';
-import { wantsHtml } from './negotiate.ts';
 import { acceptSubmission, type SubmitRequest } from './pipeline.ts';
 import { errorResponse, outcomeResponse } from './responses.ts';
 
