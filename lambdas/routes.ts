@@ -1,28 +1,14 @@
-import type { QUEUES } from './queues.ts';
+import type { Access } from './access.ts';
 
 /**
  * THE route table: every HTTP route of the service, once. The CDK stack
  * builds one function per entry (with exactly the grants in `access`), the
- * local gateway serves the same entries, and the API docs are generated from
- * it. A route that is not built is not listed here.
+ * local gateway serves the same entries (and the API docs will be generated
+ * from it: they do not exist yet). A route that is not built is not listed
+ * here.
  */
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** What a function may touch; the stack turns each into a least-privilege grant. */
-export type Access =
-  | 'table:read'
-  | 'table:write'
-  | 'uploads:read'
-  | 'uploads:write'
-  | 'uploads:delete'
-  /** List object keys under a prefix (ListBucket on the uploads bucket). */
-  | 'uploads:list'
-  | 'schedules:manage'
-  /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
-  | 'rateLimits:count'
-  /** Send to one queue of lambdas/queues.ts: its URL variable and SendMessage on it only. */
-  | `queue:${keyof typeof QUEUES}:send`;
 
 export interface Route {
   /** Unique, stable camelCase name: the function's construct id. */

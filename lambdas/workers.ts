@@ -1,5 +1,5 @@
+import type { Access } from './access.ts';
 import type { QUEUES } from './queues.ts';
-import type { Access } from './routes.ts';
 import { INSERTED_SPAM_PATTERN, REMOVED_FORM_PATTERN } from './store/schema.ts';
 
 /**

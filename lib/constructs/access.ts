@@ -1,5 +1,5 @@
+import type { Access } from '../../lambdas/access.ts';
 import { QUEUES } from '../../lambdas/queues.ts';
-import type { Access } from '../../lambdas/routes.ts';
 import type { QueueName, Queues } from './queues.ts';
 import type { Scheduling } from './scheduling.ts';
 import type { ServiceFunction } from './service-function.ts';
@@ -25,7 +25,7 @@ const QUEUE_GRANTS = Object.fromEntries(
 
 /**
  * Every `Access` a route may declare, and the one grant it becomes. Typed as
- * a complete record: a new access kind in lambdas/routes.ts fails the type
+ * a complete record: a new access kind in lambdas/access.ts fails the type
  * check here until the stack knows how to grant it.
  */
 const GRANTS: Record<Access, Grant> = {

@@ -1,4 +1,5 @@
-import type { Access, Route } from '../../lambdas/routes.ts';
+import type { Access } from '../../lambdas/access.ts';
+import type { Route } from '../../lambdas/routes.ts';
 import { routes } from '../../lambdas/routes.ts';
 
 /**
