@@ -1,0 +1,61 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
+/**
+ * Product metrics as CloudWatch Embedded Metric Format: one JSON line on
+ * stdout per flush, which CloudWatch Logs turns into metrics (locally the
+ * lines appear in the dev stack's output). Powertools Metrics writes them.
+ *
+ * Metrics live in the namespace `FormService` with the one dimension
+ * `service: form-service` (a fixed name: locally every function shares one
+ * process, and the metric name already says which worker counted).
+ * Dimensions are low-cardinality only (a plan, an outcome), never a form,
+ * team or submission id: each distinct value is a separate, billed metric.
+ *
+ * A function counts during its invocation and calls `flush()` once at the
+ * end (in a `finally`). Counts are held per container until then; on Lambda a
+ * container runs one invocation at a time. Locally, where invocations of
+ * several functions share this module, a flush may also publish another
+ * invocation's pending counts: every count is still published exactly once.
+ */
+export const METRICS_NAMESPACE = 'FormService';
+export const METRICS_SERVICE = 'form-service';
+
+/** Every product metric, named as the product speaks. */
+export type MetricName =
+  /** A deleted form's partition and uploads were purged (stream worker `formPurger`). */
+  | 'FormPurged'
+  /** Spam past its retention deleted by the `spamPurger` worker; the value is how many. */
+  | 'ExpiredSpamDeleted';
+
+export type MetricDimensions = Readonly<Record<string, string>>;
+
+/** One Powertools instance per dimension set: its dimensions apply to everything it publishes. */
+const byDimensions = new Map<string, Metrics>();
+
+function metricsFor(dimensions: MetricDimensions): Metrics {
+  const entries = Object.entries(dimensions).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const key = JSON.stringify(entries);
+  let metrics = byDimensions.get(key);
+  if (!metrics) {
+    metrics = new Metrics({
+      namespace: METRICS_NAMESPACE,
+      serviceName: METRICS_SERVICE,
+      defaultDimensions: Object.fromEntries(entries),
+    });
+    byDimensions.set(key, metrics);
+  }
+  return metrics;
+}
+
+/** Counts `value` (default 1) occurrences of `name`; published by the next `flush()`. */
+export function count(name: MetricName, value = 1, dimensions: MetricDimensions = {}): void {
+  metricsFor(dimensions).addMetric(name, MetricUnit.Count, value);
+}
+
+/** Writes the counts held so far as EMF lines and forgets them; nothing when none. */
+export function flush(): void {
+  for (const metrics of byDimensions.values()) {
+    // publishStoredMetrics() with nothing stored only warns on stderr.
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  }
+}
