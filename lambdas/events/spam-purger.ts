@@ -1,9 +1,16 @@
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type {
+  Context,
+  DynamoDBBatchResponse,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+} from 'aws-lambda';
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { config } from '#config';
 import { ServiceError } from '#domain/errors.ts';
 import { spamExpiredUpTo } from '#domain/submit-rules.ts';
 import { errorFields, log } from '#log';
+import { count, flush } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
 
@@ -15,36 +22,57 @@ import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-
  * clears what has expired, so a form's stored spam stays within the
  * retention window (and the monthly spam cap bounds that window).
  * Idempotent: a retried record finds nothing left to delete.
+ *
+ * A batch purges each form once: every record of that form shares the
+ * outcome, so when the purge fails each of them is a failed record. When
+ * every record fails, Powertools throws, which the stream treats as a failed
+ * invocation (retried, bisected, then sent to the on-failure queue).
  */
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
+export async function handler(
+  event: DynamoDBStreamEvent,
+  context?: Context,
+): Promise<DynamoDBBatchResponse> {
   const upTo = spamExpiredUpTo(new Date(), config.spamRetentionDays);
-  const done = new Map<string, boolean>();
-  for (const record of event.Records) {
+  const purges = new Map<string, Promise<void>>();
+  const purgeRecord = async (record: DynamoDBRecord): Promise<void> => {
     const formId = record.dynamodb?.NewImage?.formId?.S;
-    if (!formId) continue;
-    if (!done.has(formId)) done.set(formId, await purgeExpiredSpam(formId, upTo));
-    if (!done.get(formId)) {
-      batchItemFailures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' });
+    if (!formId) return;
+    let purge = purges.get(formId);
+    if (!purge) {
+      purge = purgeExpiredSpam(formId, upTo);
+      purges.set(formId, purge);
     }
+    await purge;
+  };
+  try {
+    return await processPartialResponse(
+      event,
+      purgeRecord,
+      new BatchProcessor(EventType.DynamoDBStreams),
+      { context, processInParallel: false },
+    );
+  } finally {
+    flush();
   }
-  return { batchItemFailures };
 }
 
-async function purgeExpiredSpam(formId: string, upTo: string): Promise<boolean> {
+/** Deletes the form's expired spam; throws (after logging) when that failed. */
+async function purgeExpiredSpam(formId: string, upTo: string): Promise<void> {
   try {
-    const { count } = await editSubmissions(
+    const { count: deleted } = await editSubmissions(
       formId,
       walkFolder(formId, 'spam', { createdUpTo: upTo, batchSize: SUBMISSIONS_PER_TRANSACTION }),
       (submission) => (submission.isSpam ? 'delete' : undefined),
       { afterCommit: deleteFilesOf },
     );
-    if (count > 0) log.info('expired spam deleted', { formId, count, receivedUpTo: upTo });
-    return true;
+    if (deleted > 0) {
+      log.info('expired spam deleted', { formId, count: deleted, receivedUpTo: upTo });
+      count('ExpiredSpamDeleted', deleted);
+    }
   } catch (error) {
     // A form deleted meanwhile has nothing left to purge: its own purger removes the rest.
-    if (error instanceof ServiceError && error.status === 404) return true;
+    if (error instanceof ServiceError && error.status === 404) return;
     log.error('purge of expired spam failed', { formId, ...errorFields(error) });
-    return false;
+    throw error;
   }
 }

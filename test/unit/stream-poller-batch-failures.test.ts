@@ -1,0 +1,133 @@
+import {
+  type _Record,
+  DescribeStreamCommand,
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../../lambdas/events/form-purger.ts';
+import { workers } from '../../lambdas/workers.ts';
+import { startStreamPoller } from '../../lib/local/stream-poller.ts';
+
+// The local stream poller driving the real form purger (Powertools batch
+// processor inside) over a stand-in stream: a partial failure is retried from
+// the failed record; a batch whose every record failed makes the handler
+// throw, which the poller retries whole and finally hands to onFailure, as the
+// event source mapping does (retries, bisect, on-failure queue).
+const store = vi.hoisted(() => ({
+  purgeFormPartition: vi.fn<(formId: string) => Promise<number>>(),
+}));
+vi.mock('#store/forms.ts', () => ({ purgeFormPartition: store.purgeFormPartition }));
+vi.mock('#aws/uploads.ts', () => ({
+  deleteFormUploads: async () => 0,
+  deleteFilesOf: async () => {},
+}));
+
+const purger = workers.find((worker) => worker.name === 'formPurger')!;
+if (purger.trigger.kind !== 'tableStream') throw new Error('formPurger is a stream worker');
+const trigger = purger.trigger;
+
+function removedForm(formId: string, sequence: string): _Record {
+  return {
+    eventID: `e${sequence}`,
+    eventName: 'REMOVE',
+    dynamodb: {
+      SequenceNumber: sequence,
+      Keys: { pk: { S: `FORM#${formId}` }, sk: { S: 'FORM' } },
+      OldImage: { id: { S: formId }, entity: { S: 'form' } },
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+}
+
+/** One open shard that serves `records` once, then nothing. */
+function streamOf(records: _Record[]): DynamoDBStreamsClient {
+  let served = false;
+  return {
+    send: async (command: unknown) => {
+      if (command instanceof DescribeStreamCommand)
+        return { StreamDescription: { Shards: [{ ShardId: 'shard-1', SequenceNumberRange: {} }] } };
+      if (command instanceof GetShardIteratorCommand) return { ShardIterator: 'iterator' };
+      if (command instanceof GetRecordsCommand) {
+        const page = served ? [] : records;
+        served = true;
+        return { Records: page, NextShardIterator: 'iterator' };
+      }
+      throw new Error('unexpected command');
+    },
+  } as unknown as DynamoDBStreamsClient;
+}
+
+async function until(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+beforeEach(() => {
+  // The purger's log and EMF lines are not what these tests look at.
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  store.purgeFormPartition.mockReset();
+});
+
+describe('local stream poller with a Powertools batch handler', () => {
+  it('retries a partial failure from the failed record on', async () => {
+    let failuresLeft = 1;
+    store.purgeFormPartition.mockImplementation(async (formId) => {
+      if (formId === 'f2' && failuresLeft-- > 0) throw new Error('throttled');
+      return 1;
+    });
+    const failed: unknown[] = [];
+    const poller = startStreamPoller({
+      client: streamOf([removedForm('f1', '1'), removedForm('f2', '2'), removedForm('f3', '3')]),
+      streamArn: 'arn:stream',
+      consumer: { name: 'formPurger', handler, ...trigger },
+      intervalMs: 10,
+      onFailure: (records) => failed.push(records),
+    });
+    try {
+      await until(() => store.purgeFormPartition.mock.calls.length >= 5);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // nothing else may come
+    } finally {
+      await poller.stop();
+    }
+    expect(store.purgeFormPartition.mock.calls.map(([id]) => id)).toEqual([
+      'f1',
+      'f2',
+      'f3',
+      'f2',
+      'f3',
+    ]);
+    expect(failed).toEqual([]);
+  });
+
+  it('takes the thrown full-batch failure as a failed invocation: retried whole, then handed to onFailure', async () => {
+    store.purgeFormPartition.mockRejectedValue(new Error('table unavailable'));
+    const failed: { records: DynamoDBStreamEvent['Records']; reason: string }[] = [];
+    const poller = startStreamPoller({
+      client: streamOf([removedForm('f1', '1'), removedForm('f2', '2')]),
+      streamArn: 'arn:stream',
+      consumer: { name: 'formPurger', handler, ...trigger },
+      intervalMs: 10,
+      onFailure: (records, reason) => failed.push({ records, reason }),
+    });
+    try {
+      await until(() => failed.length > 0);
+    } finally {
+      await poller.stop();
+    }
+    expect(store.purgeFormPartition).toHaveBeenCalledTimes(2 * trigger.maxAttempts);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.records.map((record) => record.dynamodb?.SequenceNumber)).toEqual(['1', '2']);
+    expect(failed[0]!.reason).toMatch(/All records failed processing/);
+  });
+});
