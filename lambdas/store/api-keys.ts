@@ -1,8 +1,6 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#config';
-import { documents } from './client.ts';
 import { apiKeyKey, stripPlumbing } from './keys.ts';
 import { updateIf } from './retries.ts';
+import { getItem, putNewItem } from './table.ts';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -20,21 +18,13 @@ export async function putApiKey(
   record: Omit<ApiKeyRecord, 'createdAt' | 'revokedAt'>,
 ): Promise<ApiKeyRecord> {
   const stored: ApiKeyRecord = { ...record, createdAt: new Date().toISOString() };
-  await documents.send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: { ...apiKeyKey(record.keyId), entity: 'apiKey', ...stored },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putNewItem({ ...apiKeyKey(record.keyId), entity: 'apiKey', ...stored });
   return stored;
 }
 
 export async function getApiKey(keyId: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: config.tableName, Key: apiKeyKey(keyId) }),
-  );
-  return Item ? stripPlumbing<ApiKeyRecord>(Item) : undefined;
+  const item = await getItem(apiKeyKey(keyId));
+  return item ? stripPlumbing<ApiKeyRecord>(item) : undefined;
 }
 
 /** Returns false when no such key exists. Revoking twice keeps the first time. */

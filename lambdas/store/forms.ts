@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/errors.ts';
 import { newFormKey } from '#domain/form-defaults.ts';
@@ -18,6 +18,7 @@ import {
   teamKey,
 } from './keys.ts';
 import { AGAIN, batchWriteAll, retrying, updateIf } from './retries.ts';
+import { getItem, transact } from './table.ts';
 import { webhookItem } from './webhooks.ts';
 
 export interface FormKeyMapping {
@@ -49,60 +50,52 @@ export async function insertForm(
   };
   return retrying(keyRetries, async () => {
     try {
-      await documents.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: config.tableName,
-                Key: teamKey(candidate.teamId),
-                UpdateExpression: 'ADD formCount :one',
-                ConditionExpression:
-                  'attribute_exists(pk) AND (#plan = :pro OR attribute_not_exists(formCount) OR formCount < :limit)',
-                ExpressionAttributeNames: { '#plan': 'plan' },
-                ExpressionAttributeValues: {
-                  ':one': 1,
-                  ':pro': 'pro',
-                  ':limit': config.freeFormLimit,
+      await transact([
+        {
+          Update: {
+            Key: teamKey(candidate.teamId),
+            UpdateExpression: 'ADD formCount :one',
+            ConditionExpression:
+              'attribute_exists(pk) AND (#plan = :pro OR attribute_not_exists(formCount) OR formCount < :limit)',
+            ExpressionAttributeNames: { '#plan': 'plan' },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':pro': 'pro',
+              ':limit': config.freeFormLimit,
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        {
+          Put: {
+            Item: {
+              ...formKey(candidate.id),
+              entity: 'form',
+              parentPk: teamFormsParent(candidate.teamId),
+              ...candidate,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            Item: formKeyMappingItem(candidate.key, {
+              formId: candidate.id,
+              teamId: candidate.teamId,
+            }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        ...(extras.webhook
+          ? [
+              {
+                Put: {
+                  Item: webhookItem({ ...extras.webhook, formId: candidate.id }),
                 },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
-            },
-            {
-              Put: {
-                TableName: config.tableName,
-                Item: {
-                  ...formKey(candidate.id),
-                  entity: 'form',
-                  parentPk: teamFormsParent(candidate.teamId),
-                  ...candidate,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: config.tableName,
-                Item: formKeyMappingItem(candidate.key, {
-                  formId: candidate.id,
-                  teamId: candidate.teamId,
-                }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            ...(extras.webhook
-              ? [
-                  {
-                    Put: {
-                      TableName: config.tableName,
-                      Item: webhookItem({ ...extras.webhook, formId: candidate.id }),
-                    },
-                  },
-                ]
-              : []),
-          ],
-        }),
-      );
+            ]
+          : []),
+      ]);
       return candidate;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -123,11 +116,8 @@ export async function getForm(formId: string): Promise<FormRecord | undefined> {
   return item ? stripPlumbing<FormRecord>(item) : undefined;
 }
 
-async function getFormItem(formId: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: config.tableName, Key: formKey(formId) }),
-  );
-  return Item;
+function getFormItem(formId: string): Promise<Record<string, unknown> | undefined> {
+  return getItem(formKey(formId));
 }
 
 /** The team's forms, newest first. */
@@ -137,10 +127,8 @@ export async function listTeamForms(teamId: string): Promise<FormRecord[]> {
 
 /** The public submit path's first lookup: which form a key belongs to. */
 export async function findFormKey(key: string): Promise<FormKeyMapping | undefined> {
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: config.tableName, Key: formKeyMappingKey(key) }),
-  );
-  return Item ? { formId: Item.formId as string, teamId: Item.teamId as string } : undefined;
+  const item = await getItem(formKeyMappingKey(key));
+  return item ? { formId: item.formId as string, teamId: item.teamId as string } : undefined;
 }
 
 /** A form of the caller's team; any other form (or none) is the same 404. */
@@ -238,42 +226,35 @@ export async function rotateFormKey(
     const current = await getTeamForm(teamId, formId);
     const next: FormRecord = { ...current, key: newFormKey(), updatedAt: now.toISOString() };
     try {
-      await documents.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: config.tableName,
-                Key: formKey(current.id),
-                UpdateExpression: 'SET #key = :next, updatedAt = :now',
-                ConditionExpression: 'teamId = :team AND #key = :current',
-                ExpressionAttributeNames: { '#key': 'key' },
-                ExpressionAttributeValues: {
-                  ':next': next.key,
-                  ':now': next.updatedAt,
-                  ':team': teamId,
-                  ':current': current.key,
-                },
-              },
+      await transact([
+        {
+          Update: {
+            Key: formKey(current.id),
+            UpdateExpression: 'SET #key = :next, updatedAt = :now',
+            ConditionExpression: 'teamId = :team AND #key = :current',
+            ExpressionAttributeNames: { '#key': 'key' },
+            ExpressionAttributeValues: {
+              ':next': next.key,
+              ':now': next.updatedAt,
+              ':team': teamId,
+              ':current': current.key,
             },
-            {
-              Delete: {
-                TableName: config.tableName,
-                Key: formKeyMappingKey(current.key),
-                ConditionExpression: 'formId = :form',
-                ExpressionAttributeValues: { ':form': current.id },
-              },
-            },
-            {
-              Put: {
-                TableName: config.tableName,
-                Item: formKeyMappingItem(next.key, { formId: current.id, teamId }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
+          },
+        },
+        {
+          Delete: {
+            Key: formKeyMappingKey(current.key),
+            ConditionExpression: 'formId = :form',
+            ExpressionAttributeValues: { ':form': current.id },
+          },
+        },
+        {
+          Put: {
+            Item: formKeyMappingItem(next.key, { formId: current.id, teamId }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ]);
       return next;
     } catch (error) {
       // A concurrent rotation or deletion, or a key collision: read again and retry.
@@ -343,38 +324,31 @@ export async function deleteTeamForm(
   return retrying(saveRetries('deleting it'), async () => {
     const form = await getTeamForm(teamId, formId);
     try {
-      await documents.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: config.tableName,
-                Key: formKey(form.id),
-                ConditionExpression: 'teamId = :team AND #key = :key',
-                ExpressionAttributeNames: { '#key': 'key' },
-                ExpressionAttributeValues: { ':team': teamId, ':key': form.key },
-              },
-            },
-            {
-              Delete: {
-                TableName: config.tableName,
-                Key: formKeyMappingKey(form.key),
-                ConditionExpression: 'formId = :form',
-                ExpressionAttributeValues: { ':form': form.id },
-              },
-            },
-            {
-              Update: {
-                TableName: config.tableName,
-                Key: teamKey(teamId),
-                UpdateExpression: 'ADD formCount :minusOne',
-                ConditionExpression: 'attribute_exists(pk) AND formCount > :zero',
-                ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
-              },
-            },
-          ],
-        }),
-      );
+      await transact([
+        {
+          Delete: {
+            Key: formKey(form.id),
+            ConditionExpression: 'teamId = :team AND #key = :key',
+            ExpressionAttributeNames: { '#key': 'key' },
+            ExpressionAttributeValues: { ':team': teamId, ':key': form.key },
+          },
+        },
+        {
+          Delete: {
+            Key: formKeyMappingKey(form.key),
+            ConditionExpression: 'formId = :form',
+            ExpressionAttributeValues: { ':form': form.id },
+          },
+        },
+        {
+          Update: {
+            Key: teamKey(teamId),
+            UpdateExpression: 'ADD formCount :minusOne',
+            ConditionExpression: 'attribute_exists(pk) AND formCount > :zero',
+            ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+          },
+        },
+      ]);
       return form;
     } catch (error) {
       // A concurrent rotation or deletion: read again (a deleted form is then a 404).

@@ -7,6 +7,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
+import { ServiceError } from '#domain/errors.ts';
 import { documents } from './client.ts';
 
 /**
@@ -50,30 +51,55 @@ export async function retrying<T>(
   }
 }
 
+/**
+ * Retries for a transaction that keeps meeting concurrent writers of the same
+ * items: with backoff, then `503 busy` with `Retry-After: 1` (the caller may
+ * send the same request again) carrying the last cancellation as its cause.
+ */
+export function busyRetries(attempts: number, message: string, lastError: () => unknown) {
+  return {
+    attempts,
+    backoff: true,
+    exhausted: () =>
+      new ServiceError(503, 'busy', message, {
+        headers: { 'retry-after': '1' },
+        cause: lastError(),
+      }),
+  };
+}
+
 /** How often a batch may come back with unprocessed requests before giving up. */
 const BATCH_ATTEMPTS = 9;
+
+/** Sends `pending` until DynamoDB has processed all of it; `send` returns what is left. */
+async function untilProcessed<T>(
+  what: string,
+  pending: T[],
+  send: (batch: T[]) => Promise<T[]>,
+): Promise<void> {
+  const retries = {
+    attempts: BATCH_ATTEMPTS,
+    backoff: true,
+    exhausted: () => new Error(`DynamoDB kept returning unprocessed ${what}`),
+  };
+  await retrying(retries, async () => {
+    pending = await send(pending);
+    return pending.length > 0 ? AGAIN : undefined;
+  });
+}
 
 type Key = Record<string, unknown>;
 
 /** BatchGet of at most 100 keys of the table, unprocessed keys retried; the items found, in no order. */
 export async function batchGetAll(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
-  let pending = [...keys];
-  await retrying(
-    {
-      attempts: BATCH_ATTEMPTS,
-      backoff: true,
-      exhausted: () => new Error('DynamoDB kept returning unprocessed keys'),
-    },
-    async () => {
-      const result = await documents.send(
-        new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: pending } } }),
-      );
-      found.push(...(result.Responses?.[config.tableName] ?? []));
-      pending = result.UnprocessedKeys?.[config.tableName]?.Keys ?? [];
-      return pending.length > 0 ? AGAIN : undefined;
-    },
-  );
+  await untilProcessed('keys', [...keys], async (batch) => {
+    const result = await documents.send(
+      new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: batch } } }),
+    );
+    found.push(...(result.Responses?.[config.tableName] ?? []));
+    return result.UnprocessedKeys?.[config.tableName]?.Keys ?? [];
+  });
   return found;
 }
 
@@ -81,21 +107,12 @@ type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][
 
 /** BatchWrite of at most 25 requests on the table, unprocessed ones retried. */
 export async function batchWriteAll(requests: readonly WriteRequest[]): Promise<void> {
-  let pending = [...requests];
-  await retrying(
-    {
-      attempts: BATCH_ATTEMPTS,
-      backoff: true,
-      exhausted: () => new Error('DynamoDB kept returning unprocessed writes'),
-    },
-    async () => {
-      const result = await documents.send(
-        new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }),
-      );
-      pending = result.UnprocessedItems?.[config.tableName] ?? [];
-      return pending.length > 0 ? AGAIN : undefined;
-    },
-  );
+  await untilProcessed('writes', [...requests], async (batch) => {
+    const result = await documents.send(
+      new BatchWriteCommand({ RequestItems: { [config.tableName]: batch } }),
+    );
+    return result.UnprocessedItems?.[config.tableName] ?? [];
+  });
 }
 
 /**

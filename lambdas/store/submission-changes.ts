@@ -1,7 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
-import { notFound, ServiceError } from '#domain/errors.ts';
+import { notFound } from '#domain/errors.ts';
 import {
   addCounterDeltas,
   type CounterDeltas,
@@ -11,10 +10,10 @@ import {
   noDeltas,
 } from '#domain/submission-folders.ts';
 import type { Submission } from '#domain/submission-model.ts';
-import { documents } from './client.ts';
 import { FOLDER_INDEX, getSubmissionsById } from './folder-reads.ts';
 import { folderCounter, formKey, submissionKey } from './keys.ts';
-import { AGAIN, retrying } from './retries.ts';
+import { AGAIN, busyRetries, retrying } from './retries.ts';
+import { type TableTransactItem, transact } from './table.ts';
 
 /** What to do with one submission: new flags, delete it, or nothing (undefined). */
 export type SubmissionEdit = (submission: Submission) => Flags | 'delete' | undefined;
@@ -33,9 +32,7 @@ export interface BulkOutcome {
   complete: boolean;
 }
 
-type TransactItem = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
+type TransactItem = TableTransactItem;
 
 /** A transaction holds at most 100 items: 99 submissions and the form's counters. */
 export const SUBMISSIONS_PER_TRANSACTION = 99;
@@ -95,15 +92,11 @@ async function commitBatch(
 ): Promise<Submission[]> {
   let current = batch;
   let lastError: unknown;
-  const retries = {
-    attempts: ATTEMPTS,
-    backoff: true,
-    exhausted: () =>
-      new ServiceError(503, 'busy', 'The form kept changing; send the same request again', {
-        headers: { 'retry-after': '1' },
-        cause: lastError,
-      }),
-  };
+  const retries = busyRetries(
+    ATTEMPTS,
+    'The form kept changing; send the same request again',
+    () => lastError,
+  );
   return retrying(retries, async () => {
     const plans = current.flatMap((submission) => {
       const outcome = edit(submission);
@@ -118,7 +111,7 @@ async function commitBatch(
     });
     items.push(counterUpdate(formId, deltas));
     try {
-      await documents.send(new TransactWriteCommand({ TransactItems: items }));
+      await transact(items);
       return plans.map((plan) => plan.submission);
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -175,7 +168,6 @@ function flagUpdate(submission: Submission, after: Flags): TransactItem {
   if (holding.size > 0) attributeValues[':form'] = formKey(submission.formId).pk;
   return {
     Update: {
-      TableName: config.tableName,
       Key: submissionKey(submission.formId, submission.id),
       UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
       ConditionExpression,
@@ -189,7 +181,6 @@ function submissionDelete(submission: Submission): TransactItem {
   const { ConditionExpression, names, values } = flagsCondition(submission);
   return {
     Delete: {
-      TableName: config.tableName,
       Key: submissionKey(submission.formId, submission.id),
       ConditionExpression,
       ExpressionAttributeNames: names,
@@ -209,7 +200,6 @@ function counterUpdate(formId: string, deltas: CounterDeltas): TransactItem {
   if (moves.length === 0) {
     return {
       ConditionCheck: {
-        TableName: config.tableName,
         Key: formKey(formId),
         ConditionExpression: 'attribute_exists(pk)',
       },
@@ -224,7 +214,6 @@ function counterUpdate(formId: string, deltas: CounterDeltas): TransactItem {
   });
   return {
     Update: {
-      TableName: config.tableName,
       Key: formKey(formId),
       UpdateExpression: `ADD ${adds.join(', ')}`,
       ConditionExpression: 'attribute_exists(pk)',

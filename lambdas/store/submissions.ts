@@ -1,10 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#config';
-import { ServiceError } from '#domain/errors.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
 import type { Submission } from '#domain/submission-model.ts';
-import { documents } from './client.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
 import {
   duplicateMarkKey,
@@ -14,11 +10,10 @@ import {
   submissionKey,
   usageKey,
 } from './keys.ts';
-import { AGAIN, retrying } from './retries.ts';
+import { AGAIN, busyRetries, retrying } from './retries.ts';
+import { getItem, type TableTransactItem, transact } from './table.ts';
 
-type TransactItem = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
+type TransactItem = TableTransactItem;
 
 /**
  * The stored item: the submission, its team (so the pipeline needs no form
@@ -112,19 +107,15 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
   const { usage } = write;
   let band: UsageBand | undefined = usage && bandOf(usage, usage.usedBefore);
   let lastError: unknown;
-  const retries = {
-    attempts: CONFLICT_ATTEMPTS,
-    backoff: true,
-    exhausted: () =>
-      new ServiceError(503, 'busy', 'This form is receiving many posts; try again', {
-        headers: { 'retry-after': '1' },
-        cause: lastError,
-      }),
-  };
+  const retries = busyRetries(
+    CONFLICT_ATTEMPTS,
+    'This form is receiving many posts; try again',
+    () => lastError,
+  );
   return retrying(retries, async (): Promise<InsertOutcome | typeof AGAIN> => {
     const { items, at } = transactionItems(write, band);
     try {
-      await documents.send(new TransactWriteCommand({ TransactItems: items }));
+      await transact(items);
       return { stored: true, nearLimit: band === 'near' };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -182,14 +173,12 @@ function transactionItems(
   const items: TransactItem[] = [
     {
       Put: {
-        TableName: config.tableName,
         Item: submissionItem(submission, write.teamId, write.hints),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
     {
       Update: {
-        TableName: config.tableName,
         Key: formKey(submission.formId),
         UpdateExpression: `ADD ${addExpression.join(', ')}`,
         ConditionExpression: conditions.join(' AND '),
@@ -207,7 +196,6 @@ function transactionItems(
     at.duplicateMark = items.length;
     items.push({
       Put: {
-        TableName: config.tableName,
         Item: {
           ...duplicateMarkKey(submission.formId, write.duplicateMark.fingerprint),
           entity: 'duplicateMark',
@@ -227,7 +215,6 @@ function transactionItems(
 function spamQuotaUpdate(formId: string, quota: SpamQuota): TransactItem {
   return {
     Update: {
-      TableName: config.tableName,
       Key: spamQuotaKey(formId, quota.month),
       UpdateExpression: 'ADD spam :one SET entity = :entity, expiresAt = :expiresAt',
       ConditionExpression: 'attribute_not_exists(spam) OR spam < :cap',
@@ -263,7 +250,6 @@ function usageUpdate(teamId: string, usage: MonthlyUsage, band: UsageBand): Tran
   }
   return {
     Update: {
-      TableName: config.tableName,
       Key: usageKey(teamId, usage.month),
       UpdateExpression: 'ADD submissions :one SET entity = :entity',
       ConditionExpression: condition,
@@ -323,8 +309,6 @@ export async function getSubmission(
   formId: string,
   submissionId: string,
 ): Promise<Submission | undefined> {
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: config.tableName, Key: submissionKey(formId, submissionId) }),
-  );
-  return Item ? toSubmission(Item) : undefined;
+  const item = await getItem(submissionKey(formId, submissionId));
+  return item ? toSubmission(item) : undefined;
 }

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#config';
 import { childrenOf } from './by-parent.ts';
-import { documents } from './client.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
 import { updateIf } from './retries.ts';
+import { getItem, putNewItem } from './table.ts';
 
 export type Plan = 'free' | 'pro';
 
@@ -35,21 +33,13 @@ export async function createTeam(input: {
     formCount: 0,
     createdAt: new Date().toISOString(),
   };
-  await documents.send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: { ...teamKey(team.teamId), entity: 'team', parentPk: ALL_TEAMS, ...team },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putNewItem({ ...teamKey(team.teamId), entity: 'team', parentPk: ALL_TEAMS, ...team });
   return team;
 }
 
 export async function getTeam(teamId: string): Promise<Team | undefined> {
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: config.tableName, Key: teamKey(teamId) }),
-  );
-  return Item ? stripPlumbing<Team>(Item) : undefined;
+  const item = await getItem(teamKey(teamId));
+  return item ? stripPlumbing<Team>(item) : undefined;
 }
 
 /** Returns false when the team does not exist. */

@@ -1,18 +1,17 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { Webhook } from '#domain/webhooks.ts';
 import { documents } from './client.ts';
 import { stripPlumbing, webhookKey } from './keys.ts';
+import { getItem } from './table.ts';
 
 export function webhookItem(webhook: Webhook): Record<string, unknown> {
   return { ...webhookKey(webhook.formId), entity: 'webhook', ...webhook };
 }
 
 export async function getWebhook(formId: string): Promise<Webhook | undefined> {
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: config.tableName, Key: webhookKey(formId) }),
-  );
-  return Item ? stripPlumbing<Webhook>(Item) : undefined;
+  const item = await getItem(webhookKey(formId));
+  return item ? stripPlumbing<Webhook>(item) : undefined;
 }
 
 export async function putWebhook(webhook: Webhook): Promise<void> {

@@ -1,0 +1,55 @@
+import {
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '#config';
+import { documents } from './client.ts';
+
+/**
+ * The service's one table, spoken to without naming it at every call: an
+ * item by key, a new item, a transaction whose items give only their keys
+ * and expressions.
+ */
+
+type Key = Record<string, unknown>;
+type Item = Record<string, unknown>;
+
+/** The item at `key`, or undefined. */
+export async function getItem(key: Key): Promise<Item | undefined> {
+  const { Item } = await documents.send(new GetCommand({ TableName: config.tableName, Key: key }));
+  return Item;
+}
+
+/** Puts an item that must not exist yet (ConditionalCheckFailed when it does). */
+export async function putNewItem(item: Item): Promise<void> {
+  await documents.send(
+    new PutCommand({
+      TableName: config.tableName,
+      Item: item,
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A transaction item of the table: Put, Update, Delete or ConditionCheck without `TableName`. */
+export type TableTransactItem = {
+  [Op in keyof TransactItem]?: Omit<NonNullable<TransactItem[Op]>, 'TableName'>;
+};
+
+/** TransactWriteItems on the table; every item gets the table's name. */
+export async function transact(items: readonly TableTransactItem[]): Promise<void> {
+  const TableName = config.tableName;
+  await documents.send(
+    new TransactWriteCommand({
+      TransactItems: items.map((item) =>
+        Object.fromEntries(
+          Object.entries(item).map(([op, request]) => [op, { TableName, ...request }]),
+        ),
+      ),
+    }),
+  );
+}
