@@ -1,41 +1,16 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type {
-  Context,
-  DynamoDBBatchResponse,
-  DynamoDBRecord,
-  DynamoDBStreamEvent,
-} from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { deleteFormUploads } from '#aws/uploads.ts';
 import { errorFields, log } from '#log';
-import { count, flush } from '#metrics';
+import { count } from '#metrics';
 import { purgeFormPartition } from '#store/forms.ts';
+import { streamWorker } from './stream-worker.ts';
 
 /**
  * Runs on the stream record of a deleted form (filter REMOVED_FORM_PATTERN):
  * removes what is left of it, the rest of its partition and its uploads.
  * Both steps are idempotent, so a retried record only finishes the job.
- *
- * Records are purged one after another; a failed record is reported in
- * `batchItemFailures` (the stream retries from it). When every record of the
- * batch fails, Powertools throws instead, which the stream treats as a
- * failed invocation: retried, bisected, then sent to the on-failure queue.
  */
-export async function handler(
-  event: DynamoDBStreamEvent,
-  context?: Context,
-): Promise<DynamoDBBatchResponse> {
-  try {
-    // A processor per invocation: it holds the batch's results while it runs.
-    return await processPartialResponse(
-      event,
-      purgeRemovedForm,
-      new BatchProcessor(EventType.DynamoDBStreams),
-      { context, processInParallel: false },
-    );
-  } finally {
-    flush();
-  }
-}
+export const handler = streamWorker(() => purgeRemovedForm);
 
 async function purgeRemovedForm(record: DynamoDBRecord): Promise<void> {
   const formId = record.dynamodb?.OldImage?.id?.S;

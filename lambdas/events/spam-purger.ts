@@ -1,18 +1,12 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type {
-  Context,
-  DynamoDBBatchResponse,
-  DynamoDBRecord,
-  DynamoDBStreamEvent,
-} from 'aws-lambda';
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { config } from '#config';
 import { ServiceError } from '#domain/errors.ts';
 import { spamExpiredUpTo } from '#domain/submit-rules.ts';
 import { errorFields, log } from '#log';
-import { count, flush } from '#metrics';
+import { count } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
+import { streamWorker } from './stream-worker.ts';
 
 /**
  * Runs when a form stores spam (filter INSERTED_SPAM_PATTERN): deletes that
@@ -24,17 +18,12 @@ import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-
  * Idempotent: a retried record finds nothing left to delete.
  *
  * A batch purges each form once: every record of that form shares the
- * outcome, so when the purge fails each of them is a failed record. When
- * every record fails, Powertools throws, which the stream treats as a failed
- * invocation (retried, bisected, then sent to the on-failure queue).
+ * outcome, so when the purge fails each of them is a failed record.
  */
-export async function handler(
-  event: DynamoDBStreamEvent,
-  context?: Context,
-): Promise<DynamoDBBatchResponse> {
+export const handler = streamWorker(() => {
   const upTo = spamExpiredUpTo(new Date(), config.spamRetentionDays);
   const purges = new Map<string, Promise<void>>();
-  const purgeRecord = async (record: DynamoDBRecord): Promise<void> => {
+  return async (record) => {
     const formId = record.dynamodb?.NewImage?.formId?.S;
     if (!formId) return;
     let purge = purges.get(formId);
@@ -44,17 +33,7 @@ export async function handler(
     }
     await purge;
   };
-  try {
-    return await processPartialResponse(
-      event,
-      purgeRecord,
-      new BatchProcessor(EventType.DynamoDBStreams),
-      { context, processInParallel: false },
-    );
-  } finally {
-    flush();
-  }
-}
+});
 
 /** Deletes the form's expired spam; throws (after logging) when that failed. */
 async function purgeExpiredSpam(formId: string, upTo: string): Promise<void> {
