@@ -15,9 +15,20 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  *
  * It exits when stdin reaches EOF: the Node parent holds the other end of that pipe, and the
  * kernel closes it however the parent dies (even SIGKILL), so no JVM outlives its owner.
+ *
+ * Every way out (SIGTERM, SIGINT, stdin EOF) goes through the shutdown hook, which waits for the
+ * database to finish its queued work. That matters: DynamoDB Local answers TransactWriteItems
+ * before its COMMIT has run (SQLiteDBAccess.commitTransaction queues the COMMIT on the sqlite4java
+ * job queue and returns without waiting), and proxy.stop() only asks that queue to stop
+ * gracefully, without waiting either. Without the wait, an exit right after an acknowledgement
+ * can halt the JVM in the middle of that COMMIT, and SQLite rolls it back on the next open.
  */
 public class DynamoDbLauncher {
   private static final String HOST = "127.0.0.1";
+  /** sqlite4java names each job queue's thread after the queue: "SQLiteQueue[file]". */
+  private static final String QUEUE_THREAD_PREFIX = "SQLiteQueue";
+  /** How long the shutdown hook waits for queued database work before letting the JVM halt. */
+  private static final long FLUSH_TIMEOUT_MS = 10_000;
 
   public static void main(String[] args) throws Exception {
     exitWhenStdinCloses();
@@ -92,11 +103,33 @@ public class DynamoDbLauncher {
     watcher.start();
   }
 
+  /**
+   * Stops Jetty, then closes the database (which asks each SQLite job queue to run what it holds
+   * and stop), then waits for those queue threads to end, so every acknowledged write is
+   * committed before the JVM halts.
+   */
   private static void stopQuietly(DynamoDBProxyServer proxy) {
     try {
       proxy.stop();
     } catch (Exception ignored) {
-      // The JVM is exiting anyway.
+      // The JVM is exiting anyway; still wait for the queues below.
+    }
+    long deadline = System.currentTimeMillis() + FLUSH_TIMEOUT_MS;
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (!thread.getName().startsWith(QUEUE_THREAD_PREFIX)) {
+        continue;
+      }
+      try {
+        thread.join(Math.max(1, deadline - System.currentTimeMillis()));
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (thread.isAlive()) {
+        System.err.println(
+            "DynamoDbLauncher: " + thread.getName() + " still busy after " + FLUSH_TIMEOUT_MS
+                + " ms; exiting anyway");
+      }
     }
   }
 
