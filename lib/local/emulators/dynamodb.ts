@@ -32,6 +32,12 @@ const PID_FILE = 'dynamodb-local.pid';
 /** Every JVM we start has this in its command line; the pid-file cleanup checks for it. */
 const LAUNCHER_MARK = 'DynamoDbLauncher';
 const READY_TIMEOUT_MS = 30_000;
+/**
+ * How long a stop waits for the JVM to exit on SIGTERM before SIGKILL. Its shutdown hook stops
+ * Jetty and commits what the database has queued (DynamoDbLauncher.java), which takes well
+ * under a second; a SIGKILL can lose the last acknowledged TransactWriteItems.
+ */
+const STOP_GRACE_MS = 15_000;
 const LISTENING = /DynamoDbLauncher listening on [\d.]+:(\d+)/;
 
 export async function startDynamoDbLocal(
@@ -126,7 +132,9 @@ function spawnJvm(distribution: string, options: DynamoDbLocalOptions): ChildPro
     ...storage,
   ];
   // stdin stays a pipe we never write to: the launcher exits when it closes, i.e. when we die.
-  const child = spawn(java, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  // detached: its own process group, so a terminal's Ctrl-C (SIGINT to the whole foreground
+  // group) reaches only the runner, which stops the gateway before it stops the JVM.
+  const child = spawn(java, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   child.stdin?.on('error', () => {});
   return child;
 }
@@ -198,7 +206,7 @@ async function endLeftoverInstance(pidFile: string): Promise<void> {
       process.stderr.write(
         `DynamoDB Local from an earlier run is still running (pid ${pid}): stopping it\n`,
       );
-      await terminatePid(pid);
+      await terminatePid(pid, STOP_GRACE_MS);
     }
   }
   await rm(pidFile, { force: true });
@@ -207,7 +215,11 @@ async function endLeftoverInstance(pidFile: string): Promise<void> {
 async function stopJvm(child: ChildProcess, pidFile: string): Promise<void> {
   // Without a pid the spawn itself failed: there is nothing to end.
   if (child.pid === undefined) return;
-  await terminateChild(child);
+  if ((await terminateChild(child, STOP_GRACE_MS)) === 'killed') {
+    process.stderr.write(
+      `DynamoDB Local (pid ${child.pid}) did not exit ${STOP_GRACE_MS / 1000} s after SIGTERM and was killed; its last writes may be lost\n`,
+    );
+  }
   // Only remove the file if it still names this JVM; a newer run may have taken it over.
   const recorded = await readFile(pidFile, 'utf8').catch(() => '');
   if (recorded.trim() === String(child.pid)) await rm(pidFile, { force: true });

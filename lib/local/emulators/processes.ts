@@ -72,9 +72,15 @@ export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-/** SIGTERM, then SIGKILL after `graceMs`, for our own child; resolves once it has exited. */
-export async function terminateChild(child: ChildProcess, graceMs = 3_000): Promise<void> {
-  if (hasExited(child)) return;
+/**
+ * SIGTERM, then SIGKILL after `graceMs`, for our own child; resolves once it has exited, with
+ * `killed` when it took the SIGKILL.
+ */
+export async function terminateChild(
+  child: ChildProcess,
+  graceMs = 3_000,
+): Promise<'exited' | 'killed'> {
+  if (hasExited(child)) return 'exited';
   const exited = once(child, 'exit').then(() => 'exited' as const);
   child.kill('SIGTERM');
   // Cancelled once the child exits, so a quick stop does not hold the event loop for graceMs.
@@ -87,5 +93,7 @@ export async function terminateChild(child: ChildProcess, graceMs = 3_000): Prom
   if (first === 'timeout' && !hasExited(child)) {
     child.kill('SIGKILL');
     await exited;
+    return 'killed';
   }
+  return 'exited';
 }
