@@ -83,9 +83,16 @@ const ports: LocalPorts = {
 
 let stack: LocalStack | undefined;
 let stopping = false;
+/**
+ * The clean stop (stack.ts): the gateway stops accepting and lets requests in flight finish,
+ * then the pollers and emulators stop, and DynamoDB Local last, through its JVM's shutdown
+ * path, so every acknowledged write is on disk. A second signal quits at once; even then the
+ * JVM sees its stdin close and commits what it holds before it exits.
+ */
 async function shutdown(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
+    if (stack) process.stdout.write('Stopping (Ctrl-C again quits at once)\n');
     await stack?.stop();
   }
   process.exit(code);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { fallbackRoute, matchRoute } from '../../lambdas/routes.ts';
 import { isStreamingHandler } from './awslambda-shim.ts';
@@ -27,17 +28,41 @@ const TOO_LARGE: APIGatewayProxyResult = {
   headers: { 'access-control-allow-origin': '*' },
   body: '{"ok":false,"error":"payload_too_large","message":"Request Too Long"}',
 };
+/** What a request that reaches a closing gateway gets: API Gateway's 503 shape. */
+const UNAVAILABLE: APIGatewayProxyResult = {
+  statusCode: 503,
+  headers: { connection: 'close' },
+  body: '{"message":"Service Unavailable"}',
+};
+/** How long close() lets requests in flight finish before cutting their connections. */
+const DRAIN_MS = 10_000;
 export const LOCAL_STAGE = 'local';
 
 export interface Gateway {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, answers any new request on a kept-alive connection with 503,
+   * lets the requests in flight finish (up to `drainMs`, default 10 s) and then closes every
+   * connection. Once it resolves no handler the gateway started is still running, so the
+   * databases behind them can be stopped.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
 export async function startGateway(options: { port: number; host?: string }): Promise<Gateway> {
+  /** Requests being served, each settled once its handler is done and its answer sent. */
+  const inFlight = new Set<Promise<void>>();
+  const pending = new Set<ServerResponse>();
+  let closing: Promise<void> | undefined;
   const server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
+    if (closing) {
+      send(res, UNAVAILABLE);
+      return;
+    }
+    pending.add(res);
+    const answered = new Promise<void>((resolve) => res.once('close', resolve));
+    const served = serve(req, res).catch((error: unknown) => {
       process.stderr.write(
         `local gateway: ${error instanceof Error ? error.stack : String(error)}\n`,
       );
@@ -45,17 +70,42 @@ export async function startGateway(options: { port: number; host?: string }): Pr
         send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
       else res.destroy();
     });
+    const work = Promise.all([served, answered]).then(() => {
+      inFlight.delete(work);
+      pending.delete(res);
+    });
+    inFlight.add(work);
   });
   await listen(server, options.port, options.host ?? '127.0.0.1');
   const { port } = server.address() as AddressInfo;
+  const close = async (drainMs: number) => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Answers still to come end their connection, so no client reuses it for a new request.
+    for (const res of pending) if (!res.headersSent) res.setHeader('connection', 'close');
+    server.closeIdleConnections();
+    if (inFlight.size > 0) {
+      const timer = new AbortController();
+      const outcome = await Promise.race([
+        Promise.all(inFlight).then(() => 'drained' as const),
+        sleep(drainMs, 'timeout' as const, { signal: timer.signal }).catch(() => 'cancelled'),
+      ]);
+      timer.abort();
+      if (outcome === 'timeout') {
+        process.stderr.write(
+          `local gateway: ${inFlight.size} request(s) still running after ${drainMs} ms; closing their connections\n`,
+        );
+      }
+    }
+    server.closeAllConnections();
+    await closed;
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: (drainMs = DRAIN_MS) => {
+      closing ??= close(drainMs);
+      return closing;
+    },
   };
 }
 

@@ -87,13 +87,21 @@ const FLAGS: Record<keyof LocalPorts, string> = {
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const startedAt = performance.now();
+  // Stop order keeps every acknowledged write: the gateway first (no new request is accepted,
+  // the ones in flight finish), then the pollers and emulators in reverse start order, and
+  // DynamoDB Local last, through its JVM's shutdown path, which commits what it has queued.
+  let stopGateway: (() => Promise<void>) | undefined;
   const stops: (() => Promise<void>)[] = [];
+  let stopDynamoDb: (() => Promise<void>) | undefined;
   const track = <T extends { stop(): Promise<void> }>(handle: T): T => {
     stops.push(() => handle.stop());
     return handle;
   };
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    const order = [stopGateway, ...stops.toReversed(), stopDynamoDb];
+    stopGateway = stopDynamoDb = undefined;
+    stops.length = 0;
+    for (const stop of order) await stop?.().catch(() => undefined);
   };
   try {
     await mkdir(options.stateDir, { recursive: true });
@@ -105,7 +113,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         port: options.ports.dynamodb,
         stateDir: options.stateDir,
         dataDir: options.inMemory ? undefined : join(options.stateDir, 'dynamodb'),
-      }).then(track),
+      }).then((handle) => {
+        stopDynamoDb = handle.stop;
+        return handle;
+      }),
       startSqsS3({ port: options.ports.sqsS3 }).then(track),
       startSes({ port: options.ports.ses }).then(track),
       startTurnstile({ port: options.ports.turnstile }).then(track),
@@ -123,7 +134,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const queues = await ensureQueues(sqs);
 
     const gateway = await startGateway({ port: options.ports.gateway });
-    stops.push(gateway.close);
+    stopGateway = () => gateway.close();
 
     const endpoints = {
       dynamodb: dynamodb.endpoint,
