@@ -9,15 +9,33 @@ export interface DevProcess {
   child: ChildProcess;
   info: LocalStackInfo;
   output: () => string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /**
+   * What Ctrl-C in a terminal does: SIGINT to the whole process group, the runner and every
+   * child still in its group. Needs `ownProcessGroup`.
+   */
+  interrupt(): Promise<number | null>;
+}
+
+export interface DevProcessOptions {
+  timeoutMs?: number;
+  /** Start the runner as the leader of its own process group, as a shell does for a command. */
+  ownProcessGroup?: boolean;
 }
 
 /** Starts `bin/dev.ts` exactly as `npm run dev` does and waits for its READY line. */
-export async function startDevProcess(args: string[], timeoutMs = 90_000): Promise<DevProcess> {
+export async function startDevProcess(
+  args: string[],
+  options: DevProcessOptions = {},
+): Promise<DevProcess> {
+  const timeoutMs = options.timeoutMs ?? 90_000;
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'dev.ts'), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_NO_WARNINGS: '1' },
+    detached: options.ownProcessGroup ?? false,
   });
   let output = '';
   child.stdout!.on('data', (chunk) => {
@@ -48,12 +66,19 @@ export async function startDevProcess(args: string[], timeoutMs = 90_000): Promi
     });
   });
   const info = JSON.parse(await readFile(stateFile, 'utf8')) as LocalStackInfo;
+  const running = () => child.exitCode === null && child.signalCode === null;
   return {
     child,
     info,
     output: () => output,
+    exited,
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (running()) child.kill(signal);
+      return exited;
+    },
+    interrupt: async () => {
+      if (!options.ownProcessGroup) throw new Error('interrupt() needs ownProcessGroup');
+      if (running()) process.kill(-child.pid!, 'SIGINT');
       return exited;
     },
   };
