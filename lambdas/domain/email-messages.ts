@@ -1,0 +1,462 @@
+import { domainToASCII } from 'node:url';
+import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
+import type { FieldDefinition, FormRecord } from './form-model.ts';
+import { cutToCodePoints } from './submission-answers.ts';
+import type { StoredFile, Submission } from './submission-model.ts';
+import { withoutHiddenCharacters } from './visible-text.ts';
+
+/**
+ * The emails a stored submission causes (SPEC "Events" 7, DESIGN §4 "Email
+ * worker"): the owner notification and the submitter's auto-reply, built
+ * here as plain data; `#aws/email.ts` sends them from the deployment's
+ * address. Everything a visitor or an owner wrote is text: escaped in the
+ * HTML part, stripped of line breaks and control characters in headers.
+ */
+
+/** One email to send. The sender adds the deployment's From address. */
+export interface EmailMessage {
+  to: string;
+  /** Display name of the From header (the address is the deployment's). */
+  fromName: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** `_subject` and `_replyto` as posted, kept beside the submission (store `EmailHints`). */
+export interface EmailHints {
+  subject?: string;
+  replyTo?: string;
+}
+
+/** RFC 5322's line limit: no header value of ours gets near it after this cut. */
+export const MAX_SUBJECT_LENGTH = 998;
+/** SPEC: `notifyFromName` is 1 to 100 characters. */
+export const MAX_FROM_NAME_LENGTH = 100;
+/** RFC 5321: an address (path) is at most 254 characters. */
+export const MAX_ADDRESS_LENGTH = 254;
+
+/** The subject of an auto-reply whose form has none set. */
+export const DEFAULT_AUTOREPLY_SUBJECT = 'We received your submission: {{form.name}}';
+/** The body of an auto-reply whose form has none set. */
+export const DEFAULT_AUTOREPLY_BODY =
+  'Thank you for your submission to {{form.name}}. We have received it and will be in touch.';
+
+// Line breaks and tabs read as a space; every other control character goes.
+const HEADER_BREAKS = /[\r\n\t\v\f\u0085\u2028\u2029]+/gu;
+const CONTROLS = /\p{Cc}/gu;
+
+/**
+ * A header value that is one line, whatever it was given: CR, LF and the
+ * other line breaks become a space, every other control character is
+ * removed, the ends are trimmed, and the value is cut to `max` code points.
+ * Header injection (`Hi\r\nBcc: …`) is impossible through a value cleaned here.
+ */
+export function headerValue(text: string, max: number = MAX_SUBJECT_LENGTH): string {
+  const oneLine = text.replace(HEADER_BREAKS, ' ').replace(CONTROLS, '').trim();
+  return cutToCodePoints(oneLine, max).trimEnd();
+}
+
+// ---------------------------------------------------------------------------
+// Addresses
+
+// RFC 5322 dot-atom local part (no quoted local parts, no comments).
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const TOP_LEVEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+/**
+ * `text` as one address SES can send to, or undefined: a single
+ * `local@domain.tld` with an ASCII dot-atom local part (SES speaks no
+ * SMTPUTF8) and a domain of at least two labels, Unicode domains in their
+ * punycode form, at most 254 characters. CR, LF, commas, angle brackets,
+ * spaces and display names are all refused, so the value can never name a
+ * second recipient or a header of its own.
+ */
+export function plausibleAddress(text: string | undefined): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const trimmed = text.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_ADDRESS_LENGTH) return undefined;
+  if (/[\p{Cc}\s,;<>"()[\]\\]/u.test(trimmed)) return undefined;
+  const at = trimmed.lastIndexOf('@');
+  if (at <= 0 || trimmed.indexOf('@') !== at) return undefined;
+  const local = trimmed.slice(0, at);
+  const domainPart = trimmed.slice(at + 1);
+  if (local.length > 64 || !LOCAL_PART.test(local)) return undefined;
+  // '' for a domain the URL standard refuses; lower case and punycode otherwise.
+  const domain = domainToASCII(domainPart);
+  if (domain === '' || domain.length > 253) return undefined;
+  const labels = domain.split('.');
+  if (labels.length < 2 || !labels.every((label) => DOMAIN_LABEL.test(label))) return undefined;
+  if (!TOP_LEVEL.test(labels.at(-1)!)) return undefined;
+  const address = `${local}@${domain}`;
+  return address.length <= MAX_ADDRESS_LENGTH ? address : undefined;
+}
+
+/** The answer stored under `name`, own properties only. */
+function answerOf(submission: Pick<Submission, 'data'>, name: string): string | undefined {
+  return Object.hasOwn(submission.data, name) ? submission.data[name] : undefined;
+}
+
+/**
+ * The address the submitter can be answered at, or undefined: the `_replyto`
+ * hint when it is a plausible address, else the first plausible answer of a
+ * field of type `email` in the form's field order, else the first plausible
+ * answer named `email` in any letter case.
+ */
+export function submitterAddress(
+  submission: Pick<Submission, 'data'>,
+  form: Pick<FormRecord, 'fields'>,
+  hints?: EmailHints,
+): string | undefined {
+  const hinted = plausibleAddress(hints?.replyTo);
+  if (hinted) return hinted;
+  for (const field of form.fields ?? []) {
+    if (field.type !== 'email') continue;
+    const address = plausibleAddress(answerOf(submission, field.id));
+    if (address) return address;
+  }
+  for (const name of Object.keys(submission.data)) {
+    if (name.toLowerCase() !== 'email') continue;
+    const address = plausibleAddress(submission.data[name]);
+    if (address) return address;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Placeholders
+
+export interface PlaceholderContext {
+  form: Pick<FormRecord, 'id' | 'name'>;
+  submission: Pick<Submission, 'id' | 'createdAt' | 'data'>;
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const FIELD_PREFIX = 'field.';
+/** Stored beside the answers but not one of them. */
+const INVALID_NAME = '_invalid';
+
+/**
+ * `template` with DESIGN §5's placeholders filled: `{{form.name}}`,
+ * `{{form.id}}`, `{{submission.id}}`, `{{submission.createdAt}}` and
+ * `{{field.<id>}}` (the answer of that name, empty when there is none).
+ * Spaces inside the braces are allowed; an unknown placeholder stays as
+ * written. Values are inserted as they are: the caller cleans or escapes the
+ * result for where it goes.
+ */
+export function fillPlaceholders(template: string, context: PlaceholderContext): string {
+  return template.replace(PLACEHOLDER, (written, name: string) => {
+    switch (name) {
+      case 'form.name':
+        return context.form.name;
+      case 'form.id':
+        return context.form.id;
+      case 'submission.id':
+        return context.submission.id;
+      case 'submission.createdAt':
+        return context.submission.createdAt;
+    }
+    if (name.startsWith(FIELD_PREFIX)) {
+      const fieldName = name.slice(FIELD_PREFIX.length);
+      if (fieldName === INVALID_NAME) return '';
+      return answerOf(context.submission, fieldName) ?? '';
+    }
+    return written;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Bodies
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text made safe for HTML element content and quoted attribute values alike. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/** Escaped text whose line breaks show as line breaks. */
+function htmlLines(value: string): string {
+  return escapeHtml(normalizeBreaks(value)).replaceAll('\n', '<br>\n');
+}
+
+function normalizeBreaks(value: string): string {
+  return value.replace(/\r\n?/g, '\n');
+}
+
+/** `1 byte`, `532 bytes`, `14.2 KB`, `3.1 MB` (1,024-based, one decimal). */
+export function humanSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return 'unknown size';
+  if (bytes < 1024) return bytes === 1 ? '1 byte' : `${Math.round(bytes)} bytes`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const shown = value >= 100 ? Math.round(value).toString() : value.toFixed(1).replace(/\.0$/, '');
+  return `${shown} ${units[unit]}`;
+}
+
+/** `2025-01-02 03:04:05 UTC` from a stored ISO timestamp (as written when it is not one). */
+export function receivedAt(createdAt: string): string {
+  const time = new Date(createdAt);
+  if (Number.isNaN(time.getTime())) return createdAt;
+  return `${time.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+const REASON_TEXT: Record<string, string> = {
+  required: 'is required',
+  invalid_email: 'is not a valid email address',
+  invalid_number: 'is not a number',
+  too_small: 'is below the minimum',
+  too_large: 'is above the maximum',
+  too_short: 'is too short',
+  too_long: 'is too long',
+  pattern_mismatch: 'does not match the expected format',
+  invalid_option: 'is not one of the choices',
+  invalid_date: 'is not a valid date',
+  invalid_url: 'is not a valid URL',
+  invalid_tel: 'is not a valid phone number',
+  invalid_rating: 'is not a valid rating',
+};
+
+export interface AnswerRow {
+  /** The field's label (or id), or the answer's name cleaned of hidden characters. */
+  label: string;
+  value: string;
+}
+
+/**
+ * The answers as the notification lists them: the form's fields in order
+ * (by label, only those answered), then every other answer by name in the
+ * order stored. `_invalid` is not an answer.
+ */
+export function answerRows(
+  submission: Pick<Submission, 'data'>,
+  form: Pick<FormRecord, 'fields'>,
+): AnswerRow[] {
+  const rows: AnswerRow[] = [];
+  const shown = new Set<string>([INVALID_NAME]);
+  for (const field of form.fields ?? []) {
+    if (shown.has(field.id)) continue;
+    const value = answerOf(submission, field.id);
+    if (value === undefined) continue;
+    shown.add(field.id);
+    rows.push({ label: fieldLabel(field), value });
+  }
+  for (const name of Object.keys(submission.data)) {
+    if (shown.has(name)) continue;
+    shown.add(name);
+    rows.push({ label: visibleName(name), value: submission.data[name] ?? '' });
+  }
+  return rows;
+}
+
+function fieldLabel(field: FieldDefinition): string {
+  const label = field.label ? withoutHiddenCharacters(field.label).trim() : '';
+  return label || field.id;
+}
+
+function visibleName(name: string): string {
+  return withoutHiddenCharacters(name).trim() || '(unnamed)';
+}
+
+/**
+ * The problems listed in `data._invalid`, one line each ("Email is not a
+ * valid email address"); the field named by its label when it is one of the
+ * form's. Anything that is not the expected JSON list is skipped; a value
+ * with no readable entry gives one general line.
+ */
+export function answerProblems(
+  submission: Pick<Submission, 'data'>,
+  form: Pick<FormRecord, 'fields'>,
+): string[] {
+  const raw = answerOf(submission, INVALID_NAME);
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  const lines: string[] = [];
+  if (Array.isArray(parsed)) {
+    for (const entry of parsed) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      const { fieldId, reason } = entry as { fieldId?: unknown; reason?: unknown };
+      if (typeof fieldId !== 'string' || typeof reason !== 'string') continue;
+      const field = form.fields?.find((candidate) => candidate.id === fieldId);
+      const name = field ? fieldLabel(field) : visibleName(fieldId);
+      const text = Object.hasOwn(REASON_TEXT, reason)
+        ? REASON_TEXT[reason]
+        : `failed the check "${visibleName(reason)}"`;
+      lines.push(`${name} ${text}`);
+    }
+  }
+  if (lines.length === 0) lines.push('Some answers did not pass the form’s checks.');
+  return lines;
+}
+
+function fileLine(file: StoredFile): string {
+  return `${visibleName(file.name)} (${humanSize(file.size)})`;
+}
+
+const TEST_LINE = 'This is a test submission.';
+const PROBLEMS_HEADING = 'Answers that did not pass the form’s checks:';
+const FILES_HEADING = 'Files:';
+
+export interface OwnerNotificationInput {
+  form: FormRecord;
+  submission: Submission;
+  hints?: EmailHints;
+  /** `notifyEmail`, else the team owner's address: the caller decides. */
+  recipient: string;
+  /** Where the owner manages the form (a dashboard or API address). */
+  manageUrl: string;
+}
+
+/**
+ * The owner's notification of a new submission: the subject from `_subject`
+ * when the visitor sent one, else the form's `notifySubject` with its
+ * placeholders filled; Reply-To the submitter's address when one is found;
+ * a text and an HTML body with the answers, files, answer problems, the
+ * test flag, the time received and where to manage the form. Spam is never
+ * notified: the caller checks.
+ */
+export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
+  const { form, submission, hints } = input;
+  const context = { form, submission };
+  const subject =
+    headerValue(hints?.subject ?? '') ||
+    headerValue(fillPlaceholders(form.notifySubject, context)) ||
+    headerValue(fillPlaceholders(DEFAULT_NOTIFY_SUBJECT, context));
+  const rows = answerRows(submission, form);
+  const problems = answerProblems(submission, form);
+  const files = submission.meta.files ?? [];
+  const received = receivedAt(submission.createdAt);
+  const formName = headerValue(form.name, Number.MAX_SAFE_INTEGER);
+
+  const text: string[] = [`New submission to ${formName}`];
+  if (submission.isTest) text.push('', TEST_LINE);
+  text.push('');
+  if (rows.length === 0) text.push('(no answers)');
+  for (const row of rows) {
+    const value = normalizeBreaks(row.value);
+    text.push(value.includes('\n') ? `${row.label}:\n${indent(value)}` : `${row.label}: ${value}`);
+  }
+  if (files.length > 0) {
+    text.push('', FILES_HEADING, ...files.map((file) => `- ${fileLine(file)}`));
+  }
+  if (problems.length > 0) {
+    text.push('', PROBLEMS_HEADING, ...problems.map((line) => `- ${line}`));
+  }
+  text.push('', `Received: ${received}`, `Submission: ${submission.id}`);
+  text.push('', `Manage this form: ${input.manageUrl}`, '');
+
+  const html: string[] = [
+    `<h1 style="font-size:18px">New submission to ${escapeHtml(formName)}</h1>`,
+  ];
+  if (submission.isTest) html.push(`<p><strong>${escapeHtml(TEST_LINE)}</strong></p>`);
+  if (rows.length === 0) html.push('<p>(no answers)</p>');
+  else {
+    html.push('<table cellpadding="6" style="border-collapse:collapse">');
+    for (const row of rows) {
+      html.push(
+        `<tr><th align="left" valign="top">${escapeHtml(row.label)}</th>` +
+          `<td>${htmlLines(row.value)}</td></tr>`,
+      );
+    }
+    html.push('</table>');
+  }
+  if (files.length > 0) {
+    html.push(`<h2 style="font-size:16px">${escapeHtml(FILES_HEADING.slice(0, -1))}</h2>`, '<ul>');
+    for (const file of files) html.push(`<li>${escapeHtml(fileLine(file))}</li>`);
+    html.push('</ul>');
+  }
+  if (problems.length > 0) {
+    html.push(`<p>${escapeHtml(PROBLEMS_HEADING)}</p>`, '<ul>');
+    for (const line of problems) html.push(`<li>${escapeHtml(line)}</li>`);
+    html.push('</ul>');
+  }
+  html.push(
+    `<p>Received: ${escapeHtml(received)}<br>\nSubmission: ${escapeHtml(submission.id)}</p>`,
+    `<p>Manage this form: <a href="${escapeHtml(input.manageUrl)}">${escapeHtml(input.manageUrl)}</a></p>`,
+  );
+
+  const replyTo = submitterAddress(submission, form, hints);
+  return {
+    to: recipientAddress(input.recipient),
+    fromName: headerValue(form.notifyFromName, MAX_FROM_NAME_LENGTH),
+    ...(replyTo ? { replyTo } : {}),
+    subject,
+    text: text.join('\n'),
+    html: htmlDocument(subject, html),
+  };
+}
+
+/** A recipient as SES takes it: normalized when plausible, else one cleaned line for SES to judge. */
+function recipientAddress(address: string): string {
+  return plausibleAddress(address) ?? headerValue(address, MAX_ADDRESS_LENGTH);
+}
+
+function indent(value: string): string {
+  return value
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}
+
+function htmlDocument(title: string, body: string[]): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8">',
+    `<title>${escapeHtml(title)}</title></head>`,
+    '<body style="font-family:sans-serif;font-size:14px;line-height:1.5">',
+    ...body,
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+export interface AutoReplyInput {
+  form: FormRecord;
+  submission: Submission;
+  /** The submitter's address (`submitterAddress`). */
+  to: string;
+  /** Where the submitter's answer goes: the notification recipient. */
+  replyTo?: string;
+}
+
+/**
+ * The submitter's auto-reply: `autoreplySubject` and `autoreplyBody` with
+ * their placeholders filled (defaults when unset), the body as text and as
+ * escaped HTML with its line breaks kept, From name `notifyFromName`.
+ */
+export function autoReply(input: AutoReplyInput): EmailMessage {
+  const { form, submission } = input;
+  const context = { form, submission };
+  const subject =
+    headerValue(fillPlaceholders(form.autoreplySubject ?? '', context)) ||
+    headerValue(fillPlaceholders(DEFAULT_AUTOREPLY_SUBJECT, context));
+  const filledBody = normalizeBreaks(fillPlaceholders(form.autoreplyBody ?? '', context));
+  const body = filledBody.trim() ? filledBody : fillPlaceholders(DEFAULT_AUTOREPLY_BODY, context);
+  const replyTo = input.replyTo === undefined ? undefined : plausibleAddress(input.replyTo);
+  return {
+    to: recipientAddress(input.to),
+    fromName: headerValue(form.notifyFromName, MAX_FROM_NAME_LENGTH),
+    ...(replyTo ? { replyTo } : {}),
+    subject,
+    text: body.endsWith('\n') ? body : `${body}\n`,
+    html: htmlDocument(subject, [`<p>${htmlLines(body)}</p>`]),
+  };
+}
