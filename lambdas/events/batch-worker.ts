@@ -4,33 +4,47 @@ import type {
   DynamoDBBatchResponse,
   DynamoDBRecord,
   DynamoDBStreamEvent,
+  SQSBatchResponse,
+  SQSEvent,
+  SQSRecord,
 } from 'aws-lambda';
 import { flush } from '#metrics';
 
-/** Handles one stream record; throws when it failed. */
-export type RecordHandler = (record: DynamoDBRecord) => Promise<void>;
-
 /**
- * A table-stream worker from a per-record function. `forInvocation` makes
- * that function once per invocation, so it may hold state for the batch.
- * Records are handled one after another; a failed record is reported in
- * `batchItemFailures` (the stream retries from it). When every record of the
- * batch fails, Powertools throws instead, which the stream treats as a
- * failed invocation: retried, bisected, then sent to the on-failure queue.
+ * Workers made from a per-record function. `forInvocation` makes that
+ * function once per invocation, so it may hold state for the batch. Records
+ * are handled one after another; a record whose function throws is reported
+ * in `batchItemFailures` (a stream retries from it, a queue receives it
+ * again after its visibility timeout). When every record of a batch fails,
+ * Powertools throws instead: a stream then retries, bisects and finally sends
+ * the batch to its on-failure queue; a queue receives every message again.
  * Metrics counted during the invocation are flushed at its end.
  */
-export function streamWorker(forInvocation: () => RecordHandler) {
-  return async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> => {
-    try {
-      // A processor per invocation: it holds the batch's results while it runs.
-      return await processPartialResponse(
-        event,
-        forInvocation(),
-        new BatchProcessor(EventType.DynamoDBStreams),
-        { context, processInParallel: false },
-      );
-    } finally {
-      flush();
-    }
-  };
+async function processBatch<Event extends DynamoDBStreamEvent | SQSEvent>(
+  event: Event,
+  type: (typeof EventType)[keyof typeof EventType],
+  handle: (record: never) => Promise<void>,
+  context: Context | undefined,
+) {
+  try {
+    // A processor per invocation: it holds the batch's results while it runs.
+    return await processPartialResponse(event, handle, new BatchProcessor(type), {
+      context,
+      processInParallel: false,
+    });
+  } finally {
+    flush();
+  }
+}
+
+/** A table-stream worker. */
+export function streamWorker(forInvocation: () => (record: DynamoDBRecord) => Promise<void>) {
+  return (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
+    processBatch(event, EventType.DynamoDBStreams, forInvocation(), context);
+}
+
+/** An SQS worker. */
+export function queueWorker(forInvocation: () => (record: SQSRecord) => Promise<void>) {
+  return (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+    processBatch(event, EventType.SQS, forInvocation(), context);
 }

@@ -3,7 +3,7 @@ import { deleteFormUploads } from '#aws/uploads.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { purgeFormPartition } from '#store/forms.ts';
-import { streamWorker } from './stream-worker.ts';
+import { streamWorker } from './batch-worker.ts';
 
 /**
  * Runs on the stream record of a deleted form (filter REMOVED_FORM_PATTERN):

@@ -6,7 +6,7 @@ import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
-import { streamWorker } from './stream-worker.ts';
+import { streamWorker } from './batch-worker.ts';
 
 /**
  * Runs when a form stores spam (filter INSERTED_SPAM_PATTERN): deletes that
