@@ -1,0 +1,66 @@
+import type { Submission } from '#domain/submission-model.ts';
+
+/**
+ * The body of a `submission.created` delivery (SPEC "Webhook delivery
+ * payload"; `data.spam` is DESIGN §4's addition: spam is delivered too,
+ * flagged). Serialised once per attempt and signed as these exact bytes.
+ *
+ * Size: SPEC requires every answer, so the body is not trimmed to the
+ * Standard Webhooks recommendation of 20 KB. Its bound is the submit limits:
+ * 50 fields × (200-character name + 10,000-character value), about 510 KB of
+ * answers at worst (more in bytes for non-ASCII text, and JSON escaping),
+ * well under what an HTTPS POST carries.
+ */
+export interface WebhookPayload {
+  type: 'submission.created';
+  timestamp: string;
+  data: {
+    formId: string;
+    submissionId: string;
+    submittedAt: string;
+    test: boolean;
+    spam: boolean;
+    fields: Record<string, string>;
+  };
+}
+
+export const WEBHOOK_EVENT_TYPE = 'submission.created';
+
+/**
+ * Answers by name, strings only, without special fields (names starting
+ * with `_`, such as the stored `_invalid`) and without files. A
+ * null-prototype object, so answers named `__proto__`, `constructor` or
+ * `toString` are plain own properties and reach the JSON like any other.
+ */
+export function webhookFields(data: Readonly<Record<string, unknown>>): Record<string, string> {
+  const fields: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(data)) {
+    if (name.startsWith('_') || typeof value !== 'string') continue;
+    fields[name] = value;
+  }
+  return fields;
+}
+
+export function webhookPayloadObject(
+  submission: Submission,
+  sentAt: Date,
+  spam: boolean,
+): WebhookPayload {
+  return {
+    type: WEBHOOK_EVENT_TYPE,
+    timestamp: sentAt.toISOString(),
+    data: {
+      formId: submission.formId,
+      submissionId: submission.id,
+      submittedAt: submission.createdAt,
+      test: submission.isTest,
+      spam,
+      fields: webhookFields(submission.data),
+    },
+  };
+}
+
+/** The exact JSON body of one attempt; `sentAt` is the time of this attempt. */
+export function webhookPayload(submission: Submission, sentAt: Date, spam: boolean): string {
+  return JSON.stringify(webhookPayloadObject(submission, sentAt, spam));
+}
