@@ -22,6 +22,12 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * RFC 3834 `Auto-Submitted`: the notification is `auto-generated`, the
+   * auto-reply `auto-replied`, so well-behaved responders (vacation replies)
+   * do not answer them and no mail loop starts.
+   */
+  autoSubmitted?: 'auto-generated' | 'auto-replied';
 }
 
 /** `_subject` and `_replyto` as posted, kept beside the submission (store `EmailHints`). */
@@ -399,6 +405,7 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
     fromName: headerValue(form.notifyFromName, MAX_FROM_NAME_LENGTH),
     ...(replyTo ? { replyTo } : {}),
     subject,
+    autoSubmitted: 'auto-generated',
     text: text.join('\n'),
     html: htmlDocument(subject, html),
   };
@@ -456,6 +463,7 @@ export function autoReply(input: AutoReplyInput): EmailMessage {
     fromName: headerValue(form.notifyFromName, MAX_FROM_NAME_LENGTH),
     ...(replyTo ? { replyTo } : {}),
     subject,
+    autoSubmitted: 'auto-replied',
     text: body.endsWith('\n') ? body : `${body}\n`,
     html: htmlDocument(subject, [`<p>${htmlLines(body)}</p>`]),
   };

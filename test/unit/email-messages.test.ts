@@ -253,6 +253,7 @@ describe('ownerNotification', () => {
     expect(message.fromName).toBe('Acme Forms');
     expect(message.subject).toBe('New submission: Contact');
     expect(message.replyTo).toBeUndefined();
+    expect(message.autoSubmitted).toBe('auto-generated');
   });
 
   it('fills notifySubject placeholders, and _subject replaces it when sent', () => {
@@ -511,6 +512,7 @@ describe('autoReply', () => {
       fromName: 'Acme',
       replyTo: 'owner@example.com',
       subject: 'Thanks, Ada!',
+      autoSubmitted: 'auto-replied',
       text: 'Hi Ada,\n\nWe got your message about <pricing & plans>.\n— Contact\n',
     });
     expect(message.html).toContain(
