@@ -15,6 +15,8 @@ export type Access =
   /** List object keys under a prefix (ListBucket on the uploads bucket). */
   | 'uploads:list'
   | 'schedules:manage'
+  /** Send email through SES v2 as the deployment's sender identity (ses:SendEmail on it only). */
+  | 'email:send'
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   | 'rateLimits:count'
   /** Send to one queue of lambdas/queues.ts: its URL variable and SendMessage on it only. */

@@ -1,3 +1,4 @@
+import { QUEUES, type QueueName } from './queues.ts';
 import {
   type Parser,
   parseWith,
@@ -75,6 +76,11 @@ const settingGetters = Object.fromEntries(
     { enumerable: true, get: () => setting(name) },
   ]),
 );
+
+/** The URL of one queue of lambdas/queues.ts, from its variable. */
+export function queueUrl(name: QueueName): string {
+  return required(QUEUES[name].urlVariable);
+}
 
 /** The wiring, then every deployer setting (`config.freeFormLimit`, …). */
 export const config = Object.defineProperties(wiring, settingGetters) as typeof wiring &

@@ -25,7 +25,15 @@ export type MetricName =
   /** A deleted form's partition and uploads were purged (stream worker `formPurger`). */
   | 'FormPurged'
   /** Spam past its retention deleted by the `spamPurger` worker; the value is how many. */
-  | 'ExpiredSpamDeleted';
+  | 'ExpiredSpamDeleted'
+  /** Webhook attempts by outcome: a 2xx, one to try again, one not retried or out of time. */
+  | 'WebhookDelivered'
+  | 'WebhookRetried'
+  | 'WebhookFailed'
+  /** Emails sent, refused for good by SES (not retried), or failed for now (retried). */
+  | 'EmailSent'
+  | 'EmailRejected'
+  | 'EmailRetried';
 
 export type MetricDimensions = Readonly<Record<string, string>>;
 

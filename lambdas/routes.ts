@@ -223,6 +223,25 @@ export const routes: readonly Route[] = [
   },
   {
     ...managementDefaults,
+    name: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/v1/forms/{id}/webhook/deliveries',
+    handler: 'http/webhooks/list-deliveries.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      'Webhook deliveries newest first, with every attempt; filter by status, page with next.',
+  },
+  {
+    ...managementDefaults,
+    name: 'retryWebhookDelivery',
+    method: 'POST',
+    path: '/v1/forms/{id}/webhook/deliveries/{deliveryId}/retry',
+    handler: 'http/webhooks/retry-delivery.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:webhooks:send'],
+    summary: 'Sends a failed delivery again with the same webhook-id and a fresh retry schedule.',
+  },
+  {
+    ...managementDefaults,
     name: 'exportSubmissionsCsv',
     method: 'GET',
     path: '/v1/forms/{id}/export.csv',

@@ -21,6 +21,11 @@ export interface SettingDefinition<T> {
   parse: Parser<T>;
   /** One line for the README and the error that names a bad value. */
   about: string;
+  /**
+   * False for a setting only the local runner may change (the stack always
+   * deploys the default, whatever the context says).
+   */
+  deployerMaySet?: false;
 }
 
 export const wholeNumber =
@@ -47,6 +52,23 @@ export const oneOf =
     }
     return raw as T;
   };
+
+/** Comma-separated whole seconds, each at least 1, at least one. */
+export const secondsList: Parser<readonly number[]> = (raw) => {
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^[1-9]\d*$/.test(part))) {
+    throw new Error(`must be comma-separated whole seconds >= 1, got "${raw}"`);
+  }
+  return parts.map(Number);
+};
+
+/** A plain email address for a header: one line, `local@domain`. */
+export const emailAddress: Parser<string> = (raw) => {
+  if (!/^[^\s@,<>"]{1,64}@[a-z0-9.-]{1,253}\.[a-z]{2,}$/i.test(raw)) {
+    throw new Error(`must be an email address, got "${raw}"`);
+  }
+  return raw;
+};
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -107,6 +129,26 @@ export const SETTINGS = {
     default: 2,
     parse: wholeNumber(1),
     about: 'transactions in flight at once for one bulk change (they meet on one form item)',
+  }),
+  webhookRetryDelaysSeconds: setting({
+    env: 'WEBHOOK_RETRY_DELAYS_SECONDS',
+    default: [5, 30, 120, 300, 900, 1800, 3600] as readonly number[],
+    parse: secondsList,
+    about: 'delays before each webhook retry (jittered ±20 %); their count is the retries',
+  }),
+  webhookAllowLoopback: setting({
+    env: 'WEBHOOK_ALLOW_LOOPBACK',
+    default: false,
+    parse: flag,
+    about: 'webhooks may target loopback addresses (the local stack only)',
+    deployerMaySet: false,
+  }),
+  emailSenderAddress: setting({
+    env: 'EMAIL_SENDER_ADDRESS',
+    default: 'forms@example.com',
+    parse: emailAddress,
+    about:
+      'the From address of every email; its domain (or itself) must be a verified SES identity',
   }),
   logLevel: setting({
     env: 'LOG_LEVEL',

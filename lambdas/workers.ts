@@ -1,6 +1,10 @@
 import type { Access } from './access.ts';
 import type { QUEUES } from './queues.ts';
-import { INSERTED_SPAM_PATTERN, REMOVED_FORM_PATTERN } from './store/schema.ts';
+import {
+  INSERTED_SPAM_PATTERN,
+  INSERTED_SUBMISSION_PATTERN,
+  REMOVED_FORM_PATTERN,
+} from './store/schema.ts';
 
 /**
  * The event-driven functions, the counterpart of routes.ts: each entry says
@@ -12,10 +16,24 @@ import { INSERTED_SPAM_PATTERN, REMOVED_FORM_PATTERN } from './store/schema.ts';
 export type FilterPattern = { readonly [key: string]: FilterPattern | readonly unknown[] };
 
 export type WorkerTrigger =
-  | { kind: 'tableStream'; filter: FilterPattern; batchSize: number; maxAttempts: number }
+  | {
+      kind: 'tableStream';
+      filter: FilterPattern;
+      batchSize: number;
+      /** Tries of a batch, the first included; then it goes to the stream-failure queue. */
+      maxAttempts: number;
+      /** Records older than this are not tried again: they go to the stream-failure queue. */
+      maxRecordAgeSeconds: number;
+    }
   | { kind: 'queue'; queue: keyof typeof QUEUES; batchSize: number }
   /** Invoked by one-time EventBridge Scheduler schedules created at run time. */
-  | { kind: 'schedule' };
+  | {
+      kind: 'schedule';
+      /** The environment variable that hands its ARN to functions that manage schedules. */
+      targetVariable: string;
+    };
+
+const DAY = 86_400;
 
 export interface Worker {
   name: string;
@@ -26,7 +44,6 @@ export interface Worker {
   trigger: WorkerTrigger;
 }
 
-// stream-fanout, webhook-worker and email-worker come with the delivery issue.
 export const workers: readonly Worker[] = [
   {
     name: 'formCloser',
@@ -34,7 +51,8 @@ export const workers: readonly Worker[] = [
     memoryMb: 256,
     timeoutSeconds: 10,
     access: ['table:write'],
-    trigger: { kind: 'schedule' },
+    // config.formCloserArn reads it.
+    trigger: { kind: 'schedule', targetVariable: 'FORM_CLOSER_ARN' },
   },
   {
     name: 'formPurger',
@@ -43,7 +61,13 @@ export const workers: readonly Worker[] = [
     // A form of 100,000 submissions is ~4,000 batch deletes: minutes, not seconds.
     timeoutSeconds: 900,
     access: ['table:read', 'table:write', 'uploads:list', 'uploads:delete'],
-    trigger: { kind: 'tableStream', filter: REMOVED_FORM_PATTERN, batchSize: 10, maxAttempts: 10 },
+    trigger: {
+      kind: 'tableStream',
+      filter: REMOVED_FORM_PATTERN,
+      batchSize: 10,
+      maxAttempts: 10,
+      maxRecordAgeSeconds: DAY,
+    },
   },
   {
     name: 'spamPurger',
@@ -52,6 +76,44 @@ export const workers: readonly Worker[] = [
     // Usually nothing to delete; a form's first purge after a quiet spell may hold a month of spam.
     timeoutSeconds: 120,
     access: ['table:read', 'table:write', 'uploads:delete'],
-    trigger: { kind: 'tableStream', filter: INSERTED_SPAM_PATTERN, batchSize: 25, maxAttempts: 5 },
+    trigger: {
+      kind: 'tableStream',
+      filter: INSERTED_SPAM_PATTERN,
+      batchSize: 25,
+      maxAttempts: 5,
+      maxRecordAgeSeconds: DAY,
+    },
+  },
+  {
+    name: 'streamFanout',
+    handler: 'events/stream-fanout.ts',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    // Writes the pending delivery, sends ids to the delivery queues.
+    access: ['table:read', 'table:write', 'queue:webhooks:send', 'queue:emails:send'],
+    trigger: {
+      kind: 'tableStream',
+      filter: INSERTED_SUBMISSION_PATTERN,
+      batchSize: 25,
+      maxAttempts: 10,
+      maxRecordAgeSeconds: DAY,
+    },
+  },
+  {
+    name: 'webhookWorker',
+    handler: 'events/webhook-worker.ts',
+    memoryMb: 256,
+    // Ten attempts of at most 10 s each, one after another, plus their reads and writes.
+    timeoutSeconds: 120,
+    access: ['table:read', 'table:write'],
+    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
+  },
+  {
+    name: 'emailWorker',
+    handler: 'events/email-worker.ts',
+    memoryMb: 256,
+    timeoutSeconds: 60,
+    access: ['table:read', 'table:write', 'email:send'],
+    trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
   },
 ];

@@ -6,6 +6,7 @@ import { settingsEnvironment } from '../lambdas/settings.ts';
 import { type Worker, workers as workerTable } from '../lambdas/workers.ts';
 import { grantAccess } from './constructs/access.ts';
 import { Api } from './constructs/api.ts';
+import { EmailSending } from './constructs/email.ts';
 import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
@@ -54,11 +55,15 @@ export class FormServiceStack extends Stack {
     });
     const baseUrl = settings.baseUrl || this.api.defaultBaseUrl;
 
-    this.queues = new Queues(this, 'Queues');
+    this.queues = new Queues(this, 'Queues', settings);
     let scheduling: Scheduling | undefined;
     const targets = {
       storage: this.storage,
       queues: this.queues,
+      email: new EmailSending(
+        this,
+        settings.sesIdentity || settings.emailSenderAddress.split('@')[1]!,
+      ),
       scheduling: () => {
         scheduling ??= new Scheduling(this, 'Scheduling');
         return scheduling;

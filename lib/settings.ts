@@ -36,6 +36,14 @@ const retention: Parser<RetentionDays> = (raw) => {
   return days as RetentionDays;
 };
 
+/** A verified SES identity: a domain or one address. */
+const emailIdentity: Parser<string> = (raw) => {
+  if (!/^([^\s@,<>"]{1,64}@)?[a-z0-9.-]{1,253}\.[a-z]{2,}$/i.test(raw)) {
+    throw new Error(`must be a domain or an email address, got "${raw}"`);
+  }
+  return raw;
+};
+
 /** Empty (the API's own address), or the https:// URL of a custom domain; no trailing slash. */
 const baseUrl: Parser<string> = (raw) => {
   const url = raw.replace(/\/+$/, '');
@@ -95,6 +103,11 @@ export const STACK_SETTINGS = {
     about: 'whether the table refuses deletion',
   }),
   tracing: stackSetting({ default: false, parse: flag, about: 'X-Ray for functions and stage' }),
+  sesIdentity: stackSetting({
+    default: '',
+    parse: (raw) => (raw === '' ? raw : emailIdentity(raw)),
+    about: "the verified SES identity emails are sent as (empty: the sender address's domain)",
+  }),
   apiGatewayCloudWatchRole: stackSetting({
     default: true,
     parse: flag,
@@ -121,15 +134,16 @@ export function settingDefaults(): Record<string, unknown> {
 }
 
 export function readSettings(scope: Construct): ServiceSettings {
-  const definitions: [string, { default: unknown; parse: Parser<unknown> }][] = [
-    ...Object.entries(SETTINGS),
-    ...Object.entries(STACK_SETTINGS),
-  ];
+  const definitions: [
+    string,
+    { default: unknown; parse: Parser<unknown>; deployerMaySet?: false },
+  ][] = [...Object.entries(SETTINGS), ...Object.entries(STACK_SETTINGS)];
   const values: Record<string, unknown> = {};
   for (const [key, definition] of definitions) {
     const raw: unknown = scope.node.tryGetContext(key);
+    const fixed = 'deployerMaySet' in definition && definition.deployerMaySet === false;
     values[key] =
-      raw === undefined || raw === null
+      raw === undefined || raw === null || fixed
         ? definition.default
         : parseWith(definition.parse, String(raw), `CDK context "${key}"`);
   }

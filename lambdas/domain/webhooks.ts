@@ -19,9 +19,15 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/** Hosts a webhook may never target: delivery re-checks resolved addresses too. */
-function isLocalHost(hostname: string): boolean {
+/**
+ * Hosts a webhook may never target: delivery re-checks resolved addresses
+ * too. Where loopback is allowed (the local stack only), `localhost` and
+ * loopback addresses are taken, so a developer can point a webhook at a
+ * receiver on their own machine.
+ */
+function isRefusedHost(hostname: string, allowLoopback: boolean): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (allowLoopback && (host === 'localhost' || isLoopbackAddress(host))) return false;
   if (
     host === 'localhost' ||
     host.endsWith('.localhost') ||
@@ -32,16 +38,23 @@ function isLocalHost(hostname: string): boolean {
   return isIP(host) !== 0;
 }
 
-export const webhookInput = z.strictObject({
-  url: z
-    .string()
-    .max(2048, 'Must be at most 2,048 characters')
-    .refine((value) => URL.canParse(value), 'Must be a URL')
-    .refine((value) => value.startsWith('https://'), 'Must start with https://')
-    .refine((value) => !URL.canParse(value) || !isLocalHost(new URL(value).hostname), {
-      message: 'Must name a public host, not an IP address or a local name',
-    }),
-});
+const isLoopbackAddress = (host: string) =>
+  (isIP(host) === 4 && host.startsWith('127.')) || host === '::1';
+
+/** `PUT /v1/forms/{id}/webhook`'s body; loopback targets only where the deployment allows them. */
+export const webhookInput = (options: { allowLoopback: boolean }) =>
+  z.strictObject({
+    url: z
+      .string()
+      .max(2048, 'Must be at most 2,048 characters')
+      .refine((value) => URL.canParse(value), 'Must be a URL')
+      .refine((value) => value.startsWith('https://'), 'Must start with https://')
+      .refine(
+        (value) =>
+          !URL.canParse(value) || !isRefusedHost(new URL(value).hostname, options.allowLoopback),
+        { message: 'Must name a public host, not an IP address or a local name' },
+      ),
+  });
 
 export function connectWebhook(formId: string, url: string, now: Date): Webhook {
   const at = now.toISOString();

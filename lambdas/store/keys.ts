@@ -56,6 +56,19 @@ export const spamQuotaKey = (formId: string, month: string) => ({
   sk: `SPAM#${month}`,
 });
 
+/** A submission's webhook delivery, in the form's partition; sorts like the submission. */
+export const deliveryKey = (formId: string, submissionId: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `${DELIVERY_PREFIX}${submissionId}`,
+});
+export const DELIVERY_PREFIX = 'DELIVERY#';
+
+/** Claims one email of a submission, so a message received twice sends it once. */
+export const emailMarkKey = (formId: string, submissionId: string, kind: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `EMAIL#${submissionId}#${kind}`,
+});
+
 /** Marks answers already received by a form within the duplicate window. */
 export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
   pk: `DUP#${formId}#${fingerprint}`,

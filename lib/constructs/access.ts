@@ -1,5 +1,6 @@
 import type { Access } from '../../lambdas/access.ts';
 import { QUEUES } from '../../lambdas/queues.ts';
+import type { EmailSending } from './email.ts';
 import type { QueueName, Queues } from './queues.ts';
 import type { Scheduling } from './scheduling.ts';
 import type { ServiceFunction } from './service-function.ts';
@@ -11,6 +12,7 @@ export interface AccessTargets {
   scheduling: () => Scheduling;
   /** Each queue is built on first use too (see Queues). */
   queues: Queues;
+  email: EmailSending;
 }
 
 type Grant = (fn: ServiceFunction, targets: AccessTargets) => void;
@@ -36,6 +38,7 @@ const GRANTS: Record<Access, Grant> = {
   'uploads:delete': (fn, { storage }) => storage.grantUploads(fn, 'delete'),
   'uploads:list': (fn, { storage }) => storage.grantUploadListing(fn),
   'schedules:manage': (fn, { scheduling }) => scheduling().grantManage(fn),
+  'email:send': (fn, { email }) => email.grantSend(fn),
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
   ...QUEUE_GRANTS,
 };

@@ -1,4 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -6,6 +7,22 @@ import { QUEUES, type QueueDefinition } from '../../lambdas/queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
 export type QueueName = keyof typeof QUEUES;
+export type QueueSettings = Parameters<QueueDefinition['maxReceiveCount']>[0];
+
+/**
+ * Any message in a dead-letter queue needs an operator: an alarm as soon as
+ * one is there (the operations issue adds the topic and the dashboard).
+ */
+export function deadLetterAlarm(scope: Construct, queue: Queue, what: string): Alarm {
+  return new Alarm(scope, 'DeadLettersAlarm', {
+    alarmDescription: `Messages of ${what} gave up and wait in its dead-letter queue`,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+    threshold: 0,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
 
 /** How long a dead letter waits for an operator: SQS's maximum. */
 const DEAD_LETTER_RETENTION = Duration.days(14);
@@ -38,7 +55,7 @@ export class ServiceQueue extends Construct {
   readonly deadLetterQueue: Queue;
   readonly definition: QueueDefinition;
 
-  constructor(scope: Construct, id: string, definition: QueueDefinition) {
+  constructor(scope: Construct, id: string, definition: QueueDefinition, settings: QueueSettings) {
     super(scope, id);
     this.definition = definition;
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetters');
@@ -46,8 +63,14 @@ export class ServiceQueue extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+      // Longer than any retry window (about two hours for webhooks).
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: {
+        queue: this.deadLetterQueue,
+        maxReceiveCount: definition.maxReceiveCount(settings),
+      },
     });
+    deadLetterAlarm(this, this.deadLetterQueue, `the ${definition.name} queue`);
   }
 
   /** The queue's URL variable and SendMessage on this queue, nothing else. */
@@ -87,10 +110,17 @@ export class Queues extends Construct {
   private readonly built = new Map<QueueName, ServiceQueue>();
   private streamFailureQueue: Queue | undefined;
 
+  private readonly settings: QueueSettings;
+
+  constructor(scope: Construct, id: string, settings: QueueSettings) {
+    super(scope, id);
+    this.settings = settings;
+  }
+
   get(name: QueueName): ServiceQueue {
     let queue = this.built.get(name);
     if (!queue) {
-      queue = new ServiceQueue(this, pascalCase(QUEUES[name].name), QUEUES[name]);
+      queue = new ServiceQueue(this, pascalCase(QUEUES[name].name), QUEUES[name], this.settings);
       this.built.set(name, queue);
     }
     return queue;
@@ -103,11 +133,15 @@ export class Queues extends Construct {
 
   /** Where table-stream batches go once their retries are spent (on-failure destination). */
   streamFailures(): Queue {
-    this.streamFailureQueue ??= deadLetterQueue(
-      this,
-      'StreamFailures',
-      'On-failure destination of the table-stream event source mappings: it is the dead-letter queue itself (Lambda, not a RedrivePolicy, sends to it).',
-    );
+    if (!this.streamFailureQueue) {
+      const scope = new Construct(this, 'StreamFailed');
+      this.streamFailureQueue = deadLetterQueue(
+        scope,
+        'Queue',
+        'On-failure destination of the table-stream event source mappings: it is the dead-letter queue itself (Lambda, not a RedrivePolicy, sends to it).',
+      );
+      deadLetterAlarm(scope, this.streamFailureQueue, 'the table-stream workers');
+    }
     return this.streamFailureQueue;
   }
 }

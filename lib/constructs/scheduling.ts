@@ -54,21 +54,22 @@ export class Scheduling extends Construct {
    * the function, never a version or alias) and tells every schedule manager
    * its ARN.
    */
-  allowInvoke(name: string, target: ServiceFunction): void {
-    if (this.targets.has(name)) throw new Error(`schedule target "${name}" added twice`);
-    this.targets.set(name, target);
+  /** `variable` hands the target's ARN to every function that manages schedules. */
+  allowInvoke(variable: string, target: ServiceFunction): void {
+    if (this.targets.has(variable)) throw new Error(`schedule target "${variable}" added twice`);
+    this.targets.set(variable, target);
     this.executionRole.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['lambda:InvokeFunction'],
         resources: [target.lambda.functionArn],
       }),
     );
-    for (const manager of this.managers) this.announceTarget(manager, name, target);
+    for (const manager of this.managers) this.announceTarget(manager, variable, target);
   }
 
   grantManage(fn: ServiceFunction): void {
     this.managers.push(fn);
-    for (const [name, target] of this.targets) this.announceTarget(fn, name, target);
+    for (const [variable, target] of this.targets) this.announceTarget(fn, variable, target);
     fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
     fn.addEnvironment('SCHEDULER_ROLE_ARN', this.executionRole.roleArn);
     fn.addEnvironment('SCHEDULE_DLQ_ARN', this.deadLetterQueue.queueArn);
@@ -102,19 +103,18 @@ export class Scheduling extends Construct {
     });
   }
 
-  private announceTarget(manager: ServiceFunction, name: string, target: ServiceFunction): void {
+  private announceTarget(
+    manager: ServiceFunction,
+    variable: string,
+    target: ServiceFunction,
+  ): void {
     if (manager === target) {
       // Its own ARN in its own environment is a circular reference in
       // CloudFormation; a handler finds it in context.invokedFunctionArn.
       throw new Error(
-        `"${name}" is a schedule target and manages schedules itself: its own ARN cannot be in its environment (use context.invokedFunctionArn).`,
+        `The schedule target of ${variable} manages schedules itself: its own ARN cannot be in its environment (use context.invokedFunctionArn).`,
       );
     }
-    manager.addEnvironment(`${constantCase(name)}_ARN`, target.lambda.functionArn);
+    manager.addEnvironment(variable, target.lambda.functionArn);
   }
-}
-
-/** `formCloser` → `FORM_CLOSER`, as lib/local/stack.ts names the same variables. */
-export function constantCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 }

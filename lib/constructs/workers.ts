@@ -1,4 +1,4 @@
-import { Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
@@ -54,6 +54,7 @@ export function addWorker(
           batchSize: trigger.batchSize,
           // maxAttempts counts the first try; retryAttempts does not.
           retryAttempts: trigger.maxAttempts - 1,
+          maxRecordAge: Duration.seconds(trigger.maxRecordAgeSeconds),
           bisectBatchOnError: true,
           reportBatchItemFailures: true,
           filters: [FilterCriteria.filter(trigger.filter as Record<string, unknown>)],
@@ -80,7 +81,7 @@ export function addWorker(
       break;
     }
     case 'schedule':
-      targets.scheduling().allowInvoke(worker.name, fn);
+      targets.scheduling().allowInvoke(trigger.targetVariable, fn);
       break;
   }
   return fn;

@@ -55,6 +55,8 @@ export function localEnvironment(
       ),
     ),
     LOG_LEVEL: extra.logLevel,
+    // A developer points a webhook at a receiver on their own machine; a deployed stack never may.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
   };
   for (const queue of Object.values(QUEUES)) {
     const url = extra.queueUrls[queue.name];

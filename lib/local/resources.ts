@@ -5,6 +5,7 @@ import {
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { config } from '../../lambdas/config.ts';
 import { QUEUES } from '../../lambdas/queues.ts';
 import { LOCAL_BUCKET, LOCAL_QUEUE_PREFIX, LOCAL_SCHEDULE_GROUP } from './environment.ts';
 
@@ -39,7 +40,7 @@ export async function ensureQueues(sqs: SQSClient): Promise<Record<string, Local
           VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
           RedrivePolicy: JSON.stringify({
             deadLetterTargetArn: dlqArn,
-            maxReceiveCount: queue.maxReceiveCount,
+            maxReceiveCount: queue.maxReceiveCount(config),
           }),
         },
       }),

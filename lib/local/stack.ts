@@ -151,9 +151,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         turnstileVerifyUrl: turnstile.verifyUrl,
       }),
       Object.fromEntries(
-        workers
-          .filter((w) => w.trigger.kind === 'schedule')
-          .map((w) => [`${constantCase(w.name)}_ARN`, localFunctionArn(w.name)]),
+        workers.flatMap((w) =>
+          w.trigger.kind === 'schedule'
+            ? [[w.trigger.targetVariable, localFunctionArn(w.name)]]
+            : [],
+        ),
       ),
     );
 
@@ -166,36 +168,50 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoint: dynamodb.endpoint,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
+    // Exhaustive: a new trigger kind fails to compile here until the local runner feeds it.
     for (const worker of workers) {
       const { trigger } = worker;
-      if (trigger.kind === 'tableStream') {
-        const poller = startStreamPoller({
-          client: streams,
-          streamArn,
-          consumer: {
-            name: worker.name,
-            handler: await loadHandler(worker.handler),
-            filter: trigger.filter,
-            batchSize: trigger.batchSize,
-            maxAttempts: trigger.maxAttempts,
-            timeoutSeconds: worker.timeoutSeconds,
-          },
-        });
-        stops.push(poller.stop);
-      } else if (trigger.kind === 'queue') {
-        const queue = queues[trigger.queue]!;
-        const poller = startQueuePoller({
-          client: sqs,
-          queueUrl: queue.url,
-          queueArn: queue.arn,
-          consumer: {
-            name: worker.name,
-            handler: await loadHandler(worker.handler),
-            batchSize: trigger.batchSize,
-            timeoutSeconds: worker.timeoutSeconds,
-          },
-        });
-        stops.push(poller.stop);
+      switch (trigger.kind) {
+        case 'tableStream': {
+          const poller = startStreamPoller({
+            client: streams,
+            streamArn,
+            consumer: {
+              name: worker.name,
+              handler: await loadHandler(worker.handler),
+              filter: trigger.filter,
+              batchSize: trigger.batchSize,
+              maxAttempts: trigger.maxAttempts,
+              maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
+              timeoutSeconds: worker.timeoutSeconds,
+            },
+          });
+          stops.push(poller.stop);
+          break;
+        }
+        case 'queue': {
+          const queue = queues[trigger.queue]!;
+          const poller = startQueuePoller({
+            client: sqs,
+            queueUrl: queue.url,
+            queueArn: queue.arn,
+            consumer: {
+              name: worker.name,
+              handler: await loadHandler(worker.handler),
+              batchSize: trigger.batchSize,
+              timeoutSeconds: worker.timeoutSeconds,
+            },
+          });
+          stops.push(poller.stop);
+          break;
+        }
+        case 'schedule':
+          // Fired by the Scheduler emulator through scheduledInvoker(workers), started above.
+          break;
+        default: {
+          const unfed: never = trigger;
+          throw new Error(`no local feed for the trigger ${JSON.stringify(unfed)}`);
+        }
       }
     }
 
@@ -288,8 +304,4 @@ async function readPrevious(
   } catch {
     return undefined;
   }
-}
-
-function constantCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 }

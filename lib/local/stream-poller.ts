@@ -19,8 +19,9 @@ import {
  * Feeds a DynamoDB Local stream into a handler the way a Lambda event source
  * mapping does: Lambda's event shape, the mapping's filter, batches per
  * shard in order, partial batch failures retried from the first failed
- * record, and after `maxAttempts` the batch goes to `onFailure` (the
- * mapping's on-failure destination) and the shard moves on.
+ * record, and after `maxAttempts`, or once its oldest record is older than
+ * `maxRecordAgeSeconds`, the batch goes to `onFailure` (the mapping's
+ * on-failure destination) and the shard moves on.
  */
 export interface StreamConsumer {
   name: string;
@@ -29,6 +30,8 @@ export interface StreamConsumer {
   batchSize?: number;
   timeoutSeconds?: number;
   maxAttempts?: number;
+  /** A record older than this is not tried again, like the mapping's MaximumRecordAgeInSeconds. */
+  maxRecordAgeSeconds?: number;
 }
 
 export interface StreamPollerOptions {
@@ -97,6 +100,15 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     return records.length > 0;
   }
 
+  /** Whether the batch holds a record past its age limit (creation times are in seconds). */
+  function tooOld(records: DynamoDBStreamEvent['Records']): boolean {
+    if (consumer.maxRecordAgeSeconds === undefined) return false;
+    const oldest = Math.min(
+      ...records.map((r) => r.dynamodb?.ApproximateCreationDateTime ?? Infinity),
+    );
+    return Date.now() / 1000 - oldest > consumer.maxRecordAgeSeconds;
+  }
+
   async function deliver(records: DynamoDBStreamEvent['Records']): Promise<void> {
     let pending = records;
     const maxAttempts = consumer.maxAttempts ?? 3;
@@ -122,7 +134,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
         reason = error instanceof Error ? error.message : String(error);
       }
       pending = pending.slice(failedFrom);
-      if (attempt >= maxAttempts) {
+      if (attempt >= maxAttempts || tooOld(pending)) {
         if (options.onFailure) options.onFailure(pending, reason);
         else
           process.stderr.write(

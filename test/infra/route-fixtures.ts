@@ -78,6 +78,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
     'dynamodb:ConditionCheckItem',
   ],
   'rateLimits:count': ['dynamodb:UpdateItem'],
+  'email:send': ['ses:SendEmail'],
   'uploads:read': ['s3:GetObject'],
   'uploads:write': ['s3:PutObject'],
   'uploads:delete': ['s3:DeleteObject'],

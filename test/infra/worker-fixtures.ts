@@ -22,6 +22,7 @@ export const probeWorkers: readonly Worker[] = [
       filter: INSERTED_SUBMISSION_PATTERN,
       batchSize: 25,
       maxAttempts: 4,
+      maxRecordAgeSeconds: 3600,
     },
   },
   {
@@ -43,7 +44,7 @@ export const probeWorkers: readonly Worker[] = [
     name: 'probeFormCloser',
     timeoutSeconds: 10,
     access: ['table:read', 'table:write'],
-    trigger: { kind: 'schedule' },
+    trigger: { kind: 'schedule', targetVariable: 'PROBE_FORM_CLOSER_ARN' },
   },
 ];
 

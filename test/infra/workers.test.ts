@@ -110,6 +110,7 @@ describe('tableStream trigger', () => {
         StartingPosition: 'LATEST',
         BatchSize: worker.trigger.batchSize,
         MaximumRetryAttempts: worker.trigger.maxAttempts - 1,
+        MaximumRecordAgeInSeconds: worker.trigger.maxRecordAgeSeconds,
         BisectBatchOnFunctionError: true,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         FilterCriteria: { Filters: [{ Pattern: JSON.stringify(worker.trigger.filter) }] },
@@ -162,9 +163,13 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
       expect(resources[built.logicalId(built_.queue)]!.Properties).toEqual({
         SqsManagedSseEnabled: true,
         VisibilityTimeout: definition.visibilityTimeoutSeconds,
+        // Four days: longer than any retry window.
+        MessageRetentionPeriod: 4 * 24 * 3600,
         RedrivePolicy: {
           deadLetterTargetArn: queueArn(built.logicalId(built_.deadLetterQueue)),
-          maxReceiveCount: definition.maxReceiveCount,
+          maxReceiveCount: definition.maxReceiveCount({
+            webhookRetryDelaysSeconds: cdkJsonContext.webhookRetryDelaysSeconds as number[],
+          }),
         },
       });
       expect(resources[built.logicalId(built_.deadLetterQueue)]!.Properties).toEqual({
@@ -204,8 +209,9 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
       access: [],
       trigger: { kind: 'queue', queue: 'webhooks', batchSize: 1 },
     };
+    const seconds = QUEUES.webhooks.visibilityTimeoutSeconds;
     expect(() => synthesize({ workers: [slow] })).toThrow(
-      /visibility timeout of 60 s, shorter than the 61 s timeout of its consumer "slowWorker"/,
+      `visibility timeout of ${seconds} s, shorter than the ${seconds + 1} s timeout of its consumer "slowWorker"`,
     );
   });
 });
@@ -253,7 +259,7 @@ describe('schedule trigger', () => {
   });
 
   it('a schedule worker alone builds Scheduling (group, role, DLQ) without any manager', () => {
-    const alone = synthesize({ workers: byKind('schedule') });
+    const alone = synthesize({ workers: byKind('schedule'), routes: [] });
     alone.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
     alone.template.resourceCountIs('AWS::SQS::Queue', 1);
   });
@@ -372,5 +378,68 @@ describe('the deployed tables', () => {
       SPAM_RETENTION_DAYS: String(cdkJsonContext.spamRetentionDays),
       SPAM_MONTHLY_CAP_PER_FORM: String(cdkJsonContext.spamMonthlyCapPerForm),
     });
+  });
+
+  it('every dead-letter queue has an alarm on its first message', () => {
+    const real = synthesize();
+    const deadLetterQueues = [
+      ...real.stack.queues.all().map((queue) => queue.deadLetterQueue),
+      real.stack.queues.streamFailures(),
+    ];
+    const alarms = Object.values(resourcesOfType(real.template, 'AWS::CloudWatch::Alarm')).map(
+      propertiesOf,
+    );
+    for (const queue of deadLetterQueues) {
+      const id = real.logicalId(queue);
+      const alarm = alarms.find(
+        (a) =>
+          JSON.stringify(a.Dimensions) ===
+          JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }]),
+      );
+      expect(alarm, `alarm on ${id}`).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Namespace: 'AWS/SQS',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+      });
+    }
+    expect(deadLetterQueues.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the email worker may send as the SES identity only, from context', () => {
+    const real = synthesize({ context: { emailSenderAddress: 'forms@mail.acme.test' } });
+    const role = real.logicalId(real.functionOf('emailWorker').role);
+    const ses = statementsOfRole(real, role).filter((s) =>
+      [s.Action].flat().some((a) => a.startsWith('ses:')),
+    );
+    expect(ses).toHaveLength(1);
+    expect(ses[0]!.Action).toBe('ses:SendEmail');
+    expect(JSON.stringify(ses[0]!.Resource)).toContain(':identity/mail.acme.test');
+    const other = synthesize({ context: { sesIdentity: 'acme.test' } });
+    const otherRole = other.logicalId(other.functionOf('emailWorker').role);
+    expect(JSON.stringify(statementsOfRole(other, otherRole))).toContain(':identity/acme.test');
+    for (const name of ['streamFanout', 'webhookWorker', 'submit']) {
+      const id = real.logicalId(real.functionOf(name).role);
+      expect(JSON.stringify(statementsOfRole(real, id)), name).not.toContain('ses:');
+    }
+  });
+
+  it('the webhook retry schedule comes from context; loopback targets never from a deployment', () => {
+    const custom = synthesize({
+      context: { webhookRetryDelaysSeconds: '10,60', webhookAllowLoopback: 'true' },
+    });
+    const fn = custom.template.toJSON().Resources[
+      custom.logicalId(custom.functionOf('webhookWorker').lambda)
+    ].Properties as { Environment: { Variables: Record<string, unknown> } };
+    expect(fn.Environment.Variables).toMatchObject({
+      WEBHOOK_RETRY_DELAYS_SECONDS: '10,60',
+      WEBHOOK_ALLOW_LOOPBACK: 'false',
+    });
+    const queue = custom.template.toJSON().Resources[
+      custom.logicalId(custom.stack.queues.get('webhooks').queue)
+    ].Properties as { RedrivePolicy: { maxReceiveCount: number } };
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(3);
   });
 });

@@ -1,25 +1,39 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { LocalStackInfo } from '../../lib/local/stack.ts';
 import { startDevProcess } from '../support/dev-process.ts';
+import { type Certificate, localCertificate } from '../support/webhook-receiver.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     localStack: LocalStackInfo;
     stateDir: string;
+    /** The HTTPS webhook receivers' certificate, which the stack trusts. */
+    receiverCertificate: Certificate;
   }
 }
 
 /** The monthly spam cap per form of the test run's stack (the deployed default is 1,000). */
 export const TEST_SPAM_CAP = 40;
+/** The test stack's webhook retry delays, in seconds. */
+export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 
 /** One local stack per test run: the real `npm run dev` process, in memory, on free ports. */
 export default async function setup(project: TestProject) {
   const stateDir = await mkdtemp(join(tmpdir(), 'form-service-test-'));
-  // A spam cap a test can reach in a few seconds; every other setting as deployed.
+  // A spam cap a test can reach in a few seconds, and webhook retries seconds apart instead
+  // of minutes (3 retries, growing); every other setting as deployed.
   process.env.SPAM_MONTHLY_CAP_PER_FORM = String(TEST_SPAM_CAP);
+  process.env.WEBHOOK_RETRY_DELAYS_SECONDS = TEST_WEBHOOK_RETRY_DELAYS.join(',');
+  // Webhook receivers of the tests are HTTPS on 127.0.0.1 with this certificate; the stack
+  // verifies TLS as deployed and trusts it the way a developer's machine would.
+  const certificate = await localCertificate();
+  const caFile = join(stateDir, 'webhook-receiver-ca.pem');
+  await writeFile(caFile, certificate.cert);
+  process.env.NODE_EXTRA_CA_CERTS = caFile;
+  project.provide('receiverCertificate', certificate);
   const dev = await startDevProcess([
     '--in-memory',
     '--random-ports',

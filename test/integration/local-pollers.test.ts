@@ -212,7 +212,7 @@ describe('scheduled invocations', () => {
       memoryMb: 128,
       timeoutSeconds: 5,
       access: [],
-      trigger: { kind: 'schedule' },
+      trigger: { kind: 'schedule', targetVariable: 'FIXTURE_CLOSER_ARN' },
     };
     script(() => undefined);
     const scheduler = await startScheduler({

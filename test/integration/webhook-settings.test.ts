@@ -81,9 +81,10 @@ describe('webhook settings', () => {
     ['http://hooks.example.com/x', 'not https'],
     ['https://', 'not a URL'],
     [`https://hooks.example.com/${'a'.repeat(2030)}`, 'longer than 2,048 characters'],
-    ['https://127.0.0.1/hook', 'an IP address'],
-    ['https://[::1]/hook', 'an IPv6 address'],
-    ['https://localhost/hook', 'a local name'],
+    ['https://10.0.0.5/hook', 'an IP address'],
+    ['https://[fd00::1]/hook', 'an IPv6 address'],
+    ['https://printer.local/hook', 'a local name'],
+    ['https://app.localhost/hook', 'a local name under localhost'],
   ])('refuses %s (%s) with 400', async (url) => {
     const id = await formOf();
     const response = await api('PUT', `/v1/forms/${id}/webhook`, { body: { url } });
@@ -91,6 +92,20 @@ describe('webhook settings', () => {
     expect(response.body).toMatchObject({ ok: false, error: 'invalid_request' });
     expect(response.body.issues).toEqual([expect.objectContaining({ path: 'url' })]);
   });
+
+  it.each([
+    'https://127.0.0.1:8443/hook',
+    'https://localhost:8443/hook',
+    'https://[::1]:8443/hook',
+  ])(
+    'the local stack takes the loopback receiver %s (a deployed stack never does)',
+    async (url) => {
+      const id = await formOf();
+      const response = await api('PUT', `/v1/forms/${id}/webhook`, { body: { url } });
+      expect(response.status, response.text).toBe(201);
+      expect(response.body.url).toBe(url);
+    },
+  );
 
   it('accepts a URL of exactly 2,048 characters', async () => {
     const id = await formOf();

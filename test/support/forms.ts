@@ -69,3 +69,18 @@ export async function forceFormAttributes(formId: string, values: Record<string,
     }),
   );
 }
+
+/** Points the form's webhook at `url` straight in the table, past the API's URL check. */
+export async function forceWebhookUrl(formId: string, url: string) {
+  const { documents } = await localStore();
+  await documents.send(
+    new UpdateCommand({
+      TableName: stack().tableName,
+      Key: { pk: `FORM#${formId}`, sk: 'WEBHOOK' },
+      UpdateExpression: 'SET #url = :url',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#url': 'url' },
+      ExpressionAttributeValues: { ':url': url },
+    }),
+  );
+}

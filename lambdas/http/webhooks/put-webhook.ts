@@ -1,3 +1,4 @@
+import { config } from '#config';
 import { planRequired } from '#domain/errors.ts';
 import { changeWebhookUrl, connectWebhook, toWebhookView, webhookInput } from '#domain/webhooks.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -8,7 +9,7 @@ import { getWebhook, putWebhook } from '#store/webhooks.ts';
 
 /** Connect (201, new secret) or change the URL (200, same secret). */
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
-  const { url } = parse(webhookInput, body);
+  const { url } = parse(webhookInput({ allowLoopback: config.webhookAllowLoopback }), body);
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
   if (caller.team.plan !== 'pro') throw planRequired('A webhook');
   const existing = await getWebhook(form.id);

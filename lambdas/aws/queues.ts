@@ -1,0 +1,48 @@
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { queueUrl } from '#config';
+import type { QueueName } from '#queues';
+
+// Created once per container; the endpoint comes from AWS_ENDPOINT_URL_SQS locally.
+const sqs = new SQSClient({});
+
+/** SendMessageBatch takes at most 10 entries. */
+const BATCH = 10;
+
+/** Sends each body (JSON) to the queue; throws when any entry was refused. */
+export async function enqueue(queue: QueueName, bodies: readonly unknown[]): Promise<void> {
+  const url = queueUrl(queue);
+  for (let i = 0; i < bodies.length; i += BATCH) {
+    const entries = bodies.slice(i, i + BATCH).map((body, n) => ({
+      Id: String(n),
+      MessageBody: JSON.stringify(body),
+    }));
+    const result = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+    if (result.Failed && result.Failed.length > 0) {
+      const [first] = result.Failed;
+      throw new Error(`${result.Failed.length} messages refused by ${queue}: ${first?.Code}`);
+    }
+  }
+}
+
+/**
+ * Hides a received message for `seconds` (at most 12 h): reported as a batch
+ * item failure afterwards, it comes back when that time is up. This is how a
+ * retry waits longer than a message timer's 15 minutes allows.
+ */
+export async function retryLater(
+  queue: QueueName,
+  receiptHandle: string,
+  seconds: number,
+): Promise<void> {
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl(queue),
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: Math.min(43_200, Math.max(0, Math.round(seconds))),
+    }),
+  );
+}

@@ -1,0 +1,49 @@
+import type { PlanName } from './form-gating.ts';
+import type { FormRecord } from './form-model.ts';
+
+/**
+ * Who hears of a stored submission (SPEC "Events", DESIGN §4): each channel
+ * is one queue message, carrying ids only, so the workers read the form's
+ * settings as they are when they send.
+ */
+export type Channel = 'webhook' | 'notification' | 'autoreply';
+
+/** One message of the email queue: which email of which submission. */
+export interface EmailJob {
+  formId: string;
+  submissionId: string;
+  kind: 'notification' | 'autoreply';
+}
+
+/** One message of the webhook queue. */
+export interface WebhookJob {
+  formId: string;
+  submissionId: string;
+}
+
+/**
+ * The channels that apply to a new submission:
+ * - the webhook when one is connected and the team is Pro, spam included
+ *   (receivers filter on `data.spam`), tests included (`data.test`);
+ * - the owner notification when `notifyEnabled`, never for spam: the spam
+ *   folder exists to keep it out of the inbox;
+ * - the auto-reply when `autoreplyEnabled` on Pro and a submitter address
+ *   was found, never for spam: spammers put victims' addresses in forms, and
+ *   replying would make the service a backscatter source.
+ */
+export function channelsFor(input: {
+  form: Pick<FormRecord, 'notifyEnabled' | 'autoreplyEnabled'>;
+  plan: PlanName;
+  webhookConnected: boolean;
+  spam: boolean;
+  submitterFound: boolean;
+}): Channel[] {
+  const channels: Channel[] = [];
+  const pro = input.plan === 'pro';
+  if (input.webhookConnected && pro) channels.push('webhook');
+  if (!input.spam && input.form.notifyEnabled) channels.push('notification');
+  if (!input.spam && pro && input.form.autoreplyEnabled && input.submitterFound) {
+    channels.push('autoreply');
+  }
+  return channels;
+}

@@ -1,0 +1,70 @@
+import type { SQSRecord } from 'aws-lambda';
+import { classifySendError, sendEmail } from '#aws/email.ts';
+import { config } from '#config';
+import type { EmailJob } from '#domain/delivery-channels.ts';
+import {
+  autoReply,
+  type EmailMessage,
+  ownerNotification,
+  submitterAddress,
+} from '#domain/email-messages.ts';
+import { errorFields, log } from '#log';
+import { count } from '#metrics';
+import { claimEmail, releaseEmail } from '#store/deliveries.ts';
+import { type DeliveryContext, readDeliveryContext } from '#store/delivery-context.ts';
+import { queueWorker } from './batch-worker.ts';
+
+/**
+ * Sends one email of one submission through SES: the owner notification or
+ * the auto-reply, built from the form's settings as they are now. Spam is
+ * never emailed. Each email is claimed before it is sent, so a message
+ * received twice sends it once; a send that failed for now gives the claim
+ * back and is retried by the queue (then its dead-letter queue), and one SES
+ * refused for good (a bad address, a rejected message) is logged, counted
+ * and not retried.
+ */
+export const handler = queueWorker(() => send);
+
+async function send(record: SQSRecord): Promise<void> {
+  const job = JSON.parse(record.body) as EmailJob;
+  const context = await readDeliveryContext(job.formId, job.submissionId);
+  const message = context && emailFor(job, context);
+  if (!message) {
+    log.info('email skipped', { ...job, reason: 'nothing to send' });
+    return;
+  }
+  if (!(await claimEmail(job.formId, job.submissionId, job.kind, new Date()))) {
+    log.info('email skipped', { ...job, reason: 'already sent' });
+    return;
+  }
+  try {
+    const { messageId } = await sendEmail(message, { address: config.emailSenderAddress });
+    count('EmailSent', 1, { kind: job.kind });
+    log.info('email sent', { ...job, messageId });
+  } catch (error) {
+    if (classifySendError(error) === 'permanent') {
+      count('EmailRejected', 1, { kind: job.kind });
+      log.warn('email refused by SES, not retried', { ...job, ...errorFields(error) });
+      return;
+    }
+    count('EmailRetried', 1, { kind: job.kind });
+    await releaseEmail(job.formId, job.submissionId, job.kind);
+    throw error;
+  }
+}
+
+/** The email the job asks for, or undefined when it no longer applies. */
+function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undefined {
+  const { form, team, submission, hints } = context;
+  if (submission.isSpam) return undefined;
+  // notifyEmail is a Pro setting: a team that went back to Free mails its owner.
+  const recipient = (team.plan === 'pro' && form.notifyEmail) || team.ownerEmail;
+  if (job.kind === 'notification') {
+    if (!form.notifyEnabled) return undefined;
+    const manageUrl = `${config.baseUrl}/v1/forms/${form.id}`;
+    return ownerNotification({ form, submission, hints, recipient, manageUrl });
+  }
+  if (team.plan !== 'pro' || !form.autoreplyEnabled) return undefined;
+  const to = submitterAddress(submission, form, hints);
+  return to ? autoReply({ form, submission, to, replyTo: recipient }) : undefined;
+}

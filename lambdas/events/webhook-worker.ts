@@ -1,0 +1,117 @@
+import type { SQSRecord } from 'aws-lambda';
+import { retryLater } from '#aws/queues.ts';
+import { config } from '#config';
+import type { WebhookJob } from '#domain/delivery-channels.ts';
+import { type DeliveryAttempt, pendingDelivery, withAttempt } from '#domain/delivery-log.ts';
+import { type AttemptResult, classifyAttempt, nextDelaySeconds } from '#domain/webhook-delivery.ts';
+import { webhookPayload } from '#domain/webhook-payload.ts';
+import { webhookHeaders, webhookMessageId } from '#domain/webhook-signature.ts';
+import { log } from '#log';
+import { count } from '#metrics';
+import { sendWebhook } from '#net/webhook-sender.ts';
+import { getDelivery, saveDelivery } from '#store/deliveries.ts';
+import { readDeliveryContext } from '#store/delivery-context.ts';
+import { markWebhook } from '#store/webhooks.ts';
+import { queueWorker } from './batch-worker.ts';
+
+/** Thrown to hand a message back to the queue; not an error of the worker. */
+class RetryLater extends Error {}
+
+/**
+ * One attempt of one submission's `submission.created` webhook (SPEC
+ * "Events", DESIGN §4), read as things are now: the current URL and secret,
+ * the submission as stored. A 2xx is delivered; a timeout, network error,
+ * 408, 429 or 5xx is tried again after the schedule's next delay (the
+ * message is hidden that long, then reported failed so SQS hands it back);
+ * anything else fails at once and marks the webhook failing. The message's
+ * receive count numbers the attempt, so after the last delay the next
+ * receive moves the message to the dead-letter queue.
+ */
+export const handler = queueWorker(() => deliver);
+
+async function deliver(record: SQSRecord): Promise<void> {
+  const job = JSON.parse(record.body) as WebhookJob;
+  const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
+  const context = await readDeliveryContext(job.formId, job.submissionId);
+  if (!context?.webhook || context.team.plan !== 'pro') {
+    log.info('webhook delivery skipped', { ...job, reason: 'nothing to deliver' });
+    return;
+  }
+  const { submission, webhook } = context;
+  const webhookId = webhookMessageId(submission.id);
+  const now = new Date();
+  const delivery =
+    (await getDelivery(job.formId, submission.id)) ??
+    pendingDelivery({ formId: job.formId, submissionId: submission.id, webhookId, now });
+  // A message received again after its delivery ended (a duplicate) sends nothing more.
+  if (delivery.status === 'delivered' || delivery.status === 'failed') return;
+
+  const body = webhookPayload(submission, now, submission.isSpam);
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const result = await sendWebhook({
+    url: webhook.url,
+    body,
+    headers: webhookHeaders({ secret: webhook.secret, id: webhookId, timestamp, body }),
+    allowLoopback: config.webhookAllowLoopback,
+  });
+  const verdict = classifyAttempt(result);
+  const delay =
+    verdict === 'retry'
+      ? nextDelaySeconds({
+          attempt,
+          schedule: config.webhookRetryDelaysSeconds,
+          retryAfter: result.kind === 'response' ? result.retryAfter : undefined,
+          now,
+          random: Math.random,
+        })
+      : undefined;
+  const outcome: DeliveryAttempt['outcome'] =
+    verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'retrying' : 'failed';
+  const attemptRecord: DeliveryAttempt = {
+    number: attempt,
+    at: now.toISOString(),
+    outcome,
+    responseStatus: result.kind === 'response' ? result.status : null,
+    durationMs: result.durationMs,
+    responseBody: result.bodyStart ?? null,
+    error: result.kind === 'error' ? `${result.error}: ${result.message}` : null,
+    nextAttemptAt:
+      delay !== undefined ? new Date(now.getTime() + delay * 1000).toISOString() : null,
+  };
+  await saveDelivery(withAttempt(delivery, attemptRecord), new Date());
+  log.info('webhook attempt', {
+    ...job,
+    webhookId,
+    attempt,
+    outcome,
+    status: attemptRecord.responseStatus,
+    error: result.kind === 'error' ? result.error : undefined,
+    ms: result.durationMs,
+  });
+
+  if (outcome === 'delivered') {
+    count('WebhookDelivered');
+    if (webhook.state !== 'active')
+      await markWebhook(job.formId, { state: 'active', lastError: null }, now);
+    return;
+  }
+  if (outcome === 'retrying') {
+    count('WebhookRetried');
+    await retryLater('webhooks', record.receiptHandle, delay!);
+    throw new RetryLater(`attempt ${attempt} will be retried in ${delay} s`);
+  }
+  count('WebhookFailed');
+  await markWebhook(job.formId, { state: 'failing', lastError: lastErrorOf(result, verdict) }, now);
+  if (verdict === 'retry') {
+    // The retry window ran out: back to the queue at once, whose next receive
+    // is one past its maxReceiveCount, so SQS moves it to the dead-letter queue.
+    await retryLater('webhooks', record.receiptHandle, 0);
+    throw new RetryLater(`attempt ${attempt} was the last; the message goes to the DLQ`);
+  }
+}
+
+function lastErrorOf(result: AttemptResult, verdict: 'retry' | 'fail' | 'delivered'): string {
+  const what =
+    result.kind === 'response' ? `the receiver answered HTTP ${result.status}` : result.message;
+  return verdict === 'retry' ? `${what}; no more retries (about two hours of them)` : what;
+}

@@ -1,0 +1,38 @@
+import { enqueue } from '#aws/queues.ts';
+import type { WebhookJob } from '#domain/delivery-channels.ts';
+import { requeued, toDeliveryView } from '#domain/delivery-log.ts';
+import { notFound, planRequired, ServiceError } from '#domain/errors.ts';
+import { isUuid } from '#domain/ids.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getDelivery, saveDelivery } from '#store/deliveries.ts';
+import { getTeamForm } from '#store/forms.ts';
+import { getWebhook } from '#store/webhooks.ts';
+
+/**
+ * Sends a failed delivery again, with the same `webhook-id`, signed with the
+ * current secret to the current URL, with a fresh retry schedule: `202` and
+ * the delivery, now `pending`.
+ */
+export const handler = managementRoute(async ({ caller, pathParameters }) => {
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const deliveryId = pathParameters.deliveryId;
+  const delivery = isUuid(deliveryId) ? await getDelivery(form.id, deliveryId) : undefined;
+  if (!delivery) throw notFound('Delivery');
+  if (caller.team.plan !== 'pro') throw planRequired('A webhook');
+  if (!(await getWebhook(form.id))) throw notFound('Webhook');
+  if (delivery.status !== 'failed') {
+    throw new ServiceError(
+      409,
+      'delivery_not_failed',
+      `The delivery is ${delivery.status}; only a failed one is sent again`,
+    );
+  }
+  const now = new Date();
+  const pending = requeued(delivery, now);
+  await saveDelivery(pending, now);
+  await enqueue('webhooks', [
+    { formId: form.id, submissionId: delivery.submissionId } satisfies WebhookJob,
+  ]);
+  return json(202, toDeliveryView(pending));
+});

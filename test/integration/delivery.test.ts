@@ -1,0 +1,279 @@
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
+import { afterEach, describe, expect, it } from 'vitest';
+import { api } from '../support/api.ts';
+import {
+  connectWebhook,
+  deliveriesOf,
+  deliveryWhen,
+  emailsTo,
+  eventually,
+  newReceiver,
+  webhookOf,
+} from '../support/delivery.ts';
+import { newForm } from '../support/forms.ts';
+import { freshVisitor, submit } from '../support/submit.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+async function receiver() {
+  const started = await newReceiver();
+  receivers.push(started);
+  return started;
+}
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+const headersOf = (hook: { headers: Record<string, string | string[] | undefined> }) =>
+  Object.fromEntries(Object.entries(hook.headers).map(([k, v]) => [k, String(v)]));
+const payloadOf = (hook: { body: string }) => JSON.parse(hook.body);
+
+describe('a stored submission is announced: webhook, notification, auto-reply', () => {
+  it('one delivery that standardwebhooks and svix verify, the owner email and the auto-reply', async () => {
+    const hooks = await receiver();
+    const owner = `owner-${unique()}@example.com`;
+    const visitor = `ada-${unique()}@example.com`;
+    const form = await newForm('pro', {
+      notifyEmail: owner,
+      notifySubject: 'New {{form.name}}: {{field.name}} ({{submission.id}})',
+      autoreplyEnabled: true,
+      autoreplySubject: 'Thanks, {{field.name}}',
+      autoreplyBody: 'Hello {{field.name}},\nwe have your message.',
+      fields: [
+        { id: 'name', type: 'text', label: 'Your name' },
+        { id: 'email', type: 'email', label: 'Email' },
+        { id: 'message', type: 'textarea', label: 'Message' },
+      ],
+    });
+    const secret = await connectWebhook(form, hooks.url);
+    const answers = { name: '<b>Ada</b>', email: visitor, message: 'Hi <script>alert(1)</script>' };
+    const post = await submit(form.key, { json: answers, from: freshVisitor() });
+    const submissionId = post.body?.submissionId as string;
+
+    const [hook] = await hooks.waitFor(1);
+    const headers = headersOf(hook!);
+    expect(() => new StandardWebhook(secret).verify(hook!.body, headers)).not.toThrow();
+    expect(() => new SvixWebhook(secret).verify(hook!.body, headers)).not.toThrow();
+    const otherSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    expect(() => new SvixWebhook(otherSecret).verify(hook!.body, headers)).toThrow();
+    expect(headers).toMatchObject({
+      'webhook-id': `msg_${submissionId}`,
+      'content-type': 'application/json',
+      'user-agent': 'service-webhooks/1',
+    });
+    const payload = payloadOf(hook!);
+    expect(payload).toEqual({
+      type: 'submission.created',
+      timestamp: expect.stringMatching(/Z$/),
+      data: {
+        formId: form.id,
+        submissionId,
+        submittedAt: expect.stringMatching(/Z$/),
+        test: false,
+        spam: false,
+        fields: answers,
+      },
+    });
+
+    const [notification] = await eventually(
+      () => emailsTo(owner),
+      (list) => list.length > 0,
+    );
+    expect(notification).toMatchObject({
+      subject: `New Submit test: <b>Ada</b> (${submissionId})`,
+      replyTo: [visitor],
+    });
+    expect(notification!.body.html).toContain('Hi &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(notification!.body.html).not.toContain('<script>');
+    expect(notification!.body.text).toContain('Your name: <b>Ada</b>');
+    const [reply] = await eventually(
+      () => emailsTo(visitor),
+      (list) => list.length > 0,
+    );
+    expect(reply).toMatchObject({ subject: 'Thanks, <b>Ada</b>', replyTo: [owner] });
+    expect(reply!.body.text).toContain('Hello <b>Ada</b>,\nwe have your message.');
+
+    const [delivery] = await deliveriesOf(form);
+    expect(delivery).toMatchObject({
+      deliveryId: submissionId,
+      webhookId: `msg_${submissionId}`,
+      status: 'delivered',
+      attempts: [{ number: 1, outcome: 'delivered', responseStatus: 204, error: null }],
+    });
+    expect(hooks.received).toHaveLength(1);
+  });
+
+  it('dropped posts announce nothing; spam is delivered with data.spam and never emailed', async () => {
+    const hooks = await receiver();
+    const owner = `owner-${unique()}@example.com`;
+    const blocked = freshVisitor();
+    const form = await newForm('pro', { notifyEmail: owner, blockedIps: [blocked] });
+    await connectWebhook(form, hooks.url);
+    const honeypot = await submit(form.key, { json: { a: 'x', _gotcha: 'bot' } });
+    const blockedPost = await submit(form.key, { json: { a: 'y' }, from: blocked });
+    expect([honeypot.body, blockedPost.body]).toEqual([{ ok: true }, { ok: true }]);
+    const spam = await submit(form.key, {
+      json: { message: 'http://a.example http://b.example http://c.example' },
+      from: freshVisitor(),
+    });
+    const clean = await submit(form.key, { json: { message: 'hello' }, from: freshVisitor() });
+
+    const hooksSeen = await hooks.waitFor(2);
+    // The stream keeps order: both the dropped posts would have come first.
+    expect(hooksSeen.map((h) => payloadOf(h).data)).toEqual([
+      expect.objectContaining({ submissionId: spam.body?.submissionId, spam: true }),
+      expect.objectContaining({ submissionId: clean.body?.submissionId, spam: false }),
+    ]);
+    const mail = await eventually(
+      () => emailsTo(owner),
+      (list) => list.length > 0,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await emailsTo(owner)).map((m) => m.body.text?.includes('hello'))).toEqual([true]);
+    expect(mail).toHaveLength(1);
+    expect(hooks.received).toHaveLength(2);
+  });
+
+  it('a test submission is delivered with data.test and notified', async () => {
+    const hooks = await receiver();
+    const owner = `owner-${unique()}@example.com`;
+    const form = await newForm('pro', { notifyEmail: owner });
+    await connectWebhook(form, hooks.url);
+    const sent = await api('POST', `/v1/forms/${form.id}/test-submissions`, { key: form.apiKey });
+    const [hook] = await hooks.waitFor(1);
+    expect(payloadOf(hook!).data).toMatchObject({
+      submissionId: sent.body.submissionId,
+      test: true,
+      spam: false,
+    });
+    const [mail] = await eventually(
+      () => emailsTo(owner),
+      (list) => list.length > 0,
+    );
+    expect(mail!.body.text).toContain('test');
+  });
+
+  it('a Free team: the notification to the owner, no webhook, no auto-reply', async () => {
+    const marker = unique();
+    const form = await newForm('free', { fields: [{ id: 'email', type: 'email' }] });
+    const visitor = `v-${marker}@example.com`;
+    const post = await submit(form.key, { json: { email: visitor, note: marker } });
+    expect(post.status).toBe(200);
+    // Free teams of the test suite are owned by free@example.com (test/support/admin.ts).
+    const mine = (list: { body: { text?: string } }[]) =>
+      list.filter((m) => m.body.text?.includes(marker));
+    const mail = await eventually(
+      () => emailsTo('free@example.com'),
+      (list) => mine(list).length > 0,
+    );
+    expect(mine(mail)).toHaveLength(1);
+    expect(await emailsTo(visitor)).toEqual([]);
+    expect(await deliveriesOf(form)).toEqual([]);
+  });
+});
+
+describe('receiver faults', () => {
+  it('500, then 503, then 204: three attempts with one webhook-id and growing delays', async () => {
+    const hooks = await receiver();
+    hooks.script([{ status: 500 }, { status: 503, body: 'busy' }], { status: 204 });
+    const form = await newForm('pro');
+    const secret = await connectWebhook(form, hooks.url);
+    const post = await submit(form.key, { json: { a: 'retry me' }, from: freshVisitor() });
+    const tries = await hooks.waitFor(3, 30_000);
+    const ids = tries.map((hook) => headersOf(hook)['webhook-id']);
+    expect(new Set(ids)).toEqual(new Set([`msg_${post.body?.submissionId}`]));
+    for (const hook of tries) {
+      expect(() => new StandardWebhook(secret).verify(hook.body, headersOf(hook))).not.toThrow();
+    }
+    const gaps = [tries[1]!.at - tries[0]!.at, tries[2]!.at - tries[1]!.at];
+    // The test stack's delays are 1 s then 2 s (±20 %): each wait is real and the second longer.
+    expect(gaps[0]).toBeGreaterThanOrEqual(700);
+    expect(gaps[1]).toBeGreaterThan(gaps[0]!);
+    const delivery = await deliveryWhen(form, post.body?.submissionId as string, 'delivered');
+    expect(delivery?.attempts.map((a) => [a.number, a.outcome, a.responseStatus])).toEqual([
+      [1, 'retrying', 500],
+      [2, 'retrying', 503],
+      [3, 'delivered', 204],
+    ]);
+    expect(delivery?.attempts[1]?.responseBody).toBe('busy');
+    expect(delivery?.attempts[0]?.nextAttemptAt).toEqual(expect.any(String));
+    expect((await webhookOf(form)).state).toBe('active');
+  });
+
+  it('a receiver that hangs past 10 s is cut off and tried again', async () => {
+    const hooks = await receiver();
+    hooks.script(['hang'], { status: 200 });
+    const form = await newForm('pro');
+    await connectWebhook(form, hooks.url);
+    const post = await submit(form.key, { json: { a: 'slow' }, from: freshVisitor() });
+    const delivery = await deliveryWhen(
+      form,
+      post.body?.submissionId as string,
+      'delivered',
+      30_000,
+    );
+    expect(delivery?.attempts.map((a) => a.outcome)).toEqual(['retrying', 'delivered']);
+    expect(delivery?.attempts[0]?.error).toMatch(/^timeout/);
+    expect(delivery?.attempts[0]?.responseStatus).toBeNull();
+  }, 45_000);
+
+  it('a reset connection is tried again', async () => {
+    const hooks = await receiver();
+    hooks.script(['reset'], { status: 202 });
+    const form = await newForm('pro');
+    await connectWebhook(form, hooks.url);
+    const post = await submit(form.key, { json: { a: 'reset' }, from: freshVisitor() });
+    const delivery = await deliveryWhen(form, post.body?.submissionId as string, 'delivered');
+    expect(delivery?.attempts.map((a) => a.outcome)).toEqual(['retrying', 'delivered']);
+    expect(delivery?.attempts[0]?.error).toMatch(/^network/);
+  });
+
+  it('400 is not retried and marks the webhook failing; a later success makes it active', async () => {
+    const hooks = await receiver();
+    hooks.script([{ status: 400, body: 'bad' }], { status: 200 });
+    const form = await newForm('pro');
+    await connectWebhook(form, hooks.url);
+    const first = await submit(form.key, { json: { a: '1' }, from: freshVisitor() });
+    const failed = await deliveryWhen(form, first.body?.submissionId as string, 'failed');
+    expect(failed?.attempts.map((a) => [a.outcome, a.responseStatus])).toEqual([['failed', 400]]);
+    expect(await webhookOf(form)).toMatchObject({
+      state: 'failing',
+      lastError: expect.stringContaining('400'),
+    });
+    const second = await submit(form.key, { json: { a: '2' }, from: freshVisitor() });
+    await deliveryWhen(form, second.body?.submissionId as string, 'delivered');
+    expect(await webhookOf(form)).toMatchObject({ state: 'active', lastError: null });
+    // Nothing tried the 400 again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(hooks.received).toHaveLength(2);
+  });
+
+  it('a 302 is not followed: one attempt, the webhook failing', async () => {
+    const hooks = await receiver();
+    hooks.script([{ status: 302, headers: { location: `${hooks.url}/elsewhere` } }]);
+    const form = await newForm('pro');
+    await connectWebhook(form, hooks.url);
+    const post = await submit(form.key, { json: { a: 'moved' }, from: freshVisitor() });
+    const delivery = await deliveryWhen(form, post.body?.submissionId as string, 'failed');
+    expect(delivery?.attempts.map((a) => a.responseStatus)).toEqual([302]);
+    expect(hooks.received.map((hook) => hook.headers.host)).toHaveLength(1);
+    expect((await webhookOf(form)).state).toBe('failing');
+  });
+
+  it('an address the guard refuses is never connected to, and not retried', async () => {
+    const hooks = await receiver();
+    const form = await newForm('pro');
+    await connectWebhook(form, hooks.url);
+    // What a name resolving to an unspecified address would give; saved past the API's check.
+    const { forceWebhookUrl } = await import('../support/forms.ts');
+    await forceWebhookUrl(form.id, `https://0.0.0.0:${hooks.port}/hook`);
+    const post = await submit(form.key, { json: { a: 'ssrf' }, from: freshVisitor() });
+    const delivery = await deliveryWhen(form, post.body?.submissionId as string, 'failed');
+    expect(delivery?.attempts).toHaveLength(1);
+    expect(delivery?.attempts[0]?.error).toMatch(/^refused_address: .*0\.0\.0\.0/);
+    expect(hooks.received).toEqual([]);
+    expect((await webhookOf(form)).lastError).toMatch(/0\.0\.0\.0/);
+  });
+});

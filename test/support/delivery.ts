@@ -1,0 +1,101 @@
+import { inject } from 'vitest';
+import { api, stack } from './api.ts';
+import type { TestForm } from './forms.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+
+/** One email as the SES emulator keeps it (GET /store). */
+export interface SentEmail {
+  messageId: string;
+  from: string;
+  replyTo: string[];
+  destination: { to: string[]; cc: string[]; bcc: string[] };
+  subject: string;
+  body: { text?: string; html?: string };
+}
+
+/** Every email the local SES emulator holds for `to`. */
+export async function emailsTo(to: string): Promise<SentEmail[]> {
+  const response = await fetch(new URL('/store', stack().mailUrl));
+  const { emails } = (await response.json()) as { emails: SentEmail[] };
+  return emails.filter((email) => email.destination.to.includes(to));
+}
+
+/** Polls `read` until `done` holds or `timeoutMs` passes; returns the last value. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** An HTTPS receiver on 127.0.0.1 with the certificate the test stack trusts. */
+export function newReceiver(): Promise<WebhookReceiver> {
+  return startWebhookReceiver(inject('receiverCertificate'));
+}
+
+/** Connects the form's webhook to the receiver; returns its signing secret. */
+export async function connectWebhook(form: TestForm, url: string): Promise<string> {
+  const response = await api('PUT', `/v1/forms/${form.id}/webhook`, {
+    key: form.apiKey,
+    body: { url },
+  });
+  if (response.status !== 201 && response.status !== 200) {
+    throw new Error(`PUT webhook answered ${response.status}: ${response.text}`);
+  }
+  return response.body.secret as string;
+}
+
+export interface DeliveryView {
+  deliveryId: string;
+  submissionId: string;
+  webhookId: string;
+  status: string;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  attempts: {
+    number: number;
+    at: string;
+    outcome: string;
+    responseStatus: number | null;
+    error: string | null;
+    responseBody: string | null;
+    nextAttemptAt: string | null;
+  }[];
+}
+
+export async function deliveriesOf(form: TestForm, query = ''): Promise<DeliveryView[]> {
+  const response = await api('GET', `/v1/forms/${form.id}/webhook/deliveries${query}`, {
+    key: form.apiKey,
+  });
+  if (response.status !== 200) throw new Error(`deliveries answered ${response.status}`);
+  return response.body.deliveries as DeliveryView[];
+}
+
+/** The one delivery of a submission once its status is `status`. */
+export async function deliveryWhen(
+  form: TestForm,
+  submissionId: string,
+  status: string,
+  timeoutMs = 20_000,
+): Promise<DeliveryView | undefined> {
+  const found = await eventually(
+    () => deliveriesOf(form),
+    (list) => list.some((d) => d.submissionId === submissionId && d.status === status),
+    timeoutMs,
+  );
+  return found.find((d) => d.submissionId === submissionId);
+}
+
+export async function webhookOf(form: TestForm) {
+  return (await api('GET', `/v1/forms/${form.id}/webhook`, { key: form.apiKey })).body as {
+    state: string;
+    lastError: string | null;
+    secret: string;
+  };
+}

@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:https';
+import { generate } from 'selfsigned';
+
+/**
+ * A real HTTPS webhook receiver on 127.0.0.1 for tests and benches: it
+ * records every request (headers and raw body) and answers as its script
+ * says, request by request. The certificate is self-signed for `localhost`
+ * and 127.0.0.1; the local stack trusts it through NODE_EXTRA_CA_CERTS.
+ */
+
+export interface ReceivedHook {
+  at: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body, as the signature covers it. */
+  body: string;
+}
+
+/** How to answer one request: a status (with headers), hang for ever, or reset the connection. */
+export type Answer =
+  | { status: number; headers?: Record<string, string>; body?: string }
+  | 'hang'
+  | 'reset';
+
+export interface WebhookReceiver {
+  url: string;
+  port: number;
+  received: ReceivedHook[];
+  /** Answers for the coming requests, in order; later ones get `fallback`. */
+  script(answers: Answer[], fallback?: Answer): void;
+  /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedHook[]>;
+  close(): Promise<void>;
+}
+
+export interface Certificate {
+  key: string;
+  cert: string;
+}
+
+/** A self-signed certificate for localhost and 127.0.0.1 (the CA of itself). */
+export async function localCertificate(): Promise<Certificate> {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+export async function startWebhookReceiver(
+  certificate: Certificate,
+  path = '/hook',
+): Promise<WebhookReceiver> {
+  const received: ReceivedHook[] = [];
+  let queue: Answer[] = [];
+  let fallback: Answer = { status: 204 };
+  const waiters: Array<() => void> = [];
+  const server: Server = createServer(certificate, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        at: Date.now(),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      for (const wake of waiters.splice(0)) wake();
+      const answer = queue.shift() ?? fallback;
+      if (answer === 'hang') return;
+      if (answer === 'reset') {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+    });
+  });
+  server.on('tlsClientError', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('receiver has no port');
+  return {
+    url: `https://127.0.0.1:${address.port}${path}`,
+    port: address.port,
+    received,
+    script(answers, next = { status: 204 }) {
+      queue = [...answers];
+      fallback = next;
+    },
+    async waitFor(count, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw new Error(`the receiver got ${received.length} of ${count} requests in time`);
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(left, 250));
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      return received.slice(0, count);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
