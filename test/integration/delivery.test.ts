@@ -1,7 +1,8 @@
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, stack } from '../support/api.ts';
 import {
   connectWebhook,
   deliveriesOf,
@@ -14,6 +15,7 @@ import {
 import { newForm } from '../support/forms.ts';
 import { freshVisitor, submit } from '../support/submit.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { TEST_WEBHOOK_RETRY_DELAYS } from './global-setup.ts';
 
 const receivers: WebhookReceiver[] = [];
 afterEach(async () => {
@@ -277,3 +279,154 @@ describe('receiver faults', () => {
     expect((await webhookOf(form)).lastError).toMatch(/0\.0\.0\.0/);
   });
 });
+
+describe('the retry window, the dead-letter queue and the delivery log', () => {
+  it('a never-healthy receiver: after the schedule the message is in the DLQ and the delivery failed; retry sends it again with the same webhook-id', async () => {
+    const hooks = await receiver();
+    hooks.script([], { status: 503 });
+    const form = await newForm('pro');
+    await connectWebhook(form, hooks.url);
+    const post = await submit(form.key, { json: { a: 'never' }, from: freshVisitor() });
+    const submissionId = post.body?.submissionId as string;
+    // The first attempt and one per delay of the test stack's schedule.
+    const attempts = TEST_WEBHOOK_RETRY_DELAYS.length + 1;
+    const failed = await deliveryWhen(form, submissionId, 'failed', 30_000);
+    expect(failed?.attempts.map((a) => a.outcome)).toEqual([
+      ...Array(attempts - 1).fill('retrying'),
+      'failed',
+    ]);
+    expect(hooks.received).toHaveLength(attempts);
+    expect(await webhookOf(form)).toMatchObject({ state: 'failing' });
+    const dead = await eventually(
+      () => deadLetters('webhooks'),
+      (bodies) => bodies.some((body) => body.submissionId === submissionId),
+    );
+    expect(dead).toContainEqual({ formId: form.id, submissionId });
+
+    hooks.script([], { status: 204 });
+    const retried = await api(
+      'POST',
+      `/v1/forms/${form.id}/webhook/deliveries/${submissionId}/retry`,
+      { key: form.apiKey },
+    );
+    expect(retried.status, retried.text).toBe(202);
+    expect(retried.body).toMatchObject({ status: 'pending', webhookId: `msg_${submissionId}` });
+    const delivered = await deliveryWhen(form, submissionId, 'delivered');
+    expect(delivered?.attempts.at(-1)).toMatchObject({ number: 1, outcome: 'delivered' });
+    const ids = new Set(hooks.received.map((hook) => hook.headers['webhook-id']));
+    expect(ids).toEqual(new Set([`msg_${submissionId}`]));
+    // Only a failed delivery is sent again.
+    const again = await api(
+      'POST',
+      `/v1/forms/${form.id}/webhook/deliveries/${submissionId}/retry`,
+      {
+        key: form.apiKey,
+      },
+    );
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ ok: false, error: 'delivery_not_failed' });
+  }, 60_000);
+
+  it('a rotated secret signs the very next delivery, and only the new secret verifies it; a new URL keeps the secret', async () => {
+    const first = await receiver();
+    const second = await receiver();
+    const form = await newForm('pro');
+    const oldSecret = await connectWebhook(form, first.url);
+    const rotated = await api('POST', `/v1/forms/${form.id}/webhook/rotate-secret`, {
+      key: form.apiKey,
+    });
+    const newSecret = rotated.body.secret as string;
+    expect(newSecret).not.toBe(oldSecret);
+    await submit(form.key, { json: { a: 'after rotation' }, from: freshVisitor() });
+    const [hook] = await first.waitFor(1);
+    expect(() => new StandardWebhook(newSecret).verify(hook!.body, headersOf(hook!))).not.toThrow();
+    expect(() => new StandardWebhook(oldSecret).verify(hook!.body, headersOf(hook!))).toThrow();
+
+    expect(await connectWebhook(form, second.url)).toBe(newSecret);
+    await submit(form.key, { json: { a: 'after the move' }, from: freshVisitor() });
+    const [moved] = await second.waitFor(1);
+    expect(() => new SvixWebhook(newSecret).verify(moved!.body, headersOf(moved!))).not.toThrow();
+    expect(first.received).toHaveLength(1);
+  });
+
+  it('lists deliveries newest first, by status, a page at a time; another team gets 404', async () => {
+    const hooks = await receiver();
+    hooks.script([{ status: 410 }], { status: 200 });
+    const form = await newForm('pro');
+    await connectWebhook(form, hooks.url);
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const post = await submit(form.key, { json: { n: String(n) }, from: freshVisitor() });
+      ids.push(post.body?.submissionId as string);
+      await hooks.waitFor(n);
+    }
+    const all = await eventually(
+      () => deliveriesOf(form),
+      (list) => list.length === 3 && list.every((d) => d.status !== 'pending'),
+    );
+    expect(all.map((d) => d.submissionId)).toEqual([...ids].reverse());
+    expect((await deliveriesOf(form, '?status=failed')).map((d) => d.submissionId)).toEqual([
+      ids[0],
+    ]);
+    expect((await deliveriesOf(form, '?status=delivered')).map((d) => d.submissionId)).toEqual([
+      ids[2],
+      ids[1],
+    ]);
+    const page1 = await api('GET', `/v1/forms/${form.id}/webhook/deliveries?limit=2`, {
+      key: form.apiKey,
+    });
+    expect(
+      (page1.body.deliveries as { submissionId: string }[]).map((d) => d.submissionId),
+    ).toEqual([ids[2], ids[1]]);
+    const page2 = await api(
+      'GET',
+      `/v1/forms/${form.id}/webhook/deliveries?limit=2&after=${page1.body.next}`,
+      { key: form.apiKey },
+    );
+    expect(page2.body).toEqual({
+      deliveries: [expect.objectContaining({ submissionId: ids[0] })],
+      next: null,
+    });
+    const bad = await api('GET', `/v1/forms/${form.id}/webhook/deliveries?status=lost`, {
+      key: form.apiKey,
+    });
+    expect(bad.status).toBe(400);
+
+    const other = await newForm('pro');
+    const foreign = await api('GET', `/v1/forms/${form.id}/webhook/deliveries`, {
+      key: other.apiKey,
+    });
+    expect(foreign.status).toBe(404);
+    const foreignRetry = await api(
+      'POST',
+      `/v1/forms/${form.id}/webhook/deliveries/${ids[0]}/retry`,
+      { key: other.apiKey },
+    );
+    expect(foreignRetry.status).toBe(404);
+    const unknown = await api(
+      'POST',
+      `/v1/forms/${form.id}/webhook/deliveries/${crypto.randomUUID()}/retry`,
+      { key: form.apiKey },
+    );
+    expect(unknown.status).toBe(404);
+  });
+});
+
+/** The bodies waiting in a queue's dead-letter queue, left there (peeked, not consumed). */
+async function deadLetters(queue: 'webhooks' | 'emails'): Promise<Record<string, unknown>[]> {
+  const info = stack();
+  const sqs = new SQSClient({
+    region: info.region,
+    endpoint: info.endpoints.sqs,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const { Messages } = await sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: info.queues[queue]!.deadLetterUrl,
+      MaxNumberOfMessages: 10,
+      VisibilityTimeout: 0,
+    }),
+  );
+  sqs.destroy();
+  return (Messages ?? []).map((message) => JSON.parse(message.Body ?? '{}'));
+}
