@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
+import { escapeHtml } from './html.ts';
 import { cutToCodePoints } from './submission-answers.ts';
 import type { StoredFile, Submission } from './submission-model.ts';
 import { withoutHiddenCharacters } from './visible-text.ts';
@@ -175,19 +176,6 @@ export function fillPlaceholders(template: string, context: PlaceholderContext):
 
 // ---------------------------------------------------------------------------
 // Bodies
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text made safe for HTML element content and quoted attribute values alike. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
 
 /** Escaped text whose line breaks show as line breaks. */
 function htmlLines(value: string): string {

@@ -1,4 +1,5 @@
 import type { FormDesign } from '#domain/form-model.ts';
+import { escapeHtml } from '#domain/html.ts';
 
 /**
  * The pages a browser sees after posting a form: thank-you, refusal, and the
@@ -29,19 +30,6 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 
 const DEFAULT_THANK_YOU_TITLE = 'Thank you!';
 const DEFAULT_THANK_YOU_MESSAGE = 'Your submission has been received.';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text made safe for HTML element content and quoted attribute values alike. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
-}
 
 /**
  * The page after a stored (or quietly dropped) submission. The caller picks

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../lambdas/domain/html.ts';
 import {
   errorPage,
-  escapeHtml,
   methodNotAllowedPage,
   PAGE_HEADERS,
   thankYouPage,
