@@ -19,8 +19,6 @@ export interface SettingDefinition<T> {
   env: string;
   default: T;
   parse: Parser<T>;
-  /** One line for the README and the error that names a bad value. */
-  about: string;
   /**
    * False for a setting only the local runner may change (the stack always
    * deploys the default, whatever the context says).
@@ -76,85 +74,84 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const setting = <T>(definition: SettingDefinition<T>) => definition;
 
 export const SETTINGS = {
+  /** Forms a Free team may hold. */
   freeFormLimit: setting({
     env: 'FREE_FORM_LIMIT',
     default: 3,
     parse: wholeNumber(),
-    about: 'forms a Free team may hold',
   }),
+  /** A Free team's submissions a calendar month. */
   freeMonthlySubmissions: setting({
     env: 'FREE_MONTHLY_SUBMISSIONS',
     default: 100,
     parse: wholeNumber(),
-    about: "a Free team's submissions a calendar month",
   }),
+  /** A Pro team's submissions a calendar month. */
   proMonthlySubmissions: setting({
     env: 'PRO_MONTHLY_SUBMISSIONS',
     default: 10_000,
     parse: wholeNumber(),
-    about: "a Pro team's submissions a calendar month",
   }),
+  /** Management requests a minute per API key. */
   managementRatePerMinute: setting({
     env: 'MANAGEMENT_RATE_PER_MINUTE',
     default: 300,
     parse: wholeNumber(1),
-    about: 'management requests a minute per API key',
   }),
+  /** Posts a minute to one form from one IPv4 address or IPv6 /64. */
   submitRatePerIpPerMinute: setting({
     env: 'SUBMIT_RATE_PER_IP_PER_MINUTE',
     default: 30,
     parse: wholeNumber(1),
-    about: 'posts a minute to one form from one IPv4 address or IPv6 /64',
   }),
+  /** Posts a minute to one form from everywhere. */
   submitRatePerFormPerMinute: setting({
     env: 'SUBMIT_RATE_PER_FORM_PER_MINUTE',
     default: 600,
     parse: wholeNumber(1),
-    about: 'posts a minute to one form from everywhere',
   }),
+  /** Spam a form stores a calendar month; later spam is dropped. */
   spamMonthlyCapPerForm: setting({
     env: 'SPAM_MONTHLY_CAP_PER_FORM',
     default: 1000,
     parse: wholeNumber(),
-    about: 'spam a form stores a calendar month; later spam is dropped',
   }),
+  /** Days spam is kept; older spam goes when the form next stores spam. */
   spamRetentionDays: setting({
     env: 'SPAM_RETENTION_DAYS',
     default: 30,
     parse: wholeNumber(1),
-    about: 'days spam is kept; older spam goes when the form next stores spam',
   }),
+  /** Transactions in flight at once for one bulk change (they meet on one form item). */
   bulkParallelTransactions: setting({
     env: 'BULK_PARALLEL_TRANSACTIONS',
     default: 2,
     parse: wholeNumber(1),
-    about: 'transactions in flight at once for one bulk change (they meet on one form item)',
   }),
+  /** Delays before each webhook retry (jittered ±20 %); their count is the retries. */
   webhookRetryDelaysSeconds: setting({
     env: 'WEBHOOK_RETRY_DELAYS_SECONDS',
     default: [5, 30, 120, 300, 900, 1800, 3600] as readonly number[],
     parse: secondsList,
-    about: 'delays before each webhook retry (jittered ±20 %); their count is the retries',
   }),
+  /** Webhooks may target loopback addresses (the local stack only). */
   webhookAllowLoopback: setting({
     env: 'WEBHOOK_ALLOW_LOOPBACK',
     default: false,
     parse: flag,
-    about: 'webhooks may target loopback addresses (the local stack only)',
     deployerMaySet: false,
   }),
+  /** The From address of every email; its domain (or itself) must be a verified SES identity. */
   emailSenderAddress: setting({
     env: 'EMAIL_SENDER_ADDRESS',
     default: 'forms@example.com',
     parse: emailAddress,
-    about:
-      'the From address of every email; its domain (or itself) must be a verified SES identity',
   }),
+  /** The lowest level logged. */
   logLevel: setting({
     env: 'LOG_LEVEL',
     default: 'info' as LogLevel,
     parse: oneOf(...LOG_LEVELS),
-    about: 'the lowest level logged',
   }),
 } as const;
 

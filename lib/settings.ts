@@ -56,63 +56,63 @@ const baseUrl: Parser<string> = (raw) => {
 interface StackSetting<T> {
   default: T;
   parse: Parser<T>;
-  about: string;
 }
 const stackSetting = <T>(definition: StackSetting<T>) => definition;
 
 export const STACK_SETTINGS = {
+  /** The CloudFormation stack. */
   stackName: stackSetting({
     default: 'FormService',
     parse: matching(/^[A-Za-z][A-Za-z0-9-]{0,127}$/),
-    about: 'the CloudFormation stack',
   }),
+  /** Days function and API logs are kept. */
   logRetentionDays: stackSetting({
     default: RetentionDays.ONE_MONTH,
     parse: retention,
-    about: 'days function and API logs are kept',
   }),
+  /** Days S3 server access logs are kept. */
   accessLogRetentionDays: stackSetting({
     default: 90,
     parse: wholeNumber(1),
-    about: 'days S3 server access logs are kept',
   }),
+  /** The API stage. */
   apiStageName: stackSetting({
     default: 'prod',
     // API Gateway stage names: letters, digits, hyphens, underscores.
     parse: matching(/^[A-Za-z0-9_-]{1,128}$/),
-    about: 'the API stage',
   }),
+  /** Steady requests a second the stage takes. */
   apiThrottleRatePerSecond: stackSetting({
     default: 100,
     parse: wholeNumber(1),
-    about: 'steady requests a second the stage takes',
   }),
+  /** Burst requests the stage takes. */
   apiThrottleBurst: stackSetting({
     default: 200,
     parse: wholeNumber(1),
-    about: 'burst requests the stage takes',
   }),
+  /** The public address when a custom domain is in front. */
   baseUrl: stackSetting({
     default: '',
     parse: baseUrl,
-    about: 'the public address when a custom domain is in front',
   }),
+  /** Whether the table refuses deletion. */
   tableDeletionProtection: stackSetting({
     default: true,
     parse: flag,
-    about: 'whether the table refuses deletion',
   }),
-  tracing: stackSetting({ default: false, parse: flag, about: 'X-Ray for functions and stage' }),
+  /** X-Ray for functions and stage. */
+  tracing: stackSetting({ default: false, parse: flag }),
+  /** The verified SES identity emails are sent as (empty: the sender address's domain). */
   sesIdentity: stackSetting({
     default: '',
     parse: (raw) => (raw === '' ? raw : emailIdentity(raw)),
-    about: "the verified SES identity emails are sent as (empty: the sender address's domain)",
   }),
+  /** Whether this stack sets the account's API Gateway logging role. */
   apiGatewayCloudWatchRole: stackSetting({
     default: true,
     parse: flag,
     // Execution logging needs one role per account and region.
-    about: "whether this stack sets the account's API Gateway logging role",
   }),
 } as const;
 

@@ -1,4 +1,3 @@
-import type { Access } from '../../lambdas/access.ts';
 import { QUEUES } from '../../lambdas/queues.ts';
 import type { EmailSending } from './email.ts';
 import type { QueueName, Queues } from './queues.ts';
@@ -26,22 +25,28 @@ const QUEUE_GRANTS = Object.fromEntries(
 ) as Record<`queue:${QueueName}:send`, Grant>;
 
 /**
- * Every `Access` a route may declare, and the one grant it becomes. Typed as
- * a complete record: a new access kind in lambdas/access.ts fails the type
- * check here until the stack knows how to grant it.
+ * Every access a route or worker may declare (lambdas/access.ts takes the
+ * kinds from here), and the one least-privilege grant it becomes: a new kind
+ * is one entry.
  */
-const GRANTS: Record<Access, Grant> = {
+const GRANTS = {
   'table:read': (fn, { storage }) => storage.grantTableRead(fn),
   'table:write': (fn, { storage }) => storage.grantTableWrite(fn),
   'uploads:read': (fn, { storage }) => storage.grantUploads(fn, 'read'),
   'uploads:write': (fn, { storage }) => storage.grantUploads(fn, 'write'),
   'uploads:delete': (fn, { storage }) => storage.grantUploads(fn, 'delete'),
+  /** List object keys under a prefix (ListBucket on the uploads bucket). */
   'uploads:list': (fn, { storage }) => storage.grantUploadListing(fn),
   'schedules:manage': (fn, { scheduling }) => scheduling().grantManage(fn),
+  /** Send email through SES v2 as the deployment's sender identity (ses:SendEmail on it only). */
   'email:send': (fn, { email }) => email.grantSend(fn),
+  /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
+  /** Send to one queue of lambdas/queues.ts: its URL variable and SendMessage on it only. */
   ...QUEUE_GRANTS,
-};
+} satisfies Record<string, Grant>;
+
+export type Access = keyof typeof GRANTS;
 
 export function grantAccess(
   fn: ServiceFunction,
