@@ -130,4 +130,26 @@ describe('local stream poller with a Powertools batch handler', () => {
     expect(failed[0]!.records.map((record) => record.dynamodb?.SequenceNumber)).toEqual(['1', '2']);
     expect(failed[0]!.reason).toMatch(/All records failed processing/);
   });
+
+  it('gives up a failing batch whose records are past the maximum record age, without the remaining attempts', async () => {
+    store.purgeFormPartition.mockRejectedValue(new Error('table unavailable'));
+    const twoDaysAgo = Math.floor(Date.now() / 1000) - 2 * 86_400;
+    const old = removedForm('f1', '1');
+    old.dynamodb!.ApproximateCreationDateTime = new Date(twoDaysAgo * 1000);
+    const failed: DynamoDBStreamEvent['Records'][] = [];
+    const poller = startStreamPoller({
+      client: streamOf([old]),
+      streamArn: 'arn:stream',
+      consumer: { name: 'formPurger', handler, ...trigger, maxRecordAgeSeconds: 86_400 },
+      intervalMs: 10,
+      onFailure: (records) => failed.push(records),
+    });
+    try {
+      await until(() => failed.length > 0);
+    } finally {
+      await poller.stop();
+    }
+    expect(trigger.maxAttempts).toBeGreaterThan(1);
+    expect(store.purgeFormPartition).toHaveBeenCalledTimes(1);
+  });
 });
