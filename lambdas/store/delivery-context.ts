@@ -8,14 +8,18 @@ import type { EmailHints } from './submissions.ts';
 import { getItem } from './table.ts';
 import type { Team } from './teams.ts';
 
-/** What a delivery worker needs, read as it is now (messages carry ids only). */
-export interface DeliveryContext {
-  submission: Submission;
-  /** `_subject` and `_replyto` as posted. */
-  hints: EmailHints;
+/** A form with its team and webhook, as they are now. */
+export interface FormContext {
   form: FormRecord;
   team: Team;
   webhook: Webhook | undefined;
+}
+
+/** What a delivery worker needs, read as it is now (messages carry ids only). */
+export interface DeliveryContext extends FormContext {
+  submission: Submission;
+  /** `_subject` and `_replyto` as posted. */
+  hints: EmailHints;
 }
 
 /**
@@ -32,17 +36,29 @@ export async function readDeliveryContext(
     formKey(formId),
     webhookKey(formId),
   ]);
-  const byKind = new Map(items.map((item) => [item.entity as string, item]));
-  const submissionItem = byKind.get('submission');
-  const formItem = byKind.get('form');
-  if (!submissionItem || !formItem) return undefined;
+  const submissionItem = items.find((item) => item.entity === 'submission');
+  const formContext = submissionItem && (await withTeam(items));
+  if (!submissionItem || !formContext) return undefined;
+  return {
+    ...formContext,
+    submission: toSubmission(submissionItem),
+    hints: (submissionItem.emailHints as EmailHints | undefined) ?? {},
+  };
+}
+
+/** The form, its webhook (one BatchGet) and its team; undefined when the form or team is gone. */
+export async function readFormContext(formId: string): Promise<FormContext | undefined> {
+  return withTeam(await batchGetAll([formKey(formId), webhookKey(formId)]));
+}
+
+async function withTeam(items: Record<string, unknown>[]): Promise<FormContext | undefined> {
+  const formItem = items.find((item) => item.entity === 'form');
+  if (!formItem) return undefined;
   const form = stripPlumbing<FormRecord>(formItem);
   const teamItem = await getItem(teamKey(form.teamId));
   if (!teamItem) return undefined;
-  const webhookItem = byKind.get('webhook');
+  const webhookItem = items.find((item) => item.entity === 'webhook');
   return {
-    submission: toSubmission(submissionItem),
-    hints: (submissionItem.emailHints as EmailHints | undefined) ?? {},
     form,
     team: stripPlumbing<Team>(teamItem),
     webhook: webhookItem ? stripPlumbing<Webhook>(webhookItem) : undefined,

@@ -20,7 +20,8 @@ describe('submission list reads', () => {
 
   beforeAll(async () => {
     await localStore();
-    form = await newForm('pro');
+    // Notifications off: seeding must not queue an email per seeded submission.
+    form = await newForm('pro', { notifyEnabled: false });
     newestFirst = (await seedSubmissions({ formId: form.id, teamId: form.teamId, count: TOTAL }))
       .ids;
     reads = await import('../../lambdas/store/folder-reads.ts');
