@@ -4,12 +4,15 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { api } from '../support/api.ts';
 import { emailsTo, eventually, type SentEmail } from '../support/delivery.ts';
 import { newForm, type TestForm } from '../support/forms.ts';
 import { localStore } from '../support/store.ts';
 import { freshVisitor, submit } from '../support/submit.ts';
+
+// Deliveries share the run's stream and queues: waits may be long under the full suite.
+vi.setConfig({ testTimeout: 120_000 });
 
 /**
  * Issue 13, "Done when" 4: the emails a stored submission causes, end to end
@@ -107,7 +110,7 @@ async function sendJobs(client: SQSClient, jobs: EmailJob[]): Promise<void> {
  * messages sent before this call could cause is in the emulator's store then. Asserts
  * the queue did drain, so an assertion of "no email" after it is never vacuous.
  */
-async function untilEmailQueueDrained(client: SQSClient, timeoutMs = 30_000): Promise<void> {
+async function untilEmailQueueDrained(client: SQSClient, timeoutMs = 90_000): Promise<void> {
   const inQueue = async () => {
     const { Attributes = {} } = await client.send(
       new GetQueueAttributesCommand({

@@ -3,6 +3,13 @@ import { api, stack } from './api.ts';
 import type { TestForm } from './forms.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
+/**
+ * How long a test waits for a delivery: the stream and the queues are shared
+ * by every test file of the run, so under the full suite's load an email or
+ * a webhook may queue behind others. Waits end as soon as the thing arrives.
+ */
+export const DELIVERY_WAIT_MS = 60_000;
+
 /** One email as the SES emulator keeps it (GET /store). */
 export interface SentEmail {
   messageId: string;
@@ -24,7 +31,7 @@ export async function emailsTo(to: string): Promise<SentEmail[]> {
 export async function eventually<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 20_000,
+  timeoutMs = DELIVERY_WAIT_MS,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -82,7 +89,7 @@ export async function deliveryWhen(
   form: TestForm,
   submissionId: string,
   status: string,
-  timeoutMs = 20_000,
+  timeoutMs = DELIVERY_WAIT_MS,
 ): Promise<DeliveryView | undefined> {
   const found = await eventually(
     () => deliveriesOf(form),

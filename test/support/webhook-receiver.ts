@@ -95,7 +95,7 @@ export async function startWebhookReceiver(
       queue = [...answers];
       fallback = next;
     },
-    async waitFor(count, timeoutMs = 20_000) {
+    async waitFor(count, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         const left = deadline - Date.now();
