@@ -33,6 +33,11 @@ export interface QueuePollerOptions {
   consumer: QueueConsumer;
   /** Long-poll wait; short keeps shutdown quick. */
   waitSeconds?: number;
+  /**
+   * Batches in flight at once, as Lambda scales an SQS mapping to several
+   * concurrent invocations (default 1: one batch after another).
+   */
+  concurrency?: number;
 }
 
 export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise<void> } {
@@ -79,7 +84,7 @@ export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise
     }
   }
 
-  const loop = (async () => {
+  const poll = async () => {
     while (!stopped) {
       try {
         await pollOnce();
@@ -89,7 +94,8 @@ export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
-  })();
+  };
+  const loop = Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, poll));
 
   return {
     stop: async () => {

@@ -21,6 +21,9 @@ import { ensureBucket, ensureQueues, ensureScheduleGroup, localClients } from '.
 import { scheduledInvoker } from './scheduled-invoker.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
+/** Batches of one queue handled at once locally. */
+const LOCAL_QUEUE_CONCURRENCY = 3;
+
 export interface LocalPorts {
   gateway: number;
   dynamodb: number;
@@ -201,6 +204,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
               batchSize: trigger.batchSize,
               timeoutSeconds: worker.timeoutSeconds,
             },
+            // A few batches at once, as Lambda runs concurrent invocations of a queue.
+            concurrency: LOCAL_QUEUE_CONCURRENCY,
           });
           stops.push(poller.stop);
           break;
