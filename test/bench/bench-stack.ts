@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalStack, startLocalStack } from '../../lib/local/stack.ts';
+import { type LocalStack, type LocalStackInfo, startLocalStack } from '../../lib/local/stack.ts';
+import { startDevProcess } from '../support/dev-process.ts';
 
 export interface BenchForm {
   id: string;
@@ -34,7 +35,61 @@ export async function withBenchStack(run: (bench: BenchStack) => Promise<void>):
     ports: { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0 },
     logLevel: 'error',
   });
-  const { baseUrl, apiKeys, teams } = stack.info;
+  const { api, newForm } = benchClient(stack.info);
+  try {
+    await run({ stack, api, newForm });
+  } finally {
+    await stack.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A local stack in its own process: the real `bin/dev.ts`, as `npm run dev`
+ * and the integration tests' global setup start it, with `env` added to this
+ * process's environment (settings and variables such as NODE_EXTRA_CA_CERTS
+ * that Node reads only at process start), in memory on free ports, stopped
+ * after `run`. Management rate limits are lifted as for `withBenchStack`.
+ */
+export async function withBenchDevProcess(
+  env: Record<string, string>,
+  run: (bench: BenchStack) => Promise<void>,
+): Promise<void> {
+  const stateDir = await mkdtemp(join(tmpdir(), 'form-service-bench-'));
+  Object.assign(process.env, { MANAGEMENT_RATE_PER_MINUTE: '100000000' }, env);
+  try {
+    const dev = await startDevProcess([
+      '--in-memory',
+      '--random-ports',
+      '--state-dir',
+      stateDir,
+      '--log-level',
+      'error',
+    ]);
+    // A bench that gives up (process.exit) still stops the stack's process.
+    const stopOnExit = () => dev.child.kill('SIGTERM');
+    process.once('exit', stopOnExit);
+    const stack: LocalStack = {
+      info: dev.info,
+      stop: async () => {
+        process.off('exit', stopOnExit);
+        const code = await dev.stop();
+        if (code !== 0) throw new Error(`dev stack exited with ${code}:\n${dev.output()}`);
+      },
+    };
+    try {
+      await run({ stack, ...benchClient(dev.info) });
+    } finally {
+      await stack.stop();
+    }
+  } finally {
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** Real HTTP to a local stack's gateway with its Pro development key. */
+function benchClient(info: LocalStackInfo): Pick<BenchStack, 'api' | 'newForm'> {
+  const { baseUrl, apiKeys, teams } = info;
   const api: BenchStack['api'] = async (method, path, body) => {
     const started = performance.now();
     const response = await fetch(`${baseUrl}${path}`, {
@@ -55,12 +110,7 @@ export async function withBenchStack(run: (bench: BenchStack) => Promise<void>):
     const form = created.body as { id: string; key: string };
     return { id: form.id, key: form.key, teamId: teams.pro };
   };
-  try {
-    await run({ stack, api, newForm });
-  } finally {
-    await stack.stop();
-    await rm(stateDir, { recursive: true, force: true });
-  }
+  return { api, newForm };
 }
 
 export function median(values: number[]): number {
