@@ -22,7 +22,7 @@ export const QUEUES = {
   webhooks: {
     name: 'webhooks',
     urlVariable: 'WEBHOOK_QUEUE_URL',
-    visibilityTimeoutSeconds: 720,
+    visibilityTimeoutSeconds: 180,
     // The first attempt and one per retry delay: the receive after the last goes to the DLQ.
     maxReceiveCount: (settings) => settings.webhookRetryDelaysSeconds.length + 1,
   },

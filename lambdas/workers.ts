@@ -103,8 +103,8 @@ export const workers: readonly Worker[] = [
     name: 'webhookWorker',
     handler: 'events/webhook-worker.ts',
     memoryMb: 256,
-    // Ten attempts of at most 10 s each, one after another, plus their reads and writes.
-    timeoutSeconds: 120,
+    // A batch's attempts run at once, each at most 10 s, plus their reads and writes.
+    timeoutSeconds: 30,
     access: ['table:read', 'table:write'],
     trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
   },

@@ -13,7 +13,8 @@ import { flush } from '#metrics';
 /**
  * Workers made from a per-record function. `forInvocation` makes that
  * function once per invocation, so it may hold state for the batch. Records
- * are handled one after another; a record whose function throws is reported
+ * are handled one after another, or all at once with `parallel` where they
+ * are independent (deliveries); a record whose function throws is reported
  * in `batchItemFailures` (a stream retries from it, a queue receives it
  * again after its visibility timeout). When every record of a batch fails,
  * Powertools throws instead: a stream then retries, bisects and finally sends
@@ -25,26 +26,44 @@ async function processBatch<Event extends DynamoDBStreamEvent | SQSEvent>(
   type: (typeof EventType)[keyof typeof EventType],
   handle: (record: never) => Promise<void>,
   context: Context | undefined,
+  parallel: boolean,
 ) {
   try {
     // A processor per invocation: it holds the batch's results while it runs.
     return await processPartialResponse(event, handle, new BatchProcessor(type), {
       context,
-      processInParallel: false,
+      processInParallel: parallel,
     });
   } finally {
     flush();
   }
 }
 
+export interface WorkerOptions {
+  /** Handle the batch's records at once: only where no record depends on another's outcome. */
+  parallel?: boolean;
+}
+
 /** A table-stream worker. */
-export function streamWorker(forInvocation: () => (record: DynamoDBRecord) => Promise<void>) {
+export function streamWorker(
+  forInvocation: () => (record: DynamoDBRecord) => Promise<void>,
+  options: WorkerOptions = {},
+) {
   return (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
-    processBatch(event, EventType.DynamoDBStreams, forInvocation(), context);
+    processBatch(
+      event,
+      EventType.DynamoDBStreams,
+      forInvocation(),
+      context,
+      options.parallel ?? false,
+    );
 }
 
 /** An SQS worker. */
-export function queueWorker(forInvocation: () => (record: SQSRecord) => Promise<void>) {
+export function queueWorker(
+  forInvocation: () => (record: SQSRecord) => Promise<void>,
+  options: WorkerOptions = {},
+) {
   return (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-    processBatch(event, EventType.SQS, forInvocation(), context);
+    processBatch(event, EventType.SQS, forInvocation(), context, options.parallel ?? false);
 }

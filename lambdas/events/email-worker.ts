@@ -23,7 +23,7 @@ import { queueWorker } from './batch-worker.ts';
  * refused for good (a bad address, a rejected message) is logged, counted
  * and not retried.
  */
-export const handler = queueWorker(() => send);
+export const handler = queueWorker(() => send, { parallel: true });
 
 async function send(record: SQSRecord): Promise<void> {
   const job = JSON.parse(record.body) as EmailJob;

@@ -17,43 +17,48 @@ import { streamWorker } from './batch-worker.ts';
  * receives many posts at once, or a seeded one, costs one read a batch). A
  * retried record sends its messages again; the workers send each webhook
  * delivery and email once all the same (the delivery log and the email
- * marks), and the `webhook-id` is the submission's.
+ * marks), and the `webhook-id` is the submission's. Records are handled at
+ * once: no submission's announcement depends on another's.
  */
-export const handler = streamWorker(() => {
-  const forms = new Map<string, Promise<FormContext | undefined>>();
-  return async (record) => {
-    const image = record.dynamodb?.NewImage;
-    if (!image) return;
-    const { submission, hints } = submissionOfImage(image as StreamImage);
-    const formId = submission.formId;
-    const submissionId = submission.id;
-    let read = forms.get(formId);
-    if (!read) {
-      read = readFormContext(formId);
-      forms.set(formId, read);
-    }
-    const context = await read;
-    if (!context) return; // the form is gone: nothing to announce
-    const { form, team } = context;
-    const channels = channelsFor({
-      form,
-      plan: team.plan,
-      webhookConnected: context.webhook !== undefined,
-      spam: submission.isSpam,
-      submitterFound: submitterAddress(submission, form, hints) !== undefined,
-    });
-    if (channels.includes('webhook')) {
-      const webhookId = webhookMessageId(submissionId);
-      const now = new Date();
-      await putPendingDelivery(pendingDelivery({ formId, submissionId, webhookId, now }), now);
-      await enqueue('webhooks', [{ formId, submissionId } satisfies WebhookJob]);
-    }
-    const emails = channels
-      .filter((channel) => channel !== 'webhook')
-      .map((kind): EmailJob => ({ formId, submissionId, kind }));
-    if (emails.length > 0) await enqueue('emails', emails);
-    if (channels.length > 0) log.info('submission announced', { formId, submissionId, channels });
-  };
-});
+export const handler = streamWorker(
+  () => {
+    const forms = new Map<string, Promise<FormContext | undefined>>();
+    return async (record) => {
+      const image = record.dynamodb?.NewImage;
+      if (!image) return;
+      const { submission, hints } = submissionOfImage(image as StreamImage);
+      const formId = submission.formId;
+      const submissionId = submission.id;
+      let read = forms.get(formId);
+      if (!read) {
+        read = readFormContext(formId);
+        forms.set(formId, read);
+      }
+      const context = await read;
+      if (!context) return; // the form is gone: nothing to announce
+      const { form, team } = context;
+      const channels = channelsFor({
+        form,
+        plan: team.plan,
+        webhookConnected: context.webhook !== undefined,
+        spam: submission.isSpam,
+        submitterFound: submitterAddress(submission, form, hints) !== undefined,
+      });
+      if (channels.includes('webhook')) {
+        const webhookId = webhookMessageId(submissionId);
+        const now = new Date();
+        await putPendingDelivery(pendingDelivery({ formId, submissionId, webhookId, now }), now);
+        await enqueue('webhooks', [{ formId, submissionId } satisfies WebhookJob]);
+      }
+      const emails = channels
+        .filter((channel) => channel !== 'webhook')
+        .map((kind): EmailJob => ({ formId, submissionId, kind }));
+      if (emails.length > 0) await enqueue('emails', emails);
+      if (channels.length > 0) log.info('submission announced', { formId, submissionId, channels });
+    };
+    // Each submission's messages are its own: the batch is announced at once.
+  },
+  { parallel: true },
+);
 
 type StreamImage = Parameters<typeof submissionOfImage>[0];

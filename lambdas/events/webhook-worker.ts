@@ -27,7 +27,8 @@ class RetryLater extends Error {}
  * receive count numbers the attempt, so after the last delay the next
  * receive moves the message to the dead-letter queue.
  */
-export const handler = queueWorker(() => deliver);
+// Deliveries are independent: a slow receiver does not hold up the batch's others.
+export const handler = queueWorker(() => deliver, { parallel: true });
 
 async function deliver(record: SQSRecord): Promise<void> {
   const job = JSON.parse(record.body) as WebhookJob;
