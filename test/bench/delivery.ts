@@ -216,6 +216,7 @@ async function runPhase(bench: BenchStack, options: PhaseOptions) {
   const form: BenchForm = await newForm(`Delivery bench ${options.name}`);
   if (options.notifyEmail) {
     const patched = await api('PATCH', `/v1/forms/${form.id}`, {
+      notifyEnabled: true,
       notifyEmail: options.notifyEmail,
     });
     if (patched.status !== 200) throw new Error(`PATCH notifyEmail answered ${patched.status}`);
