@@ -1,4 +1,4 @@
-import { DEFAULT_RATING_MAX, fieldPattern } from './field-definitions.ts';
+import { DEFAULT_RATING_MAX, fieldPattern } from './field-rules.ts';
 import type { FieldDefinition } from './form-model.ts';
 import type { AnswerProblem, AnswerReason } from './submission-model.ts';
 

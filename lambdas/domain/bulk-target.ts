@@ -1,37 +1,46 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { FOLDERS } from './submission-folders.ts';
+import { inEnglish } from './validation-issues.ts';
 
 /**
  * SPEC.md's bulk `target`: exactly one of a list of ids or a folder as it was
  * at `asOf`. Ids are opaque here: one that is not a submission of the form
  * (another form's, or no id at all) is ignored, as SPEC.md says.
  */
-export const bulkTarget = z.union([
-  z.strictObject({
-    ids: z.array(z.string().min(1).max(100)).min(1).max(1000),
-  }),
-  z.strictObject({
-    filter: z.enum(FOLDERS),
-    asOf: z.iso.datetime({ offset: true }),
-  }),
-]);
+export const bulkTarget = inEnglish(
+  z.union([
+    z.strictObject({
+      ids: z
+        .array(z.string().check(z.minLength(1), z.maxLength(100)))
+        .check(z.minLength(1), z.maxLength(1000)),
+    }),
+    z.strictObject({
+      filter: z.enum(FOLDERS),
+      asOf: z.iso.datetime({ offset: true }),
+    }),
+  ]),
+);
 export type BulkTarget = z.infer<typeof bulkTarget>;
 
-export const bulkUpdateInput = z
-  .strictObject({
-    target: bulkTarget,
-    read: z.boolean().optional(),
-    starred: z.boolean().optional(),
-    isSpam: z.boolean().optional(),
-  })
-  .refine(
-    (input) =>
-      input.read !== undefined || input.starred !== undefined || input.isSpam !== undefined,
-    { message: 'Give at least one of read, starred, isSpam', path: ['read'] },
-  );
+export const bulkUpdateInput = inEnglish(
+  z
+    .strictObject({
+      target: bulkTarget,
+      read: z.optional(z.boolean()),
+      starred: z.optional(z.boolean()),
+      isSpam: z.optional(z.boolean()),
+    })
+    .check(
+      z.refine(
+        (input) =>
+          input.read !== undefined || input.starred !== undefined || input.isSpam !== undefined,
+        { message: 'Give at least one of read, starred, isSpam', path: ['read'] },
+      ),
+    ),
+);
 export type BulkUpdateInput = z.infer<typeof bulkUpdateInput>;
 
-export const bulkDeleteInput = z.strictObject({ target: bulkTarget });
+export const bulkDeleteInput = inEnglish(z.strictObject({ target: bulkTarget }));
 
 /**
  * `asOf` as a UTC ISO time, and never later than now: "received up to

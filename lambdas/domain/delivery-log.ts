@@ -1,6 +1,4 @@
-import * as z from 'zod';
-import { UUID_PATTERN } from './ids.ts';
-import { DELIVERY_STATUSES, type DeliveryStatus } from './webhook-delivery.ts';
+import type { DeliveryStatus } from './webhook-delivery.ts';
 
 /**
  * The webhook delivery log of a form (DESIGN §4): one delivery per
@@ -80,14 +78,6 @@ export function withAttempt(delivery: Delivery, attempt: DeliveryAttempt): Deliv
 export function requeued(delivery: Delivery, now: Date): Delivery {
   return { ...delivery, status: 'pending', updatedAt: now.toISOString() };
 }
-
-/** Query string of `GET /v1/forms/{id}/webhook/deliveries`; values arrive as strings. */
-export const deliveryListQuery = z.strictObject({
-  status: z.enum(DELIVERY_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  /** The `next` of the previous page: a delivery id. */
-  after: z.string().regex(UUID_PATTERN, 'Must be the next cursor of a previous page').optional(),
-});
 
 /** A delivery as the API shows it. */
 export function toDeliveryView(delivery: Delivery) {

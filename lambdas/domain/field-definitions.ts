@@ -1,7 +1,9 @@
 import safeRegex from 'safe-regex2';
 import * as z from 'zod';
-import { boundedText } from './form-input.ts';
+import { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
 import { FIELD_TYPES, type FieldType } from './form-model.ts';
+
+export { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
 
 /**
  * Field definitions (`fields` of a form) as a client may write them. Each
@@ -13,22 +15,23 @@ import { FIELD_TYPES, type FieldType } from './form-model.ts';
 export const MAX_FIELDS = 30;
 export const MAX_OPTIONS = 100;
 export const MAX_PATTERN_LENGTH = 500;
-/** SPEC Limits: longer submitted values are cut, so a longer length rule could never apply. */
-export const MAX_ANSWER_LENGTH = 10_000;
-export const DEFAULT_RATING_MAX = 5;
 
 export const FIELD_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
-/**
- * The one way a stored `pattern` becomes a RegExp, for this check and for the
- * submit checks alike: like the HTML `pattern` attribute it must match the
- * whole answer; the `u` flag makes `.` and classes work on code points.
- */
-export function fieldPattern(pattern: string): RegExp {
-  return new RegExp(`^(?:${pattern})$`, 'u');
-}
-
 const codePoints = (value: string) => [...value].length;
+
+/**
+ * A string bounded in characters (code points), not UTF-16 units, after
+ * trimming. form-input.ts has its zod/mini twin (same checks, same messages).
+ */
+export const boundedText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => [...value].length >= min, {
+      message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`,
+    })
+    .refine((value) => [...value].length <= max, { message: `Must be at most ${max} characters` });
 
 const pattern = z
   .string()

@@ -1,8 +1,7 @@
 import * as z from 'zod';
 import { allowedOriginsInput, blockedCountriesInput, blockedIpsInput } from './access-lists.ts';
 import { invalidRequest } from './errors.ts';
-import { fieldsInput } from './field-definitions.ts';
-import { boundedText } from './form-input.ts';
+import { boundedText, fieldsInput } from './field-definitions.ts';
 import { FORM_TYPES } from './form-model.ts';
 import { issuesOf } from './validation-issues.ts';
 

@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
  * Address ranges: the /64 a visitor is rate-limited by, and whether a
  * visitor falls in a block list that mixes single addresses and CIDR ranges.
  * Parsing and matching are ipaddr.js's; every input here is already
- * canonical (`canonicalIp`, `canonicalIpOrRange` in access-lists.ts), so its
+ * canonical (`canonicalIp`, `canonicalIpOrRange` in addresses.ts), so its
  * lenient parser (octal and hex IPv4, zone ids) never sees what it would
  * read differently from the strict `node:net` check that validated it.
  */

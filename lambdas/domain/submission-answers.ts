@@ -1,4 +1,4 @@
-import { MAX_ANSWER_LENGTH } from './field-definitions.ts';
+import { MAX_ANSWER_LENGTH } from './field-rules.ts';
 
 /**
  * A post's text fields as the service keeps them (SPEC.md "Public submit

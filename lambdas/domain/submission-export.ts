@@ -1,7 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { FieldDefinition } from './form-model.ts';
 import { FOLDERS, type Folder } from './submission-folders.ts';
 import type { Submission } from './submission-model.ts';
+import { inEnglish } from './validation-issues.ts';
 import { withoutHiddenCharacters } from './visible-text.ts';
 
 /**
@@ -11,9 +12,11 @@ import { withoutHiddenCharacters } from './visible-text.ts';
  */
 
 /** Query string of `GET /v1/forms/{id}/export.csv`; values arrive as strings. */
-export const exportQuery = z.strictObject({
-  filter: z.enum(FOLDERS).default('all'),
-});
+export const exportQuery = inEnglish(
+  z.strictObject({
+    filter: z._default(z.enum(FOLDERS), 'all'),
+  }),
+);
 
 /**
  * Answer names beyond the form's fields that get a column. Posts may carry

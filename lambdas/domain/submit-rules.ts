@@ -1,4 +1,4 @@
-import { normalizeOrigin } from './access-lists.ts';
+import { normalizeOrigin } from './addresses.ts';
 import { ServiceError } from './errors.ts';
 import type { PlanName } from './form-gating.ts';
 import type { ClosedReason, FormRecord } from './form-model.ts';

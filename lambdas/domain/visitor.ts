@@ -1,6 +1,6 @@
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
-import { canonicalIp, normalizeOrigin } from './access-lists.ts';
+import { canonicalIp, normalizeOrigin } from './addresses.ts';
 import { isCountryCode } from './country-codes.ts';
 import { ipInList } from './ip-ranges.ts';
 import type { DeviceClass } from './submission-model.ts';
@@ -118,7 +118,7 @@ export function originAllowed(
 
 /**
  * Whether the form's block lists drop this visitor. Both lists hold
- * canonical values (see access-lists.ts), so `ip` must come from
+ * canonical values (see addresses.ts), so `ip` must come from
  * `clientIpOf` and `country` from `countryOf`; an unknown value never matches.
  * `blockedIps` mixes single addresses and CIDR ranges (`ipInList`).
  */

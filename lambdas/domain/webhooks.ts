@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { inEnglish } from './validation-issues.ts';
 
 export type WebhookState = 'active' | 'failing';
 
@@ -43,18 +44,20 @@ const isLoopbackAddress = (host: string) =>
 
 /** `PUT /v1/forms/{id}/webhook`'s body; loopback targets only where the deployment allows them. */
 export const webhookInput = (options: { allowLoopback: boolean }) =>
-  z.strictObject({
-    url: z
-      .string()
-      .max(2048, 'Must be at most 2,048 characters')
-      .refine((value) => URL.canParse(value), 'Must be a URL')
-      .refine((value) => value.startsWith('https://'), 'Must start with https://')
-      .refine(
-        (value) =>
-          !URL.canParse(value) || !isRefusedHost(new URL(value).hostname, options.allowLoopback),
-        { message: 'Must name a public host, not an IP address or a local name' },
+  inEnglish(
+    z.strictObject({
+      url: z.string().check(
+        z.maxLength(2048, 'Must be at most 2,048 characters'),
+        z.refine((value) => URL.canParse(value), 'Must be a URL'),
+        z.refine((value) => value.startsWith('https://'), 'Must start with https://'),
+        z.refine(
+          (value) =>
+            !URL.canParse(value) || !isRefusedHost(new URL(value).hostname, options.allowLoopback),
+          { message: 'Must name a public host, not an IP address or a local name' },
+        ),
       ),
-  });
+    }),
+  );
 
 export function connectWebhook(formId: string, url: string, now: Date): Webhook {
   const at = now.toISOString();

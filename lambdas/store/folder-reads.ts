@@ -3,8 +3,9 @@ import { config } from '#config';
 import type { BulkTarget } from '#domain/bulk-target.ts';
 import { isUuid } from '#domain/ids.ts';
 import { type Folder, type FolderSizes, foldersOf } from '#domain/submission-folders.ts';
-import { type ListQuery, pageHolding, pageWindow } from '#domain/submission-list.ts';
+import type { ListQuery } from '#domain/submission-list.ts';
 import type { Submission } from '#domain/submission-model.ts';
+import { pageHolding, pageWindow } from '#domain/submission-pages.ts';
 import { documents } from './client.ts';
 import {
   formKey,

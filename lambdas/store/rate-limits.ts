@@ -1,14 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#config';
 import { visitorNetwork } from '#domain/ip-ranges.ts';
-import type { RateWindow } from '#domain/rate-limit.ts';
-import { documents } from './client.ts';
-import { rateWindowKey } from './keys.ts';
 
-/** The management API's limit on one API key (by its public key id). */
-export function managementKeyScope(keyId: string): string {
-  return `key#${keyId}`;
-}
+// The counter itself is in request-counts.ts, which the management routes
+// import without the address parsing (ipaddr.js) the visitor scope needs.
+export { countRequest, managementKeyScope } from './request-counts.ts';
 
 /** The submit endpoint's limit on every post to one form. */
 export function submitFormScope(formId: string): string {
@@ -23,21 +17,4 @@ export function submitFormScope(formId: string): string {
  */
 export function submitVisitorScope(formId: string, ip: string): string {
   return `SUBMIT#IP#${formId}#${visitorNetwork(ip)}`;
-}
-
-/**
- * Counts one request in `scope`'s window and returns the count so far. The
- * item expires (TTL) a minute after its window ends.
- */
-export async function countRequest(scope: string, window: RateWindow): Promise<number> {
-  const { Attributes } = await documents.send(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: rateWindowKey(scope, window.start),
-      UpdateExpression: 'ADD hits :one SET expiresAt = if_not_exists(expiresAt, :expires)',
-      ExpressionAttributeValues: { ':one': 1, ':expires': Math.ceil(window.end / 1000) + 60 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(Attributes?.hits ?? 1);
 }

@@ -8,7 +8,7 @@ import { header } from '#http/request.ts';
 import type { HttpResponse } from '#http/respond.ts';
 import { addLogContext } from '#log';
 import { getApiKey } from '#store/api-keys.ts';
-import { countRequest, managementKeyScope } from '#store/rate-limits.ts';
+import { countRequest, managementKeyScope } from '#store/request-counts.ts';
 import { getTeam, type Team } from '#store/teams.ts';
 
 export interface Caller {

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod';
+import { $ZodError } from 'zod/v4/core';
 import { ServiceError } from '#domain/errors.ts';
 import { issuesOf } from '#domain/validation-issues.ts';
 import { errorBody, type HttpResponse, json } from '#http/respond.ts';
@@ -24,7 +24,8 @@ export function errorEnvelope(): MiddlewareObj<APIGatewayProxyEvent, HttpRespons
         );
         return;
       }
-      if (error instanceof z.ZodError) {
+      // zod/v4/core's class: a `zod` and a `zod/mini` error are both instances.
+      if (error instanceof $ZodError) {
         request.response = json(
           400,
           errorBody('invalid_request', 'The request is not valid', issuesOf(error)),

@@ -1,5 +1,4 @@
 import { randomUUIDv7 } from 'node:crypto';
-import { deleteSubmissionFiles, putSubmissionFiles } from '#aws/uploads.ts';
 import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { ServiceError } from '#domain/errors.ts';
@@ -70,6 +69,14 @@ export type SubmitOutcome =
 const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
 const USER_AGENT_MAX = 1000;
 const REFERRER_MAX = 2048;
+
+/**
+ * The S3 client's module, imported on the first post that carries files:
+ * JSON and urlencoded posts never load `@aws-sdk/client-s3` (the bundle keeps
+ * it in the same file, evaluated only then). The module creates its client
+ * once per container, on that first import.
+ */
+const uploads = () => import('#aws/uploads.ts');
 
 const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
 
@@ -159,7 +166,10 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     free: config.freeMonthlySubmissions,
     pro: config.proMonthlySubmissions,
   });
-  await putSubmissionFiles(form.id, submission.id, body.files);
+  if (body.files.length > 0) {
+    const { putSubmissionFiles } = await uploads();
+    await putSubmissionFiles(form.id, submission.id, body.files);
+  }
   const stored = await storePost({
     submission,
     teamId: team.teamId,
@@ -265,13 +275,16 @@ async function recordReachedLimit(form: FormRecord, now: Date): Promise<void> {
 }
 
 async function discardFiles(formId: string, submissionId: string, count: number): Promise<void> {
-  await deleteSubmissionFiles(formId, submissionId, count).catch((error: unknown) =>
-    log.warn('uploads of an unstored submission left behind', {
-      formId,
-      submissionId,
-      ...errorFields(error),
-    }),
-  );
+  if (count === 0) return;
+  await uploads()
+    .then(({ deleteSubmissionFiles }) => deleteSubmissionFiles(formId, submissionId, count))
+    .catch((error: unknown) =>
+      log.warn('uploads of an unstored submission left behind', {
+        formId,
+        submissionId,
+        ...errorFields(error),
+      }),
+    );
 }
 
 function visitorMeta(

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { canonicalIp } from '#domain/access-lists.ts';
+import { canonicalIp } from '#domain/addresses.ts';
 import { countryOf, deviceClassOf } from '#domain/visitor.ts';
 import { wantsHtml } from '#http/negotiate.ts';
 import { bodyBytes, header } from '#http/request.ts';

@@ -1,4 +1,5 @@
-import { deliveryListQuery, toDeliveryView } from '#domain/delivery-log.ts';
+import { deliveryListQuery } from '#domain/delivery-list-query.ts';
+import { toDeliveryView } from '#domain/delivery-log.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
