@@ -1,32 +1,46 @@
 /**
  * `npm run bench:bundles [-- --cold-runs N]`: every function of the stack
  * (routes, the fallback, workers) bundled as the stack bundles it, with its
- * size, and the submit handler's cold module init (median of N fresh
- * processes). Prints a table and a JSON line for scripts.
+ * size and its ratio to the floor (a bare DynamoDB client and one command,
+ * same flags: dynamodb-floor.ts), and the submit handler's cold module init
+ * against the floor's (medians of N fresh processes each, taken in turns).
+ * Prints a table and a JSON line for scripts.
  */
 import { parseArgs } from 'node:util';
 import { fallbackRoute, routes } from '../../lambdas/routes.ts';
 import { workers } from '../../lambdas/workers.ts';
-import { bundleOf, coldInit } from './bundle.ts';
+import { bundleOf, bundleSizes, DYNAMODB_FLOOR, pairedColdInit } from './bundle.ts';
 
 const { values } = parseArgs({ options: { 'cold-runs': { type: 'string', default: '15' } } });
 
-const functions = [...routes, fallbackRoute, ...workers].map((f) => ({
-  name: f.name,
-  handler: f.handler,
-}));
-const sizes: Record<string, number> = {};
-let submitFile = '';
-for (const fn of functions) {
-  const bundle = await bundleOf(fn.handler);
-  sizes[fn.name] = bundle.bytes;
-  if (fn.handler === 'http/submit/submit.ts') submitFile = bundle.file;
-}
-const submitColdInitMs = coldInit(submitFile, Number(values['cold-runs']));
+const functions = [...routes, fallbackRoute, ...workers];
+const sizes = await bundleSizes(Object.fromEntries(functions.map((f) => [f.name, f.handler])));
+const floor = await bundleOf(DYNAMODB_FLOOR);
+const submit = await bundleOf('http/submit/submit.ts');
+const [submitColdInitMs, floorColdInitMs] = pairedColdInit(
+  [submit.file, floor.file],
+  Number(values['cold-runs']),
+) as [number, number];
 
+const ratio = (bytes: number) => Number((bytes / floor.bytes).toFixed(2));
 const width = Math.max(...functions.map((f) => f.name.length));
+process.stdout.write(
+  `${'floor'.padEnd(width)}  ${(floor.bytes / 1024).toFixed(1).padStart(7)} KB\n`,
+);
 for (const [name, bytes] of Object.entries(sizes).sort(([, a], [, b]) => a - b)) {
-  process.stdout.write(`${name.padEnd(width)}  ${(bytes / 1024).toFixed(1).padStart(7)} KB\n`);
+  process.stdout.write(
+    `${name.padEnd(width)}  ${(bytes / 1024).toFixed(1).padStart(7)} KB  × ${ratio(bytes).toFixed(2)}\n`,
+  );
 }
-process.stdout.write(`submit cold module init: ${submitColdInitMs} ms (median)\n`);
-process.stdout.write(`${JSON.stringify({ sizes, submitColdInitMs })}\n`);
+process.stdout.write(
+  `submit cold module init: ${submitColdInitMs} ms, floor ${floorColdInitMs} ms (medians, in turns): × ${(submitColdInitMs / floorColdInitMs).toFixed(2)}\n`,
+);
+process.stdout.write(
+  `${JSON.stringify({
+    sizes,
+    floorBytes: floor.bytes,
+    ratios: Object.fromEntries(Object.entries(sizes).map(([name, bytes]) => [name, ratio(bytes)])),
+    submitColdInitMs,
+    floorColdInitMs,
+  })}\n`,
+);
