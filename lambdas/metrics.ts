@@ -33,7 +33,9 @@ export type MetricName =
   /** Emails sent, refused for good by SES (not retried), or failed for now (retried). */
   | 'EmailSent'
   | 'EmailRejected'
-  | 'EmailRetried';
+  | 'EmailRetried'
+  /** Auto-replies not sent because their address got too many this hour. */
+  | 'AutoReplyLimited';
 
 export type MetricDimensions = Readonly<Record<string, string>>;
 

@@ -50,18 +50,18 @@ export const DEFAULT_AUTOREPLY_SUBJECT = 'We received your submission: {{form.na
 export const DEFAULT_AUTOREPLY_BODY =
   'Thank you for your submission to {{form.name}}. We have received it and will be in touch.';
 
-// Line breaks and tabs read as a space; every other control character goes.
+// Line breaks and tabs read as a space; every other control and format character goes.
 const HEADER_BREAKS = /[\r\n\t\v\f\u0085\u2028\u2029]+/gu;
-const CONTROLS = /\p{Cc}/gu;
 
 /**
  * A header value that is one line, whatever it was given: CR, LF and the
- * other line breaks become a space, every other control character is
- * removed, the ends are trimmed, and the value is cut to `max` code points.
+ * other line breaks become a space, every other control character and the
+ * hidden format characters (bidi controls, zero-width) are removed, the ends are trimmed, and the value is cut to `max` code points.
  * Header injection (`Hi\r\nBcc: …`) is impossible through a value cleaned here.
  */
 export function headerValue(text: string, max: number = MAX_SUBJECT_LENGTH): string {
-  const oneLine = text.replace(HEADER_BREAKS, ' ').replace(CONTROLS, '').trim();
+  // Hidden characters too (bidi marks, zero-width): a visitor's `_subject` cannot disguise text.
+  const oneLine = withoutHiddenCharacters(text.replace(HEADER_BREAKS, ' ')).trim();
   return cutToCodePoints(oneLine, max).trimEnd();
 }
 

@@ -82,6 +82,12 @@ export function nextDelaySeconds(input: {
   now: Date;
   /** [0, 1), like Math.random. */
   random: () => number;
+  /**
+   * Seconds since this sending's first attempt: no delay reaches past the
+   * retry window measured from there (repeated long `Retry-After`s included);
+   * undefined once the window is spent.
+   */
+  elapsedSeconds?: number;
 }): number | undefined {
   const { attempt, schedule } = input;
   if (!Number.isSafeInteger(attempt) || attempt < 1) {
@@ -96,5 +102,10 @@ export function nextDelaySeconds(input: {
     if (asked !== undefined && asked > delay) delay = asked;
   }
   const window = Math.floor(schedule.reduce((sum, each) => sum + each, 0) * (1 + RETRY_JITTER));
-  return Math.max(1, Math.min(delay, window, MAX_RETRY_DELAY_SECONDS));
+  let left = window;
+  if (input.elapsedSeconds !== undefined) {
+    left = window - Math.max(0, input.elapsedSeconds);
+    if (left < 1) return undefined;
+  }
+  return Math.max(1, Math.min(delay, left, MAX_RETRY_DELAY_SECONDS));
 }

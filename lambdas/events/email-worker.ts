@@ -8,10 +8,12 @@ import {
   ownerNotification,
   submitterAddress,
 } from '#domain/email-messages.ts';
+import { windowAt } from '#domain/rate-limit.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { claimEmail, releaseEmail } from '#store/deliveries.ts';
 import { type DeliveryContext, readDeliveryContext } from '#store/delivery-context.ts';
+import { autoReplyRecipientScope, countRequest } from '#store/request-counts.ts';
 import { queueWorker } from './batch-worker.ts';
 
 /**
@@ -31,6 +33,14 @@ async function send(record: SQSRecord): Promise<void> {
   const message = context && emailFor(job, context);
   if (!message) {
     log.info('email skipped', { ...job, reason: 'nothing to send' });
+    return;
+  }
+  if (job.kind === 'autoreply' && (await autoRepliesExceeded(message.to))) {
+    count('AutoReplyLimited');
+    log.info('email skipped', {
+      ...job,
+      reason: 'auto-replies to this address are over the limit',
+    });
     return;
   }
   if (!(await claimEmail(job.formId, job.submissionId, job.kind, new Date()))) {
@@ -67,4 +77,13 @@ function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undef
   if (team.plan !== 'pro' || !form.autoreplyEnabled) return undefined;
   const to = submitterAddress(submission, form, hints);
   return to ? autoReply({ form, submission, to, replyTo: recipient }) : undefined;
+}
+
+/** Auto-replies one address may get an hour, from every form of the deployment. */
+export const AUTOREPLIES_PER_RECIPIENT_PER_HOUR = 3;
+
+async function autoRepliesExceeded(address: string): Promise<boolean> {
+  const window = windowAt(Date.now(), 3600);
+  const sent = await countRequest(autoReplyRecipientScope(address), window);
+  return sent > AUTOREPLIES_PER_RECIPIENT_PER_HOUR;
 }

@@ -4,7 +4,7 @@ import { pendingDelivery } from '#domain/delivery-log.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
 import { webhookMessageId } from '#domain/webhook-signature.ts';
 import { log } from '#log';
-import { putPendingDelivery } from '#store/deliveries.ts';
+import { getDelivery, putPendingDelivery } from '#store/deliveries.ts';
 import { type FormContext, readFormContext } from '#store/delivery-context.ts';
 import { submissionOfImage } from '#store/stream-images.ts';
 import { streamWorker } from './batch-worker.ts';
@@ -47,8 +47,12 @@ export const handler = streamWorker(
       if (channels.includes('webhook')) {
         const webhookId = webhookMessageId(submissionId);
         const now = new Date();
-        await putPendingDelivery(pendingDelivery({ formId, submissionId, webhookId, now }), now);
-        await enqueue('webhooks', [{ formId, submissionId } satisfies WebhookJob]);
+        const delivery = pendingDelivery({ formId, submissionId, webhookId, now });
+        // Queued once: a retried fan-out queues again only a delivery nothing has tried yet
+        // (its first message may never have been sent), so no second retry chain starts.
+        if ((await putPendingDelivery(delivery, now)) || (await untried(formId, submissionId))) {
+          await enqueue('webhooks', [{ formId, submissionId } satisfies WebhookJob]);
+        }
       }
       const emails = channels
         .filter((channel) => channel !== 'webhook')
@@ -62,3 +66,8 @@ export const handler = streamWorker(
 );
 
 type StreamImage = Parameters<typeof submissionOfImage>[0];
+
+async function untried(formId: string, submissionId: string): Promise<boolean> {
+  const delivery = await getDelivery(formId, submissionId);
+  return delivery?.status === 'pending' && delivery.attempts.length === 0;
+}

@@ -2,7 +2,12 @@ import type { SQSRecord } from 'aws-lambda';
 import { retryLater } from '#aws/queues.ts';
 import { config } from '#config';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
-import { type DeliveryAttempt, pendingDelivery, withAttempt } from '#domain/delivery-log.ts';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  pendingDelivery,
+  withAttempt,
+} from '#domain/delivery-log.ts';
 import { type AttemptResult, classifyAttempt, nextDelaySeconds } from '#domain/webhook-delivery.ts';
 import { webhookPayload } from '#domain/webhook-payload.ts';
 import { webhookHeaders, webhookMessageId } from '#domain/webhook-signature.ts';
@@ -41,11 +46,14 @@ async function deliver(record: SQSRecord): Promise<void> {
   const { submission, webhook } = context;
   const webhookId = webhookMessageId(submission.id);
   const now = new Date();
+  const stored = await getDelivery(job.formId, submission.id);
   const delivery =
-    (await getDelivery(job.formId, submission.id)) ??
-    pendingDelivery({ formId: job.formId, submissionId: submission.id, webhookId, now });
-  // A message received again after its delivery ended (a duplicate) sends nothing more.
-  if (delivery.status === 'delivered' || delivery.status === 'failed') return;
+    stored ?? pendingDelivery({ formId: job.formId, submissionId: submission.id, webhookId, now });
+  // A delivered webhook is never sent again. A failed one is sent again only by a fresh
+  // message (receive count 1: moved back from the dead-letter queue); a message still
+  // going round after its delivery failed sends nothing more.
+  if (delivery.status === 'delivered') return;
+  if (delivery.status === 'failed' && attempt > 1) return;
 
   const body = webhookPayload(submission, now, submission.isSpam);
   const timestamp = Math.floor(now.getTime() / 1000);
@@ -64,6 +72,7 @@ async function deliver(record: SQSRecord): Promise<void> {
           retryAfter: result.kind === 'response' ? result.retryAfter : undefined,
           now,
           random: Math.random,
+          elapsedSeconds: secondsSinceFirstAttempt(delivery, attempt, now),
         })
       : undefined;
   const outcome: DeliveryAttempt['outcome'] =
@@ -79,7 +88,11 @@ async function deliver(record: SQSRecord): Promise<void> {
     nextAttemptAt:
       delay !== undefined ? new Date(now.getTime() + delay * 1000).toISOString() : null,
   };
-  await saveDelivery(withAttempt(delivery, attemptRecord), new Date());
+  if (!(await saveDelivery(withAttempt(delivery, attemptRecord), stored, new Date()))) {
+    // Another handler of the same delivery got there first: its chain goes on, this one ends.
+    log.info('webhook attempt superseded', { ...job, webhookId, attempt });
+    return;
+  }
   log.info('webhook attempt', {
     ...job,
     webhookId,
@@ -115,4 +128,11 @@ function lastErrorOf(result: AttemptResult, verdict: 'retry' | 'fail' | 'deliver
   const what =
     result.kind === 'response' ? `the receiver answered HTTP ${result.status}` : result.message;
   return verdict === 'retry' ? `${what}; no more retries (about two hours of them)` : what;
+}
+
+/** How long this sending has been going: since its attempt number 1 (a manual retry starts anew). */
+function secondsSinceFirstAttempt(delivery: Delivery, attempt: number, now: Date): number {
+  if (attempt <= 1) return 0;
+  const first = delivery.attempts.findLast((each) => each.number === 1);
+  return first ? (now.getTime() - Date.parse(first.at)) / 1000 : 0;
 }

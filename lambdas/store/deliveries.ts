@@ -18,33 +18,56 @@ function deliveryItem(delivery: Delivery, now: Date): Record<string, unknown> {
   };
 }
 
-/** Records a queued delivery unless one exists (a retried fan-out changes nothing). */
-export async function putPendingDelivery(delivery: Delivery, now: Date): Promise<void> {
+/**
+ * Records a queued delivery unless one exists; true when it was recorded
+ * now. A retried fan-out finds it and changes nothing.
+ */
+export async function putPendingDelivery(delivery: Delivery, now: Date): Promise<boolean> {
+  return putIf(deliveryItem(delivery, now), 'attribute_not_exists(pk)', {});
+}
+
+/**
+ * Saves the delivery as it now is, only if it is still as `seen` was (its
+ * `updatedAt`, or absent when it was never stored): false when another
+ * worker or a retry request changed it meanwhile, so two handlers of one
+ * delivery can never overwrite each other. The retention restarts.
+ */
+export async function saveDelivery(
+  delivery: Delivery,
+  seen: Pick<Delivery, 'updatedAt'> | undefined,
+  now: Date,
+): Promise<boolean> {
+  return seen
+    ? putIf(deliveryItem(delivery, now), 'updatedAt = :seen', { ':seen': seen.updatedAt })
+    : putIf(deliveryItem(delivery, now), 'attribute_not_exists(pk)', {});
+}
+
+async function putIf(
+  item: Record<string, unknown>,
+  condition: string,
+  values: Record<string, unknown>,
+): Promise<boolean> {
   try {
     await documents.send(
       new PutCommand({
         TableName: config.tableName,
-        Item: deliveryItem(delivery, now),
-        ConditionExpression: 'attribute_not_exists(pk)',
+        Item: item,
+        ConditionExpression: condition,
+        ExpressionAttributeValues: Object.keys(values).length > 0 ? values : undefined,
       }),
     );
+    return true;
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
   }
-}
-
-/** Saves the delivery as it now is; the retention restarts. */
-export async function saveDelivery(delivery: Delivery, now: Date): Promise<void> {
-  await documents.send(
-    new PutCommand({ TableName: config.tableName, Item: deliveryItem(delivery, now) }),
-  );
 }
 
 export async function getDelivery(
   formId: string,
   deliveryId: string,
 ): Promise<Delivery | undefined> {
-  const item = await getItem(deliveryKey(formId, deliveryId));
+  const item = await getItem(deliveryKey(formId, deliveryId), { consistent: true });
   return item ? stripPlumbing<Delivery>(item) : undefined;
 }
 
@@ -54,20 +77,28 @@ export interface DeliveryPage {
   next: string | null;
 }
 
+/** Queries one list request may make (each evaluates up to QUERY_ITEMS deliveries). */
+const MAX_QUERIES = 10;
+const QUERY_ITEMS = 100;
+
 /**
  * A page of the form's deliveries, newest first, optionally of one status.
  * The filter is applied after the read, so reading goes on until the page is
- * full or the deliveries end; `after` resumes behind a delivery id.
+ * full, the deliveries end, or MAX_QUERIES reads were made (a rare status in
+ * a long log then gives a short page with a `next`); `after` resumes behind
+ * a delivery id.
  */
 export async function listDeliveries(
   formId: string,
   options: { status?: DeliveryStatus; limit: number; after?: string },
 ): Promise<DeliveryPage> {
-  const deliveries: Delivery[] = [];
+  let deliveries: Delivery[] = [];
   let start: Record<string, unknown> | undefined = options.after
     ? deliveryKey(formId, options.after)
     : undefined;
+  let queries = 0;
   do {
+    queries += 1;
     const page = await documents.send(
       new QueryCommand({
         TableName: config.tableName,
@@ -80,15 +111,25 @@ export async function listDeliveries(
           ...(options.status ? { ':status': options.status } : {}),
         },
         ScanIndexForward: false,
-        Limit: options.limit - deliveries.length,
+        Limit: options.status ? QUERY_ITEMS : options.limit - deliveries.length,
         ExclusiveStartKey: start,
       }),
     );
     deliveries.push(...(page.Items ?? []).map((item) => stripPlumbing<Delivery>(item)));
     start = page.LastEvaluatedKey;
-  } while (start && deliveries.length < options.limit);
-  const last = deliveries.at(-1);
-  return { deliveries, next: start && last ? last.deliveryId : null };
+  } while (start && deliveries.length < options.limit && queries < MAX_QUERIES);
+  if (deliveries.length > options.limit) {
+    // Read past the page: the next one starts after its last delivery.
+    deliveries = deliveries.slice(0, options.limit);
+    return { deliveries, next: deliveries.at(-1)!.deliveryId };
+  }
+  if (!start) return { deliveries, next: null };
+  // Everything read after the last delivery kept was of another status.
+  const lastRead = String(start.sk).slice(DELIVERY_PREFIX.length);
+  return {
+    deliveries,
+    next: deliveries.length === options.limit ? deliveries.at(-1)!.deliveryId : lastRead,
+  };
 }
 
 export type EmailKind = 'notification' | 'autoreply';

@@ -8,6 +8,13 @@ import type { EmailHints } from './submissions.ts';
 import { getItem } from './table.ts';
 import type { Team } from './teams.ts';
 
+/**
+ * Workers read strongly consistent: an eventually consistent read may miss
+ * the submission whose write woke them (and drop its delivery as "gone"), or
+ * sign with a secret rotated a moment ago.
+ */
+const CONSISTENT = { consistent: true };
+
 /** A form with its team and webhook, as they are now. */
 export interface FormContext {
   form: FormRecord;
@@ -31,11 +38,10 @@ export async function readDeliveryContext(
   formId: string,
   submissionId: string,
 ): Promise<DeliveryContext | undefined> {
-  const items = await batchGetAll([
-    submissionKey(formId, submissionId),
-    formKey(formId),
-    webhookKey(formId),
-  ]);
+  const items = await batchGetAll(
+    [submissionKey(formId, submissionId), formKey(formId), webhookKey(formId)],
+    CONSISTENT,
+  );
   const submissionItem = items.find((item) => item.entity === 'submission');
   const formContext = submissionItem && (await withTeam(items));
   if (!submissionItem || !formContext) return undefined;
@@ -48,14 +54,14 @@ export async function readDeliveryContext(
 
 /** The form, its webhook (one BatchGet) and its team; undefined when the form or team is gone. */
 export async function readFormContext(formId: string): Promise<FormContext | undefined> {
-  return withTeam(await batchGetAll([formKey(formId), webhookKey(formId)]));
+  return withTeam(await batchGetAll([formKey(formId), webhookKey(formId)], CONSISTENT));
 }
 
 async function withTeam(items: Record<string, unknown>[]): Promise<FormContext | undefined> {
   const formItem = items.find((item) => item.entity === 'form');
   if (!formItem) return undefined;
   const form = stripPlumbing<FormRecord>(formItem);
-  const teamItem = await getItem(teamKey(form.teamId));
+  const teamItem = await getItem(teamKey(form.teamId), CONSISTENT);
   if (!teamItem) return undefined;
   const webhookItem = items.find((item) => item.entity === 'webhook');
   return {

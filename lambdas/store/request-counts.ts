@@ -1,8 +1,18 @@
+import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { RateWindow } from '#domain/rate-limit.ts';
 import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
+
+/**
+ * Auto-replies to one address: visitors choose the address, so without a
+ * limit a form's auto-reply could be aimed at anyone, again and again. The
+ * address is hashed: no address is kept in a key.
+ */
+export function autoReplyRecipientScope(address: string): string {
+  return `AUTOREPLY#${createHash('sha256').update(address.toLowerCase()).digest('hex')}`;
+}
 
 /** The management API's limit on one API key (by its public key id). */
 export function managementKeyScope(keyId: string): string {

@@ -90,12 +90,20 @@ async function untilProcessed<T>(
 
 type Key = Record<string, unknown>;
 
-/** BatchGet of at most 100 keys of the table, unprocessed keys retried; the items found, in no order. */
-export async function batchGetAll(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+/**
+ * BatchGet of at most 100 keys of the table, unprocessed keys retried; the
+ * items found, in no order. `consistent` for a reader that must see the
+ * latest writes.
+ */
+export async function batchGetAll(
+  keys: readonly Key[],
+  options: { consistent?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   await untilProcessed('keys', [...keys], async (batch) => {
+    const request = { Keys: batch, ConsistentRead: options.consistent };
     const result = await documents.send(
-      new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: batch } } }),
+      new BatchGetCommand({ RequestItems: { [config.tableName]: request } }),
     );
     found.push(...(result.Responses?.[config.tableName] ?? []));
     return result.UnprocessedKeys?.[config.tableName]?.Keys ?? [];

@@ -16,9 +16,17 @@ import { documents } from './client.ts';
 type Key = Record<string, unknown>;
 type Item = Record<string, unknown>;
 
-/** The item at `key`, or undefined. */
-export async function getItem(key: Key): Promise<Item | undefined> {
-  const { Item } = await documents.send(new GetCommand({ TableName: config.tableName, Key: key }));
+/**
+ * The item at `key`, or undefined. `consistent` for a reader that must see
+ * the latest write (a worker reading what the write that woke it stored).
+ */
+export async function getItem(
+  key: Key,
+  options: { consistent?: boolean } = {},
+): Promise<Item | undefined> {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: options.consistent }),
+  );
   return Item;
 }
 

@@ -179,6 +179,32 @@ describe('a stored submission is announced: webhook, notification, auto-reply', 
   });
 });
 
+describe('auto-replies cannot be aimed at one address again and again', () => {
+  it('an address gets at most 3 auto-replies an hour, whatever posts name it', async () => {
+    const owner = `owner-${unique()}@example.com`;
+    const target = `target-${unique()}@example.com`;
+    const form = await newForm('pro', {
+      notifyEmail: owner,
+      autoreplyEnabled: true,
+      fields: [{ id: 'email', type: 'email' }],
+    });
+    for (let n = 1; n <= 5; n++) {
+      const post = await submit(form.key, {
+        json: { email: target, n: String(n) },
+        from: freshVisitor(),
+      });
+      expect(post.status).toBe(200);
+    }
+    // Every post is notified to the owner; the target gets 3 auto-replies, not 5.
+    await eventually(
+      () => emailsTo(owner),
+      (list) => list.length === 5,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await emailsTo(target)).toHaveLength(3);
+  });
+});
+
 describe('receiver faults', () => {
   it('500, then 503, then 204: three attempts with one webhook-id and growing delays', async () => {
     const hooks = await receiver();

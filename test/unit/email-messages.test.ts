@@ -82,6 +82,13 @@ describe('headerValue', () => {
     expect(headerValue('  \r\n padded \n ')).toBe('padded');
   });
 
+  it('drops hidden characters: bidi controls, zero-width, BOM', () => {
+    expect(headerValue('Invoice \u202Efdp.exe\u202C paid\u200B\uFEFF')).toBe(
+      'Invoice fdp.exe paid',
+    );
+    expect(headerValue('\u061Cname')).toBe('name');
+  });
+
   it('cuts to the limit in code points, never splitting a surrogate pair', () => {
     expect(headerValue('x'.repeat(5000))).toHaveLength(998);
     expect(headerValue('😀'.repeat(10), 3)).toBe('😀😀😀');

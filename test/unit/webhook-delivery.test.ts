@@ -71,6 +71,20 @@ describe('nextDelaySeconds', () => {
     expect(delays).toEqual([5, 30, 120, 300, 900, 1800, 3600]);
   });
 
+  it('never reaches past the retry window counted from the first attempt, however long Retry-After asks', () => {
+    // 6,755 s of schedule × 1.2 = 8,106 s of window.
+    const longWait = { now, random: mid, schedule, retryAfter: '86400' };
+    expect(nextDelaySeconds({ ...longWait, attempt: 1, elapsedSeconds: 0 })).toBe(8106);
+    expect(nextDelaySeconds({ ...longWait, attempt: 2, elapsedSeconds: 8000 })).toBe(106);
+    expect(nextDelaySeconds({ ...longWait, attempt: 2, elapsedSeconds: 8106 })).toBeUndefined();
+    expect(
+      nextDelaySeconds({ attempt: 3, schedule, now, random: mid, elapsedSeconds: 9000 }),
+    ).toBeUndefined();
+    expect(nextDelaySeconds({ attempt: 3, schedule, now, random: mid, elapsedSeconds: 100 })).toBe(
+      120,
+    );
+  });
+
   it('is undefined once the schedule is spent', () => {
     expect(nextDelaySeconds({ attempt: 8, schedule, now, random: mid })).toBeUndefined();
     expect(nextDelaySeconds({ attempt: 100, schedule, now, random: mid })).toBeUndefined();

@@ -30,7 +30,9 @@ export const handler = managementRoute(async ({ caller, pathParameters }) => {
   }
   const now = new Date();
   const pending = requeued(delivery, now);
-  await saveDelivery(pending, now);
+  if (!(await saveDelivery(pending, delivery, now))) {
+    throw new ServiceError(409, 'conflict', 'The delivery changed meanwhile; retry the request');
+  }
   await enqueue('webhooks', [
     { formId: form.id, submissionId: delivery.submissionId } satisfies WebhookJob,
   ]);
