@@ -30,6 +30,17 @@ export function pause(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
 }
 
+/**
+ * Whether a cancelled transaction is worth trying again as it is: another
+ * transaction held one of its items, or an item was over its write
+ * throughput (DynamoDB cancels with `ThrottlingError` then).
+ */
+export function cancelledForNow(reasons: readonly { Code?: string }[]): boolean {
+  return reasons.some(
+    (reason) => reason.Code === 'TransactionConflict' || reason.Code === 'ThrottlingError',
+  );
+}
+
 /** Returned by an attempt that lost a race and should run again. */
 export const AGAIN = Symbol('again');
 

@@ -12,7 +12,7 @@ import {
 import type { Submission } from '#domain/submission-model.ts';
 import { FOLDER_INDEX, getSubmissionsById } from './folder-reads.ts';
 import { folderCounter, formKey, submissionKey } from './keys.ts';
-import { AGAIN, busyRetries, retrying } from './retries.ts';
+import { AGAIN, busyRetries, cancelledForNow, retrying } from './retries.ts';
 import { type TableTransactItem, transact } from './table.ts';
 
 /** What to do with one submission: new flags, delete it, or nothing (undefined). */
@@ -126,7 +126,7 @@ async function commitBatch(
         const fresh = await getSubmissionsById(formId, stale);
         const staleIds = new Set(stale);
         current = [...current.filter((s) => !staleIds.has(s.id)), ...fresh];
-      } else if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) {
+      } else if (!cancelledForNow(reasons)) {
         throw error;
       }
       return AGAIN;

@@ -10,7 +10,7 @@ import {
   submissionKey,
   usageKey,
 } from './keys.ts';
-import { AGAIN, busyRetries, retrying } from './retries.ts';
+import { AGAIN, busyRetries, cancelledForNow, retrying } from './retries.ts';
 import { getItem, type TableTransactItem, transact } from './table.ts';
 
 type TransactItem = TableTransactItem;
@@ -134,7 +134,7 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
         return AGAIN;
       }
       // Posts to one form meet on its counters: a conflicting transaction is retried.
-      if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
+      if (!cancelledForNow(reasons)) throw error;
       return AGAIN;
     }
   });
