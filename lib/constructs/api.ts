@@ -1,4 +1,4 @@
-import { Aws, Duration, Fn, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   EndpointType,
@@ -48,6 +48,8 @@ export class Api extends Construct {
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention });
 
     this.restApi = new RestApi(this, 'RestApi', {
+      // Not a physical name (API names need not be unique): tells stacks apart in the console.
+      restApiName: Stack.of(this).stackName,
       description: 'Form service: public submit endpoint and management API',
       endpointConfiguration: { types: [EndpointType.EDGE] },
       // Multipart bodies reach Lambda base64-encoded only when listed here.

@@ -1,6 +1,6 @@
-import { Aws, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { wildcardResourceFinding } from './nag-finding.ts';
@@ -20,7 +20,14 @@ import type { ServiceFunction } from './service-function.ts';
  * schedule's invocation lands in once the scheduler gives up on it.
  */
 export class Scheduling extends Construct {
-  readonly group: ScheduleGroup;
+  /**
+   * Named by CloudFormation (no fixed physical name) and deleted with the
+   * stack, its run-time schedules with it: a fixed, retained name made the
+   * next deploy after a rollback or `cdk destroy` fail with "already exists".
+   */
+  readonly group: CfnScheduleGroup;
+  /** The group's generated name (its Ref); functions get it as SCHEDULE_GROUP. */
+  readonly groupName: string;
   readonly executionRole: Role;
   readonly deadLetterQueue: Queue;
   private readonly managers: ServiceFunction[] = [];
@@ -28,7 +35,9 @@ export class Scheduling extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.group = new ScheduleGroup(this, 'Group');
+    this.group = new CfnScheduleGroup(this, 'Group');
+    this.group.applyRemovalPolicy(RemovalPolicy.DESTROY);
+    this.groupName = this.group.ref;
     this.executionRole = new Role(this, 'ExecutionRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         // Confused-deputy guard: only schedules of this account assume it.
@@ -70,13 +79,13 @@ export class Scheduling extends Construct {
   grantManage(fn: ServiceFunction): void {
     this.managers.push(fn);
     for (const [variable, target] of this.targets) this.announceTarget(fn, variable, target);
-    fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
+    fn.addEnvironment('SCHEDULE_GROUP', this.groupName);
     fn.addEnvironment('SCHEDULER_ROLE_ARN', this.executionRole.roleArn);
     fn.addEnvironment('SCHEDULE_DLQ_ARN', this.deadLetterQueue.queueArn);
     const schedulesInGroup = Stack.of(this).formatArn({
       service: 'scheduler',
       resource: 'schedule',
-      resourceName: `${this.group.scheduleGroupName}/*`,
+      resourceName: `${this.groupName}/*`,
     });
     fn.addToRolePolicy(
       new PolicyStatement({

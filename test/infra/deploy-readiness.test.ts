@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { everyAccessRoutes } from './route-fixtures.ts';
+import { propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
+
+/**
+ * Issue 15, deploy readiness: what reading the synthesized template found.
+ * Each point is a property of the real stack (cdk.json defaults).
+ */
+const built = synthesize();
+const template = built.template;
+const resources = template.toJSON().Resources as Record<
+  string,
+  { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string }
+>;
+
+/** Properties that are a physical name: a literal string there blocks a redeploy or a second stack. */
+const PHYSICAL_NAME_PROPERTIES = [
+  'Name',
+  'TableName',
+  'BucketName',
+  'QueueName',
+  'FunctionName',
+  'RoleName',
+  'ManagedPolicyName',
+  'LogGroupName',
+  'TopicName',
+  'AlarmName',
+  'DashboardName',
+  'ScheduleGroupName',
+];
+
+describe('physical names', () => {
+  it('the schedule group is named by CloudFormation and removed with the stack', () => {
+    const groups = Object.entries(resourcesOfType(template, 'AWS::Scheduler::ScheduleGroup'));
+    expect(groups).toHaveLength(1);
+    const [id, group] = groups[0]!;
+    expect(propertiesOf(group).Name, 'no fixed schedule group name').toBeUndefined();
+    expect(resources[id]!.DeletionPolicy ?? 'Delete', 'schedule group removal').toBe('Delete');
+    // Every manager reads the generated name, never a literal.
+    const managers = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))
+      .map(
+        (fn) =>
+          (propertiesOf(fn).Environment as { Variables?: Record<string, unknown> })?.Variables,
+      )
+      .filter((v): v is Record<string, unknown> => v !== undefined && 'SCHEDULE_GROUP' in v);
+    expect(managers.length, 'functions that manage schedules').toBeGreaterThan(0);
+    for (const variables of managers) expect(variables.SCHEDULE_GROUP).toEqual({ Ref: id });
+  });
+
+  it('no resource has a fixed physical name (the REST API’s name is the stack’s)', () => {
+    const fixed: string[] = [];
+    for (const [id, resource] of Object.entries(resources)) {
+      for (const property of PHYSICAL_NAME_PROPERTIES) {
+        const value = resource.Properties?.[property];
+        if (typeof value !== 'string') continue;
+        if (resource.Type === 'AWS::ApiGateway::RestApi' && property === 'Name') continue;
+        fixed.push(`${id} (${resource.Type}).${property} = ${value}`);
+      }
+    }
+    expect(fixed, 'literal physical names').toEqual([]);
+  });
+
+  it('restApiName is the stack name, so two stacks are told apart', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'FormService' });
+    const other = synthesize({ context: { stackName: 'FormServiceStaging' } });
+    other.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      Name: 'FormServiceStaging',
+    });
+  });
+
+  it('a stack with the probe routes still has one unnamed group', () => {
+    const probes = synthesize({ routes: everyAccessRoutes });
+    const groups = Object.values(resourcesOfType(probes.template, 'AWS::Scheduler::ScheduleGroup'));
+    expect(groups.map((g) => propertiesOf(g).Name)).toEqual([undefined]);
+  });
+});
