@@ -1,10 +1,10 @@
-import { Aws, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { wildcardResourceFinding } from './nag-finding.ts';
-import { deadLetterQueue } from './queues.ts';
+import { deadLetterAlarm, deadLetterQueue } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
 /**
@@ -19,6 +19,11 @@ import type { ServiceFunction } from './service-function.ts';
  * runner sets the same variables), and `SCHEDULE_DLQ_ARN`, the queue a
  * schedule's invocation lands in once the scheduler gives up on it.
  */
+/** Lambda's retries of a failed asynchronous invocation (the first try not counted). */
+export const ASYNC_RETRY_ATTEMPTS = 2;
+/** An event older than this is not tried again: it goes to the on-failure destination. */
+export const ASYNC_MAX_EVENT_AGE_SECONDS = 3600;
+
 export class Scheduling extends Construct {
   /**
    * Named by CloudFormation (no fixed physical name) and deleted with the
@@ -30,6 +35,13 @@ export class Scheduling extends Construct {
   readonly groupName: string;
   readonly executionRole: Role;
   readonly deadLetterQueue: Queue;
+  /**
+   * The on-failure destination of the targets' asynchronous invocations: the
+   * scheduler invokes a target asynchronously, so once Lambda accepts the
+   * event the schedule's own retries and DLQ no longer apply, and a target
+   * that keeps failing would be dropped after Lambda's retries.
+   */
+  private invocationFailureQueue: Queue | undefined;
   private readonly managers: ServiceFunction[] = [];
   private readonly targets = new Map<string, ServiceFunction>();
 
@@ -50,12 +62,27 @@ export class Scheduling extends Construct {
       'DeadLetters',
       'Dead-letter queue of the run-time schedules (their DeadLetterConfig): EventBridge Scheduler sends to it, no RedrivePolicy does.',
     );
+    deadLetterAlarm(this, this.deadLetterQueue, 'the run-time schedules');
     this.executionRole.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['sqs:SendMessage'],
         resources: [this.deadLetterQueue.queueArn],
       }),
     );
+  }
+
+  /** Built with the first target, like the queues: no target, no queue. */
+  invocationFailures(): Queue {
+    if (!this.invocationFailureQueue) {
+      const failed = new Construct(this, 'InvocationFailed');
+      this.invocationFailureQueue = deadLetterQueue(
+        failed,
+        'Queue',
+        'On-failure destination of the schedule targets’ asynchronous invocations: it is the dead-letter queue itself (Lambda, not a RedrivePolicy, sends to it).',
+      );
+      deadLetterAlarm(failed, this.invocationFailureQueue, 'the schedule targets');
+    }
+    return this.invocationFailureQueue;
   }
 
   /**
@@ -74,6 +101,17 @@ export class Scheduling extends Construct {
       }),
     );
     for (const manager of this.managers) this.announceTarget(manager, variable, target);
+    const failures = this.invocationFailures();
+    target.lambda.configureAsyncInvoke({
+      retryAttempts: ASYNC_RETRY_ATTEMPTS,
+      maxEventAge: Duration.seconds(ASYNC_MAX_EVENT_AGE_SECONDS),
+      // The queue's ARN without SqsDestination's grant (which adds
+      // GetQueueAttributes and GetQueueUrl): Lambda needs SendMessage only.
+      onFailure: { bind: () => ({ destination: failures.queueArn }) },
+    });
+    target.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [failures.queueArn] }),
+    );
   }
 
   grantManage(fn: ServiceFunction): void {

@@ -74,3 +74,41 @@ describe('physical names', () => {
     expect(groups.map((g) => propertiesOf(g).Name)).toEqual([undefined]);
   });
 });
+
+describe('the form closer, invoked asynchronously by EventBridge Scheduler', () => {
+  const scheduling = built.stack.node.findChild('Scheduling');
+  const failureQueue = scheduling.node.findChild('InvocationFailed').node.findChild('Queue');
+  const closerId = built.logicalId(built.functionOf('formCloser').lambda);
+
+  it('has an on-failure destination (an SQS queue) and bounded retries', () => {
+    const configs = Object.values(resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig')).map(
+      propertiesOf,
+    );
+    const closer = configs.filter(
+      (c) => JSON.stringify(c.FunctionName) === JSON.stringify({ Ref: closerId }),
+    );
+    expect(closer).toHaveLength(1);
+    expect(closer[0]).toMatchObject({
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 3600,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [built.logicalId(failureQueue), 'Arn'] } },
+      },
+    });
+  });
+
+  it('the failure queue keeps messages 14 days, encrypted, and alarms on its first message', () => {
+    const id = built.logicalId(failureQueue);
+    expect(resources[id]!.Properties).toEqual({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+});

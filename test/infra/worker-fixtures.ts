@@ -51,8 +51,9 @@ export const probeWorkers: readonly Worker[] = [
 /**
  * What each trigger adds to the worker's role, written down independently
  * of lib/: reading the stream plus sending failed batches to the failure
- * queue; consuming its queue; nothing for a schedule (the scheduler's role
- * holds the invoke permission).
+ * queue; consuming its queue; for a schedule, only sending failed
+ * invocations to the on-failure destination (the scheduler's role holds the
+ * invoke permission).
  */
 export const TRIGGER_ACTIONS: Record<WorkerTrigger['kind'], readonly string[]> = {
   tableStream: [
@@ -71,5 +72,6 @@ export const TRIGGER_ACTIONS: Record<WorkerTrigger['kind'], readonly string[]> =
     'sqs:DeleteMessage',
     'sqs:GetQueueAttributes',
   ],
-  schedule: [],
+  // Failed asynchronous invocations go to the on-failure destination.
+  schedule: ['sqs:SendMessage'],
 };

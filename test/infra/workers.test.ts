@@ -1,3 +1,4 @@
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { QUEUES } from '../../lambdas/queues.ts';
 import { routes } from '../../lambdas/routes.ts';
@@ -53,6 +54,8 @@ const queueArn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 const serviceQueue = (name: keyof typeof QUEUES) => built.stack.queues.get(name);
 const streamFailuresId = () => built.logicalId(built.stack.queues.streamFailures());
 const scheduling = () => built.stack.node.findChild('Scheduling');
+const invocationFailuresId = () =>
+  built.logicalId(scheduling().node.findChild('InvocationFailed').node.findChild('Queue'));
 
 function mappingsOf(name: string): Array<Record<string, unknown>> {
   return Object.values(resourcesOfType(built.template, 'AWS::Lambda::EventSourceMapping'))
@@ -181,7 +184,8 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
 
   it('every queue refuses requests without TLS', () => {
     const queues = Object.keys(resourcesOfType(built.template, 'AWS::SQS::Queue'));
-    expect(queues.length).toBe(Object.keys(QUEUES).length * 2 + 2);
+    // Each queue and its DLQ, the stream-failure queue, the schedule DLQ, the schedule targets' failure queue.
+    expect(queues.length).toBe(Object.keys(QUEUES).length * 2 + 3);
     const policies = Object.values(resourcesOfType(built.template, 'AWS::SQS::QueuePolicy')).map(
       propertiesOf,
     );
@@ -258,10 +262,10 @@ describe('schedule trigger', () => {
     }
   });
 
-  it('a schedule worker alone builds Scheduling (group, role, DLQ) without any manager', () => {
+  it('a schedule worker alone builds Scheduling (group, role, DLQ, invocation-failure queue) without any manager', () => {
     const alone = synthesize({ workers: byKind('schedule'), routes: [] });
     alone.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
-    alone.template.resourceCountIs('AWS::SQS::Queue', 1);
+    alone.template.resourceCountIs('AWS::SQS::Queue', 2);
   });
 });
 
@@ -293,6 +297,7 @@ describe('least privilege: access plus what the trigger needs, nothing more', ()
       if (worker.trigger.kind === 'queue')
         allowed.add(built.logicalId(serviceQueue(worker.trigger.queue).queue));
       if (worker.trigger.kind === 'tableStream') allowed.add(streamFailuresId());
+      if (worker.trigger.kind === 'schedule') allowed.add(invocationFailuresId());
       for (const statement of statementsOf(name)) {
         if (![statement.Action].flat().some((a) => a.startsWith('sqs:'))) continue;
         for (const resource of [statement.Resource].flat()) {
@@ -342,8 +347,12 @@ describe('the deployed tables', () => {
       functions.some((f) => f.access.includes('schedules:manage')) ||
       workers.some((w) => w.trigger.kind === 'schedule');
     const streams = workers.some((w) => w.trigger.kind === 'tableStream');
+    const scheduleTargets = workers.some((w) => w.trigger.kind === 'schedule');
     const expected =
-      Object.keys(QUEUES).filter(uses).length * 2 + (schedules ? 1 : 0) + (streams ? 1 : 0);
+      Object.keys(QUEUES).filter(uses).length * 2 +
+      (schedules ? 1 : 0) +
+      (scheduleTargets ? 1 : 0) +
+      (streams ? 1 : 0);
     real.template.resourceCountIs('AWS::SQS::Queue', expected);
     real.template.resourceCountIs(
       'AWS::Lambda::EventSourceMapping',
@@ -385,6 +394,11 @@ describe('the deployed tables', () => {
     const deadLetterQueues = [
       ...real.stack.queues.all().map((queue) => queue.deadLetterQueue),
       real.stack.queues.streamFailures(),
+      real.stack.node.findChild('Scheduling').node.findChild('DeadLetters') as Queue,
+      real.stack.node
+        .findChild('Scheduling')
+        .node.findChild('InvocationFailed')
+        .node.findChild('Queue') as Queue,
     ];
     const alarms = Object.values(resourcesOfType(real.template, 'AWS::CloudWatch::Alarm')).map(
       propertiesOf,
