@@ -1,7 +1,7 @@
 /**
- * `npm run admin -- <command>`: teams and API keys. Talks to the local stack
- * (found through .local/dev.json) by default, or to a deployed table with
- * `--table NAME` and the usual AWS credentials and region.
+ * `npm run admin -- <command>`: teams, API keys and dead-letter queues. Talks
+ * to the local stack (found through .local/dev.json) by default, or to a
+ * deployed stack with `--table NAME` and the usual AWS credentials and region.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -14,7 +14,14 @@ const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --sta
   team list
   key create --team TEAM_ID [--name NAME]                 prints { keyId, apiKey }
   key revoke --key KEY_ID
-The API key is shown once: only its SHA-256 is stored.`;
+  dlq list                                                each DLQ: depth, oldest message's age
+  dlq show --queue Q [--limit N]                          peek at messages (bodies decoded), nothing consumed
+  dlq redrive --queue Q [--limit N] [--match FIELD=VALUE] move messages back to the source queue
+  dlq purge --queue Q --yes                               delete every message of the DLQ
+The API key is shown once: only its SHA-256 is stored.
+Q is a queue's logical name (webhooks, emails). On a deployed stack (--table) name
+the DLQ with --queue-url URL instead (redrive finds its source queue, or takes
+--source-url URL), and list with --queue-prefix STACK_NAME.`;
 
 class UsageError extends Error {}
 
@@ -33,6 +40,13 @@ const { values, positionals } = (() => {
         team: { type: 'string' },
         key: { type: 'string' },
         submissions: { type: 'string' },
+        queue: { type: 'string' },
+        'queue-url': { type: 'string' },
+        'source-url': { type: 'string' },
+        'queue-prefix': { type: 'string' },
+        limit: { type: 'string' },
+        match: { type: 'string' },
+        yes: { type: 'boolean', default: false },
         table: { type: 'string' },
         'state-dir': { type: 'string', default: '.local' },
         help: { type: 'boolean', default: false },
@@ -56,20 +70,30 @@ function plan(): 'free' | 'pro' {
   return value;
 }
 
-async function connect(): Promise<void> {
-  if (values.table) {
-    process.env.TABLE_NAME = values.table;
-    return;
-  }
+interface LocalState {
+  tableName: string;
+  region: string;
+  endpoints: { dynamodb: string; sqs: string };
+  queues: Record<string, { url: string; deadLetterUrl: string }>;
+}
+
+async function localState(): Promise<LocalState> {
   const stateFile = join(resolve(values['state-dir']), 'dev.json');
-  let info: { tableName: string; region: string; endpoints: { dynamodb: string } };
   try {
-    info = JSON.parse(await readFile(stateFile, 'utf8'));
+    return JSON.parse(await readFile(stateFile, 'utf8'));
   } catch {
     throw new Error(
       `no local stack found (${stateFile} is missing): run npm run dev, or pass --table NAME for a deployed stack`,
     );
   }
+}
+
+async function connect(): Promise<void> {
+  if (values.table) {
+    process.env.TABLE_NAME = values.table;
+    return;
+  }
+  const info = await localState();
   Object.assign(process.env, {
     TABLE_NAME: info.tableName,
     AWS_REGION: info.region,
@@ -84,6 +108,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 async function run(): Promise<unknown> {
   const [group, action] = positionals;
   if (values.help) return USAGE;
+  if (group === 'dlq') return runDlq(action, positionals.length);
   const command = `${group ?? ''} ${action ?? ''}`.trim();
   const known = [
     'team create',
@@ -148,6 +173,102 @@ async function run(): Promise<unknown> {
       if (!(await keys.revokeApiKey(keyId))) throw new Error(`no key ${keyId}`);
       return { keyId, revoked: true };
     }
+  }
+}
+
+const DLQ_ACTIONS = ['list', 'show', 'redrive', 'purge'] as const;
+
+function limit(fallback: number): number {
+  if (values.limit === undefined) return fallback;
+  const value = Number(values.limit);
+  if (!Number.isInteger(value) || value < 1 || value > 10_000)
+    usage('--limit must be a whole number from 1 to 10000');
+  return value;
+}
+
+async function runDlq(action: string | undefined, words: number): Promise<unknown> {
+  const known = DLQ_ACTIONS as readonly string[];
+  if (!action || !known.includes(action) || words > 2)
+    usage(`unknown command: ${positionals.join(' ')}`);
+  // Validate every argument before touching a queue.
+  const deployed = values.table !== undefined;
+  const named = values.queue?.trim();
+  const byUrl = values['queue-url']?.trim();
+  if (action !== 'list') {
+    if (!named && !byUrl) usage('--queue (or --queue-url) is required');
+    if (named && byUrl) usage('pass --queue or --queue-url, not both');
+    if (deployed && !byUrl) usage('on a deployed stack (--table) name the DLQ with --queue-url');
+  }
+  if (action === 'list' && deployed && !values['queue-prefix']?.trim())
+    usage('on a deployed stack (--table) dlq list needs --queue-prefix (the stack name)');
+  const count = limit(action === 'show' ? 10 : 10_000);
+  let match: { field: string; value: string } | null = null;
+  if (values.match !== undefined) {
+    if (action !== 'redrive') usage('--match is for dlq redrive');
+    const at = values.match.indexOf('=');
+    if (at < 1) usage('--match must be FIELD=VALUE');
+    match = { field: values.match.slice(0, at), value: values.match.slice(at + 1) };
+  }
+  if (action === 'purge' && !values.yes) usage('dlq purge deletes every message: add --yes');
+
+  const { SQSClient } = await import('@aws-sdk/client-sqs');
+  const dlqs = await import('../lib/admin/dlq.ts');
+  let sqs: InstanceType<typeof SQSClient>;
+  let local: LocalState | null = null;
+  if (deployed) {
+    sqs = new SQSClient({});
+  } else {
+    local = await localState();
+    sqs = new SQSClient({
+      region: local.region,
+      endpoint: local.endpoints.sqs,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+  }
+  const pick = async (): Promise<import('../lib/admin/dlq.ts').DeadLetterQueue> => {
+    if (byUrl) {
+      const known = local && Object.values(local.queues).find((q) => q.deadLetterUrl === byUrl);
+      const sourceUrl = values['source-url']?.trim() || (known ? known.url : null);
+      return { name: dlqs.queueNameOf(byUrl), url: byUrl, sourceUrl };
+    }
+    const queue = local!.queues[named!];
+    if (!queue)
+      usage(`--queue must be one of ${Object.keys(local!.queues).join(', ')}, not ${named}`);
+    return { name: named!, url: queue.deadLetterUrl, sourceUrl: queue.url };
+  };
+  try {
+    switch (action) {
+      case 'list': {
+        const all = local
+          ? Object.entries(local.queues).map(([name, queue]) => ({
+              name,
+              url: queue.deadLetterUrl,
+              sourceUrl: queue.url,
+            }))
+          : await dlqs.discover(sqs, values['queue-prefix']!.trim());
+        const queues = [];
+        for (const dlq of all) queues.push(await dlqs.summarize(sqs, dlq));
+        return { queues };
+      }
+      case 'show': {
+        const dlq = await pick();
+        return { queue: dlq.name, messages: await dlqs.show(sqs, dlq.url, count) };
+      }
+      case 'redrive': {
+        const dlq = await pick();
+        const sourceUrl = dlq.sourceUrl ?? (await dlqs.sourceOf(sqs, dlq.url));
+        const redriven = await dlqs.redrive(sqs, { ...dlq, sourceUrl }, { limit: count, match });
+        return { queue: dlq.name, redriven, to: sourceUrl };
+      }
+      default: {
+        const dlq = await pick();
+        const before = await dlqs.summarize(sqs, dlq);
+        await dlqs.purge(sqs, dlq.url);
+        return { queue: dlq.name, purged: before.depth };
+      }
+    }
+  } finally {
+    sqs.destroy();
   }
 }
 
