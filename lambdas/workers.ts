@@ -64,7 +64,8 @@ export const workers: readonly Worker[] = [
     trigger: {
       kind: 'tableStream',
       filter: REMOVED_FORM_PATTERN,
-      batchSize: 10,
+      // One form per invocation: a timeout or a failure never redoes another form's finished purge.
+      batchSize: 1,
       maxAttempts: 10,
       maxRecordAgeSeconds: DAY,
     },

@@ -49,6 +49,9 @@ export function deadLetterQueue(
   return queue;
 }
 
+/** AWS's guidance: a queue's visibility timeout is at least 6 × its Lambda consumer's timeout. */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+
 /** One queue of lambdas/queues.ts with its dead-letter queue. */
 export class ServiceQueue extends Construct {
   readonly queue: Queue;
@@ -83,16 +86,19 @@ export class ServiceQueue extends Construct {
 
   /**
    * Checks that a message stays invisible while a consumer with this timeout
-   * works on it; otherwise SQS hands it to a second consumer mid-flight. The
-   * consumer also gets the URL (ChangeMessageVisibility needs it).
+   * works on it, with AWS's margin for a Lambda consumer (6 × its timeout:
+   * the poller's own retries and batching window); otherwise SQS hands it to
+   * a second consumer mid-flight. The consumer also gets the URL
+   * (ChangeMessageVisibility needs it).
    */
   addConsumer(fn: ServiceFunction, name: string, timeoutSeconds: number): void {
     const { visibilityTimeoutSeconds } = this.definition;
-    if (visibilityTimeoutSeconds < timeoutSeconds) {
+    const needed = VISIBILITY_TIMEOUT_FACTOR * timeoutSeconds;
+    if (visibilityTimeoutSeconds < needed) {
       throw new Error(
         `Queue "${this.definition.name}" has a visibility timeout of ${visibilityTimeoutSeconds} s, ` +
-          `shorter than the ${timeoutSeconds} s timeout of its consumer "${name}": raise ` +
-          `visibilityTimeoutSeconds in lambdas/queues.ts or lower the worker's timeoutSeconds.`,
+          `less than ${VISIBILITY_TIMEOUT_FACTOR} × the ${timeoutSeconds} s timeout of its consumer "${name}" ` +
+          `(${needed} s): raise visibilityTimeoutSeconds in lambdas/queues.ts or lower the worker's timeoutSeconds.`,
       );
     }
     fn.addEnvironment(this.definition.urlVariable, this.queue.queueUrl);

@@ -112,3 +112,36 @@ describe('the form closer, invoked asynchronously by EventBridge Scheduler', () 
     });
   });
 });
+
+describe('consumers finish before their work is handed out again', () => {
+  it('the form purger takes one table-stream record per invocation', () => {
+    const purgerId = built.logicalId(built.functionOf('formPurger').lambda);
+    const mappings = Object.values(
+      resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'),
+    ).map(propertiesOf);
+    const purger = mappings.filter(
+      (m) => JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: purgerId }),
+    );
+    expect(purger).toHaveLength(1);
+    expect(purger[0]!.BatchSize).toBe(1);
+  });
+
+  it('every SQS queue a function consumes hides a message for at least 6 × the function’s timeout', () => {
+    const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+    const queues = resourcesOfType(template, 'AWS::SQS::Queue');
+    const sqsMappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'))
+      .map(propertiesOf)
+      .filter((m) => JSON.stringify(m.EventSourceArn).includes('Arn'))
+      .filter((m) => !JSON.stringify(m.EventSourceArn).includes('StreamArn'));
+    expect(sqsMappings.length).toBeGreaterThan(0);
+    for (const mapping of sqsMappings) {
+      const queueId = (mapping.EventSourceArn as { 'Fn::GetAtt': [string, string] })[
+        'Fn::GetAtt'
+      ][0];
+      const fnId = (mapping.FunctionName as { Ref: string }).Ref;
+      const timeout = propertiesOf(functions[fnId]!).Timeout as number;
+      const visibility = propertiesOf(queues[queueId]!).VisibilityTimeout as number;
+      expect(visibility, `${queueId} consumed by ${fnId}`).toBeGreaterThanOrEqual(6 * timeout);
+    }
+  });
+});

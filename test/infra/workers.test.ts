@@ -204,19 +204,33 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
     }
   });
 
-  it('a visibility timeout shorter than the consumer’s timeout stops the synth', () => {
-    const slow: Worker = {
+  it('a visibility timeout under 6 × the consumer’s timeout stops the synth', () => {
+    const seconds = QUEUES.webhooks.visibilityTimeoutSeconds;
+    const consumer = (timeoutSeconds: number): Worker => ({
       name: 'slowWorker',
       handler: 'http/forms/get-form.ts',
       memoryMb: 256,
-      timeoutSeconds: QUEUES.webhooks.visibilityTimeoutSeconds + 1,
+      timeoutSeconds,
       access: [],
       trigger: { kind: 'queue', queue: 'webhooks', batchSize: 1 },
-    };
-    const seconds = QUEUES.webhooks.visibilityTimeoutSeconds;
-    expect(() => synthesize({ workers: [slow] })).toThrow(
-      `visibility timeout of ${seconds} s, shorter than the ${seconds + 1} s timeout of its consumer "slowWorker"`,
-    );
+    });
+    // Shorter than the timeout itself, and merely under 6 ×: both refused.
+    for (const timeout of [seconds + 1, Math.floor(seconds / 6) + 1]) {
+      expect(() => synthesize({ workers: [consumer(timeout)] })).toThrow(
+        `visibility timeout of ${seconds} s, less than 6 × the ${timeout} s timeout of its consumer "slowWorker" (${6 * timeout} s)`,
+      );
+    }
+    expect(() => synthesize({ workers: [consumer(Math.floor(seconds / 6))] })).not.toThrow();
+  });
+
+  it('every queue of the real stack is at least 6 × its consumers’ timeouts', () => {
+    for (const worker of workers) {
+      if (worker.trigger.kind !== 'queue') continue;
+      expect(
+        QUEUES[worker.trigger.queue].visibilityTimeoutSeconds,
+        `${worker.trigger.queue} queue vs ${worker.name}`,
+      ).toBeGreaterThanOrEqual(6 * worker.timeoutSeconds);
+    }
   });
 });
 
