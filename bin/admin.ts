@@ -14,7 +14,7 @@ const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --sta
   team list
   key create --team TEAM_ID [--name NAME]                 prints { keyId, apiKey }
   key revoke --key KEY_ID
-  dlq list                                                each DLQ: depth, oldest message's age
+  dlq list [--queue-prefix PREFIX]                        each DLQ: depth, oldest message's age
   dlq show --queue Q [--limit N]                          peek at messages (bodies decoded), nothing consumed
   dlq redrive --queue Q [--limit N] [--match FIELD=VALUE] move messages back to the source queue
   dlq purge --queue Q --yes                               delete every message of the DLQ
@@ -239,13 +239,15 @@ async function runDlq(action: string | undefined, words: number): Promise<unknow
   try {
     switch (action) {
       case 'list': {
-        const all = local
-          ? Object.entries(local.queues).map(([name, queue]) => ({
+        const prefix = values['queue-prefix']?.trim();
+        // Locally the state file names the queues; a prefix finds them by their redrive policies.
+        const all = prefix
+          ? await dlqs.discover(sqs, prefix)
+          : Object.entries(local!.queues).map(([name, queue]) => ({
               name,
               url: queue.deadLetterUrl,
               sourceUrl: queue.url,
-            }))
-          : await dlqs.discover(sqs, values['queue-prefix']!.trim());
+            }));
         const queues = [];
         for (const dlq of all) queues.push(await dlqs.summarize(sqs, dlq));
         return { queues };

@@ -205,6 +205,42 @@ describe('admin dlq: the dead-letter queues of the local stack', () => {
     expect((await drain(source)).sort()).toEqual([...bodies].sort());
   });
 
+  it('list --queue-prefix finds DLQs by the redrive policies of the queues so named (how a deployed stack is listed)', async () => {
+    const name = `admin-dlq-prefix-${crypto.randomUUID().slice(0, 8)}`;
+    const dlq = (await sqs().send(new CreateQueueCommand({ QueueName: `${name}-dead` }))).QueueUrl!;
+    ownQueues.push(dlq);
+    const { Attributes = {} } = await sqs().send(
+      new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['QueueArn'] }),
+    );
+    const source = (
+      await sqs().send(
+        new CreateQueueCommand({
+          QueueName: `${name}-work`,
+          Attributes: {
+            RedrivePolicy: JSON.stringify({
+              deadLetterTargetArn: Attributes.QueueArn,
+              maxReceiveCount: 3,
+            }),
+          },
+        }),
+      )
+    ).QueueUrl!;
+    ownQueues.push(source);
+    const sentAt = Date.now();
+    await sqs().send(new SendMessageCommand({ QueueUrl: dlq, MessageBody: '{"n":1}' }));
+    const { queues } = await adminJson<{ queues: (Listed & { deadLetterUrl: string })[] }>(
+      'dlq',
+      'list',
+      '--queue-prefix',
+      name,
+    );
+    expect(queues).toEqual([
+      expect.objectContaining({ queue: `${name}-dead`, deadLetterUrl: dlq, depth: 1 }),
+    ]);
+    expect(Math.abs(Date.parse(queues[0]!.oldestSentAt) - sentAt)).toBeLessThan(5_000);
+    expect(queues[0]!.oldestAgeSeconds).toEqual(expect.any(Number));
+  });
+
   it('purge refuses without --yes (exit 2, nothing removed); with --yes it empties the queue (one of our own)', async () => {
     const before = (await adminJson<{ queues: Listed[] }>('dlq', 'list')).queues.find(
       (q) => q.queue === 'emails',
