@@ -5,7 +5,7 @@ import { fallbackRoute, type Route, routes as routeTable } from '../lambdas/rout
 import { settingsEnvironment } from '../lambdas/settings.ts';
 import { type Worker, workers as workerTable } from '../lambdas/workers.ts';
 import { grantAccess } from './constructs/access.ts';
-import { Api } from './constructs/api.ts';
+import { Api, isSubmitRoute } from './constructs/api.ts';
 import { EmailSending } from './constructs/email.ts';
 import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
@@ -49,6 +49,10 @@ export class FormServiceStack extends Stack {
       stageName: settings.apiStageName,
       throttleRatePerSecond: settings.apiThrottleRatePerSecond,
       throttleBurst: settings.apiThrottleBurst,
+      submitThrottle: {
+        ratePerSecond: settings.submitThrottleRatePerSecond,
+        burst: settings.submitThrottleBurst,
+      },
       logRetention: settings.logRetentionDays,
       tracing: settings.tracing,
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
@@ -88,6 +92,7 @@ export class FormServiceStack extends Stack {
         description: `${route.method} ${route.path}: ${route.summary}`,
         memoryMb: route.memoryMb,
         timeoutSeconds: route.timeoutSeconds,
+        reservedConcurrency: isSubmitRoute(route) ? settings.submitReservedConcurrency : undefined,
       });
       grantAccess(fn, route.access, targets);
       this.api.addRoute(route, fn);

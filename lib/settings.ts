@@ -91,6 +91,29 @@ export const STACK_SETTINGS = {
     default: 200,
     parse: wholeNumber(1),
   }),
+  /**
+   * Steady requests a second the public submit route (`POST /s/{key}`) takes,
+   * its own share of the stage's: a flood of posts cannot starve the
+   * management API.
+   */
+  submitThrottleRatePerSecond: stackSetting({
+    default: 50,
+    parse: wholeNumber(1),
+  }),
+  /** Burst requests the public submit route takes. */
+  submitThrottleBurst: stackSetting({
+    default: 100,
+    parse: wholeNumber(1),
+  }),
+  /**
+   * Concurrent executions reserved for (and capping) the submit function, so
+   * a flood cannot take the account's whole Lambda concurrency; 0 or empty:
+   * none (the function shares the account's unreserved pool).
+   */
+  submitReservedConcurrency: stackSetting({
+    default: 100,
+    parse: (raw) => (raw.trim() === '' ? 0 : wholeNumber(0)(raw)),
+  }),
   /** The public address when a custom domain is in front. */
   baseUrl: stackSetting({
     default: '',

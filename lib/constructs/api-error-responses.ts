@@ -1,4 +1,5 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { CORS_HEADERS } from '../../lambdas/http/cors.ts';
 
 interface ErrorResponse {
   type: ResponseType;
@@ -37,6 +38,9 @@ const ERROR_RESPONSES: ErrorResponse[] = [
   },
 ];
 
+/** Headers a cross-origin script may read: the same list the handlers' responses expose. */
+export const EXPOSED_HEADERS = CORS_HEADERS['access-control-expose-headers'];
+
 export function addErrorResponses(api: RestApi): void {
   for (const response of ERROR_RESPONSES) {
     const message =
@@ -46,7 +50,12 @@ export function addErrorResponses(api: RestApi): void {
     api.addGatewayResponse(response.type.responseType, {
       type: response.type,
       statusCode: response.statusCode,
-      responseHeaders: { 'Access-Control-Allow-Origin': "'*'", ...response.headers },
+      responseHeaders: {
+        'Access-Control-Allow-Origin': "'*'",
+        // A browser script may read these only when exposed (Retry-After on a 429).
+        'Access-Control-Expose-Headers': `'${EXPOSED_HEADERS}'`,
+        ...response.headers,
+      },
       templates: {
         'application/json': `{"ok":false,"error":${JSON.stringify(response.error)},"message":${message}}`,
       },

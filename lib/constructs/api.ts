@@ -1,6 +1,7 @@
 import { Aws, Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  type CfnStage,
   EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
@@ -19,6 +20,8 @@ export interface ApiProps {
   stageName: string;
   throttleRatePerSecond: number;
   throttleBurst: number;
+  /** The public submit route's own method throttle, within the stage's. */
+  submitThrottle: { ratePerSecond: number; burst: number };
   logRetention: RetentionDays;
   tracing: boolean;
   cloudWatchRole: boolean;
@@ -41,6 +44,8 @@ export class Api extends Construct {
    */
   readonly defaultBaseUrl: string;
   private fallbackAttached = false;
+  private readonly stage: CfnStage;
+  private readonly submitThrottle: ApiProps['submitThrottle'];
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -70,6 +75,22 @@ export class Api extends Construct {
     });
     // The stack's ApiUrl output replaces the construct's auto-named one.
     this.restApi.node.tryRemoveChild('Endpoint');
+
+    // API Gateway creates `API-Gateway-Execution-Logs_{api id}/{stage}` on its
+    // first log line, without a retention: created here first (the stage
+    // waits for it), it expires like every other log group of the stack.
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: Fn.join('', [
+        'API-Gateway-Execution-Logs_',
+        this.restApi.restApiId,
+        '/',
+        props.stageName,
+      ]),
+      retention: props.logRetention,
+    });
+    this.restApi.deploymentStage.node.addDependency(executionLogs);
+    this.stage = this.restApi.deploymentStage.node.defaultChild as CfnStage;
+    this.submitThrottle = props.submitThrottle;
     addErrorResponses(this.restApi);
 
     this.defaultBaseUrl = Fn.join('', [
@@ -134,6 +155,23 @@ export class Api extends Construct {
       allowTestInvoke: false,
     });
     this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration);
+    if (isSubmitRoute(route)) this.throttleMethod(route, this.submitThrottle);
+  }
+
+  /** A method setting of its own: the stage-wide `/*` one stays for every other method. */
+  private throttleMethod(route: Route, throttle: ApiProps['submitThrottle']): void {
+    const current = this.stage.methodSettings;
+    if (!Array.isArray(current)) throw new Error('the stage’s method settings are not a list');
+    this.stage.methodSettings = [
+      ...current,
+      {
+        // API Gateway's encoding: "/" then the path with every "/" as "~1" (/~1s~1{key}).
+        resourcePath: `/${route.path.replaceAll('/', '~1')}`,
+        httpMethod: route.method,
+        throttlingRateLimit: throttle.ratePerSecond,
+        throttlingBurstLimit: throttle.burst,
+      },
+    ];
   }
 
   /**
@@ -155,6 +193,10 @@ export class Api extends Construct {
     }
   }
 }
+
+/** The public submit endpoint: its own throttle and reserved concurrency. */
+export const isSubmitRoute = (route: Pick<Route, 'method' | 'path'>): boolean =>
+  route.method === 'POST' && route.path === '/s/{key}';
 
 const BUFFERED_TIMEOUT_SECONDS = 29;
 const STREAM_TIMEOUT_SECONDS = 900;

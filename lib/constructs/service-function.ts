@@ -23,6 +23,8 @@ export interface ServiceFunctionProps {
   logLevel: LogLevel;
   logRetention: RetentionDays;
   tracing: boolean;
+  /** Concurrent executions reserved for (and capping) this function; absent: none. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -57,6 +59,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memoryMb,
       timeout: Duration.seconds(props.timeoutSeconds),
+      reservedConcurrentExecutions: props.reservedConcurrency || undefined,
       role: this.role,
       logGroup: this.logGroup,
       // Platform lines (START/REPORT, uncaught errors) become JSON like the

@@ -168,7 +168,7 @@ describe('the stage', () => {
       requestId: '$context.requestId',
       status: '$context.status',
     });
-    expect(stage?.MethodSettings, 'stage-wide method settings').toEqual([
+    expect(stage?.MethodSettings, 'stage-wide method settings, then the submit route’s').toEqual([
       {
         DataTraceEnabled: false,
         HttpMethod: '*',
@@ -177,6 +177,12 @@ describe('the stage', () => {
         ResourcePath: '/*',
         ThrottlingBurstLimit: Number(cdkJsonContext.apiThrottleBurst),
         ThrottlingRateLimit: Number(cdkJsonContext.apiThrottleRatePerSecond),
+      },
+      {
+        HttpMethod: 'POST',
+        ResourcePath: '/~1s~1{key}',
+        ThrottlingBurstLimit: Number(cdkJsonContext.submitThrottleBurst),
+        ThrottlingRateLimit: Number(cdkJsonContext.submitThrottleRatePerSecond),
       },
     ]);
   });
@@ -189,7 +195,8 @@ describe('the stage', () => {
       propertiesOf,
     );
     expect(stage?.MethodSettings).toMatchObject([
-      { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
+      { ResourcePath: '/*', ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
+      { ResourcePath: '/~1s~1{key}' },
     ]);
   });
 

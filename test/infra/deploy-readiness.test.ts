@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { everyAccessRoutes } from './route-fixtures.ts';
-import { propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
+import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
 
 /**
  * Issue 15, deploy readiness: what reading the synthesized template found.
@@ -142,6 +142,94 @@ describe('consumers finish before their work is handed out again', () => {
       const timeout = propertiesOf(functions[fnId]!).Timeout as number;
       const visibility = propertiesOf(queues[queueId]!).VisibilityTimeout as number;
       expect(visibility, `${queueId} consumed by ${fnId}`).toBeGreaterThanOrEqual(6 * timeout);
+    }
+  });
+});
+
+describe('API Gateway', () => {
+  const stage = () =>
+    Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage')).map(propertiesOf)[0]!;
+  const submitId = () => built.logicalId(built.functionOf('submit').lambda);
+
+  it('creates the execution-log group with the stack’s retention, before the stage', () => {
+    const restApiId = built.logicalId(built.stack.api.restApi);
+    const groups = Object.entries(resourcesOfType(template, 'AWS::Logs::LogGroup')).filter(
+      ([, g]) => JSON.stringify(propertiesOf(g).LogGroupName ?? '').includes('Execution-Logs'),
+    );
+    expect(groups).toHaveLength(1);
+    const [groupId, group] = groups[0]!;
+    expect(propertiesOf(group)).toEqual({
+      LogGroupName: {
+        'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: restApiId }, '/prod']],
+      },
+      RetentionInDays: Number(cdkJsonContext.logRetentionDays),
+    });
+    const stageEntry = Object.values(resources).find(
+      (r) => r.Type === 'AWS::ApiGateway::Stage',
+    ) as {
+      DependsOn?: string[];
+    };
+    expect(stageEntry.DependsOn ?? []).toContain(groupId);
+  });
+
+  it('every gateway response exposes x-request-id and Retry-After to browsers', () => {
+    const responses = Object.values(
+      resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse'),
+    ).map(propertiesOf);
+    expect(responses.length).toBeGreaterThan(0);
+    for (const response of responses) {
+      expect(
+        (response.ResponseParameters as Record<string, string>)[
+          'gatewayresponse.header.Access-Control-Expose-Headers'
+        ],
+        String(response.ResponseType),
+      ).toBe("'x-request-id, retry-after'");
+    }
+  });
+
+  it('the public submit route has its own method throttle, from context with defaults', () => {
+    expect(stage().MethodSettings).toContainEqual({
+      HttpMethod: 'POST',
+      ResourcePath: '/~1s~1{key}',
+      ThrottlingRateLimit: 50,
+      ThrottlingBurstLimit: 100,
+    });
+    const custom = synthesize({
+      context: { submitThrottleRatePerSecond: '5', submitThrottleBurst: '8' },
+    });
+    const [customStage] = Object.values(
+      resourcesOfType(custom.template, 'AWS::ApiGateway::Stage'),
+    ).map(propertiesOf);
+    expect(customStage!.MethodSettings).toContainEqual({
+      HttpMethod: 'POST',
+      ResourcePath: '/~1s~1{key}',
+      ThrottlingRateLimit: 5,
+      ThrottlingBurstLimit: 8,
+    });
+  });
+
+  it('the submit function has a reserved concurrency from context (default 100; 0 or empty: none)', () => {
+    expect(resources[submitId()]!.Properties!.ReservedConcurrentExecutions).toBe(100);
+    const others = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(
+      ([id, fn]) => id !== submitId() && 'ReservedConcurrentExecutions' in propertiesOf(fn),
+    );
+    expect(
+      others.map(([id]) => id),
+      'only submit reserves concurrency',
+    ).toEqual([]);
+    for (const [value, expected] of [
+      ['25', 25],
+      ['0', undefined],
+      ['', undefined],
+    ] as const) {
+      const custom = synthesize({ context: { submitReservedConcurrency: value } });
+      const fn = custom.template.toJSON().Resources[
+        custom.logicalId(custom.functionOf('submit').lambda)
+      ] as { Properties: Record<string, unknown> };
+      expect(
+        fn.Properties.ReservedConcurrentExecutions,
+        `submitReservedConcurrency "${value}"`,
+      ).toBe(expected);
     }
   });
 });
