@@ -96,7 +96,7 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v1/forms/{id}',
     handler: 'http/forms/delete-form.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'schedules:manage'],
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'schedules:cancel'],
     summary:
       'Deletes the form, its submissions, uploads, schedule and webhook; the endpoint stops at once.',
   },

@@ -50,7 +50,8 @@ export const workers: readonly Worker[] = [
     handler: 'events/form-closer.ts',
     memoryMb: 256,
     timeoutSeconds: 10,
-    access: ['table:write'],
+    // closeFormOnSchedule: one conditional UpdateItem of the form item.
+    access: ['forms:update'],
     // config.formCloserArn reads it.
     trigger: { kind: 'schedule', targetVariable: 'FORM_CLOSER_ARN' },
   },

@@ -37,11 +37,16 @@ const GRANTS = {
   'uploads:delete': (fn, { storage }) => storage.grantUploads(fn, 'delete'),
   /** List object keys under a prefix (ListBucket on the uploads bucket). */
   'uploads:list': (fn, { storage }) => storage.grantUploadListing(fn),
+  /** Create or move schedules in the stack's group, passing the scheduler's role. */
   'schedules:manage': (fn, { scheduling }) => scheduling().grantManage(fn),
+  /** Delete schedules in the stack's group only: no create, no PassRole. */
+  'schedules:cancel': (fn, { scheduling }) => scheduling().grantCancel(fn),
   /** Send email through SES v2 as the deployment's sender identity (ses:SendEmail on it only). */
   'email:send': (fn, { email }) => email.grantSend(fn),
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
+  /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */
+  'forms:update': (fn, { storage }) => storage.grantFormUpdates(fn),
   /** Send to one queue of lambdas/queues.ts: its URL variable and SendMessage on it only. */
   ...QUEUE_GRANTS,
 } satisfies Record<string, Grant>;

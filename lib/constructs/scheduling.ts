@@ -114,28 +114,20 @@ export class Scheduling extends Construct {
     );
   }
 
+  /**
+   * Create and move schedules (scheduleFormClose): the group, the role to
+   * pass and the DLQ in the environment, each target's ARN.
+   */
   grantManage(fn: ServiceFunction): void {
     this.managers.push(fn);
     for (const [variable, target] of this.targets) this.announceTarget(fn, variable, target);
-    fn.addEnvironment('SCHEDULE_GROUP', this.groupName);
     fn.addEnvironment('SCHEDULER_ROLE_ARN', this.executionRole.roleArn);
     fn.addEnvironment('SCHEDULE_DLQ_ARN', this.deadLetterQueue.queueArn);
-    const schedulesInGroup = Stack.of(this).formatArn({
-      service: 'scheduler',
-      resource: 'schedule',
-      resourceName: `${this.groupName}/*`,
-    });
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: [
-          'scheduler:GetSchedule',
-          'scheduler:CreateSchedule',
-          'scheduler:UpdateSchedule',
-          'scheduler:DeleteSchedule',
-        ],
-        resources: [schedulesInGroup],
-      }),
-    );
+    this.grantScheduleActions(fn, [
+      'scheduler:CreateSchedule',
+      'scheduler:UpdateSchedule',
+      'scheduler:DeleteSchedule',
+    ]);
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['iam:PassRole'],
@@ -143,6 +135,21 @@ export class Scheduling extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
     );
+  }
+
+  /** Delete schedules only (cancelFormClose): the group's name and DeleteSchedule, no PassRole. */
+  grantCancel(fn: ServiceFunction): void {
+    this.grantScheduleActions(fn, ['scheduler:DeleteSchedule']);
+  }
+
+  private grantScheduleActions(fn: ServiceFunction, actions: string[]): void {
+    fn.addEnvironment('SCHEDULE_GROUP', this.groupName);
+    const schedulesInGroup = Stack.of(this).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${this.groupName}/*`,
+    });
+    fn.addToRolePolicy(new PolicyStatement({ actions, resources: [schedulesInGroup] }));
     Validations.of(fn.role).acknowledge({
       id: wildcardResourceFinding(this, schedulesInGroup),
       reason:

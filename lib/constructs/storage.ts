@@ -136,6 +136,22 @@ export class Storage extends Construct {
     );
   }
 
+  /**
+   * UpdateItem on form partitions only (`FORM#` leading keys): what the
+   * form closer calls, a conditional update of the form item, and nothing
+   * that could read, delete or touch a key, a team or a rate window.
+   */
+  grantFormUpdates(fn: ServiceFunction): void {
+    fn.addEnvironment('TABLE_NAME', this.table.tableName);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [this.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FORM#*'] } },
+      }),
+    );
+  }
+
   /** ListBucket on the uploads bucket: finding every object under a form's prefix. */
   grantUploadListing(fn: ServiceFunction): void {
     fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);

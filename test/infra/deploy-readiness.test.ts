@@ -233,3 +233,55 @@ describe('API Gateway', () => {
     }
   });
 });
+
+describe('least privilege where the code is narrow', () => {
+  interface Statement {
+    Action: string | string[];
+    Resource: unknown;
+    Condition?: unknown;
+  }
+  const statementsOf = (name: string): Statement[] => {
+    const roleId = built.logicalId(built.functionOf(name).role);
+    return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+      .map(propertiesOf)
+      .filter((p) => JSON.stringify(p.Roles).includes(`"${roleId}"`))
+      .flatMap((p) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
+  };
+  const actionsOf = (name: string) =>
+    [...new Set(statementsOf(name).flatMap((s) => [s.Action].flat()))].sort();
+
+  it('the form closer may only update form items (closeFormOnSchedule) and report a failed invocation', () => {
+    expect(actionsOf('formCloser')).toEqual([
+      'dynamodb:UpdateItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'sqs:SendMessage',
+    ]);
+    const update = statementsOf('formCloser').find((s) => s.Action === 'dynamodb:UpdateItem');
+    expect(update?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FORM#*'] },
+    });
+  });
+
+  it('the delete route may only delete schedules (no create, no PassRole, no scheduler role or targets)', () => {
+    const scheduler = actionsOf('deleteForm').filter(
+      (a) => a.startsWith('scheduler:') || a.startsWith('iam:'),
+    );
+    expect(scheduler).toEqual(['scheduler:DeleteSchedule']);
+    const fn = resources[built.logicalId(built.functionOf('deleteForm').lambda)]!;
+    const variables = (fn.Properties!.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(variables).toHaveProperty('SCHEDULE_GROUP');
+    for (const absent of ['SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN', 'FORM_CLOSER_ARN'])
+      expect(variables, absent).not.toHaveProperty(absent);
+  });
+
+  it('no role may read a schedule: no code calls GetSchedule', () => {
+    const all = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((p) =>
+      (propertiesOf(p).PolicyDocument as { Statement: Statement[] }).Statement.flatMap((s) =>
+        [s.Action].flat(),
+      ),
+    );
+    expect(all).not.toContain('scheduler:GetSchedule');
+  });
+});

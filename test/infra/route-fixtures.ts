@@ -83,8 +83,9 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'uploads:write': ['s3:PutObject'],
   'uploads:delete': ['s3:DeleteObject'],
   'uploads:list': ['s3:ListBucket'],
+  'forms:update': ['dynamodb:UpdateItem'],
+  'schedules:cancel': ['scheduler:DeleteSchedule'],
   'schedules:manage': [
-    'scheduler:GetSchedule',
     'scheduler:CreateSchedule',
     'scheduler:UpdateSchedule',
     'scheduler:DeleteSchedule',
