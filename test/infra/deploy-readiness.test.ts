@@ -285,3 +285,12 @@ describe('least privilege where the code is narrow', () => {
     expect(all).not.toContain('scheduler:GetSchedule');
   });
 });
+
+describe('cdk.json', () => {
+  it('targets only the aws partition: the API is edge-optimized, and aws-cn has no edge endpoint', () => {
+    expect(cdkJsonContext['@aws-cdk/core:target-partitions']).toEqual(['aws']);
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      EndpointConfiguration: { Types: ['EDGE'] },
+    });
+  });
+});
