@@ -202,13 +202,22 @@ const BUFFERED_TIMEOUT_SECONDS = 29;
 const STREAM_TIMEOUT_SECONDS = 900;
 
 /** One JSON object per request; every value quoted because absent ones print `-`. */
+const ESCAPED_BY_API_GATEWAY = '$context.error.messageString';
+
+/**
+ * One JSON object a line, whatever the request held: API Gateway writes
+ * `$context` values as they are, unescaped, so only values that cannot hold
+ * a quote or backslash are quoted here. The user agent and the integration's
+ * error text can, and have no escaped form: they are left out (the handlers'
+ * own log line has the request id to join on). The error message goes in as
+ * `$context.error.messageString`, which API Gateway quotes and escapes itself.
+ */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
     requestId: '$context.requestId',
     extendedRequestId: '$context.extendedRequestId',
     time: '$context.requestTimeEpoch',
     ip: '$context.identity.sourceIp',
-    userAgent: '$context.identity.userAgent',
     method: '$context.httpMethod',
     resourcePath: '$context.resourcePath',
     path: '$context.path',
@@ -218,8 +227,7 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     latencyMs: '$context.responseLatency',
     integrationStatus: '$context.integration.status',
     integrationLatencyMs: '$context.integration.latency',
-    integrationError: '$context.integration.error',
     errorType: '$context.error.responseType',
-    errorMessage: '$context.error.message',
-  }),
+    errorMessage: ESCAPED_BY_API_GATEWAY,
+  }).replace(`"${ESCAPED_BY_API_GATEWAY}"`, ESCAPED_BY_API_GATEWAY),
 );

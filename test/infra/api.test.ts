@@ -160,14 +160,22 @@ describe('the stage', () => {
       JSON.stringify(accessLog.DestinationArn),
       'access logs go to the API log group',
     ).toContain(real.logicalId(real.stack.api.node.findChild('AccessLogs')));
-    expect(
-      () => JSON.parse(accessLog.Format),
-      'access log format must be a JSON object',
-    ).not.toThrow();
-    expect(JSON.parse(accessLog.Format)).toMatchObject({
+    // As API Gateway fills it: `…messageString` quoted and escaped, every other value as is.
+    const filled = (value: string) =>
+      accessLog.Format.replaceAll('$context.error.messageString', JSON.stringify(value));
+    expect(JSON.parse(filled('Missing Authentication Token'))).toMatchObject({
       requestId: '$context.requestId',
       status: '$context.status',
+      errorMessage: 'Missing Authentication Token',
     });
+    const hostile = 'say "hi" \\ {"x":1}\n';
+    expect(JSON.parse(filled(hostile)).errorMessage, 'valid JSON whatever the message').toBe(
+      hostile,
+    );
+    // Values API Gateway writes unescaped must never be able to hold a quote.
+    expect(accessLog.Format).not.toContain('$context.identity.userAgent');
+    expect(accessLog.Format).not.toContain('$context.integration.error');
+    expect(accessLog.Format).not.toMatch(/"\$context\.error\.message"/);
     expect(stage?.MethodSettings, 'stage-wide method settings, then the submit route’s').toEqual([
       {
         DataTraceEnabled: false,
