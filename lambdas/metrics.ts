@@ -22,6 +22,15 @@ export const METRICS_SERVICE = 'form-service';
 
 /** Every product metric, named as the product speaks. */
 export type MetricName =
+  /** Public submit endpoint (`POST /s/{key}`), one count per post, by how it ended: */
+  /** stored and not spam; */
+  | 'SubmissionAccepted'
+  /** stored as spam, dimension `rule`: `links` or `duplicate`; */
+  | 'SubmissionSpam'
+  /** dropped quietly, dimension `reason`: `blocked_ip`, `blocked_country`, `honeypot`, `fill_time`, `spam_cap`; */
+  | 'SubmissionDropped'
+  /** refused, dimensions `status` and `code` (the error code, a closed set). */
+  | 'SubmissionRejected'
   /** A deleted form's partition and uploads were purged (stream worker `formPurger`). */
   | 'FormPurged'
   /** Spam past its retention deleted by the `spamPurger` worker; the value is how many. */

@@ -61,10 +61,23 @@ export interface CompletionView {
   design: FormDesign;
 }
 
+/** Which spam rule stored a post as spam (step 10). */
+export type SpamRule = 'links' | 'duplicate';
+
+/** Why a post was dropped quietly (steps 2, 6 and 10's spam cap). */
+export type DropReason = 'blocked_ip' | 'blocked_country' | 'honeypot' | 'fill_time' | 'spam_cap';
+
 export type SubmitOutcome =
-  | { kind: 'stored'; submissionId: string; nearLimit: boolean; view: CompletionView }
-  /** Dropped by a block list, the honeypot or the fill-time check: nothing stored. */
-  | { kind: 'dropped'; view: CompletionView };
+  | {
+      kind: 'stored';
+      submissionId: string;
+      nearLimit: boolean;
+      /** The rule that made it spam; undefined for a clean post. */
+      spamRule: SpamRule | undefined;
+      view: CompletionView;
+    }
+  /** Dropped by a block list, the honeypot, the fill-time check or the spam cap: nothing stored. */
+  | { kind: 'dropped'; reason: DropReason; view: CompletionView };
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
 const USER_AGENT_MAX = 1000;
@@ -99,7 +112,9 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
 
   // 2. Block lists: dropped quietly, so a blocked sender learns nothing.
   if (isBlocked(form, request.ip, request.country)) {
-    return { kind: 'dropped', view: completionView(form, plan, request, {}) };
+    // The address is checked first, as `isBlocked` does.
+    const reason = isBlocked(form, request.ip, undefined) ? 'blocked_ip' : 'blocked_country';
+    return { kind: 'dropped', reason, view: completionView(form, plan, request, {}) };
   }
   // 3. Allowed websites.
   if (!originAllowed(form.allowedOrigins, request.origin, request.referer)) {
@@ -119,7 +134,9 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   const view = completionView(form, plan, request, special);
 
   // 6. Bots caught by the honeypot or the fill-time check: dropped quietly.
-  if (isBotByHoneypotOrTiming(special, now.getTime())) return { kind: 'dropped', view };
+  if (isBotByHoneypotOrTiming(special, now.getTime())) {
+    return { kind: 'dropped', reason: special.gotcha ? 'honeypot' : 'fill_time', view };
+  }
 
   // 7. Empty posts, then files the form does not take. A refused file still
   // counts as content here, so a post of only a refused file names the file.
@@ -193,7 +210,7 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   if (!stored.stored) {
     await discardFiles(form.id, submission.id, body.files.length);
     // Past the month's spam cap, spam is dropped like a bot: nothing stored, nothing said.
-    if (stored.reason === 'spam_cap_reached') return { kind: 'dropped', view };
+    if (stored.reason === 'spam_cap_reached') return { kind: 'dropped', reason: 'spam_cap', view };
     if (stored.reason === 'form_gone') throw formNotFound();
     if (stored.reason === 'closed') {
       await recordReachedLimit(form, now);
@@ -212,6 +229,8 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     kind: 'stored',
     submissionId: submission.id,
     nearLimit: stored.nearLimit,
+    // Link spam is decided before storing; spam the store made of a clean post is a duplicate.
+    spamRule: stored.spam ? (submission.isSpam ? 'links' : 'duplicate') : undefined,
     view,
   };
 }
