@@ -1,6 +1,8 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { admin } from '../support/admin.ts';
+import { stack } from '../support/api.ts';
 import { newForm, type TestForm } from '../support/forms.ts';
 import { localStore } from '../support/store.ts';
 
@@ -175,7 +177,32 @@ describe('submit metrics (EMF on stdout, one line per post)', () => {
     );
   });
 
-  it('rejected: SubmissionRejected by status and code (402, 423, 415, 422, 404)', async () => {
+  it('dropped past the monthly spam cap: SubmissionDropped reason=spam_cap', async () => {
+    const form = await newForm('free');
+    // The month's spam counter as if the form had stored far more than any cap.
+    const { documents } = await localStore();
+    await documents.send(
+      new PutCommand({
+        TableName: stack().tableName,
+        Item: {
+          pk: `FORM#${form.id}`,
+          sk: `SPAM#${new Date().toISOString().slice(0, 7)}`,
+          entity: 'spamQuota',
+          spam: 1_000_000_000,
+        },
+      }),
+    );
+    const { status, emf } = await post(form, {
+      json: { message: 'http://a.example http://b.example http://c.example' },
+    });
+    expect(status).toBe(200);
+    expect(onlyMetric(emf, form)).toEqual({
+      name: 'SubmissionDropped',
+      dimensions: { ...service, reason: 'spam_cap' },
+    });
+  });
+
+  it('rejected: SubmissionRejected by status and code (402, 423, 415, 422, 413, 403, 404)', async () => {
     const rejected = async (form: TestForm, options: Post, status: string, code: string) => {
       const answer = await post(form, options);
       expect(answer.status).toBe(Number(status));
@@ -202,6 +229,15 @@ describe('submit metrics (EMF on stdout, one line per post)', () => {
       'unsupported_media_type',
     );
     await rejected(form, { json: { a: '  ' } }, '422', 'empty_submission');
+    await rejected(form, { json: { a: 'x'.repeat(210_000) } }, '413', 'payload_too_large');
+
+    const guarded = await newForm('free', { allowedOrigins: ['https://allowed.example'] });
+    await rejected(
+      guarded,
+      { json: { a: 'b' }, headers: { Origin: 'https://elsewhere.example' } },
+      '403',
+      'origin_not_allowed',
+    );
 
     const missing = { ...form, key: 'no-such-form-key-0000' };
     await rejected(missing, { json: { a: 'b' } }, '404', 'not_found');
