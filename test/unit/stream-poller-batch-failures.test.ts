@@ -27,6 +27,7 @@ vi.mock('#aws/uploads.ts', () => ({
 
 const purger = workers.find((worker) => worker.name === 'formPurger')!;
 if (purger.trigger.kind !== 'tableStream') throw new Error('formPurger is a stream worker');
+// The purger takes one record a batch in the stack; these tests need batches of several.
 const trigger = purger.trigger;
 
 function removedForm(formId: string, sequence: string): _Record {
@@ -90,7 +91,7 @@ describe('local stream poller with a Powertools batch handler', () => {
     const poller = startStreamPoller({
       client: streamOf([removedForm('f1', '1'), removedForm('f2', '2'), removedForm('f3', '3')]),
       streamArn: 'arn:stream',
-      consumer: { name: 'formPurger', handler, ...trigger },
+      consumer: { name: 'formPurger', handler, ...trigger, batchSize: 10 },
       intervalMs: 10,
       onFailure: (records) => failed.push(records),
     });
@@ -116,7 +117,7 @@ describe('local stream poller with a Powertools batch handler', () => {
     const poller = startStreamPoller({
       client: streamOf([removedForm('f1', '1'), removedForm('f2', '2')]),
       streamArn: 'arn:stream',
-      consumer: { name: 'formPurger', handler, ...trigger },
+      consumer: { name: 'formPurger', handler, ...trigger, batchSize: 10 },
       intervalMs: 10,
       onFailure: (records, reason) => failed.push({ records, reason }),
     });
