@@ -7,6 +7,7 @@ import { type Worker, workers as workerTable } from '../lambdas/workers.ts';
 import { grantAccess } from './constructs/access.ts';
 import { Api, isSubmitRoute } from './constructs/api.ts';
 import { EmailSending } from './constructs/email.ts';
+import { Observability } from './constructs/observability.ts';
 import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
@@ -33,6 +34,7 @@ export class FormServiceStack extends Stack {
   readonly storage: Storage;
   readonly api: Api;
   readonly queues: Queues;
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: FormServiceStackProps = {}) {
     super(scope, id, props);
@@ -110,13 +112,21 @@ export class FormServiceStack extends Stack {
 
     // The event-driven side (lambdas/workers.ts): queues, the stream-failure
     // queue and Scheduling are built on first use by a worker or an access.
+    const streamConsumers: ServiceFunction[] = [];
     for (const worker of workers) {
-      addWorker(this, worker, LAMBDAS_DIR, functionDefaults, targets);
+      const fn = addWorker(this, worker, LAMBDAS_DIR, functionDefaults, targets);
+      if (worker.trigger.kind === 'tableStream') streamConsumers.push(fn);
     }
 
-    // Later capabilities plug in here, each a construct in lib/constructs/:
-    // - Observability: alarms (DLQ depth, errors, throttles, 5xx) and a dashboard
-    //   (this.queues.all() and the stream/schedule dead-letter queues).
+    // Last: it finds every function, queue and alarm built above.
+    this.observability = new Observability(this, 'Observability', {
+      settings,
+      restApi: this.api.restApi,
+      stageName: settings.apiStageName,
+      submitRoute: routes.find(isSubmitRoute),
+      queues: this.queues.all(),
+      streamConsumers,
+    });
 
     new CfnOutput(this, 'ApiUrl', {
       value: this.api.restApi.url,

@@ -1,6 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import {
+  emailAddress,
   flag,
   type Parser,
   parseWith,
@@ -52,6 +53,17 @@ const baseUrl: Parser<string> = (raw) => {
   }
   return url;
 };
+
+/** A number (decimals allowed) at least `min`. */
+const atLeast =
+  (min: number): Parser<number> =>
+  (raw) => {
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value) || value < min) {
+      throw new Error(`must be a number >= ${min}, got "${raw}"`);
+    }
+    return value;
+  };
 
 interface StackSetting<T> {
   default: T;
@@ -131,6 +143,30 @@ export const STACK_SETTINGS = {
     default: '',
     parse: (raw) => (raw === '' ? raw : emailIdentity(raw)),
   }),
+  /**
+   * Where alarm notifications go besides the alarm topic: an email address
+   * subscribed to it (AWS mails a confirmation link first); empty: none.
+   */
+  alarmEmail: stackSetting({
+    default: '',
+    parse: (raw) => (raw.trim() === '' ? '' : emailAddress(raw.trim())),
+  }),
+  /** Alarm when a function's errors over 5 minutes exceed this. */
+  alarmLambdaErrors: stackSetting({ default: 0, parse: wholeNumber(0) }),
+  /** Alarm when a function's throttled invocations over 5 minutes exceed this. */
+  alarmLambdaThrottles: stackSetting({ default: 0, parse: wholeNumber(0) }),
+  /** Alarm when the share of API requests answered 5xx over 5 minutes exceeds this percentage. */
+  alarmApi5xxPercent: stackSetting({ default: 1, parse: atLeast(0) }),
+  /** Alarm when the p99 latency of `POST /s/{key}` over 5 minutes exceeds this many milliseconds. */
+  alarmSubmitP99LatencyMs: stackSetting({ default: 3000, parse: wholeNumber(1) }),
+  /** Alarm when a table-stream worker's iterator age (maximum) exceeds this many seconds. */
+  alarmIteratorAgeSeconds: stackSetting({ default: 60, parse: wholeNumber(1) }),
+  /** Alarm when the oldest message of a dead-letter queue is older than this many seconds. */
+  alarmDeadLetterAgeSeconds: stackSetting({ default: 3600, parse: wholeNumber(60) }),
+  /** Alarm when webhook deliveries given up (`WebhookFailed`) over 5 minutes exceed this. */
+  alarmWebhookFailures: stackSetting({ default: 0, parse: wholeNumber(0) }),
+  /** Alarm when emails SES refused (`EmailRejected`, both kinds) over 5 minutes exceed this. */
+  alarmEmailRejections: stackSetting({ default: 0, parse: wholeNumber(0) }),
   /** Whether this stack sets the account's API Gateway logging role. */
   apiGatewayCloudWatchRole: stackSetting({
     default: true,

@@ -1,0 +1,385 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { EmailJob } from '../../lambdas/domain/delivery-channels.ts';
+import { METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../lambdas/metrics.ts';
+import type { ServiceQueue } from './queues.ts';
+import { ServiceFunction } from './service-function.ts';
+
+/** The thresholds of lib/settings.ts (`alarm*`), each documented there and in README "Deploying". */
+export interface AlarmThresholds {
+  alarmEmail: string;
+  alarmLambdaErrors: number;
+  alarmLambdaThrottles: number;
+  alarmApi5xxPercent: number;
+  alarmSubmitP99LatencyMs: number;
+  alarmIteratorAgeSeconds: number;
+  alarmDeadLetterAgeSeconds: number;
+  alarmWebhookFailures: number;
+  alarmEmailRejections: number;
+}
+
+export interface ObservabilityProps {
+  settings: AlarmThresholds;
+  restApi: RestApi;
+  stageName: string;
+  /** `POST /s/{key}` when the route table has it (test tables may not). */
+  submitRoute?: { method: string; path: string };
+  /** The queues of lambdas/queues.ts that were built (their DLQs are found in the tree). */
+  queues: readonly ServiceQueue[];
+  /** Workers reading the table stream: one iterator-age alarm each. */
+  streamConsumers: readonly ServiceFunction[];
+}
+
+/** Every email kind: EmailRejected etc. carry `kind` as a dimension. */
+const EMAIL_KINDS = ['notification', 'autoreply'] as const satisfies readonly EmailJob['kind'][];
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** One product metric (lambdas/metrics.ts): namespace FormService, dimension service=form-service. */
+export function productMetric(
+  name: MetricName,
+  dimensions: Record<string, string> = {},
+  statistic = 'Sum',
+): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: METRICS_SERVICE, ...dimensions },
+    statistic,
+    period: FIVE_MINUTES,
+  });
+}
+
+/** A product metric summed over every email kind. */
+function emailMetric(name: MetricName, label: string): MathExpression {
+  // Ids unique across expressions: one graph holds several of these.
+  const id = (kind: string) => `${name.charAt(0).toLowerCase()}${name.slice(1)}_${kind}`;
+  const usingMetrics = Object.fromEntries(
+    EMAIL_KINDS.map((kind) => [id(kind), productMetric(name, { kind })]),
+  );
+  return new MathExpression({
+    expression: EMAIL_KINDS.map(id).join(' + '),
+    usingMetrics,
+    label,
+    period: FIVE_MINUTES,
+  });
+}
+
+/** Every value of a product metric's extra dimensions, one line each (dashboard only). */
+function searchProductMetric(
+  name: MetricName,
+  dimensions: string[],
+  label: string,
+): MathExpression {
+  const schema = [METRICS_NAMESPACE, 'service', ...dimensions].join(',');
+  return new MathExpression({
+    expression: `SEARCH('{${schema}} MetricName="${name}" service="${METRICS_SERVICE}"', 'Sum', 300)`,
+    label,
+    period: FIVE_MINUTES,
+  });
+}
+
+/**
+ * The operator's view: one SNS topic every alarm of the stack notifies
+ * (the dead-letter alarms of queues.ts and scheduling.ts included), the
+ * alarms of the operations issue with thresholds from lib/settings.ts, and
+ * one dashboard. Built last: it walks the stack for functions, queues and
+ * alarms, so whatever was added before is covered.
+ */
+export class Observability extends Construct {
+  readonly topic: Topic;
+  readonly dashboard: Dashboard;
+  /** The alarms built here (the DLQ depth alarms are built by their queues). */
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    const { settings } = props;
+    const stack = Stack.of(this);
+
+    // SNS encryption with a key CloudWatch may use: the AWS-managed SNS key's
+    // policy cannot be changed, and alarms could not publish to a topic it encrypts.
+    const key = new Key(this, 'TopicKey', {
+      description: `Encrypts the alarm topic of ${stack.stackName}`,
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+    this.topic = new Topic(this, 'AlarmTopic', {
+      displayName: `${stack.stackName} alarms`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    // Publish on the topic and use of its key, for CloudWatch alarms of this account only.
+    this.topic.grantPublish(
+      new ServicePrincipal('cloudwatch.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+    );
+    if (settings.alarmEmail) {
+      this.topic.addSubscription(new EmailSubscription(settings.alarmEmail));
+    }
+
+    const functions = stack.node
+      .findAll()
+      .filter((c): c is ServiceFunction => c instanceof ServiceFunction);
+    const mainQueues = new Set<Queue>(props.queues.map((q) => q.queue));
+    const deadLetterQueues = stack.node
+      .findAll()
+      .filter((c): c is Queue => c instanceof Queue && !mainQueues.has(c));
+
+    // Lambda: errors and throttles, one alarm each per function.
+    for (const fn of functions) {
+      const name = fn.node.id;
+      this.alarm(`${name}Errors`, {
+        description: `Function ${name} failed invocations (errors over 5 minutes > ${settings.alarmLambdaErrors})`,
+        metric: fn.lambda.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        threshold: settings.alarmLambdaErrors,
+      });
+      this.alarm(`${name}Throttles`, {
+        description: `Function ${name} was throttled (throttles over 5 minutes > ${settings.alarmLambdaThrottles})`,
+        metric: fn.lambda.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        threshold: settings.alarmLambdaThrottles,
+      });
+    }
+
+    // Table-stream consumers falling behind.
+    for (const fn of props.streamConsumers) {
+      const name = fn.node.id;
+      this.alarm(`${name}IteratorAge`, {
+        description: `Stream worker ${name} lags the table stream (IteratorAge max > ${settings.alarmIteratorAgeSeconds} s)`,
+        metric: fn.lambda.metric('IteratorAge', {
+          period: FIVE_MINUTES,
+          statistic: 'Maximum',
+        }),
+        threshold: settings.alarmIteratorAgeSeconds * 1000,
+      });
+    }
+
+    // Dead letters waiting too long (depth > 0 alarms already exist per DLQ).
+    for (const queue of deadLetterQueues) {
+      const name = queue.node.path.slice(stack.node.path.length + 1).replace(/[^A-Za-z0-9]/g, '');
+      this.alarm(`${name}OldestMessage`, {
+        description: `A message in the dead-letter queue ${queue.node.path} is older than ${settings.alarmDeadLetterAgeSeconds} s`,
+        metric: queue.metricApproximateAgeOfOldestMessage({
+          period: FIVE_MINUTES,
+          statistic: 'Maximum',
+        }),
+        threshold: settings.alarmDeadLetterAgeSeconds,
+      });
+    }
+
+    // API Gateway: the stage's 5xx rate and the submit route's p99 latency.
+    const apiDimensions = { ApiName: props.restApi.restApiName, Stage: props.stageName };
+    const apiMetric = (metricName: string, statistic: string, extra: Record<string, string> = {}) =>
+      new Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName,
+        dimensionsMap: { ...apiDimensions, ...extra },
+        statistic,
+        period: FIVE_MINUTES,
+      });
+    this.alarm('Api5xxRate', {
+      description: `Share of API requests answered 5xx over 5 minutes > ${settings.alarmApi5xxPercent} %`,
+      // 5XXError's average is the share of requests (0..1).
+      metric: apiMetric('5XXError', 'Average'),
+      threshold: settings.alarmApi5xxPercent / 100,
+    });
+    const submitDimensions = props.submitRoute
+      ? { Resource: props.submitRoute.path, Method: props.submitRoute.method }
+      : undefined;
+    if (submitDimensions) {
+      this.alarm('SubmitLatencyP99', {
+        description: `p99 latency of POST /s/{key} over 5 minutes > ${settings.alarmSubmitP99LatencyMs} ms`,
+        metric: apiMetric('Latency', 'p99', submitDimensions),
+        threshold: settings.alarmSubmitP99LatencyMs,
+      });
+    }
+
+    // Deliveries: product metrics (EMF).
+    this.alarm('WebhookFailures', {
+      description: `Webhook deliveries given up (WebhookFailed over 5 minutes > ${settings.alarmWebhookFailures})`,
+      metric: productMetric('WebhookFailed'),
+      threshold: settings.alarmWebhookFailures,
+    });
+    this.alarm('EmailRejections', {
+      description: `Emails refused by SES, both kinds (EmailRejected over 5 minutes > ${settings.alarmEmailRejections})`,
+      metric: emailMetric('EmailRejected', 'EmailRejected (all kinds)'),
+      threshold: settings.alarmEmailRejections,
+    });
+
+    // Every alarm of the stack notifies the topic (the DLQ alarms included).
+    const action = new SnsAction(this.topic);
+    for (const alarm of stack.node.findAll().filter((c): c is Alarm => c instanceof Alarm)) {
+      alarm.addAlarmAction(action);
+    }
+
+    this.dashboard = this.buildDashboard(
+      props,
+      functions,
+      deadLetterQueues,
+      apiMetric,
+      submitDimensions,
+    );
+  }
+
+  private alarm(
+    id: string,
+    options: { description: string; metric: IMetric; threshold: number },
+  ): Alarm {
+    const alarm = new Alarm(this, `${id}Alarm`, {
+      alarmDescription: options.description,
+      metric: options.metric,
+      threshold: options.threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarms.push(alarm);
+    return alarm;
+  }
+
+  private buildDashboard(
+    props: ObservabilityProps,
+    functions: ServiceFunction[],
+    deadLetterQueues: Queue[],
+    apiMetric: (name: string, statistic: string, extra?: Record<string, string>) => Metric,
+    submitDimensions: Record<string, string> | undefined,
+  ): Dashboard {
+    const width = 12;
+    const height = 6;
+    const submitTraffic: IMetric[] = [
+      productMetric('SubmissionAccepted').with({ label: 'Accepted' }),
+      searchProductMetric('SubmissionSpam', ['rule'], 'Spam'),
+      searchProductMetric('SubmissionDropped', ['reason'], 'Dropped'),
+      searchProductMetric('SubmissionRejected', ['code', 'status'], 'Rejected'),
+    ];
+    if (submitDimensions) {
+      submitTraffic.unshift(apiMetric('Count', 'Sum', submitDimensions).with({ label: 'Posts' }));
+    }
+    const latency: IMetric[] = [apiMetric('Latency', 'p99').with({ label: 'API p99' })];
+    if (submitDimensions) {
+      latency.push(
+        apiMetric('Latency', 'p99', submitDimensions).with({ label: 'Submit p99' }),
+        apiMetric('Latency', 'p50', submitDimensions).with({ label: 'Submit p50' }),
+      );
+    }
+    return new Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.hours(3),
+      widgets: [
+        [
+          new TextWidget({
+            markdown: `# ${Stack.of(this).stackName}\nSubmit traffic and outcomes, API latency and errors, functions, queues, deliveries. Alarms notify the topic ${this.topic.node.path}.`,
+            width: 24,
+            height: 2,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Submissions (POST /s/{key}) by outcome',
+            left: submitTraffic,
+            width,
+            height,
+          }),
+          new GraphWidget({ title: 'API latency (ms)', left: latency, width, height }),
+        ],
+        [
+          new GraphWidget({
+            title: 'API errors (share of requests)',
+            left: [
+              apiMetric('5XXError', 'Average').with({ label: '5XXError' }),
+              apiMetric('4XXError', 'Average').with({ label: '4XXError' }),
+            ],
+            width,
+            height,
+          }),
+          new GraphWidget({
+            title: 'Lambda errors and throttles',
+            left: functions.map((fn) =>
+              fn.lambda.metricErrors({ period: FIVE_MINUTES, label: `${fn.node.id} errors` }),
+            ),
+            right: functions.map((fn) =>
+              fn.lambda.metricThrottles({ period: FIVE_MINUTES, label: `${fn.node.id} throttles` }),
+            ),
+            width,
+            height,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Queue depths (visible messages)',
+            left: props.queues.map((q) =>
+              q.queue.metricApproximateNumberOfMessagesVisible({
+                period: FIVE_MINUTES,
+                statistic: 'Maximum',
+                label: q.definition.name,
+              }),
+            ),
+            right: deadLetterQueues.map((queue) =>
+              queue.metricApproximateNumberOfMessagesVisible({
+                period: FIVE_MINUTES,
+                statistic: 'Maximum',
+                label: `DLQ ${queue.node.path.split('/').slice(1, -1).join('/')}`,
+              }),
+            ),
+            rightYAxis: { label: 'dead letters', min: 0 },
+            width,
+            height,
+          }),
+          new GraphWidget({
+            title: 'Stream workers iterator age (ms)',
+            left: props.streamConsumers.map((fn) =>
+              fn.lambda.metric('IteratorAge', {
+                period: FIVE_MINUTES,
+                statistic: 'Maximum',
+                label: fn.node.id,
+              }),
+            ),
+            width,
+            height,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Webhook deliveries',
+            left: [
+              productMetric('WebhookDelivered').with({ label: 'WebhookDelivered' }),
+              productMetric('WebhookRetried').with({ label: 'WebhookRetried' }),
+              productMetric('WebhookFailed').with({ label: 'WebhookFailed' }),
+            ],
+            width,
+            height,
+          }),
+          new GraphWidget({
+            title: 'Emails',
+            left: [
+              emailMetric('EmailSent', 'EmailSent'),
+              emailMetric('EmailRejected', 'EmailRejected'),
+              emailMetric('EmailRetried', 'EmailRetried'),
+            ],
+            width,
+            height,
+          }),
+        ],
+      ],
+    });
+  }
+}

@@ -1,0 +1,289 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { describe, expect, it } from 'vitest';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/metrics.ts';
+import { workers } from '../../lambdas/workers.ts';
+import { ServiceFunction } from '../../lib/constructs/service-function.ts';
+import { STACK_SETTINGS } from '../../lib/settings.ts';
+import { propertiesOf, resourcesOfType, type Synthesized, synthesize } from './synthesize.ts';
+
+type Json = Record<string, unknown>;
+interface Dimension {
+  Name: string;
+  Value: unknown;
+}
+
+const built = synthesize();
+
+function alarms(target: Synthesized = built): Json[] {
+  return Object.values(resourcesOfType(target.template, 'AWS::CloudWatch::Alarm')).map(
+    propertiesOf,
+  );
+}
+
+function dimensionsOf(alarm: Json): Record<string, unknown> {
+  return Object.fromEntries(
+    ((alarm.Dimensions ?? []) as Dimension[]).map((d) => [d.Name, d.Value]),
+  );
+}
+
+/** The alarms on one metric, whose dimensions include `dimensions`. */
+function alarmsOn(
+  namespace: string,
+  metricName: string,
+  dimensions: Record<string, unknown>,
+  target: Synthesized = built,
+): Json[] {
+  return alarms(target).filter(
+    (alarm) =>
+      alarm.Namespace === namespace &&
+      alarm.MetricName === metricName &&
+      Object.entries(dimensions).every(
+        ([name, value]) => JSON.stringify(dimensionsOf(alarm)[name]) === JSON.stringify(value),
+      ),
+  );
+}
+
+function topicRef(target: Synthesized = built): Json {
+  return { Ref: target.logicalId(target.stack.observability.topic) };
+}
+
+const ref = (target: Synthesized, construct: Parameters<Synthesized['logicalId']>[0]) => ({
+  Ref: target.logicalId(construct),
+});
+
+const functions = built.stack.node
+  .findAll()
+  .filter((c): c is ServiceFunction => c instanceof ServiceFunction);
+const mainQueues = new Set(built.stack.queues.all().map((q) => q.queue));
+const deadLetterQueues = built.stack.node
+  .findAll()
+  .filter((c): c is Queue => c instanceof Queue && !mainQueues.has(c));
+
+describe('alarm topic', () => {
+  it('is one SNS topic, encrypted with a rotated KMS key CloudWatch may use, TLS only', () => {
+    built.template.resourceCountIs('AWS::SNS::Topic', 1);
+    built.template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: Match.anyValue(),
+    });
+    built.template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: Match.arrayWith(['kms:Decrypt']),
+          }),
+        ]),
+      }),
+    });
+    built.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Action: 'sns:Publish',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+          }),
+        ]),
+      }),
+    });
+  });
+
+  it('has no subscription by default (alarmEmail empty)', () => {
+    expect(STACK_SETTINGS.alarmEmail.default).toBe('');
+    built.template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('subscribes the alarmEmail address when set', () => {
+    const withEmail = synthesize({ context: { alarmEmail: 'ops@example.com' } });
+    withEmail.template.resourceCountIs('AWS::SNS::Subscription', 1);
+    withEmail.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: topicRef(withEmail),
+    });
+  });
+
+  it('refuses an alarmEmail that is not an address', () => {
+    expect(() => synthesize({ context: { alarmEmail: 'not an address' } })).toThrow(/alarmEmail/);
+  });
+
+  it('is the alarm action of every alarm of the stack, the dead-letter alarms included', () => {
+    const all = alarms();
+    expect(all.length).toBeGreaterThan(2 * functions.length);
+    for (const alarm of all) {
+      expect(alarm.AlarmActions, String(alarm.AlarmDescription)).toEqual([topicRef()]);
+    }
+  });
+});
+
+describe('alarms', () => {
+  it('Lambda errors and throttles: one alarm each per function, sum over 5 minutes > 0', () => {
+    expect(functions.length).toBeGreaterThan(5);
+    for (const fn of functions) {
+      for (const metric of ['Errors', 'Throttles']) {
+        const found = alarmsOn('AWS/Lambda', metric, { FunctionName: ref(built, fn.lambda) });
+        expect(found, `${metric} of ${fn.node.id}`).toHaveLength(1);
+        expect(found[0]).toMatchObject({
+          Statistic: 'Sum',
+          Period: 300,
+          Threshold: 0,
+          ComparisonOperator: 'GreaterThanThreshold',
+        });
+      }
+    }
+  });
+
+  it('iterator age of every table-stream worker: maximum > 60 s', () => {
+    const streamWorkers = workers.filter((w) => w.trigger.kind === 'tableStream');
+    expect(streamWorkers.length).toBeGreaterThan(0);
+    for (const worker of streamWorkers) {
+      const fn = built.functionOf(worker.name);
+      const found = alarmsOn('AWS/Lambda', 'IteratorAge', { FunctionName: ref(built, fn.lambda) });
+      expect(found, worker.name).toHaveLength(1);
+      expect(found[0]).toMatchObject({ Statistic: 'Maximum', Threshold: 60_000 });
+    }
+    expect(alarms().filter((a) => a.MetricName === 'IteratorAge')).toHaveLength(
+      streamWorkers.length,
+    );
+  });
+
+  it('every dead-letter queue: depth > 0 and oldest message older than 1 h', () => {
+    // The webhook and email queues' DLQs, the stream-failure queue, the schedule queues.
+    expect(deadLetterQueues.length).toBeGreaterThanOrEqual(4);
+    for (const queue of deadLetterQueues) {
+      const dimensions = { QueueName: { 'Fn::GetAtt': [built.logicalId(queue), 'QueueName'] } };
+      const depth = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', dimensions);
+      const age = alarmsOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', dimensions);
+      expect(depth, `depth of ${queue.node.path}`).toHaveLength(1);
+      expect(age, `age of ${queue.node.path}`).toHaveLength(1);
+      expect(depth[0]).toMatchObject({ Threshold: 0 });
+      expect(age[0]).toMatchObject({ Statistic: 'Maximum', Threshold: 3600 });
+    }
+  });
+
+  const apiDimensions = () => ({
+    ApiName: built.stack.stackName,
+    Stage: STACK_SETTINGS.apiStageName.default,
+  });
+
+  it('API Gateway 5xx rate: average 5XXError of the stage > 1 %', () => {
+    const found = alarmsOn('AWS/ApiGateway', '5XXError', apiDimensions()).filter(
+      (a) => !('Resource' in dimensionsOf(a)),
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ Statistic: 'Average', Period: 300, Threshold: 0.01 });
+  });
+
+  it('submit p99 latency: Latency of POST /s/{key} > 3000 ms', () => {
+    const found = alarmsOn('AWS/ApiGateway', 'Latency', {
+      ...apiDimensions(),
+      Resource: '/s/{key}',
+      Method: 'POST',
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ ExtendedStatistic: 'p99', Period: 300, Threshold: 3000 });
+  });
+
+  it('webhook deliveries failing: FormService WebhookFailed (service=form-service) sum > 0', () => {
+    const found = alarmsOn(METRICS_NAMESPACE, 'WebhookFailed', { service: METRICS_SERVICE });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ Statistic: 'Sum', Period: 300, Threshold: 0 });
+    expect(Object.keys(dimensionsOf(found[0]!))).toEqual(['service']);
+  });
+
+  it('SES rejections: the sum of EmailRejected over both kinds > 0', () => {
+    const found = alarms().filter((alarm) =>
+      JSON.stringify(alarm.Metrics ?? []).includes('"EmailRejected"'),
+    );
+    expect(found).toHaveLength(1);
+    const metrics = found[0]!.Metrics as Json[];
+    const expression = metrics.find((m) => m.Expression);
+    expect(expression).toMatchObject({ ReturnData: true });
+    const stats = metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat as Json);
+    const kinds = stats.map((stat) => {
+      const metric = stat.Metric as Json;
+      expect(metric).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: 'EmailRejected' });
+      expect(stat).toMatchObject({ Stat: 'Sum', Period: 300 });
+      const dims = Object.fromEntries(
+        (metric.Dimensions as Dimension[]).map((d) => [d.Name, d.Value]),
+      );
+      expect(dims.service).toBe(METRICS_SERVICE);
+      return dims.kind;
+    });
+    expect(kinds.sort()).toEqual(['autoreply', 'notification']);
+    expect(found[0]).toMatchObject({ Threshold: 0 });
+  });
+
+  it('takes every threshold from the context', () => {
+    const tuned = synthesize({
+      context: {
+        alarmLambdaErrors: '3',
+        alarmLambdaThrottles: '2',
+        alarmApi5xxPercent: '2.5',
+        alarmSubmitP99LatencyMs: '5000',
+        alarmIteratorAgeSeconds: '120',
+        alarmDeadLetterAgeSeconds: '7200',
+        alarmWebhookFailures: '4',
+        alarmEmailRejections: '5',
+      },
+    });
+    const thresholds = (metricName: string) =>
+      new Set(
+        alarms(tuned)
+          .filter((a) => a.MetricName === metricName)
+          .map((a) => a.Threshold),
+      );
+    expect(thresholds('Errors')).toEqual(new Set([3]));
+    expect(thresholds('Throttles')).toEqual(new Set([2]));
+    expect(thresholds('5XXError')).toEqual(new Set([0.025]));
+    expect(thresholds('Latency')).toEqual(new Set([5000]));
+    expect(thresholds('IteratorAge')).toEqual(new Set([120_000]));
+    expect(thresholds('ApproximateAgeOfOldestMessage')).toEqual(new Set([7200]));
+    expect(thresholds('WebhookFailed')).toEqual(new Set([4]));
+    const email = alarms(tuned).find((a) =>
+      JSON.stringify(a.Metrics ?? []).includes('EmailRejected'),
+    );
+    expect(email?.Threshold).toBe(5);
+  });
+});
+
+describe('dashboard', () => {
+  const dashboards = Object.values(resourcesOfType(built.template, 'AWS::CloudWatch::Dashboard'));
+  const body = JSON.stringify(dashboards.map(propertiesOf));
+
+  it('is one dashboard, named by CloudFormation', () => {
+    expect(dashboards).toHaveLength(1);
+    expect(propertiesOf(dashboards[0]!).DashboardName).toBeUndefined();
+  });
+
+  it('shows submit outcomes, API latency and 5xx, Lambda errors, queues, webhooks and emails', () => {
+    for (const metric of [
+      'SubmissionAccepted',
+      'SubmissionSpam',
+      'SubmissionDropped',
+      'SubmissionRejected',
+      'Latency',
+      '5XXError',
+      'Errors',
+      'Throttles',
+      'ApproximateNumberOfMessagesVisible',
+      'IteratorAge',
+      'WebhookDelivered',
+      'WebhookRetried',
+      'WebhookFailed',
+      'EmailSent',
+      'EmailRejected',
+      'EmailRetried',
+    ]) {
+      expect(body, metric).toContain(metric);
+    }
+    expect(body).toContain(METRICS_NAMESPACE);
+    expect(body).toContain('/s/{key}');
+  });
+});
