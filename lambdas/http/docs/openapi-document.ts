@@ -1,0 +1,557 @@
+import { type $ZodType, toJSONSchema } from 'zod/v4/core';
+import { bulkDeleteInput, bulkUpdateInput } from '#domain/bulk-target.ts';
+import { deliveryListQuery } from '#domain/delivery-list-query.ts';
+import { createFormInput, duplicateFormInput } from '#domain/form-input.ts';
+import { formUpdateInput } from '#domain/form-update.ts';
+import { exportQuery } from '#domain/submission-export.ts';
+import { listQuery } from '#domain/submission-list.ts';
+import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
+import { webhookInput } from '#domain/webhooks.ts';
+import { type Route, routes } from '#routes';
+
+/**
+ * The OpenAPI 3.1 document of the service, built from THE route table
+ * (`lambdas/routes.ts`) and the zod schemas the handlers validate with: a
+ * route added to the table appears here (path, method, summary, path
+ * parameters, auth) without any other change. Only the docs route imports
+ * this module; `npm run openapi` writes its output to `openapi.json`.
+ */
+
+type Json = Record<string, unknown>;
+
+/** What each handler parses, by route name (`parse(schema, body | query)`). */
+const REQUEST_SCHEMAS: Record<string, { body?: $ZodType; query?: $ZodType }> = {
+  createForm: { body: createFormInput },
+  updateForm: { body: formUpdateInput },
+  duplicateForm: { body: duplicateFormInput },
+  listSubmissions: { query: listQuery },
+  updateSubmissions: { body: bulkUpdateInput },
+  deleteSubmissions: { body: bulkDeleteInput },
+  exportSubmissionsCsv: { query: exportQuery },
+  putWebhook: { body: webhookInput({ allowLoopback: false }) },
+  listWebhookDeliveries: { query: deliveryListQuery },
+};
+
+/** JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a request may send. */
+export function inputSchema(schema: $ZodType): Json {
+  const { $schema: _dialect, ...rest } = toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Json;
+  return rest;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
+const objectOf = (properties: Record<string, Json>, required = Object.keys(properties)): Json => ({
+  type: 'object',
+  properties,
+  required,
+});
+const string: Json = { type: 'string' };
+const dateTime: Json = { type: 'string', format: 'date-time' };
+
+const ERROR_ENVELOPE: Json = {
+  type: 'object',
+  description: 'Every refusal: `{ ok: false, error, message, issues? }`.',
+  properties: {
+    ok: { const: false },
+    error: { type: 'string', description: 'Machine-readable code, e.g. `not_found`.' },
+    message: { type: 'string', description: 'For people; never parse it.' },
+    issues: {
+      type: 'array',
+      description: 'With `invalid_request`: what failed in the body or query string.',
+      items: objectOf({ path: string, code: string, message: string }),
+    },
+  },
+  required: ['ok', 'error', 'message'],
+};
+
+const REQUEST_ID_HEADER = {
+  description: 'The id of this request, quoted in the log line.',
+  schema: string,
+};
+const RETRY_AFTER_HEADER = { description: 'Seconds to wait.', schema: { type: 'integer' } };
+
+/** Shared error responses, by status: the codes each may carry. */
+const ERRORS: Record<string, { codes: string[]; description: string; retryAfter?: boolean }> = {
+  '400': { codes: ['invalid_request'], description: 'Malformed JSON or a failed schema.' },
+  '401': { codes: ['unauthorized'], description: 'Missing, malformed, unknown or revoked key.' },
+  '402': {
+    codes: ['form_limit_reached', 'plan_required', 'submission_limit_reached'],
+    description: 'A plan limit.',
+  },
+  '403': {
+    codes: ['origin_not_allowed', 'captcha_failed', 'captcha_unavailable'],
+    description: 'Refused.',
+  },
+  '404': { codes: ['not_found'], description: 'Unknown path, or not in the key’s team.' },
+  '405': { codes: ['method_not_allowed'], description: 'Known path, other method (`Allow`).' },
+  '409': { codes: ['conflict', 'delivery_not_failed'], description: 'A conflict.' },
+  '413': {
+    codes: ['payload_too_large', 'file_too_large', 'too_many_files'],
+    description: 'The body is too large.',
+  },
+  '415': {
+    codes: ['unsupported_media_type', 'file_type_not_allowed'],
+    description: 'The body’s type is not accepted.',
+  },
+  '422': { codes: ['empty_submission'], description: 'No answer with visible content.' },
+  '423': { codes: ['form_closed'], description: 'The form is closed.' },
+  '429': {
+    codes: ['rate_limited'],
+    description: 'Too many requests; `Retry-After` gives seconds.',
+    retryAfter: true,
+  },
+  '500': { codes: ['internal_error'], description: 'A bug; the log has the stack.' },
+  '503': {
+    codes: ['busy', 'incomplete'],
+    description: 'Try again after `Retry-After`.',
+    retryAfter: true,
+  },
+};
+
+const errorName = (status: string) => `Error${status}`;
+
+function errorResponse(status: string): Json {
+  const { codes, description, retryAfter } = ERRORS[status]!;
+  return {
+    description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    headers: {
+      'x-request-id': REQUEST_ID_HEADER,
+      ...(retryAfter ? { 'retry-after': RETRY_AFTER_HEADER } : {}),
+    },
+    content: jsonContent(ref('ErrorEnvelope')),
+  };
+}
+
+/** Success answers of the management routes, by name: status and body. */
+const FORM = ref('Form');
+const OK_TRUE = objectOf({ ok: { const: true } });
+const COUNT = objectOf({ count: { type: 'integer', minimum: 0 } });
+const WEBHOOK = ref('Webhook');
+const SUCCESS: Record<string, Record<string, { description: string; schema?: Json }>> = {
+  listForms: {
+    '200': {
+      description: 'The team’s forms, newest first.',
+      schema: objectOf({ forms: { type: 'array', items: ref('ShortForm') } }),
+    },
+  },
+  createForm: { '201': { description: 'The new form.', schema: FORM } },
+  getForm: { '200': { description: 'The form.', schema: FORM } },
+  updateForm: { '200': { description: 'The form as saved.', schema: FORM } },
+  deleteForm: { '200': { description: 'Deleted.', schema: OK_TRUE } },
+  duplicateForm: { '201': { description: 'The copy.', schema: FORM } },
+  rotateFormKey: { '200': { description: 'The form with its new key.', schema: FORM } },
+  sendTestSubmission: {
+    '201': { description: 'Stored.', schema: objectOf({ submissionId: string }) },
+  },
+  listSubmissions: {
+    '200': {
+      description: 'One page of the folder, newest first.',
+      schema: objectOf({
+        items: { type: 'array', items: ref('Submission') },
+        page: { type: 'integer' },
+        pageSize: { type: 'integer' },
+        pageCount: { type: 'integer' },
+        total: { type: 'integer' },
+        unreadCount: { type: 'integer' },
+        asOf: dateTime,
+      }),
+    },
+  },
+  getSubmission: { '200': { description: 'The submission.', schema: ref('Submission') } },
+  updateSubmissions: { '200': { description: 'Submissions whose flags changed.', schema: COUNT } },
+  deleteSubmissions: { '200': { description: 'Submissions deleted.', schema: COUNT } },
+  getSubmissionFile: {
+    '200': {
+      description: 'A presigned download link, valid 15 minutes.',
+      schema: objectOf({ url: string, name: string, mime: string, expiresAt: dateTime }),
+    },
+  },
+  getWebhook: { '200': { description: 'The webhook.', schema: WEBHOOK } },
+  putWebhook: {
+    '200': { description: 'URL changed; same secret.', schema: WEBHOOK },
+    '201': { description: 'Connected, with a new secret.', schema: WEBHOOK },
+  },
+  rotateWebhookSecret: { '200': { description: 'With the new secret.', schema: WEBHOOK } },
+  deleteWebhook: { '200': { description: 'Disconnected.', schema: OK_TRUE } },
+  listWebhookDeliveries: {
+    '200': {
+      description: 'Deliveries newest first; `next` continues, `null` at the end.',
+      schema: objectOf({
+        deliveries: { type: 'array', items: ref('Delivery') },
+        next: { type: ['string', 'null'] },
+      }),
+    },
+  },
+  retryWebhookDelivery: { '202': { description: 'Pending again.', schema: ref('Delivery') } },
+};
+
+/** Statuses each management route may answer besides the common ones. */
+const EXTRA_ERRORS: Record<string, string[]> = {
+  createForm: ['402'],
+  updateForm: ['402', '409'],
+  duplicateForm: ['402'],
+  putWebhook: ['402'],
+  retryWebhookDelivery: ['402', '409'],
+  updateSubmissions: ['503'],
+  deleteSubmissions: ['503'],
+};
+
+const SUBMIT_ERRORS = ['400', '402', '403', '404', '413', '415', '422', '423', '429', '500', '503'];
+
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+    name: m[1]!,
+    in: 'path',
+    required: true,
+    schema:
+      m[1] === 'key'
+        ? { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9-]{0,63}$' }
+        : m[1] === 'index'
+          ? { type: 'integer', minimum: 0 }
+          : string,
+  }));
+}
+
+function queryParameters(schema: $ZodType | undefined): Json[] {
+  if (!schema) return [];
+  const json = inputSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+function operationId(route: Route): string {
+  return route.name;
+}
+
+function tagOf(route: Route): string {
+  if (route.path.startsWith('/s/')) return 'Submit';
+  if (route.path.includes('/webhook')) return 'Webhooks';
+  if (route.path.includes('/submissions') || route.path.endsWith('/export.csv')) {
+    return 'Submissions';
+  }
+  if (route.path.startsWith('/v1/forms')) return 'Forms';
+  return 'Docs';
+}
+
+function managementOperation(route: Route): Json {
+  const schemas = REQUEST_SCHEMAS[route.name] ?? {};
+  const parameters = [...pathParameters(route.path), ...queryParameters(schemas.query)];
+  const takesInput = schemas.body !== undefined || schemas.query !== undefined;
+  const errors = [
+    ...(takesInput ? ['400'] : []),
+    '401',
+    '404',
+    ...(schemas.body ? ['413', '415'] : []),
+    ...(EXTRA_ERRORS[route.name] ?? []),
+    '429',
+    '500',
+  ].sort();
+  const success =
+    route.name === 'exportSubmissionsCsv'
+      ? {
+          '200': {
+            description: 'CSV, streamed (UTF-8 with BOM), as an attachment.',
+            headers: { 'x-request-id': REQUEST_ID_HEADER },
+            content: { 'text/csv': { schema: string } },
+          },
+        }
+      : Object.fromEntries(
+          Object.entries(SUCCESS[route.name] ?? { '200': { description: 'OK.' } }).map(
+            ([status, { description, schema }]) => [
+              status,
+              {
+                description,
+                headers: { 'x-request-id': REQUEST_ID_HEADER },
+                content: jsonContent(schema ?? { type: 'object' }),
+              },
+            ],
+          ),
+        );
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: [tagOf(route)],
+    security: [{ apiKey: [] }],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(schemas.body
+      ? {
+          requestBody: {
+            required: true,
+            content: jsonContent(inputSchema(schemas.body)),
+          },
+        }
+      : {}),
+    responses: {
+      ...success,
+      ...Object.fromEntries(errors.map((status) => [status, responseRef(errorName(status))])),
+    },
+  };
+}
+
+const HTML = { 'text/html': { schema: string } };
+const CORS_RESPONSE_HEADERS = {
+  'x-request-id': REQUEST_ID_HEADER,
+  'access-control-allow-origin': { description: 'Always `*`.', schema: string },
+};
+
+function submitOperation(route: Route): Json {
+  const answers = {
+    type: 'object',
+    description:
+      'Answers by field name; names starting with `_` are special (`_gotcha`, `_t`, `_redirect`, `_subject`, `_replyto`, `_captcha`) and never stored as answers.',
+    additionalProperties: true,
+  };
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    description:
+      'Public, no credentials. The steps run in order and the first failing one decides. A browser (`Accept` preferring `text/html`) gets pages instead of JSON. A post dropped as a bot (honeypot, fill time, block lists, spam cap) is answered `200 { ok: true }` and nothing is stored.',
+    tags: [tagOf(route)],
+    security: [],
+    parameters: pathParameters(route.path),
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: { ...answers, additionalProperties: string },
+        },
+        'multipart/form-data': {
+          schema: {
+            ...answers,
+            additionalProperties: {
+              anyOf: [string, { type: 'string', contentMediaType: 'application/octet-stream' }],
+            },
+          },
+        },
+        'application/json': { schema: answers },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'Accepted (or dropped as a bot); the thank-you page for a browser.',
+        headers: CORS_RESPONSE_HEADERS,
+        content: { ...jsonContent(ref('SubmitAccepted')), ...HTML },
+      },
+      '303': {
+        description:
+          'A browser post with a redirect: to `_redirect` (Pro) or the form’s `redirectUrl`.',
+        headers: { ...CORS_RESPONSE_HEADERS, location: { schema: string } },
+      },
+      ...Object.fromEntries(
+        SUBMIT_ERRORS.map((status) => {
+          const error = errorResponse(status) as { headers: Json; content: Json };
+          return [
+            status,
+            {
+              ...error,
+              headers: { ...error.headers, ...CORS_RESPONSE_HEADERS },
+              content: { ...error.content, ...HTML },
+            },
+          ];
+        }),
+      ),
+    },
+  };
+}
+
+function publicOperation(route: Route): Json {
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: [tagOf(route)],
+    security: [],
+    ...(pathParameters(route.path).length > 0 ? { parameters: pathParameters(route.path) } : {}),
+    responses: {
+      '200': {
+        description: 'OK.',
+        headers: CORS_RESPONSE_HEADERS,
+        content: jsonContent({ type: 'object' }),
+      },
+      '500': responseRef(errorName('500')),
+    },
+  };
+}
+
+function operationOf(route: Route): Json {
+  if (route.auth === 'apiKey') return managementOperation(route);
+  if (route.method === 'POST' && route.path === '/s/{key}') return submitOperation(route);
+  return publicOperation(route);
+}
+
+const WEBHOOK_PAYLOAD: Json = {
+  type: 'object',
+  properties: {
+    type: { const: WEBHOOK_EVENT_TYPE },
+    timestamp: { ...dateTime, description: 'When this attempt was sent.' },
+    data: objectOf({
+      formId: string,
+      submissionId: string,
+      submittedAt: dateTime,
+      test: { type: 'boolean' },
+      spam: { type: 'boolean' },
+      fields: {
+        type: 'object',
+        description: 'Answers by name; no special fields, no files.',
+        additionalProperties: string,
+      },
+    }),
+  },
+  required: ['type', 'timestamp', 'data'],
+};
+
+function webhookHeaders(): Json[] {
+  const header = (name: string, description: string, schema: Json = string) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema,
+  });
+  return [
+    header('webhook-id', '`msg_<submissionId>`: the same on every attempt and every retry.', {
+      type: 'string',
+      pattern: '^msg_',
+    }),
+    header('webhook-timestamp', 'Seconds since the epoch of this attempt.', {
+      type: 'string',
+      pattern: '^[0-9]+$',
+    }),
+    header(
+      'webhook-signature',
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the `whsec_` secret.',
+      { type: 'string', pattern: '^v1,' },
+    ),
+    header('user-agent', 'Always `service-webhooks/1`.'),
+  ];
+}
+
+const COMPONENT_SCHEMAS: Record<string, Json> = {
+  ErrorEnvelope: ERROR_ENVELOPE,
+  SubmitAccepted: {
+    type: 'object',
+    properties: {
+      ok: { const: true },
+      submissionId: { type: 'string', description: 'Absent when the post was dropped as a bot.' },
+      warning: { const: 'near_limit' },
+    },
+    required: ['ok'],
+  },
+  Form: {
+    type: 'object',
+    description: 'The full form object (README "Forms API").',
+    properties: { id: string, key: string, endpoint: string, name: string, createdAt: dateTime },
+    required: ['id', 'key', 'endpoint', 'name'],
+  },
+  ShortForm: {
+    type: 'object',
+    description: 'A form in the short shape of lists.',
+    properties: { id: string, name: string },
+    required: ['id', 'name'],
+  },
+  Submission: {
+    type: 'object',
+    properties: {
+      id: string,
+      formId: string,
+      createdAt: dateTime,
+      data: { type: 'object' },
+      read: { type: 'boolean' },
+      starred: { type: 'boolean' },
+      isSpam: { type: 'boolean' },
+      isTest: { type: 'boolean' },
+      preview: { type: 'string', description: 'In lists only.' },
+    },
+    required: ['id', 'createdAt', 'data'],
+  },
+  Webhook: objectOf({
+    formId: string,
+    url: string,
+    secret: { type: 'string', pattern: '^whsec_' },
+    state: { enum: ['active', 'failing'] },
+    lastError: { type: ['string', 'null'] },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
+  Delivery: {
+    type: 'object',
+    properties: {
+      submissionId: string,
+      status: { enum: ['pending', 'retrying', 'delivered', 'failed'] },
+      attempts: { type: 'array', items: { type: 'object' } },
+    },
+    required: ['status'],
+  },
+  WebhookPayload: WEBHOOK_PAYLOAD,
+};
+
+/** The document. Deterministic: the same table and schemas give the same JSON. */
+export function buildOpenApiDocument(table: readonly Route[] = routes): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of table) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operationOf(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Form service API',
+      version: '1',
+      description:
+        'Hosted form backend: the public submit endpoint (`/s/{key}`), the management API (`/v1`, `Authorization: Bearer <API key>`, 300 requests a minute per key) and signed webhooks. Every response carries `x-request-id`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'The deployment’s base URL.' }],
+    tags: [
+      { name: 'Submit', description: 'The public submit endpoint.' },
+      { name: 'Forms', description: 'Forms API.' },
+      { name: 'Submissions', description: 'Submissions API.' },
+      { name: 'Webhooks', description: 'Webhook settings and deliveries.' },
+      { name: 'Docs', description: 'This document.' },
+    ],
+    paths,
+    webhooks: {
+      [WEBHOOK_EVENT_TYPE]: {
+        post: {
+          operationId: 'submissionCreated',
+          summary: 'Sent for every stored submission of a Pro form with a connected webhook.',
+          description:
+            'Standard Webhooks. A 2xx is delivered; timeouts, network errors, 408, 429 and 5xx are retried (a longer `Retry-After` honoured); other answers, and every 3xx, are failures not retried.',
+          parameters: webhookHeaders(),
+          requestBody: { required: true, content: jsonContent(ref('WebhookPayload')) },
+          responses: {
+            '200': { description: 'Any 2xx: delivered.' },
+            '400': { description: 'Not retried; the webhook becomes `failing`.' },
+            '503': { description: 'Retried later.' },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key of the team: `Authorization: Bearer <API key>`.',
+        },
+      },
+      schemas: COMPONENT_SCHEMAS,
+      responses: Object.fromEntries(
+        Object.keys(ERRORS).map((status) => [errorName(status), errorResponse(status)]),
+      ),
+    },
+  };
+}
+
+/** The document as `openapi.json` holds it: two-space JSON and a final newline. */
+export function openApiJson(table: readonly Route[] = routes): string {
+  return `${JSON.stringify(buildOpenApiDocument(table), null, 2)}\n`;
+}
