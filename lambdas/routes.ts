@@ -255,6 +255,18 @@ export const routes: readonly Route[] = [
     summary:
       'Streams the submissions of a filter as CSV, newest first (UTF-8 with BOM, formula cells neutralized).',
   },
+  {
+    name: 'getOpenApiDocument',
+    method: 'GET',
+    path: '/v1/openapi.json',
+    handler: 'http/docs/get-openapi.ts',
+    auth: 'public',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    streaming: false,
+    access: [],
+    summary: 'The OpenAPI 3.1 document of this API (public, cacheable for five minutes).',
+  },
 ];
 
 /**
