@@ -27,11 +27,11 @@ const inner = withRequestId(async (event) => {
   };
 });
 
-export async function handler(
+export const handler = async (
   event: APIGatewayProxyEvent,
   context: Context,
-): Promise<HttpResponse> {
+): Promise<HttpResponse> => {
   const response = await inner(event, context);
   // withRequestId marks every answer no-store; this one may be cached.
   return { ...response, headers: { ...response.headers, 'cache-control': CACHE_CONTROL } };
-}
+};
