@@ -376,6 +376,10 @@ function publicOperation(route: Route): Json {
         headers: CORS_RESPONSE_HEADERS,
         content: jsonContent({ type: 'object' }),
       },
+      '304': {
+        description: 'Not modified: `If-None-Match` named the current `ETag`.',
+        headers: CORS_RESPONSE_HEADERS,
+      },
       '500': responseRef(errorName('500')),
     },
   };
@@ -522,6 +526,8 @@ export function buildOpenApiDocument(table: readonly Route[] = routes): Json {
       [WEBHOOK_EVENT_TYPE]: {
         post: {
           operationId: 'submissionCreated',
+          // Signed with the webhook's secret (`webhook-signature`), not an API key.
+          security: [],
           summary: 'Sent for every stored submission of a Pro form with a connected webhook.',
           description:
             'Standard Webhooks. A 2xx is delivered; timeouts, network errors, 408, 429 and 5xx are retried (a longer `Retry-After` honoured); other answers, and every 3xx, are failures not retried.',
@@ -545,7 +551,12 @@ export function buildOpenApiDocument(table: readonly Route[] = routes): Json {
       },
       schemas: COMPONENT_SCHEMAS,
       responses: Object.fromEntries(
-        Object.keys(ERRORS).map((status) => [errorName(status), errorResponse(status)]),
+        Object.keys(ERRORS)
+          // Only the statuses some operation refers to (the submit endpoint inlines its own).
+          .filter((status) =>
+            JSON.stringify(paths).includes(`"#/components/responses/${errorName(status)}"`),
+          )
+          .map((status) => [errorName(status), errorResponse(status)]),
       ),
     },
   };
