@@ -2,6 +2,7 @@ import { type $ZodType, toJSONSchema } from 'zod/v4/core';
 import { bulkDeleteInput, bulkUpdateInput } from '#domain/bulk-target.ts';
 import { deliveryListQuery } from '#domain/delivery-list-query.ts';
 import { createFormInput, duplicateFormInput } from '#domain/form-input.ts';
+import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { formUpdateInput } from '#domain/form-update.ts';
 import { exportQuery } from '#domain/submission-export.ts';
 import { listQuery } from '#domain/submission-list.ts';
@@ -52,6 +53,49 @@ const objectOf = (properties: Record<string, Json>, required = Object.keys(prope
 });
 const string: Json = { type: 'string' };
 const dateTime: Json = { type: 'string', format: 'date-time' };
+
+const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
+
+/** The settings every full form shows (`FormSettings` in form-model.ts). */
+const FORM_SETTINGS: Record<string, Json> = {
+  name: string,
+  type: { enum: [...FORM_TYPES] },
+  emoji: nullable(string),
+  status: { enum: ['active', 'paused'] },
+  closedReason: nullable({ enum: ['manual', 'max_submissions', 'auto_close_date'] }),
+  maxSubmissions: nullable({ type: 'integer', minimum: 1 }),
+  autoCloseAt: nullable(dateTime),
+  closedMessage: nullable(string),
+  notifyEnabled: { type: 'boolean' },
+  notifyEmail: nullable(string),
+  notifySubject: string,
+  notifyFromName: string,
+  autoreplyEnabled: { type: 'boolean' },
+  autoreplySubject: nullable(string),
+  autoreplyBody: nullable(string),
+  completionMode: { enum: ['default', 'message', 'redirect'] },
+  completionTitle: nullable(string),
+  completionMessage: nullable(string),
+  redirectUrl: nullable(string),
+  fields: nullable({
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { id: string, type: { enum: [...FIELD_TYPES] } },
+      required: ['id', 'type'],
+    },
+  }),
+  design: { type: 'object' },
+  allowedOrigins: { type: 'array', items: string },
+  blockedIps: { type: 'array', items: string },
+  blockedCountries: { type: 'array', items: string },
+  captchaEnabled: { type: 'boolean' },
+  captchaProvider: nullable({ const: 'turnstile' }),
+  captchaSiteKey: nullable(string),
+  dontStoreIp: { type: 'boolean' },
+  allowUploads: { type: 'boolean' },
+  uploadLimitMb: { type: 'number' },
+};
 
 const ERROR_ENVELOPE: Json = {
   type: 'object',
@@ -449,51 +493,92 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
     },
     required: ['ok'],
   },
-  Form: {
-    type: 'object',
-    description: 'The full form object (README "Forms API").',
-    properties: { id: string, key: string, endpoint: string, name: string, createdAt: dateTime },
-    required: ['id', 'key', 'endpoint', 'name'],
-  },
-  ShortForm: {
-    type: 'object',
-    description: 'A form in the short shape of lists.',
-    properties: { id: string, name: string },
-    required: ['id', 'name'],
-  },
+  Form: objectOf({
+    id: string,
+    key: string,
+    endpoint: { type: 'string', description: 'The public submit address, `<base>/s/<key>`.' },
+    userId: string,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    captchaSecretKeySet: { type: 'boolean' },
+    ...FORM_SETTINGS,
+  }),
+  ShortForm: objectOf({
+    id: string,
+    name: string,
+    type: { enum: [...FORM_TYPES] },
+    emoji: nullable(string),
+    status: { enum: ['active', 'paused'] },
+    key: string,
+    endpoint: string,
+    createdAt: dateTime,
+    submissionCount: { type: 'integer', minimum: 0 },
+  }),
   Submission: {
     type: 'object',
     properties: {
       id: string,
       formId: string,
-      createdAt: dateTime,
-      data: { type: 'object' },
+      data: {
+        type: 'object',
+        description: 'Answers by name; `_invalid` lists the field checks that failed.',
+      },
+      meta: {
+        type: 'object',
+        properties: {
+          ip: string,
+          userAgent: string,
+          referrer: string,
+          country: string,
+          deviceClass: { enum: ['mobile', 'desktop', 'tablet', 'bot'] },
+          files: {
+            type: 'array',
+            items: objectOf({ name: string, mime: string, size: { type: 'integer' } }),
+          },
+        },
+        required: ['userAgent', 'referrer'],
+      },
       read: { type: 'boolean' },
       starred: { type: 'boolean' },
       isSpam: { type: 'boolean' },
       isTest: { type: 'boolean' },
+      createdAt: dateTime,
       preview: { type: 'string', description: 'In lists only.' },
     },
-    required: ['id', 'createdAt', 'data'],
+    required: ['id', 'formId', 'data', 'meta', 'read', 'starred', 'isSpam', 'isTest', 'createdAt'],
   },
   Webhook: objectOf({
     formId: string,
     url: string,
     secret: { type: 'string', pattern: '^whsec_' },
     state: { enum: ['active', 'failing'] },
-    lastError: { type: ['string', 'null'] },
+    lastError: nullable(string),
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
-  Delivery: {
-    type: 'object',
-    properties: {
-      submissionId: string,
-      status: { enum: ['pending', 'retrying', 'delivered', 'failed'] },
-      attempts: { type: 'array', items: { type: 'object' } },
+  Delivery: objectOf({
+    deliveryId: string,
+    submissionId: string,
+    webhookId: { type: 'string', pattern: '^msg_' },
+    status: { enum: ['pending', 'retrying', 'delivered', 'failed'] },
+    attemptCount: { type: 'integer', minimum: 0 },
+    nextAttemptAt: nullable(dateTime),
+    attempts: {
+      type: 'array',
+      items: objectOf({
+        number: { type: 'integer', minimum: 1 },
+        at: dateTime,
+        outcome: { enum: ['delivered', 'retrying', 'failed'] },
+        responseStatus: nullable({ type: 'integer' }),
+        durationMs: { type: 'number', minimum: 0 },
+        responseBody: nullable(string),
+        error: nullable(string),
+        nextAttemptAt: nullable(dateTime),
+      }),
     },
-    required: ['status'],
-  },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
   WebhookPayload: WEBHOOK_PAYLOAD,
 };
 

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, describe, expect, it } from 'vitest';
+import { matchRoute, routes } from '../../lambdas/routes.ts';
+import { type ApiResponse, api } from '../support/api.ts';
+
+/**
+ * Real answers of every management route, validated against openapi.json:
+ * the status must be documented for the route, and a JSON body must match
+ * the documented schema (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses).
+ */
+type Json = Record<string, unknown>;
+const document = JSON.parse(
+  readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'),
+) as {
+  paths: Record<string, Record<string, { responses: Record<string, Json> }>>;
+  components: Json;
+};
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+const compiled = new Map<string, ValidateFunction>();
+const exercised = new Set<string>();
+
+function resolveResponse(response: Json): Json {
+  const ref = response.$ref as string | undefined;
+  if (!ref) return response;
+  const name = ref.replace('#/components/responses/', '');
+  return (document.components.responses as Record<string, Json>)[name]!;
+}
+
+async function call(
+  method: string,
+  path: string,
+  options: Parameters<typeof api>[2] = {},
+): Promise<ApiResponse> {
+  const response = await api(method, path, options);
+  const { match } = matchRoute(method, path.split('?')[0]!);
+  expect(match, `${method} ${path} matches a route`).toBeDefined();
+  const route = match!.route;
+  exercised.add(route.name);
+  const operation = document.paths[route.path]?.[method.toLowerCase()];
+  expect(operation, `${route.name} is in openapi.json`).toBeDefined();
+  const documented = operation!.responses[String(response.status)];
+  expect(
+    documented,
+    `${route.name} answered ${response.status}, which openapi.json does not list: ${response.text.slice(0, 300)}`,
+  ).toBeDefined();
+  const content = resolveResponse(documented!).content as Record<string, { schema: Json }>;
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.startsWith('application/json')) {
+    const key = `${route.name} ${response.status}`;
+    let validate = compiled.get(key);
+    if (!validate) {
+      const schema = content['application/json']!.schema;
+      validate = ajv.compile({ ...schema, components: document.components });
+      compiled.set(key, validate);
+    }
+    const valid = validate(response.body);
+    expect(valid, `${key}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  } else if (response.status !== 304) {
+    expect(Object.keys(content ?? {}), `${route.name}: ${contentType}`).toContain(
+      contentType.split(';')[0],
+    );
+  }
+  return response;
+}
+
+describe('management answers match openapi.json', () => {
+  afterAll(() => {
+    // Kept beside the test so a new route shows up here as not exercised.
+    const management = routes.filter((r) => r.auth === 'apiKey').map((r) => r.name);
+    expect(management.filter((name) => !exercised.has(name))).toEqual([]);
+  });
+
+  it('every management route, success and error answers', async () => {
+    expect((await call('GET', '/v1/forms', { key: null })).status).toBe(401);
+    const created = await call('POST', '/v1/forms', { body: { name: 'Documented' } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect((await call('POST', '/v1/forms', { body: { nope: 1 } })).status).toBe(400);
+    expect((await call('GET', '/v1/forms')).status).toBe(200);
+    expect((await call('GET', `/v1/forms/${id}`)).status).toBe(200);
+    expect(
+      (await call('PATCH', `/v1/forms/${id}`, { body: { emoji: '📮', maxSubmissions: 50 } }))
+        .status,
+    ).toBe(200);
+    const copy = await call('POST', `/v1/forms/${id}/duplicate`, { body: {} });
+    expect(copy.status).toBe(201);
+    expect((await call('POST', `/v1/forms/${id}/rotate-key`)).status).toBe(200);
+    const test = await call('POST', `/v1/forms/${id}/test-submissions`);
+    expect(test.status).toBe(201);
+    const submissionId = test.body.submissionId as string;
+    expect((await call('GET', `/v1/forms/${id}/submissions?pageSize=5`)).status).toBe(200);
+    expect((await call('GET', `/v1/forms/${id}/submissions/${submissionId}`)).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/v1/forms/${id}/submissions`, {
+          body: { target: { ids: [submissionId] }, starred: true },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call('GET', `/v1/forms/${id}/submissions/${submissionId}/files/0`)).status).toBe(
+      404,
+    );
+    const csv = await call('GET', `/v1/forms/${id}/export.csv?filter=all`);
+    expect(csv.status).toBe(200);
+
+    expect((await call('GET', `/v1/forms/${id}/webhook`)).status).toBe(404);
+    const connected = await call('PUT', `/v1/forms/${id}/webhook`, {
+      body: { url: 'https://hooks.example.com/documented' },
+    });
+    expect(connected.status).toBe(201);
+    expect((await call('GET', `/v1/forms/${id}/webhook`)).status).toBe(200);
+    expect((await call('POST', `/v1/forms/${id}/webhook/rotate-secret`)).status).toBe(200);
+    expect((await call('GET', `/v1/forms/${id}/webhook/deliveries?limit=10`)).status).toBe(200);
+    const retry = await call('POST', `/v1/forms/${id}/webhook/deliveries/${submissionId}/retry`);
+    expect([404, 409]).toContain(retry.status);
+    expect((await call('DELETE', `/v1/forms/${id}/webhook`)).status).toBe(200);
+
+    expect(
+      (
+        await call('DELETE', `/v1/forms/${id}/submissions`, {
+          body: { target: { ids: [submissionId] } },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call('DELETE', `/v1/forms/${copy.body.id}`)).status).toBe(200);
+    expect((await call('DELETE', `/v1/forms/${id}`)).status).toBe(200);
+    expect((await call('GET', `/v1/forms/${id}`)).status).toBe(404);
+  });
+});
