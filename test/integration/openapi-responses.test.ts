@@ -6,7 +6,7 @@ import { matchRoute, routes } from '../../lambdas/routes.ts';
 import { type ApiResponse, api } from '../support/api.ts';
 
 /**
- * Real answers of every management route, validated against openapi.json:
+ * Real answers of every route, validated against openapi.json:
  * the status must be documented for the route, and a JSON body must match
  * the documented schema (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses).
  */
@@ -67,11 +67,10 @@ async function call(
   return response;
 }
 
-describe('management answers match openapi.json', () => {
+describe('real answers match openapi.json', () => {
   afterAll(() => {
     // Kept beside the test so a new route shows up here as not exercised.
-    const management = routes.filter((r) => r.auth === 'apiKey').map((r) => r.name);
-    expect(management.filter((name) => !exercised.has(name))).toEqual([]);
+    expect(routes.map((r) => r.name).filter((name) => !exercised.has(name))).toEqual([]);
   });
 
   it('every management route, success and error answers', async () => {
@@ -129,5 +128,33 @@ describe('management answers match openapi.json', () => {
     expect((await call('DELETE', `/v1/forms/${copy.body.id}`)).status).toBe(200);
     expect((await call('DELETE', `/v1/forms/${id}`)).status).toBe(200);
     expect((await call('GET', `/v1/forms/${id}`)).status).toBe(404);
+  });
+
+  it('the public routes: submit (JSON answers) and the document itself', async () => {
+    const created = await call('POST', '/v1/forms', { body: { name: 'Documented submit' } });
+    const key = created.body.key as string;
+    const accepted = await call('POST', `/s/${key}`, {
+      key: null,
+      body: { email: 'ada@example.com', message: 'Hi' },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.submissionId).toBeTruthy();
+    expect((await call('POST', `/s/${key}`, { key: null, body: { message: ' ' } })).status).toBe(
+      422,
+    );
+    expect(
+      (
+        await call('POST', `/s/${key}`, {
+          key: null,
+          rawBody: '<x/>',
+          headers: { 'content-type': 'text/xml' },
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (await call('POST', '/s/no-such-form-key', { key: null, body: { a: 'b' } })).status,
+    ).toBe(404);
+    expect((await call('GET', '/v1/openapi.json', { key: null })).status).toBe(200);
+    expect((await call('DELETE', `/v1/forms/${created.body.id}`)).status).toBe(200);
   });
 });
