@@ -2,18 +2,11 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailMessage } from '../../lambdas/domain/email-messages.ts';
 import { type SesHandle, startSes } from '../../lib/local/emulators/ses.ts';
+import type { SentEmail } from '../support/delivery.ts';
 import { LOCAL_CREDENTIALS, REGION } from './emulators/aws.ts';
 
 /** What the emulator keeps of each SendEmail (aws-ses-v2-local's store, `GET /store`). */
-interface StoredEmail {
-  messageId: string;
-  from: string;
-  replyTo: string[];
-  destination: { to: string[]; cc: string[]; bcc: string[] };
-  subject: string;
-  body: { text?: string; html?: string };
-  headers?: { name: string; value: string }[];
-}
+type StoredEmail = SentEmail;
 
 /** mailparser (the emulator's own parser), read as a mail reader would read our headers. */
 interface ParsedAddress {

@@ -18,6 +18,7 @@ export interface SentEmail {
   destination: { to: string[]; cc: string[]; bcc: string[] };
   subject: string;
   body: { text?: string; html?: string };
+  headers?: { name: string; value: string }[];
 }
 
 /** Every email the local SES emulator holds for `to`. */
