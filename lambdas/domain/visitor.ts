@@ -127,8 +127,16 @@ export function isBlocked(
   ip?: string,
   country?: string,
 ): boolean {
-  return (
-    (ip !== undefined && ipInList(form.blockedIps, ip)) ||
-    (country !== undefined && form.blockedCountries.includes(country))
-  );
+  return blockedBy(form, ip, country) !== undefined;
+}
+
+/** Which list drops the visitor, the address checked first; undefined when neither. */
+export function blockedBy(
+  form: { blockedIps: string[]; blockedCountries: string[] },
+  ip?: string,
+  country?: string,
+): 'blocked_ip' | 'blocked_country' | undefined {
+  if (ip !== undefined && ipInList(form.blockedIps, ip)) return 'blocked_ip';
+  if (country !== undefined && form.blockedCountries.includes(country)) return 'blocked_country';
+  return undefined;
 }

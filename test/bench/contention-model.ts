@@ -152,7 +152,7 @@ export function installContentionModel(
 ): ContentionModel {
   /** Item → until when it is held (performance.now() ms; Infinity while in flight). */
   const heldUntil = new Map<string, number>();
-  const stats: ContentionStats = {
+  const freshStats = (): ContentionStats => ({
     transactions: 0,
     admitted: 0,
     conflicts: 0,
@@ -160,7 +160,8 @@ export function installContentionModel(
     committed: 0,
     inFlightMs: [],
     commitsPerSecond: new Map(),
-  };
+  });
+  const stats = freshStats();
   let epoch = performance.now();
 
   client.middlewareStack.add(
@@ -219,15 +220,7 @@ export function installContentionModel(
 
   const reset = () => {
     heldUntil.clear();
-    Object.assign(stats, {
-      transactions: 0,
-      admitted: 0,
-      conflicts: 0,
-      conflictsOn: emptyKinds(),
-      committed: 0,
-      inFlightMs: [],
-      commitsPerSecond: new Map(),
-    });
+    Object.assign(stats, freshStats());
     epoch = performance.now();
   };
   return { stats, reset };

@@ -30,7 +30,7 @@ import {
   uploadsEnabled,
   usageMonth,
 } from '#domain/submit-rules.ts';
-import { isBlocked, originAllowed } from '#domain/visitor.ts';
+import { blockedBy, originAllowed } from '#domain/visitor.ts';
 import { errorFields, log } from '#log';
 import { verifyTurnstile } from '#net/turnstile.ts';
 import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
@@ -111,10 +111,9 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   const plan = team.plan;
 
   // 2. Block lists: dropped quietly, so a blocked sender learns nothing.
-  if (isBlocked(form, request.ip, request.country)) {
-    // The address is checked first, as `isBlocked` does.
-    const reason = isBlocked(form, request.ip, undefined) ? 'blocked_ip' : 'blocked_country';
-    return { kind: 'dropped', reason, view: completionView(form, plan, request, {}) };
+  const blocked = blockedBy(form, request.ip, request.country);
+  if (blocked) {
+    return { kind: 'dropped', reason: blocked, view: completionView(form, plan, request, {}) };
   }
   // 3. Allowed websites.
   if (!originAllowed(form.allowedOrigins, request.origin, request.referer)) {
