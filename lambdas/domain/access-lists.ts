@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { canonicalIpOrRange, normalizeOrigin } from './addresses.ts';
 import { isCountryCode } from './country-codes.ts';
 
@@ -31,21 +31,21 @@ const normalizedList = (
   normalize: (value: string) => string | undefined,
   message: string,
 ) =>
-  z
-    .array(z.string().trim())
-    .max(max)
-    .transform((values, ctx) => {
+  z.pipe(
+    z.array(z.string().check(z.trim())).check(z.maxLength(max)),
+    z.transform((values, ctx) => {
       const out: string[] = [];
       values.forEach((value, index) => {
         const normalized = value.length > entryMax ? undefined : normalize(value);
         if (normalized === undefined) {
-          ctx.addIssue({ code: 'custom', path: [index], message, input: value });
+          ctx.issues.push({ code: 'custom', path: [index], message, input: value });
         } else {
           out.push(normalized);
         }
       });
       return unique(out);
-    });
+    }),
+  );
 
 export const allowedOriginsInput = normalizedList(
   MAX_ALLOWED_ORIGINS,

@@ -1,7 +1,8 @@
 import safeRegex from 'safe-regex2';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
 import { FIELD_TYPES, type FieldType } from './form-model.ts';
+import { inEnglish } from './validation-issues.ts';
 
 export { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
 
@@ -22,24 +23,26 @@ const codePoints = (value: string) => [...value].length;
 
 /**
  * A string bounded in characters (code points), not UTF-16 units, after
- * trimming. form-input.ts has its zod/mini twin (same checks, same messages).
+ * trimming. form-input.ts has the same (same checks, same messages) for
+ * creating a form, which needs none of the rest of this module.
  */
 export const boundedText = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .refine((value) => [...value].length >= min, {
+  z.string().check(
+    z.trim(),
+    z.refine((value) => [...value].length >= min, {
       message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`,
-    })
-    .refine((value) => [...value].length <= max, { message: `Must be at most ${max} characters` });
+    }),
+    z.refine((value) => [...value].length <= max, {
+      message: `Must be at most ${max} characters`,
+    }),
+  );
 
-const pattern = z
-  .string()
-  .min(1, 'Must not be empty')
-  .refine((value) => codePoints(value) <= MAX_PATTERN_LENGTH, {
+const pattern = z.string().check(
+  z.minLength(1, 'Must not be empty'),
+  z.refine((value) => codePoints(value) <= MAX_PATTERN_LENGTH, {
     message: `Must be at most ${MAX_PATTERN_LENGTH} characters`,
-  })
-  .superRefine((value, ctx) => {
+  }),
+  z.superRefine((value, ctx) => {
     try {
       fieldPattern(value);
     } catch {
@@ -56,20 +59,26 @@ const pattern = z
         message: 'Could take exponential time to match (nested or too many repetitions)',
       });
     }
-  });
+  }),
+);
 
 const common = {
   id: z
     .string()
-    .regex(FIELD_ID, 'Must start with a letter and use only letters, digits, - and _ (up to 64)'),
-  label: boundedText(0, 200).optional(),
-  required: z.boolean().optional(),
-  placeholder: boundedText(0, 200).optional(),
-  helpText: boundedText(0, 500).optional(),
+    .check(
+      z.regex(
+        FIELD_ID,
+        'Must start with a letter and use only letters, digits, - and _ (up to 64)',
+      ),
+    ),
+  label: z.optional(boundedText(0, 200)),
+  required: z.optional(z.boolean()),
+  placeholder: z.optional(boundedText(0, 200)),
+  helpText: z.optional(boundedText(0, 500)),
 };
 
 /** A field type's schema: the common properties plus its own, nothing else. */
-const fieldOf = <T extends FieldType, S extends z.ZodRawShape>(type: T, shape: S) =>
+const fieldOf = <T extends FieldType, S extends z.core.$ZodShape>(type: T, shape: S) =>
   z.strictObject(
     { ...common, type: z.literal(type), ...shape },
     {
@@ -78,36 +87,40 @@ const fieldOf = <T extends FieldType, S extends z.ZodRawShape>(type: T, shape: S
     },
   );
 
-const length = (min: number) => z.number().int().min(min).max(MAX_ANSWER_LENGTH).optional();
+const length = (min: number) =>
+  z.optional(z.int().check(z.minimum(min), z.maximum(MAX_ANSWER_LENGTH)));
 
 const text = fieldOf('text', {
   minLength: length(0),
   maxLength: length(1),
-  pattern: pattern.optional(),
-}).superRefine((field, ctx) => {
-  if (field.minLength !== undefined && field.maxLength !== undefined) {
-    if (field.minLength > field.maxLength) {
-      ctx.addIssue({ code: 'custom', path: ['minLength'], message: 'Must not exceed maxLength' });
+  pattern: z.optional(pattern),
+}).check(
+  z.superRefine((field, ctx) => {
+    if (field.minLength !== undefined && field.maxLength !== undefined) {
+      if (field.minLength > field.maxLength) {
+        ctx.addIssue({ code: 'custom', path: ['minLength'], message: 'Must not exceed maxLength' });
+      }
     }
-  }
-});
+  }),
+);
 
 const textarea = fieldOf('textarea', { maxLength: length(1) });
 
 const number = fieldOf('number', {
-  min: z.number().optional(),
-  max: z.number().optional(),
-}).superRefine((field, ctx) => {
-  if (field.min !== undefined && field.max !== undefined && field.min > field.max) {
-    ctx.addIssue({ code: 'custom', path: ['min'], message: 'Must not exceed max' });
-  }
-});
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
+}).check(
+  z.superRefine((field, ctx) => {
+    if (field.min !== undefined && field.max !== undefined && field.min > field.max) {
+      ctx.addIssue({ code: 'custom', path: ['min'], message: 'Must not exceed max' });
+    }
+  }),
+);
 
-const options = z
-  .array(boundedText(1, 200))
-  .min(1)
-  .max(MAX_OPTIONS)
-  .superRefine((values, ctx) => {
+const options = z.array(boundedText(1, 200)).check(
+  z.minLength(1),
+  z.maxLength(MAX_OPTIONS),
+  z.superRefine((values, ctx) => {
     const seen = new Set<string>();
     values.forEach((value, index) => {
       if (seen.has(value)) {
@@ -115,11 +128,12 @@ const options = z
       }
       seen.add(value);
     });
-  });
+  }),
+);
 
 const rating = fieldOf('rating', {
   // Filled on save so the stored form says how many stars it shows.
-  max: z.number().int().min(3).max(10).default(DEFAULT_RATING_MAX),
+  max: z._default(z.int().check(z.minimum(3), z.maximum(10)), DEFAULT_RATING_MAX),
 });
 
 export const fieldDefinition = z.discriminatedUnion(
@@ -145,19 +159,21 @@ export const fieldDefinition = z.discriminatedUnion(
 );
 
 /** Up to 30 definitions; ids are unique (case-sensitive, as form posts are). */
-export const fieldsInput = z
-  .array(fieldDefinition)
-  .max(MAX_FIELDS)
-  .superRefine((fields, ctx) => {
-    const seen = new Set<string>();
-    fields.forEach((field, index) => {
-      if (seen.has(field.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'id'],
-          message: `Duplicate field id "${field.id}"`,
-        });
-      }
-      seen.add(field.id);
-    });
-  });
+export const fieldsInput = inEnglish(
+  z.array(fieldDefinition).check(
+    z.maxLength(MAX_FIELDS),
+    z.superRefine((fields, ctx) => {
+      const seen = new Set<string>();
+      fields.forEach((field, index) => {
+        if (seen.has(field.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'id'],
+            message: `Duplicate field id "${field.id}"`,
+          });
+        }
+        seen.add(field.id);
+      });
+    }),
+  ),
+);

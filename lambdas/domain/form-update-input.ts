@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { allowedOriginsInput, blockedCountriesInput, blockedIpsInput } from './access-lists.ts';
 import { invalidRequest } from './errors.ts';
 import { boundedText, fieldsInput } from './field-definitions.ts';
 import { FORM_TYPES } from './form-model.ts';
-import { issuesOf } from './validation-issues.ts';
+import { inEnglish, issuesOf } from './validation-issues.ts';
 
 /**
  * The body of `PATCH /v1/forms/{id}`: every key optional, bounds from the
@@ -14,9 +14,11 @@ import { issuesOf } from './validation-issues.ts';
 
 /** Subjects and the sender name end up in mail headers: one line, no control characters. */
 const headerText = (min: number, max: number) =>
-  boundedText(min, max).refine((value) => !/\p{Cc}/u.test(value), {
-    message: 'Must be one line without control characters',
-  });
+  boundedText(min, max).check(
+    z.refine((value) => !/\p{Cc}/u.test(value), {
+      message: 'Must be one line without control characters',
+    }),
+  );
 
 const isHttpUrl = (value: string) => {
   if (!URL.canParse(value)) return false;
@@ -25,76 +27,86 @@ const isHttpUrl = (value: string) => {
 };
 
 /** Empty (after trimming) means "none", as SPEC says for `redirectUrl`. */
-const emptyAsNull = <T extends z.ZodType<string, string>>(schema: T) =>
-  z.union([z.null(), schema]).transform((value) => (value === '' ? null : value));
+const emptyAsNull = (schema: z.ZodMiniType<string, string>) =>
+  z.pipe(
+    z.union([z.null(), schema]),
+    z.transform((value: string | null) => (value === '' ? null : value)),
+  );
 
 const design = z.strictObject(
   {
-    theme: z.enum(['light', 'dark', 'auto']).optional(),
-    accent: z
-      .string()
-      .regex(/^#[0-9a-fA-F]{6}$/, 'Must be a colour like #2563eb')
-      .transform((value) => value.toLowerCase())
-      .optional(),
-    title: boundedText(0, 200).optional(),
-    description: boundedText(0, 2000).optional(),
-    submitLabel: boundedText(0, 50).optional(),
-    successMessage: boundedText(0, 500).optional(),
+    theme: z.optional(z.enum(['light', 'dark', 'auto'])),
+    accent: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'Must be a colour like #2563eb')),
+        z.transform((value: string) => value.toLowerCase()),
+      ),
+    ),
+    title: z.optional(boundedText(0, 200)),
+    description: z.optional(boundedText(0, 2000)),
+    submitLabel: z.optional(boundedText(0, 50)),
+    successMessage: z.optional(boundedText(0, 500)),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Not a design key' : undefined) },
 );
 
-export const formUpdateInput = z.strictObject(
-  {
-    name: boundedText(1, 200).optional(),
-    type: z.enum(FORM_TYPES).optional(),
-    status: z.enum(['active', 'paused']).optional(),
-    emoji: emptyAsNull(boundedText(0, 32)).optional(),
-    maxSubmissions: z.number().int().min(1).max(1_000_000).nullable().optional(),
-    autoCloseAt: z.iso
-      .datetime({ offset: true, error: 'Must be an ISO 8601 time with Z or an offset' })
-      // Stored like every other timestamp: UTC, millisecond precision.
-      .transform((value) => new Date(value).toISOString())
-      .nullable()
-      .optional(),
-    closedMessage: boundedText(1, 500).nullable().optional(),
-    notifyEnabled: z.boolean().optional(),
-    notifyEmail: z
-      .string()
-      .trim()
-      .max(254)
-      .pipe(z.email('Must be an email address'))
-      .nullable()
-      .optional(),
-    notifySubject: headerText(1, 500).optional(),
-    notifyFromName: headerText(1, 100).optional(),
-    autoreplyEnabled: z.boolean().optional(),
-    autoreplySubject: headerText(1, 500).nullable().optional(),
-    autoreplyBody: boundedText(1, 5000).nullable().optional(),
-    completionMode: z.enum(['default', 'message', 'redirect']).optional(),
-    completionTitle: boundedText(1, 200).nullable().optional(),
-    completionMessage: boundedText(1, 2000).nullable().optional(),
-    redirectUrl: emptyAsNull(
-      boundedText(0, 2048).refine((value) => value === '' || isHttpUrl(value), {
-        message: 'Must be an http:// or https:// URL',
-      }),
-    ).optional(),
-    fields: fieldsInput.nullable().optional(),
-    design: design.optional(),
-    allowedOrigins: allowedOriginsInput.optional(),
-    blockedIps: blockedIpsInput.optional(),
-    blockedCountries: blockedCountriesInput.optional(),
-    captchaSiteKey: boundedText(1, 200).nullable().optional(),
-    captchaSecretKey: boundedText(1, 500).nullable().optional(),
-    captchaEnabled: z.boolean().optional(),
-    dontStoreIp: z.boolean().optional(),
-    allowUploads: z.boolean().optional(),
-    uploadLimitMb: z.number().int().min(1).max(100).optional(),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys' ? 'Unknown or read-only form setting' : undefined,
-  },
+/** An optional setting that may also be set to null (cleared). */
+const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+
+export const formUpdateInput = inEnglish(
+  z.strictObject(
+    {
+      name: z.optional(boundedText(1, 200)),
+      type: z.optional(z.enum(FORM_TYPES)),
+      status: z.optional(z.enum(['active', 'paused'])),
+      emoji: z.optional(emptyAsNull(boundedText(0, 32))),
+      maxSubmissions: nullish(z.int().check(z.minimum(1), z.maximum(1_000_000))),
+      autoCloseAt: nullish(
+        z.pipe(
+          z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 time with Z or an offset' }),
+          // Stored like every other timestamp: UTC, millisecond precision.
+          z.transform((value: string) => new Date(value).toISOString()),
+        ),
+      ),
+      closedMessage: nullish(boundedText(1, 500)),
+      notifyEnabled: z.optional(z.boolean()),
+      notifyEmail: nullish(
+        z.pipe(z.string().check(z.trim(), z.maxLength(254)), z.email('Must be an email address')),
+      ),
+      notifySubject: z.optional(headerText(1, 500)),
+      notifyFromName: z.optional(headerText(1, 100)),
+      autoreplyEnabled: z.optional(z.boolean()),
+      autoreplySubject: nullish(headerText(1, 500)),
+      autoreplyBody: nullish(boundedText(1, 5000)),
+      completionMode: z.optional(z.enum(['default', 'message', 'redirect'])),
+      completionTitle: nullish(boundedText(1, 200)),
+      completionMessage: nullish(boundedText(1, 2000)),
+      redirectUrl: z.optional(
+        emptyAsNull(
+          boundedText(0, 2048).check(
+            z.refine((value) => value === '' || isHttpUrl(value), {
+              message: 'Must be an http:// or https:// URL',
+            }),
+          ),
+        ),
+      ),
+      fields: nullish(fieldsInput),
+      design: z.optional(design),
+      allowedOrigins: z.optional(allowedOriginsInput),
+      blockedIps: z.optional(blockedIpsInput),
+      blockedCountries: z.optional(blockedCountriesInput),
+      captchaSiteKey: nullish(boundedText(1, 200)),
+      captchaSecretKey: nullish(boundedText(1, 500)),
+      captchaEnabled: z.optional(z.boolean()),
+      dontStoreIp: z.optional(z.boolean()),
+      allowUploads: z.optional(z.boolean()),
+      uploadLimitMb: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? 'Unknown or read-only form setting' : undefined,
+    },
+  ),
 );
 
 export type FormUpdate = z.output<typeof formUpdateInput>;
