@@ -10,6 +10,15 @@ import { createHash } from 'node:crypto';
 /** The marker answer set by the field checks; not part of what the visitor sent. */
 const INVALID_MARKER = '_invalid';
 
+/**
+ * Spam received up to this moment is past its retention and is deleted
+ * (the spam purger; here rather than with the submit rules, whose origin
+ * checks would bring ipaddr.js into its bundle).
+ */
+export function spamExpiredUpTo(now: Date, retentionDays: number): string {
+  return new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+}
+
 /** Three links in one post is past what a contact message plausibly carries. */
 export const LINK_SPAM_THRESHOLD = 3;
 

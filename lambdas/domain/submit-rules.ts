@@ -90,11 +90,6 @@ export function spamQuotaAt(now: Date, cap: number) {
   return { month: usageMonth(now), cap, expiresAt: Math.floor(nextNextMonth / 1000) };
 }
 
-/** Spam received up to this moment is past its retention and is deleted. */
-export function spamExpiredUpTo(now: Date, retentionDays: number): string {
-  return new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
-}
-
 /** Usage is counted per calendar month in UTC: `yyyy-mm`. */
 export function usageMonth(now: Date): string {
   return now.toISOString().slice(0, 7);

@@ -1,7 +1,7 @@
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { config } from '#config';
 import { ServiceError } from '#domain/errors.ts';
-import { spamExpiredUpTo } from '#domain/submit-rules.ts';
+import { spamExpiredUpTo } from '#domain/spam-rules.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
