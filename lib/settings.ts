@@ -157,6 +157,8 @@ export const STACK_SETTINGS = {
   alarmLambdaThrottles: stackSetting({ default: 0, parse: wholeNumber(0) }),
   /** Alarm when the share of API requests answered 5xx over 5 minutes exceeds this percentage. */
   alarmApi5xxPercent: stackSetting({ default: 1, parse: atLeast(0) }),
+  /** The 5xx-rate alarm counts the share only over 5 minutes with at least this many API requests. */
+  alarmApi5xxMinRequests: stackSetting({ default: 20, parse: wholeNumber(1) }),
   /** Alarm when the p99 latency of `POST /s/{key}` over 5 minutes exceeds this many milliseconds. */
   alarmSubmitP99LatencyMs: stackSetting({ default: 3000, parse: wholeNumber(1) }),
   /** Alarm when a table-stream worker's iterator age (maximum) exceeds this many seconds. */

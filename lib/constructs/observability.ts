@@ -29,6 +29,7 @@ export interface AlarmThresholds {
   alarmLambdaErrors: number;
   alarmLambdaThrottles: number;
   alarmApi5xxPercent: number;
+  alarmApi5xxMinRequests: number;
   alarmSubmitP99LatencyMs: number;
   alarmIteratorAgeSeconds: number;
   alarmDeadLetterAgeSeconds: number;
@@ -197,11 +198,21 @@ export class Observability extends Construct {
         statistic,
         period: FIVE_MINUTES,
       });
+    // The share in percent, counted as 0 below a minimum of requests: one
+    // failed request out of two at night is not an outage worth a page.
+    const minRequests = settings.alarmApi5xxMinRequests;
     this.alarm('Api5xxRate', {
-      description: `Share of API requests answered 5xx over 5 minutes > ${settings.alarmApi5xxPercent} %`,
-      // 5XXError's average is the share of requests (0..1).
-      metric: apiMetric('5XXError', 'Average'),
-      threshold: settings.alarmApi5xxPercent / 100,
+      description: `Share of API requests answered 5xx over 5 minutes > ${settings.alarmApi5xxPercent} % (with at least ${minRequests} requests)`,
+      metric: new MathExpression({
+        expression: `IF(requests >= ${minRequests}, errors / requests * 100, 0)`,
+        usingMetrics: {
+          errors: apiMetric('5XXError', 'Sum'),
+          requests: apiMetric('Count', 'Sum'),
+        },
+        label: `5xx % (0 below ${minRequests} requests)`,
+        period: FIVE_MINUTES,
+      }),
+      threshold: settings.alarmApi5xxPercent,
     });
     const submitDimensions = props.submitRoute
       ? { Resource: props.submitRoute.path, Method: props.submitRoute.method }

@@ -172,12 +172,47 @@ describe('alarms', () => {
     Stage: STACK_SETTINGS.apiStageName.default,
   });
 
-  it('API Gateway 5xx rate: average 5XXError of the stage > 1 %', () => {
-    const found = alarmsOn('AWS/ApiGateway', '5XXError', apiDimensions()).filter(
-      (a) => !('Resource' in dimensionsOf(a)),
+  /** The 5xx-rate alarm: metric math over the stage's 5XXError and Count sums. */
+  function api5xxAlarm(target: Synthesized = built) {
+    const found = alarms(target).filter((alarm) =>
+      ((alarm.Metrics ?? []) as Json[]).some(
+        (m) =>
+          ((m.MetricStat as Json | undefined)?.Metric as Json | undefined)?.MetricName ===
+          '5XXError',
+      ),
     );
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ Statistic: 'Average', Period: 300, Threshold: 0.01 });
+    expect(found, 'alarms on the 5XXError metric').toHaveLength(1);
+    const metrics = found[0]!.Metrics as Json[];
+    const stat = (name: string) => {
+      const metric = metrics.find(
+        (m) =>
+          ((m.MetricStat as Json | undefined)?.Metric as Json | undefined)?.MetricName === name,
+      );
+      expect(metric, `the ${name} metric of the 5xx alarm`).toBeDefined();
+      return metric!;
+    };
+    return { alarm: found[0]!, metrics, stat, expression: metrics.find((m) => m.Expression) };
+  }
+
+  it('API Gateway 5xx rate: 5XXError / Count of the stage > 1 %, with at least 20 requests', () => {
+    const { alarm, metrics, stat, expression } = api5xxAlarm();
+    expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarm.MetricName, 'a math alarm names no single metric').toBeUndefined();
+    const errors = stat('5XXError');
+    const requests = stat('Count');
+    for (const metric of [errors, requests]) {
+      expect(metric).toMatchObject({ ReturnData: false, MetricStat: { Stat: 'Sum', Period: 300 } });
+      const dims = (((metric.MetricStat as Json).Metric as Json).Dimensions ?? []) as Dimension[];
+      const byName = Object.fromEntries(dims.map((d) => [d.Name, d.Value]));
+      expect(JSON.stringify(byName.ApiName)).toBe(JSON.stringify(apiDimensions().ApiName));
+      expect(byName.Stage).toBe(apiDimensions().Stage);
+      expect('Resource' in byName, 'the whole stage, not one resource').toBe(false);
+    }
+    expect(metrics.filter((m) => m.ReturnData !== false)).toEqual([expression]);
+    expect(STACK_SETTINGS.alarmApi5xxMinRequests.default).toBe(20);
+    expect(expression?.Expression).toBe(
+      `IF(${requests.Id} >= 20, ${errors.Id} / ${requests.Id} * 100, 0)`,
+    );
   });
 
   it('submit p99 latency: Latency of POST /s/{key} > 3000 ms', () => {
@@ -226,6 +261,7 @@ describe('alarms', () => {
         alarmLambdaErrors: '3',
         alarmLambdaThrottles: '2',
         alarmApi5xxPercent: '2.5',
+        alarmApi5xxMinRequests: '50',
         alarmSubmitP99LatencyMs: '5000',
         alarmIteratorAgeSeconds: '120',
         alarmDeadLetterAgeSeconds: '7200',
@@ -241,7 +277,9 @@ describe('alarms', () => {
       );
     expect(thresholds('Errors')).toEqual(new Set([3]));
     expect(thresholds('Throttles')).toEqual(new Set([2]));
-    expect(thresholds('5XXError')).toEqual(new Set([0.025]));
+    const api5xx = api5xxAlarm(tuned);
+    expect(api5xx.alarm.Threshold).toBe(2.5);
+    expect(api5xx.expression?.Expression).toMatch(/^IF\(\w+ >= 50, /);
     expect(thresholds('Latency')).toEqual(new Set([5000]));
     expect(thresholds('IteratorAge')).toEqual(new Set([120_000]));
     expect(thresholds('ApproximateAgeOfOldestMessage')).toEqual(new Set([7200]));
