@@ -267,6 +267,31 @@ export const routes: readonly Route[] = [
     access: [],
     summary: 'The OpenAPI 3.1 document of this API (public, cacheable for five minutes).',
   },
+  {
+    name: 'getApiDocsPage',
+    method: 'GET',
+    path: '/v1/docs',
+    handler: 'http/docs/get-docs-page.ts',
+    auth: 'public',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    streaming: false,
+    access: [],
+    summary:
+      'The API reference page (HTML): Redoc draws this document, served from this origin only.',
+  },
+  {
+    name: 'getApiDocsScript',
+    method: 'GET',
+    path: '/v1/docs/redoc.js',
+    handler: 'http/docs/get-docs-script.ts',
+    auth: 'public',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    streaming: false,
+    access: [],
+    summary: "The reference page's script: Redoc's standalone bundle, bundled with the service.",
+  },
 ];
 
 /**

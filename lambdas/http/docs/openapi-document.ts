@@ -407,7 +407,18 @@ function submitOperation(route: Route): Json {
   };
 }
 
+/** Public routes that answer something other than JSON (the API reference page and its script). */
+const PUBLIC_NON_JSON: Record<string, { description: string; content: Json }> = {
+  getApiDocsPage: { description: 'The reference page.', content: HTML },
+  getApiDocsScript: {
+    description: 'Redoc and the page start-up.',
+    content: { 'text/javascript': { schema: string } },
+  },
+};
+
 function publicOperation(route: Route): Json {
+  const nonJson = PUBLIC_NON_JSON[route.name];
+  const headers = nonJson ? { 'x-request-id': REQUEST_ID_HEADER } : CORS_RESPONSE_HEADERS;
   return {
     operationId: operationId(route),
     summary: route.summary,
@@ -416,13 +427,13 @@ function publicOperation(route: Route): Json {
     ...(pathParameters(route.path).length > 0 ? { parameters: pathParameters(route.path) } : {}),
     responses: {
       '200': {
-        description: 'OK.',
-        headers: CORS_RESPONSE_HEADERS,
-        content: jsonContent({ type: 'object' }),
+        description: nonJson?.description ?? 'OK.',
+        headers,
+        content: nonJson?.content ?? jsonContent({ type: 'object' }),
       },
       '304': {
         description: 'Not modified: `If-None-Match` named the current `ETag`.',
-        headers: CORS_RESPONSE_HEADERS,
+        headers,
       },
       '500': responseRef(errorName('500')),
     },

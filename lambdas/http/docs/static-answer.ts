@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { header } from '#http/request.ts';
+import { withRequestId } from '#http/request-id.ts';
+import type { HttpResponse } from '#http/respond.ts';
+
+/** Five minutes fresh in any cache; a deploy changes the ETag. */
+const CACHE_CONTROL = 'public, max-age=300';
+
+export interface StaticBody {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A strong ETag of a body, as `GET /v1/openapi.json` builds it. */
+export function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * A handler answering a body fixed at module init (chosen per request by
+ * `pick`): `200` with its headers, cacheable for five minutes, or `304` when
+ * `If-None-Match` names its ETag.
+ */
+export function staticAnswer(pick: (event: APIGatewayProxyEvent) => StaticBody) {
+  const etags = new Map<string, string>();
+  const inner = withRequestId(async (event) => {
+    const { body, headers } = pick(event);
+    let etag = etags.get(body);
+    if (etag === undefined) {
+      etag = etagOf(body);
+      etags.set(body, etag);
+    }
+    if (header(event, 'if-none-match') === etag) {
+      return { statusCode: 304, headers: { ...headers, etag }, body: '' };
+    }
+    return { statusCode: 200, headers: { ...headers, etag }, body };
+  });
+  return async (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> => {
+    const response = await inner(event, context);
+    // withRequestId marks every answer no-store; these may be cached.
+    return { ...response, headers: { ...response.headers, 'cache-control': CACHE_CONTROL } };
+  };
+}
