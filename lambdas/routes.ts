@@ -3,8 +3,8 @@ import type { Access } from './access.ts';
 /**
  * THE route table: every HTTP route of the service, once. The CDK stack
  * builds one function per entry (with exactly the grants in `access`), the
- * local gateway serves the same entries (and the API docs will be generated
- * from it: they do not exist yet). A route that is not built is not listed
+ * local gateway serves the same entries, and the OpenAPI document and the
+ * docs page are generated from it. A route that is not built is not listed
  * here.
  */
 

@@ -155,6 +155,8 @@ describe('real answers match openapi.json', () => {
       (await call('POST', '/s/no-such-form-key', { key: null, body: { a: 'b' } })).status,
     ).toBe(404);
     expect((await call('GET', '/v1/openapi.json', { key: null })).status).toBe(200);
+    expect((await call('GET', '/v1/docs', { key: null })).status).toBe(200);
+    expect((await call('GET', '/v1/docs/redoc.js', { key: null })).status).toBe(200);
     expect((await call('DELETE', `/v1/forms/${created.body.id}`)).status).toBe(200);
   });
 });
