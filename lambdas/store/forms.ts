@@ -1,16 +1,26 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/errors.ts';
 import { newFormKey } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isUuid } from '#domain/ids.ts';
-import { FOLDERS, type FolderSizes } from '#domain/submission-folders.ts';
+import type { FolderSizes } from '#domain/submission-folders.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import {
-  folderCounter,
+  type FormCounters,
+  type FormGate,
+  gateOf,
+  gateWrites,
+  readCounters,
+  sameGate,
+  shardDeletes,
+  sumCounters,
+} from './form-counters.ts';
+import {
+  FORM_META_PREFIX,
   formKey,
   formKeyMappingKey,
   stripPlumbing,
@@ -18,7 +28,7 @@ import {
   teamKey,
 } from './keys.ts';
 import { AGAIN, batchWriteAll, retrying, updateIf } from './retries.ts';
-import { getItem, transact } from './table.ts';
+import { getItem, itemsWithPrefix, type TableTransactItem, transact } from './table.ts';
 import { webhookItem } from './webhooks.ts';
 
 export interface FormKeyMapping {
@@ -68,12 +78,7 @@ export async function insertForm(
         },
         {
           Put: {
-            Item: {
-              ...formKey(candidate.id),
-              entity: 'form',
-              parentPk: teamFormsParent(candidate.teamId),
-              ...candidate,
-            },
+            Item: formItem(candidate),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -86,6 +91,7 @@ export async function insertForm(
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        ...gateWrites(candidate.id, gateOf(candidate), NO_COUNTS),
         ...(extras.webhook
           ? [
               {
@@ -111,18 +117,89 @@ export async function insertForm(
   });
 }
 
+/** The form item: settings and ownership; its counters live on shards (form-counters.ts). */
+function formItem(form: FormRecord): Record<string, unknown> {
+  const { submissionCount: _counted, ...stored } = form;
+  return {
+    ...formKey(form.id),
+    entity: 'form',
+    parentPk: teamFormsParent(form.teamId),
+    ...stored,
+  };
+}
+
+const NO_COUNTS: FormCounters = {
+  shards: new Map(),
+  folders: { all: 0, unread: 0, starred: 0, spam: 0 },
+  counted: 0,
+};
+
+export interface StoredForm {
+  form: FormRecord;
+  counters: FormCounters;
+}
+
+/**
+ * The form and its counter shards in one Query (their sort keys share the
+ * `FORM` prefix), `submissionCount` summed from the shards.
+ */
+export async function readForm(
+  formId: string,
+  options: { consistent?: boolean } = {},
+): Promise<StoredForm | undefined> {
+  const items = await itemsWithPrefix(formKey(formId).pk, FORM_META_PREFIX, options);
+  return storedForm(items);
+}
+
+export function storedForm(items: readonly Record<string, unknown>[]): StoredForm | undefined {
+  const item = items.find((candidate) => candidate.sk === formKey('').sk);
+  if (!item) return undefined;
+  const counters = sumCounters(items);
+  const form = { ...stripPlumbing<FormRecord>(item), submissionCount: counters.counted };
+  return { form, counters };
+}
+
 export async function getForm(formId: string): Promise<FormRecord | undefined> {
-  const item = await getFormItem(formId);
-  return item ? stripPlumbing<FormRecord>(item) : undefined;
+  return (await readForm(formId))?.form;
 }
 
-function getFormItem(formId: string): Promise<Record<string, unknown> | undefined> {
-  return getItem(formKey(formId));
+/**
+ * Writes the form's gate on every counter shard, creating those missing (a
+ * form stored before the shards existed). False when the form is gone.
+ */
+export async function ensureCounterShards(formId: string): Promise<boolean> {
+  const stored = await readForm(formId, { consistent: true });
+  if (!stored) return false;
+  await commitWithGate(
+    {
+      ConditionCheck: {
+        Key: formKey(formId),
+        ConditionExpression: 'updatedAt = :seen',
+        ExpressionAttributeValues: { ':seen': stored.form.updatedAt },
+      },
+    },
+    formId,
+    gateOf(stored.form),
+  );
+  return true;
 }
 
-/** The team's forms, newest first. */
+/** Forms whose counters are read at once by the form list. */
+const LIST_COUNT_READS = 16;
+
+/** The team's forms, newest first, each with its `submissionCount` summed from its shards. */
 export async function listTeamForms(teamId: string): Promise<FormRecord[]> {
-  return childrenOf<FormRecord>(teamFormsParent(teamId));
+  const forms = await childrenOf<FormRecord>(teamFormsParent(teamId));
+  let next = 0;
+  const counting = async () => {
+    while (next < forms.length) {
+      const i = next++;
+      const form = forms[i]!;
+      forms[i] = { ...form, submissionCount: (await readCounters(form.id)).counted };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LIST_COUNT_READS, forms.length) }, counting));
+  return forms;
 }
 
 /** The public submit path's first lookup: which form a key belongs to. */
@@ -136,17 +213,14 @@ export async function getTeamForm(teamId: string, formId: string | undefined): P
   return (await getTeamFormWithFolders(teamId, formId)).form;
 }
 
-/** The form and the exact size of each inbox folder, from the one form item. */
+/** The form and the exact size of each inbox folder, summed from its counter shards. */
 export async function getTeamFormWithFolders(
   teamId: string,
   formId: string | undefined,
 ): Promise<{ form: FormRecord; folders: FolderSizes }> {
-  const item = isUuid(formId) ? await getFormItem(formId) : undefined;
-  if (!item || item.teamId !== teamId) throw notFound('Form');
-  const folders = Object.fromEntries(
-    FOLDERS.map((folder) => [folder, Math.max(0, Number(item[folderCounter(folder)] ?? 0))]),
-  ) as FolderSizes;
-  return { form: stripPlumbing<FormRecord>(item), folders };
+  const stored = isUuid(formId) ? await readForm(formId) : undefined;
+  if (!stored || stored.form.teamId !== teamId) throw notFound('Form');
+  return { form: stored.form, folders: stored.counters.folders };
 }
 
 /** Counters and ownership that a settings update must never overwrite. */
@@ -175,13 +249,47 @@ export async function saveFormSettings(current: FormRecord, next: FormRecord): P
     sets.push(`#n${i} = :v${i}`);
   }
   if (sets.length === 0) return true;
-  return updateIf({
-    Key: formKey(current.id),
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  });
+  const gate = gateOf(next);
+  return commitWithGate(
+    {
+      Update: {
+        Key: formKey(current.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    current.id,
+    sameGate(gateOf(current), gate) ? undefined : gate,
+  );
+}
+
+/**
+ * Commits a change of the form item, with its new gate on every shard when
+ * the gate changes. False when a condition failed or another writer held an
+ * item: the caller reads again and decides.
+ */
+async function commitWithGate(
+  formChange: TableTransactItem,
+  formId: string,
+  gate: FormGate | undefined,
+): Promise<boolean> {
+  const items = [formChange];
+  if (gate) {
+    const counters =
+      gate.open && gate.limit !== null
+        ? await readCounters(formId, { consistent: true })
+        : NO_COUNTS;
+    items.push(...gateWrites(formId, gate, counters));
+  }
+  try {
+    await transact(items);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
 }
 
 /**
@@ -274,19 +382,52 @@ export async function closeFormOnSchedule(
   autoCloseAt: string,
   now: Date,
 ): Promise<boolean> {
-  return updateIf({
-    Key: formKey(formId),
-    UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
-    ConditionExpression: 'autoCloseAt = :at AND #status = :active AND :now >= autoCloseAt',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':paused': 'paused',
-      ':reason': 'auto_close_date',
-      ':active': 'active',
-      ':at': autoCloseAt,
-      ':now': now.toISOString(),
-    },
+  return retrying(saveRetries('closing it'), async () => {
+    const stored = await readForm(formId, { consistent: true });
+    if (!stored) return false;
+    const { form } = stored;
+    if (
+      form.autoCloseAt !== autoCloseAt ||
+      form.status !== 'active' ||
+      now.toISOString() < autoCloseAt
+    )
+      return false;
+    const closed = await commitWithGate(
+      closing(formId, 'auto_close_date', form, now, 'autoCloseAt = :at AND :now >= autoCloseAt', {
+        ':at': autoCloseAt,
+      }),
+      formId,
+      gateOf({ ...form, status: 'paused', closedReason: 'auto_close_date' }),
+    );
+    return closed ? true : AGAIN;
   });
+}
+
+/** Pauses the form for `reason`, on the condition that it is still as read. */
+function closing(
+  formId: string,
+  reason: 'auto_close_date' | 'max_submissions',
+  seen: FormRecord,
+  now: Date,
+  condition: string,
+  values: Record<string, unknown>,
+): TableTransactItem {
+  return {
+    Update: {
+      Key: formKey(formId),
+      UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
+      ConditionExpression: `#status = :active AND updatedAt = :seen AND ${condition}`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':paused': 'paused',
+        ':reason': reason,
+        ':active': 'active',
+        ':seen': seen.updatedAt,
+        ':now': now.toISOString(),
+        ...values,
+      },
+    },
+  };
 }
 
 /**
@@ -295,20 +436,22 @@ export async function closeFormOnSchedule(
  * between leaves it open). Returns whether it closed the form.
  */
 export async function closeFormAtLimit(formId: string, now: Date): Promise<boolean> {
-  return updateIf({
-    Key: formKey(formId),
-    UpdateExpression: 'SET #status = :paused, closedReason = :reason, updatedAt = :now',
-    ConditionExpression:
-      '#status = :active AND attribute_type(closedReason, :null) AND submissionCount >= maxSubmissions',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':paused': 'paused',
-      ':reason': 'max_submissions',
-      ':active': 'active',
-      ':null': 'NULL',
-      ':now': now.toISOString(),
-    },
-  });
+  const item = await getItem(formKey(formId), { consistent: true });
+  if (!item) return false;
+  const form = stripPlumbing<FormRecord>(item);
+  if (!gateOf(form).open || form.maxSubmissions === null) return false;
+  const { counted } = await readCounters(formId, { consistent: true });
+  if (counted < form.maxSubmissions) return false;
+  // Every refused post may get here at once: the form item alone decides which
+  // one closes it, and only that one writes the closed gate on the shards
+  // (they are full anyway, and the submit path reads the form's status first).
+  const closed = await updateIf(
+    closing(formId, 'max_submissions', form, now, 'maxSubmissions = :max', {
+      ':max': form.maxSubmissions,
+    }).Update as UpdateCommandInput,
+  );
+  if (closed) await ensureCounterShards(formId);
+  return closed;
 }
 
 /**
@@ -348,6 +491,7 @@ export async function deleteTeamForm(
             ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
           },
         },
+        ...shardDeletes(form.id),
       ]);
       return form;
     } catch (error) {

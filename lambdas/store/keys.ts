@@ -41,10 +41,33 @@ export function submissionSortKeyUpTo(createdUpTo: string): string {
 }
 const ID_CLOCK_MARGIN_MS = 60_000;
 
-/** A team's count of counted submissions in one calendar month (UTC). */
-export const usageKey = (teamId: string, month: string) => ({
+/**
+ * Shards of a form's counters (folder sizes, counted submissions, the
+ * `maxSubmissions` caps and a copy of the form's open/closed gate): posts
+ * spread over them instead of all writing the form item. They sort right
+ * after the form item (`FORM` < `FORM#COUNT#..`), so one Query reads both.
+ * A constant, not a setting: the caps are spread over exactly this many.
+ */
+export const FORM_COUNTER_SHARDS = 32;
+export const FORM_META_PREFIX = 'FORM';
+export const FORM_COUNTER_PREFIX = 'FORM#COUNT#';
+export const formCounterKey = (formId: string, shard: number) => ({
+  pk: `FORM#${formId}`,
+  sk: `${FORM_COUNTER_PREFIX}${String(shard).padStart(2, '0')}`,
+});
+export const counterShardOf = (sk: string): number => Number(sk.slice(FORM_COUNTER_PREFIX.length));
+
+/**
+ * A team's counted submissions in one calendar month (UTC), over shards:
+ * `USAGE_COUNTER_SHARDS` that take the posts below the near-limit threshold,
+ * and one (`NEAR`) for the last posts of the allowance, so `near_limit` stays
+ * exact. Reads sum them with one Query on the month's prefix.
+ */
+export const USAGE_COUNTER_SHARDS = 32;
+export const usagePrefix = (month: string) => `USAGE#${month}#`;
+export const usageKey = (teamId: string, month: string, shard: number | 'near') => ({
   pk: `TEAM#${teamId}`,
-  sk: `USAGE#${month}`,
+  sk: `${usagePrefix(month)}${shard === 'near' ? 'NEAR' : String(shard).padStart(2, '0')}`,
 });
 
 /**

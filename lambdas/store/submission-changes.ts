@@ -3,7 +3,6 @@ import { config } from '#config';
 import { notFound } from '#domain/errors.ts';
 import {
   addCounterDeltas,
-  type CounterDeltas,
   type Flags,
   FOLDERS,
   foldersOf,
@@ -11,7 +10,9 @@ import {
 } from '#domain/submission-folders.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { FOLDER_INDEX, getSubmissionsById } from './folder-reads.ts';
-import { folderCounter, formKey, submissionKey } from './keys.ts';
+import { counterChanges } from './form-counters.ts';
+import { ensureCounterShards } from './forms.ts';
+import { FORM_COUNTER_SHARDS, formKey, submissionKey } from './keys.ts';
 import { AGAIN, busyRetries, cancelledForNow, retrying } from './retries.ts';
 import { type TableTransactItem, transact } from './table.ts';
 
@@ -34,8 +35,11 @@ export interface BulkOutcome {
 
 type TransactItem = TableTransactItem;
 
-/** A transaction holds at most 100 items: 99 submissions and the form's counters. */
-export const SUBMISSIONS_PER_TRANSACTION = 99;
+/**
+ * A transaction holds at most 100 items: the submissions and the form's
+ * counter shards it moves (all of them at worst, for a form with a limit).
+ */
+export const SUBMISSIONS_PER_TRANSACTION = 100 - FORM_COUNTER_SHARDS;
 const ATTEMPTS = 10;
 
 /**
@@ -109,15 +113,20 @@ async function commitBatch(
       addCounterDeltas(deltas, submission, after);
       return after ? flagUpdate(submission, after) : submissionDelete(submission);
     });
-    items.push(counterUpdate(formId, deltas));
+    items.push(...(await counterChanges(formId, deltas)));
     try {
       await transact(items);
       return plans.map((plan) => plan.submission);
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
-      if (reasons[plans.length]?.Code === 'ConditionalCheckFailed') throw notFound('Form');
       lastError = error;
+      if (reasons.slice(plans.length).some((reason) => reason.Code === 'ConditionalCheckFailed')) {
+        // The shards moved since read (planned again), are missing (a form from
+        // before them: made), or the form is gone.
+        if (!(await ensureCounterShards(formId))) throw notFound('Form');
+        return AGAIN;
+      }
       const stale = plans
         .filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed')
         .map((plan) => plan.submission.id);
@@ -183,40 +192,6 @@ function submissionDelete(submission: Submission): TransactItem {
     Delete: {
       Key: submissionKey(submission.formId, submission.id),
       ConditionExpression,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
-
-/** The batch's counter deltas on the form item, which must still exist. */
-function counterUpdate(formId: string, deltas: CounterDeltas): TransactItem {
-  const all: [string, number][] = FOLDERS.map((folder) => [
-    folderCounter(folder),
-    deltas.folders[folder],
-  ]);
-  all.push(['submissionCount', deltas.submissionCount]);
-  const moves = all.filter(([, delta]) => delta !== 0);
-  if (moves.length === 0) {
-    return {
-      ConditionCheck: {
-        Key: formKey(formId),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    };
-  }
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const adds = moves.map(([name, delta], i) => {
-    names[`#c${i}`] = name;
-    values[`:d${i}`] = delta;
-    return `#c${i} :d${i}`;
-  });
-  return {
-    Update: {
-      Key: formKey(formId),
-      UpdateExpression: `ADD ${adds.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },

@@ -1,17 +1,24 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { pickShard } from '#domain/counter-shares.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
+import { COUNTED, type FormCounters, readCounters } from './form-counters.ts';
+import { ensureCounterShards } from './forms.ts';
 import {
   duplicateMarkKey,
+  FORM_COUNTER_SHARDS,
   folderCounter,
+  formCounterKey,
   formKey,
   spamQuotaKey,
   submissionKey,
+  USAGE_COUNTER_SHARDS,
   usageKey,
 } from './keys.ts';
-import { AGAIN, busyRetries, cancelledForNow, retrying } from './retries.ts';
+import { busyRetries, cancelledForNow, pause } from './retries.ts';
 import { getItem, type TableTransactItem, transact } from './table.ts';
+import { readUsage, type UsageCounts, usageCaps } from './usage.ts';
 
 type TransactItem = TableTransactItem;
 
@@ -60,6 +67,8 @@ export interface SubmissionWrite {
   spamQuota?: SpamQuota;
   /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
   requireOpen: boolean;
+  /** The form's counter shards as last read: where a post likely finds room. */
+  counters?: FormCounters;
   now: Date;
   hints?: EmailHints;
 }
@@ -76,83 +85,174 @@ export interface MonthlyUsage {
   allowance: number;
   /** The count, this post included, from which the post is near the limit. */
   nearLimitFrom: number;
-  /** The count read before this post: a guess of which side of `nearLimitFrom` it lands. */
-  usedBefore: number;
+  /** The usage shards as last read: where a post likely finds room. */
+  known?: UsageCounts;
 }
 
 export type InsertOutcome =
   | { stored: true; nearLimit: boolean }
   | {
       stored: false;
-      reason: 'form_gone' | 'closed' | 'limit_reached' | 'duplicate' | 'spam_cap_reached';
+      reason: 'form_gone' | 'closed' | 'full' | 'limit_reached' | 'duplicate' | 'spam_cap_reached';
     };
 
-/**
- * Whether the post counts as usage below the warning threshold or at or past
- * it: each is a condition on the count the transaction itself increments, so
- * the answer's `near_limit` follows the count written, however concurrent.
- */
-type UsageBand = 'quiet' | 'near';
+/** Where one try counts the post: a form counter shard and a usage shard (or the near one). */
+interface Placement {
+  formShard: number;
+  usage?: number | 'near';
+}
 
 /**
- * Stores a submission in one transaction with every counter it moves: the
- * folder counters and `submissionCount` on the form, the team's monthly
- * usage, and the duplicate mark. The closing rules and the allowance are
- * conditions of that same transaction, so concurrent posts can never
- * overshoot `maxSubmissions` or the monthly allowance. A post whose usage
- * lands on the other side of the near-limit threshold than guessed costs one
- * more transaction (only posts crossing the threshold can).
+ * Stores a submission in one transaction with every counter it moves: one
+ * of the form's counter shards (its folder sizes and counted submissions,
+ * with the form's gate and that shard's share of `maxSubmissions` as the
+ * condition), one shard of the team's monthly usage (below its share of the
+ * allowance), the duplicate mark and the spam quota. Posts spread over the
+ * shards, so concurrent posts rarely meet; a shard found full is re-read
+ * with the others and the post tries one with room, so the limits stay
+ * exact: a post is refused only when a consistent read shows no room left.
  */
 export async function insertSubmission(write: SubmissionWrite): Promise<InsertOutcome> {
-  const { usage } = write;
-  let band: UsageBand | undefined = usage && bandOf(usage, usage.usedBefore);
+  const knowledge = {
+    counters: write.counters,
+    countersVerified: false,
+    usage: write.usage?.known,
+    usageVerified: false,
+  };
+  const avoidForm = new Set<number>();
+  const avoidUsage = new Set<number>();
+  const caps = write.usage && usageCaps(write.usage.allowance, write.usage.nearLimitFrom);
+  let conflicts = 0;
+  let probes = 0;
   let lastError: unknown;
-  const retries = busyRetries(
+  const busy = busyRetries(
     CONFLICT_ATTEMPTS,
     'This form is receiving many posts; try again',
     () => lastError,
   );
-  return retrying(retries, async (): Promise<InsertOutcome | typeof AGAIN> => {
-    const { items, at } = transactionItems(write, band);
+
+  const formShard = async (): Promise<number | undefined> => {
+    const hasRoom = (k: number) => {
+      const shard = knowledge.counters?.shards.get(k);
+      return !write.requireOpen || shard?.cap === undefined || shard.counted < shard.cap;
+    };
+    for (;;) {
+      const k =
+        pickShard(FORM_COUNTER_SHARDS, hasRoom, avoidForm) ??
+        pickShard(FORM_COUNTER_SHARDS, hasRoom, new Set());
+      if (k !== undefined || knowledge.countersVerified) return k;
+      knowledge.counters = await readCounters(write.submission.formId, { consistent: true });
+      knowledge.countersVerified = true;
+    }
+  };
+  const usageShard = async (): Promise<number | 'near' | 'limit'> => {
+    if (!caps) throw new Error('usage without caps');
+    const hasRoom = (k: number) => (knowledge.usage?.quiet[k] ?? 0) < caps.quiet(k);
+    for (;;) {
+      const k =
+        pickShard(USAGE_COUNTER_SHARDS, hasRoom, avoidUsage) ??
+        pickShard(USAGE_COUNTER_SHARDS, hasRoom, new Set());
+      if (k !== undefined) return k;
+      if ((knowledge.usage?.near ?? 0) < caps.near) return 'near';
+      if (knowledge.usageVerified) return 'limit';
+      knowledge.usage = await readUsage(write.teamId, write.usage!.month, { consistent: true });
+      knowledge.usageVerified = true;
+    }
+  };
+
+  for (;;) {
+    const shard = await formShard();
+    if (shard === undefined) return { stored: false, reason: 'full' };
+    const placement: Placement = { formShard: shard };
+    if (write.usage) {
+      const usage = await usageShard();
+      if (usage === 'limit') return { stored: false, reason: 'limit_reached' };
+      placement.usage = usage;
+    }
+    const { items, at } = transactionItems(write, placement, caps);
     try {
       await transact(items);
-      return { stored: true, nearLimit: band === 'near' };
+      return { stored: true, nearLimit: placement.usage === 'near' };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       const failed = (i: number | undefined) =>
         i !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed';
-      if (failed(1)) return { stored: false, reason: reasons[1]?.Item ? 'closed' : 'form_gone' };
       if (failed(at.duplicateMark)) return { stored: false, reason: 'duplicate' };
       if (failed(at.spamQuota)) return { stored: false, reason: 'spam_cap_reached' };
       lastError = error;
-      if (usage && at.usage !== undefined && failed(at.usage)) {
+      if (failed(1)) {
         // Cancellation reasons carry raw attribute values: the document client leaves them be.
-        const used = Number(reasons[at.usage]?.Item?.submissions?.N ?? 0);
-        if (used >= usage.allowance) return { stored: false, reason: 'limit_reached' };
-        band = bandOf(usage, used);
-        return AGAIN;
+        const old = reasons[1]?.Item;
+        if (!old) {
+          // A form from before the shards, or one being deleted.
+          if (!(await ensureCounterShards(write.submission.formId)))
+            return { stored: false, reason: 'form_gone' };
+        } else {
+          const gateOpen =
+            old.open?.BOOL === true &&
+            (old.closesAt?.S === undefined || old.closesAt.S > write.now.toISOString());
+          if (write.requireOpen && !gateOpen) return { stored: false, reason: 'closed' };
+          // Full: the first time, see where room is left now; then learn shard by shard.
+          if (!knowledge.countersVerified) {
+            knowledge.counters = await readCounters(write.submission.formId, { consistent: true });
+            knowledge.countersVerified = true;
+          } else {
+            knowledge.counters?.shards.set(shard, {
+              shard,
+              folders: { all: 0, unread: 0, starred: 0, spam: 0 },
+              counted: Number(old[COUNTED]?.N ?? 0),
+              cap: old.cap?.N === undefined ? undefined : Number(old.cap.N),
+              open: gateOpen,
+            });
+          }
+        }
+      } else if (at.usage !== undefined && failed(at.usage)) {
+        if (!knowledge.usageVerified) {
+          knowledge.usage = await readUsage(write.teamId, write.usage!.month, { consistent: true });
+          knowledge.usageVerified = true;
+        } else if (knowledge.usage) {
+          const used = Number(reasons[at.usage]?.Item?.submissions?.N ?? 0);
+          if (placement.usage === 'near') knowledge.usage.near = used;
+          else knowledge.usage.quiet[placement.usage as number] = used;
+        }
+      } else if (cancelledForNow(reasons)) {
+        const conflict = (i: number | undefined) =>
+          i !== undefined && reasons[i]?.Code === 'TransactionConflict';
+        if (conflict(1)) avoidForm.add(shard);
+        if (conflict(at.usage) && typeof placement.usage === 'number')
+          avoidUsage.add(placement.usage);
+        conflicts += 1;
+        if (conflicts >= CONFLICT_ATTEMPTS) throw busy.exhausted();
+        await pause(conflicts);
+        continue;
+      } else {
+        throw error;
       }
-      // Posts to one form meet on its counters: a conflicting transaction is retried.
-      if (!cancelledForNow(reasons)) throw error;
-      return AGAIN;
+      probes += 1;
+      if (probes >= MAX_PROBES) throw busy.exhausted();
     }
-  });
+  }
 }
 
-const bandOf = (usage: MonthlyUsage, usedBefore: number): UsageBand =>
-  usedBefore + 1 >= usage.nearLimitFrom ? 'near' : 'quiet';
+/**
+ * Tries that found a shard full or missing before a post gives up with
+ * `503 busy`: each is followed by a consistent read of the shards, so only a
+ * post that keeps losing the last places of a limit to other posts gets
+ * that far.
+ */
+const MAX_PROBES = 20;
 
 /** The transaction, and where in it the items whose conditions tell an outcome stand. */
 function transactionItems(
   write: SubmissionWrite,
-  band: UsageBand | undefined,
+  placement: Placement,
+  caps: ReturnType<typeof usageCaps> | undefined,
 ): { items: TransactItem[]; at: { usage?: number; duplicateMark?: number; spamQuota?: number } } {
   const { submission, now } = write;
-  const nowIso = now.toISOString();
   const counted = countsAsSubmission(submission);
   const adds = foldersOf(submission).map((folder) => folderCounter(folder));
-  if (counted) adds.push('submissionCount');
+  if (counted) adds.push(COUNTED);
   const names: Record<string, string> = {};
   const addExpression = adds.map((name, i) => {
     names[`#c${i}`] = name;
@@ -162,13 +262,12 @@ function transactionItems(
   const values: Record<string, unknown> = { ':one': 1 };
   if (write.requireOpen) {
     conditions.push(
-      '#status = :active',
-      '(attribute_not_exists(closedReason) OR attribute_type(closedReason, :null))',
-      '(attribute_not_exists(autoCloseAt) OR attribute_type(autoCloseAt, :null) OR autoCloseAt > :now)',
-      '(attribute_not_exists(maxSubmissions) OR attribute_type(maxSubmissions, :null) OR submissionCount < maxSubmissions)',
+      '#open = :true',
+      '(attribute_not_exists(closesAt) OR closesAt > :now)',
+      '(attribute_not_exists(cap) OR #counted < cap)',
     );
-    names['#status'] = 'status';
-    Object.assign(values, { ':active': 'active', ':null': 'NULL', ':now': nowIso });
+    Object.assign(names, { '#open': 'open', '#counted': COUNTED });
+    Object.assign(values, { ':true': true, ':now': now.toISOString() });
   }
   const items: TransactItem[] = [
     {
@@ -179,7 +278,7 @@ function transactionItems(
     },
     {
       Update: {
-        Key: formKey(submission.formId),
+        Key: formCounterKey(submission.formId, placement.formShard),
         UpdateExpression: `ADD ${addExpression.join(', ')}`,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
@@ -189,7 +288,10 @@ function transactionItems(
     },
   ];
   const at: { usage?: number; duplicateMark?: number; spamQuota?: number } = {};
-  if (write.usage && band) at.usage = items.push(usageUpdate(write.teamId, write.usage, band)) - 1;
+  if (write.usage && caps && placement.usage !== undefined) {
+    const cap = placement.usage === 'near' ? caps.near : caps.quiet(placement.usage);
+    at.usage = items.push(usageUpdate(write.teamId, write.usage.month, placement.usage, cap)) - 1;
+  }
   if (write.spamQuota)
     at.spamQuota = items.push(spamQuotaUpdate(submission.formId, write.spamQuota)) - 1;
   if (write.duplicateMark) {
@@ -229,31 +331,21 @@ function spamQuotaUpdate(formId: string, quota: SpamQuota): TransactItem {
 }
 
 /**
- * One more on the month's usage, below the allowance and within `band`: a
- * quiet post needs the count before it to stay under `nearLimitFrom - 1`, a
- * near one needs it at or over that. The failing count comes back with the
- * cancellation, so the caller learns which band (or the limit) applies.
+ * One more on a usage shard, below its share of the allowance. The count
+ * comes back with a cancellation, so the caller learns the shard is full.
  */
-function usageUpdate(teamId: string, usage: MonthlyUsage, band: UsageBand): TransactItem {
-  const nearFromBefore = usage.nearLimitFrom - 1;
-  const values: Record<string, unknown> = { ':one': 1, ':entity': 'usage' };
-  let condition: string;
-  if (band === 'quiet') {
-    condition = 'attribute_not_exists(submissions) OR submissions < :quietBelow';
-    values[':quietBelow'] = Math.min(nearFromBefore, usage.allowance);
-  } else if (nearFromBefore <= 0) {
-    condition = 'attribute_not_exists(submissions) OR submissions < :allowance';
-    values[':allowance'] = usage.allowance;
-  } else {
-    condition = 'submissions >= :nearFrom AND submissions < :allowance';
-    Object.assign(values, { ':nearFrom': nearFromBefore, ':allowance': usage.allowance });
-  }
+function usageUpdate(
+  teamId: string,
+  month: string,
+  shard: number | 'near',
+  cap: number,
+): TransactItem {
   return {
     Update: {
-      Key: usageKey(teamId, usage.month),
+      Key: usageKey(teamId, month, shard),
       UpdateExpression: 'ADD submissions :one SET entity = :entity',
-      ConditionExpression: condition,
-      ExpressionAttributeValues: values,
+      ConditionExpression: 'attribute_not_exists(submissions) OR submissions < :cap',
+      ExpressionAttributeValues: { ':one': 1, ':entity': 'usage', ':cap': cap },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
@@ -265,6 +357,7 @@ export interface PostToStore {
   submission: Submission;
   teamId: string;
   usage: MonthlyUsage;
+  counters?: FormCounters;
   spamQuota: SpamQuota;
   duplicateMark: NonNullable<SubmissionWrite['duplicateMark']>;
   now: Date;
@@ -273,7 +366,11 @@ export interface PostToStore {
 
 export type StoredPost =
   | { stored: true; spam: boolean; nearLimit: boolean }
-  | { stored: false; reason: 'form_gone' | 'closed' | 'limit_reached' | 'spam_cap_reached' };
+  | {
+      stored: false;
+      /** `full`: no room left under `maxSubmissions`; `closed`: the form's gate is shut. */
+      reason: 'form_gone' | 'closed' | 'full' | 'limit_reached' | 'spam_cap_reached';
+    };
 
 /**
  * Stores a post: clean, it counts toward the allowance and claims its
@@ -286,6 +383,7 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     submission: { ...post.submission, isSpam: spam },
     teamId: post.teamId,
     requireOpen: true,
+    counters: post.counters,
     now: post.now,
     hints: post.hints,
     usage: spam ? undefined : post.usage,

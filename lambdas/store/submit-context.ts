@@ -1,33 +1,41 @@
 import type { FormRecord } from '#domain/form-model.ts';
-import { formKey, stripPlumbing, teamKey, usageKey } from './keys.ts';
-import { batchGetAll } from './retries.ts';
+import type { FormCounters } from './form-counters.ts';
+import { readForm } from './forms.ts';
+import { stripPlumbing, teamKey } from './keys.ts';
+import { getItem } from './table.ts';
 import type { Team } from './teams.ts';
+import { readUsage, type UsageCounts } from './usage.ts';
 
 export interface SubmitContext {
   form: FormRecord;
+  /** The form's counter shards: where this post likely finds room. */
+  counters: FormCounters;
   team: Team;
-  /** Submissions counted for the team this month before this post. */
-  usedThisMonth: number;
+  /** The team's usage shards this month, before this post. */
+  usage: UsageCounts;
 }
 
 /**
- * Everything the submit path reads after the key lookup, in one BatchGet:
- * the form, its team and the month's usage. Undefined when the form or team
- * is gone (deleted between the key lookup and this read).
+ * Everything the submit path reads after the key lookup, in one round trip
+ * of three parallel reads: the form with its counter shards (one Query),
+ * its team, and the month's usage shards (one Query). Undefined when the
+ * form or team is gone (deleted between the key lookup and this read).
  */
 export async function readSubmitContext(
   formId: string,
   teamId: string,
   month: string,
 ): Promise<SubmitContext | undefined> {
-  const items = await batchGetAll([formKey(formId), teamKey(teamId), usageKey(teamId, month)]);
-  const bySk = new Map(items.map((item) => [item.sk as string, item]));
-  const form = bySk.get('FORM');
-  const team = bySk.get('TEAM');
-  if (!form || !team || form.teamId !== teamId) return undefined;
+  const [stored, team, usage] = await Promise.all([
+    readForm(formId),
+    getItem(teamKey(teamId)),
+    readUsage(teamId, month),
+  ]);
+  if (!stored || !team || stored.form.teamId !== teamId) return undefined;
   return {
-    form: stripPlumbing<FormRecord>(form),
+    form: stored.form,
+    counters: stored.counters,
     team: stripPlumbing<Team>(team),
-    usedThisMonth: Number(bySk.get(usageKey(teamId, month).sk)?.submissions ?? 0),
+    usage,
   };
 }

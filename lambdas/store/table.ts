@@ -1,6 +1,7 @@
 import {
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -28,6 +29,30 @@ export async function getItem(
     new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: options.consistent }),
   );
   return Item;
+}
+
+/** Every item of partition `pk` whose sort key starts with `prefix`, across pages. */
+export async function itemsWithPrefix(
+  pk: string,
+  prefix: string,
+  options: { consistent?: boolean } = {},
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+        ConsistentRead: options.consistent,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
 }
 
 /** Puts an item that must not exist yet (ConditionalCheckFailed when it does). */

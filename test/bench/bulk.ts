@@ -6,7 +6,7 @@
  * form's counters against a fresh count of the items.
  */
 import { parseArgs } from 'node:util';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { meterDynamoDb } from '../support/dynamodb-meter.ts';
 import { seedSubmissions } from '../support/seed-submissions.ts';
 import { withBenchStack } from './bench-stack.ts';
@@ -56,10 +56,9 @@ await withBenchStack(async ({ api, newForm, stack }) => {
     }
     cursor = page.LastEvaluatedKey;
   } while (cursor);
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: stack.info.tableName, Key: { pk: `FORM#${form.id}`, sk: 'FORM' } }),
-  );
-  const counters = { all: Number(Item?.count_all), unread: Number(Item?.count_unread) };
+  const { readCounters } = await import('../../lambdas/store/form-counters.ts');
+  const { folders } = await readCounters(form.id, { consistent: true });
+  const counters = { all: folders.all, unread: folders.unread };
   const exact = counters.all === all && counters.unread === unread && changed === SUBMISSIONS;
   process.stdout.write(
     `${JSON.stringify(

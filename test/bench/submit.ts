@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { meterDynamoDb } from '../support/dynamodb-meter.ts';
 import { withBenchStack } from './bench-stack.ts';
 import { bundleOf, coldInit } from './bundle.ts';
 
@@ -30,7 +31,23 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-await withBenchStack(async ({ stack, newForm }) => {
+/** Pro texts and 12 fields: a form item of about 6.4 KB. */
+const LARGE_SETTINGS = {
+  fields: Array.from({ length: 12 }, (_, i) => ({
+    id: `field${i}`,
+    type: 'text',
+    label: `Question number ${i} with a label long enough to be realistic`,
+    required: false,
+  })),
+  completionMode: 'message',
+  completionTitle: 'Thank you',
+  completionMessage: 'Thank you! We read every message and answer within a day. '.repeat(12),
+  autoreplyEnabled: false,
+  autoreplySubject: 'We received your message',
+  autoreplyBody: 'Hello, thank you for writing to us. We will answer soon. '.repeat(30),
+};
+
+await withBenchStack(async ({ stack, api, newForm }) => {
   const { baseUrl } = stack.info;
   const form = await newForm('Bench');
   const post = async (i: number) => {
@@ -75,6 +92,38 @@ await withBenchStack(async ({ stack, newForm }) => {
   }
   cpu.sort((a, b) => a - b);
 
+  // Capacity per accepted post, as DynamoDB bills it: reads and writes the
+  // handler's client consumed (indexes included), for a plain form and for
+  // one whose settings make a 6.4 KB item (12 fields, long texts).
+  const { dynamodb } = await import('../../lambdas/store/client.ts');
+  const { meter, reset } = meterDynamoDb(dynamodb);
+  const large = await newForm('Bench large');
+  const patched = await api('PATCH', `/v1/forms/${large.id}`, LARGE_SETTINGS);
+  if (patched.status !== 200) throw new Error(`PATCH large form answered ${patched.status}`);
+  const capacityOf = async (key: string) => {
+    for (let i = 0; i < 5; i++) await handler(submitEvent(key, 10_000 + i), {} as Context);
+    reset();
+    const n = 50;
+    for (let i = 0; i < n; i++) {
+      const result = await handler(submitEvent(key, 20_000 + i), {} as Context);
+      if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
+    }
+    return {
+      writeUnitsPerPost: Number((meter.writeCapacity / n).toFixed(2)),
+      readUnitsPerPost: Number((meter.readCapacity / n).toFixed(2)),
+      unitsPerPostByCall: Object.fromEntries(
+        Object.entries(meter.byCommand).map(([name, units]) => [
+          name.replace(/Command$/, ''),
+          Number((units / n).toFixed(2)),
+        ]),
+      ),
+    };
+  };
+  const capacity = {
+    plainForm: await capacityOf(form.key),
+    largeForm: await capacityOf(large.key),
+  };
+
   const bundle = await bundleOf('http/submit/submit.ts');
   const init = coldInit(bundle.file, 5);
   const report = {
@@ -89,6 +138,7 @@ await withBenchStack(async ({ stack, newForm }) => {
       p50: Number(percentile(cpu, 50).toFixed(2)),
       p99: Number(percentile(cpu, 99).toFixed(2)),
     },
+    capacity,
     bundleBytes: bundle.bytes,
     coldModuleInitMs: init,
   };

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { FORM_COUNTER_SHARDS } from '../../lambdas/store/keys.ts';
 import { newTeam } from '../support/admin.ts';
 import { api, stack } from '../support/api.ts';
 import { localStore } from '../support/store.ts';
@@ -85,7 +86,8 @@ describe('DELETE /v1/forms/{id}', () => {
         Body: 'x',
       }),
     );
-    expect(await partitionSize(id)).toBe(1201);
+    // 1,200 submissions, the form item and its counter shards.
+    expect(await partitionSize(id)).toBe(1201 + FORM_COUNTER_SHARDS);
 
     const deleted = await api('DELETE', `/v1/forms/${id}`, { key: team.apiKey });
     expect(deleted.status).toBe(200);
@@ -108,7 +110,8 @@ describe('DELETE /v1/forms/{id}', () => {
         );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(await partitionSize(other.body.id as string)).toBe(1);
+    // The neighbour keeps its form item and counter shards.
+    expect(await partitionSize(other.body.id as string)).toBe(1 + FORM_COUNTER_SHARDS);
     expect(await uploadsOf(other.body.id as string)).toBe(1);
   }, 60_000);
 

@@ -45,9 +45,14 @@ describe('an accepted submission without files', () => {
       new Date(),
     );
     expect(outcome.kind).toBe('stored');
+    // Key lookup; then in parallel the form with its counter shards (Query),
+    // the team (GetItem) and the month's usage shards (Query); both rate
+    // windows; the transaction.
     expect(meter.calls).toEqual([
       'GetItemCommand',
-      'BatchGetItemCommand',
+      'QueryCommand',
+      'GetItemCommand',
+      'QueryCommand',
       'UpdateItemCommand',
       'UpdateItemCommand',
       'TransactWriteItemsCommand',

@@ -56,8 +56,10 @@ describe('POST /v1/forms/{id}/test-submissions', () => {
     });
     expect(item).not.toHaveProperty('subSpamPk');
     expect(item).not.toHaveProperty('subStarredPk');
-    const formItem = await rawItem(`FORM#${formId}`, 'FORM');
-    expect(formItem).toMatchObject({ count_all: 1, count_unread: 1, submissionCount: 0 });
+    const { counters } = await localStore();
+    const read = await counters.readCounters(formId, { consistent: true });
+    expect(read.folders).toMatchObject({ all: 1, unread: 1 });
+    expect(read.counted).toBe(0);
 
     const month = (stored?.createdAt ?? '').slice(0, 7);
     expect(await usage.monthlyUsage(team.teamId, month)).toBe(0);
@@ -96,7 +98,8 @@ describe('POST /v1/forms/{id}/test-submissions', () => {
       '/v1/forms/00000000-0000-4000-8000-000000000000/test-submissions',
     );
     expect(unknown.status).toBe(404);
-    const formItem = await rawItem(`FORM#${form.body.id}`, 'FORM');
-    expect(formItem?.count_all).toBeUndefined();
+    const { counters } = await localStore();
+    const read = await counters.readCounters(form.body.id as string, { consistent: true });
+    expect(read.folders.all).toBe(0);
   });
 });

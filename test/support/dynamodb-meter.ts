@@ -6,6 +6,11 @@ export interface DynamoDbMeter {
   calls: string[];
   /** Capacity units consumed (every call is asked to return them). */
   capacity: number;
+  /** The same, split by the kind of call. */
+  readCapacity: number;
+  writeCapacity: number;
+  /** Capacity units by command name. */
+  byCommand: Record<string, number>;
   inFlight: number;
 }
 
@@ -15,7 +20,15 @@ export interface DynamoDbMeter {
  * capacity each consumed.
  */
 export function meterDynamoDb(client: DynamoDBClient) {
-  const meter: DynamoDbMeter = { rounds: 0, calls: [], capacity: 0, inFlight: 0 };
+  const meter: DynamoDbMeter = {
+    rounds: 0,
+    calls: [],
+    capacity: 0,
+    readCapacity: 0,
+    writeCapacity: 0,
+    byCommand: {},
+    inFlight: 0,
+  };
   client.middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
@@ -25,8 +38,14 @@ export function meterDynamoDb(client: DynamoDBClient) {
       try {
         const result = await next(args);
         const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+        const reads = READS.has(context.commandName ?? '');
         for (const entry of [consumed].flat()) {
-          meter.capacity += (entry as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0;
+          const units = (entry as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0;
+          meter.capacity += units;
+          const name = context.commandName ?? 'unknown';
+          meter.byCommand[name] = (meter.byCommand[name] ?? 0) + units;
+          if (reads) meter.readCapacity += units;
+          else meter.writeCapacity += units;
         }
         return result;
       } finally {
@@ -35,6 +54,23 @@ export function meterDynamoDb(client: DynamoDBClient) {
     },
     { step: 'initialize', name: 'roundTripMeter', override: true },
   );
-  const reset = () => Object.assign(meter, { rounds: 0, calls: [], capacity: 0, inFlight: 0 });
+  const reset = () =>
+    Object.assign(meter, {
+      rounds: 0,
+      calls: [],
+      capacity: 0,
+      readCapacity: 0,
+      writeCapacity: 0,
+      byCommand: {},
+      inFlight: 0,
+    });
   return { meter, reset };
 }
+
+const READS = new Set([
+  'GetItemCommand',
+  'BatchGetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'TransactGetItemsCommand',
+]);

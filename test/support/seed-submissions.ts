@@ -39,7 +39,7 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
   const [
     { submissionItem },
     { foldersOf, countsAsSubmission },
-    { folderCounter, formKey },
+    { folderCounter, formCounterKey },
     { batchWriteAll },
   ] = await Promise.all([
     import('../../lambdas/store/submissions.ts'),
@@ -82,12 +82,13 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
   await Promise.all(Array.from({ length: options.parallel ?? 8 }, writer));
 
   const counters = foldersOf(flags).map(folderCounter);
-  if (countsAsSubmission(flags)) counters.push('submissionCount');
+  if (countsAsSubmission(flags)) counters.push('counted');
   if (options.count > 0) {
     await documents.send(
       new UpdateCommand({
         TableName: config.tableName,
-        Key: formKey(options.formId),
+        // One of the form's counter shards: readers sum them.
+        Key: formCounterKey(options.formId, 0),
         UpdateExpression: `ADD ${counters.map((_, i) => `#c${i} :n`).join(', ')}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: Object.fromEntries(counters.map((name, i) => [`#c${i}`, name])),

@@ -22,6 +22,7 @@ export async function localStore() {
   });
   return {
     forms: await import('../../lambdas/store/forms.ts'),
+    counters: await import('../../lambdas/store/form-counters.ts'),
     submissions: await import('../../lambdas/store/submissions.ts'),
     usage: await import('../../lambdas/store/usage.ts'),
     documents: (await import('../../lambdas/store/client.ts')).documents,

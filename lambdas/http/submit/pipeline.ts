@@ -97,7 +97,7 @@ const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this 
  * SPEC.md's twelve processing steps, in order: the first failing step
  * decides the answer. Reads are arranged so an accepted post without files
  * makes four sequential DynamoDB round trips: key lookup; form, team and
- * usage in one batch; both rate windows in parallel; one transaction.
+ * usage read in parallel; both rate windows in parallel; one transaction.
  */
 export async function acceptSubmission(request: SubmitRequest, now: Date): Promise<SubmitOutcome> {
   // 1. The form by key.
@@ -193,8 +193,9 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
       month,
       allowance,
       nearLimitFrom: nearLimitFrom(allowance),
-      usedBefore: context.usedThisMonth,
+      known: context.usage,
     },
+    counters: context.counters,
     spamQuota: spamQuotaAt(now, config.spamMonthlyCapPerForm),
     duplicateMark: {
       fingerprint: duplicateFingerprint(form.id, data),
@@ -211,10 +212,11 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     // Past the month's spam cap, spam is dropped like a bot: nothing stored, nothing said.
     if (stored.reason === 'spam_cap_reached') return { kind: 'dropped', reason: 'spam_cap', view };
     if (stored.reason === 'form_gone') throw formNotFound();
-    if (stored.reason === 'closed') {
+    if (stored.reason === 'full') {
       await recordReachedLimit(form, now);
       throw formClosed(form, plan);
     }
+    if (stored.reason === 'closed') throw formClosed(form, plan);
     throw submissionLimitReached();
   }
   if (
