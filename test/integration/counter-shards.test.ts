@@ -1,0 +1,159 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { FORM_COUNTER_SHARDS, formCounterKey } from '../../lambdas/store/keys.ts';
+import { admin, newTeam } from '../support/admin.ts';
+import { api, stack } from '../support/api.ts';
+import { newForm, storedItems, type TestForm } from '../support/forms.ts';
+import { bulk, expectCountersExact } from '../support/inbox.ts';
+import { localStore } from '../support/store.ts';
+import { freshVisitor, submit } from '../support/submit.ts';
+
+/**
+ * The counters live on shards (README, "Counters and shards"): these tests
+ * check that posts really spread over them and that every limit stays exact
+ * across shards, including after owner changes that move counts.
+ */
+
+function burst(key: string, count: number, label: string) {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      submit(key, { json: { visitor: `${label} ${i}` }, from: freshVisitor() }),
+    ),
+  );
+}
+
+function tally(responses: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+async function shardsOf(formId: string) {
+  const { counters } = await localStore();
+  return counters.readCounters(formId, { consistent: true });
+}
+
+const month = () => new Date().toISOString().slice(0, 7);
+
+describe('form counters over shards', () => {
+  it('maxSubmissions 50: 200 concurrent posts land on several shards and store exactly 50', async () => {
+    const form = await newForm('pro', { maxSubmissions: 50 });
+    expect(tally(await burst(form.key, 200, 'spread'))).toEqual({ 200: 50, 423: 150 });
+    const read = await shardsOf(form.id);
+    const used = [...read.shards.values()].filter((shard) => shard.counted > 0);
+    expect(used.length).toBeGreaterThan(1);
+    expect(read.counted).toBe(50);
+    // Every shard respects its own share; the shares sum to the limit.
+    for (const shard of read.shards.values()) {
+      expect(shard.counted).toBeLessThanOrEqual(shard.cap as number);
+    }
+    expect([...read.shards.values()].reduce((sum, s) => sum + (s.cap ?? 0), 0)).toBe(50);
+    expect(read.shards.size).toBe(FORM_COUNTER_SHARDS);
+    expect(await storedItems(form.id)).toHaveLength(50);
+    await expectCountersExact(form.id);
+  });
+
+  it('stays exact through spam moves, un-spam past the limit and deletes, without a reopen', async () => {
+    const form = await newForm('pro', { maxSubmissions: 30 });
+    expect(tally(await burst(form.key, 25, 'first'))).toEqual({ 200: 25 });
+    const ids = (await storedItems(form.id)).map((item) => item.id as string);
+    const mark = (target: string[], isSpam: boolean) =>
+      bulk(form, 'PATCH', { target: { ids: target }, isSpam });
+
+    // Out of the count and back in: the room left is 5 again, wherever the moves landed.
+    expect((await mark(ids.slice(0, 10), true)).status).toBe(200);
+    expect((await shardsOf(form.id)).counted).toBe(15);
+    expect((await mark(ids.slice(0, 10), false)).status).toBe(200);
+    expect(tally(await burst(form.key, 20, 'second'))).toEqual({ 200: 5, 423: 15 });
+    expect((await shardsOf(form.id)).counted).toBe(30);
+
+    // 12 to spam and a reopen: room for 12; 5 posts take some of it.
+    expect((await mark(ids.slice(0, 12), true)).status).toBe(200);
+    const reopened = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { status: 'active' },
+    });
+    expect(reopened.status, reopened.text).toBe(200);
+    expect(tally(await burst(form.key, 5, 'third'))).toEqual({ 200: 5 });
+
+    // Un-spam past the limit (35 counted), then 6 deletes: 29, so one post of ten lands.
+    expect((await mark(ids.slice(0, 12), false)).status).toBe(200);
+    expect((await shardsOf(form.id)).counted).toBe(35);
+    expect((await bulk(form, 'DELETE', { target: { ids: ids.slice(12, 18) } })).status).toBe(200);
+    expect((await shardsOf(form.id)).counted).toBe(29);
+    expect(tally(await burst(form.key, 10, 'last'))).toEqual({ 200: 1, 423: 9 });
+    expect((await shardsOf(form.id)).counted).toBe(30);
+    await expectCountersExact(form.id);
+  });
+
+  it('raising and lowering maxSubmissions spreads the new limit over the counts', async () => {
+    const form = await newForm('pro', { maxSubmissions: 10 });
+    expect(tally(await burst(form.key, 10, 'a'))).toEqual({ 200: 10 });
+    const raise = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { maxSubmissions: 16, status: 'active' },
+    });
+    expect(raise.status, raise.text).toBe(200);
+    expect(tally(await burst(form.key, 12, 'b'))).toEqual({ 200: 6, 423: 6 });
+    const lower = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { maxSubmissions: 12, status: 'active' },
+    });
+    expect(lower.status, lower.text).toBe(200);
+    expect(tally(await burst(form.key, 3, 'c'))).toEqual({ 423: 3 });
+    expect((await shardsOf(form.id)).counted).toBe(16);
+  });
+
+  it('a form whose shards are missing (stored before them) gets them on its next post', async () => {
+    const form = await newForm('pro', { maxSubmissions: 3 });
+    const { documents } = await localStore();
+    for (let k = 0; k < FORM_COUNTER_SHARDS; k++) {
+      await documents.send(
+        new DeleteCommand({ TableName: stack().tableName, Key: formCounterKey(form.id, k) }),
+      );
+    }
+    expect((await shardsOf(form.id)).shards.size).toBe(0);
+    expect(tally(await burst(form.key, 5, 'late'))).toEqual({ 200: 3, 423: 2 });
+    const read = await shardsOf(form.id);
+    expect(read.shards.size).toBe(FORM_COUNTER_SHARDS);
+    expect(read.counted).toBe(3);
+  });
+});
+
+describe('monthly usage over shards', () => {
+  it('allowance 100 across 20 forms of one team: 200 concurrent posts store exactly 100, and exactly the last 6 warn', async () => {
+    const team = await newTeam('pro');
+    const set = await admin('team', 'allowance', '--team', team.teamId, '--submissions', '100');
+    expect(set.code, set.stderr).toBe(0);
+    const forms: TestForm[] = [];
+    for (let i = 0; i < 20; i++) {
+      const created = await api('POST', '/v1/forms', {
+        key: team.apiKey,
+        body: { name: `Form ${i}`, type: 'custom' },
+      });
+      expect(created.status).toBe(201);
+      forms.push({
+        id: created.body.id as string,
+        key: created.body.key as string,
+        teamId: team.teamId,
+        apiKey: team.apiKey,
+      });
+    }
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        submit(forms[i % 20]!.key, { json: { visitor: `team ${i}` }, from: freshVisitor() }),
+      ),
+    );
+    expect(tally(responses)).toEqual({ 200: 100, 402: 100 });
+    // 95 % of 100 is 95: the posts counted 95th to 100th warn, whichever they were.
+    expect(responses.filter((r) => r.body?.warning === 'near_limit')).toHaveLength(6);
+    const { usage } = await localStore();
+    const read = await usage.readUsage(team.teamId, month(), { consistent: true });
+    expect(read.total).toBe(100);
+    expect(read.near).toBe(6);
+    expect(read.quiet.filter((count) => count > 0).length).toBeGreaterThan(1);
+    let stored = 0;
+    for (const form of forms) stored += (await storedItems(form.id)).length;
+    expect(stored).toBe(100);
+  });
+});
