@@ -131,7 +131,13 @@ export function toFullForm(form: FormRecord, baseUrl: string): FullForm {
   };
 }
 
-export function toFormSummary(form: FormRecord, baseUrl: string): FormSummary {
+export function toFormSummary(
+  form: Pick<
+    FormRecord,
+    'id' | 'name' | 'type' | 'emoji' | 'status' | 'key' | 'createdAt' | 'submissionCount'
+  >,
+  baseUrl: string,
+): FormSummary {
   return {
     id: form.id,
     name: form.name,

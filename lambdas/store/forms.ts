@@ -187,9 +187,15 @@ export async function ensureCounterShards(formId: string): Promise<boolean> {
 /** Forms whose counters are read at once by the form list. */
 const LIST_COUNT_READS = 16;
 
+/** What the byParent index holds of a form: the form list's fields. */
+export type ListedForm = Pick<
+  FormRecord,
+  'id' | 'teamId' | 'name' | 'type' | 'emoji' | 'status' | 'key' | 'createdAt' | 'submissionCount'
+>;
+
 /** The team's forms, newest first, each with its `submissionCount` summed from its shards. */
-export async function listTeamForms(teamId: string): Promise<FormRecord[]> {
-  const forms = await childrenOf<FormRecord>(teamFormsParent(teamId));
+export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
+  const forms = await childrenOf<ListedForm>(teamFormsParent(teamId));
   let next = 0;
   const counting = async () => {
     while (next < forms.length) {

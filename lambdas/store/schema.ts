@@ -14,13 +14,17 @@ export interface IndexDefinition {
   partitionKey: string;
   sortKey: string;
   /** KEYS_ONLY indexes are walked cheaply, then the page is read with BatchGet. */
-  projection: 'ALL' | 'KEYS_ONLY';
+  projection: 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+  /** With INCLUDE: the attributes copied besides the keys. */
+  include?: readonly string[];
 }
 
 /**
  * Sparse indexes: an item appears in an index only while it carries that
  * index's partition key attribute.
- * - byParent: children of a parent newest first (a team's forms, the teams list).
+ * - byParent: children of a parent newest first (a team's forms, the teams list),
+ *   with only what those lists show: a settings change of a large form copies
+ *   a few hundred bytes to the index, not the whole item.
  * - subAll / subUnread / subStarred / subSpam: one per submission list filter;
  *   the attribute is set to `FORM#<id>` while the submission matches the filter.
  */
@@ -29,7 +33,23 @@ export const INDEXES = {
     name: 'byParent',
     partitionKey: 'parentPk',
     sortKey: 'createdAt',
-    projection: 'ALL',
+    projection: 'INCLUDE',
+    include: [
+      // The form list (FormSummary); `submissionCount` is summed from the shards.
+      'id',
+      'teamId',
+      'name',
+      'type',
+      'emoji',
+      'status',
+      'key',
+      // The teams list (Team).
+      'ownerEmail',
+      'ownerUserId',
+      'plan',
+      'formCount',
+      'monthlyAllowance',
+    ],
   },
   subAll: { name: 'subAll', partitionKey: 'subAllPk', sortKey: 'sk', projection: 'KEYS_ONLY' },
   subUnread: {

@@ -27,7 +27,10 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: index.projection },
+      Projection: {
+        ProjectionType: index.projection,
+        NonKeyAttributes: 'include' in index ? [...index.include] : undefined,
+      },
     })),
     StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW },
   };

@@ -57,6 +57,7 @@ export class Storage extends Construct {
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType[index.projection],
+        nonKeyAttributes: 'include' in index ? [...index.include] : undefined,
       });
     }
 

@@ -37,7 +37,7 @@ describe('the single table', () => {
     const built = (propertiesOf(tableResource()).GlobalSecondaryIndexes ?? []) as Array<{
       IndexName: string;
       KeySchema: Array<{ AttributeName: string; KeyType: string }>;
-      Projection: { ProjectionType: string };
+      Projection: { ProjectionType: string; NonKeyAttributes?: string[] };
     }>;
     const actual = Object.fromEntries(
       built.map((index) => [
@@ -46,13 +46,19 @@ describe('the single table', () => {
           partitionKey: index.KeySchema.find((k) => k.KeyType === 'HASH')?.AttributeName,
           sortKey: index.KeySchema.find((k) => k.KeyType === 'RANGE')?.AttributeName,
           projection: index.Projection.ProjectionType,
+          include: index.Projection.NonKeyAttributes,
         },
       ]),
     );
     const expected = Object.fromEntries(
       Object.values(INDEXES).map((index) => [
         index.name,
-        { partitionKey: index.partitionKey, sortKey: index.sortKey, projection: index.projection },
+        {
+          partitionKey: index.partitionKey,
+          sortKey: index.sortKey,
+          projection: index.projection,
+          include: 'include' in index ? [...index.include] : undefined,
+        },
       ]),
     );
     expect(actual, 'GSIs on the table differ from INDEXES in lambdas/store/schema.ts').toEqual(

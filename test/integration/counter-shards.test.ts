@@ -1,6 +1,7 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { FORM_COUNTER_SHARDS, formCounterKey } from '../../lambdas/store/keys.ts';
+import { INDEXES } from '../../lambdas/store/schema.ts';
 import { admin, newTeam } from '../support/admin.ts';
 import { api, stack } from '../support/api.ts';
 import { newForm, storedItems, type TestForm } from '../support/forms.ts';
@@ -117,6 +118,33 @@ describe('form counters over shards', () => {
     const read = await shardsOf(form.id);
     expect(read.shards.size).toBe(FORM_COUNTER_SHARDS);
     expect(read.counted).toBe(3);
+  });
+});
+
+describe('the form list', () => {
+  it('reads the list fields from the index (not whole forms) and counts from the shards', async () => {
+    const form = await newForm('pro', {
+      fields: [{ id: 'email', type: 'email', label: 'A long label '.repeat(10) }],
+      completionMessage: 'Thank you! '.repeat(100),
+    });
+    expect(tally(await burst(form.key, 3, 'listed'))).toEqual({ 200: 3 });
+    const { documents } = await localStore();
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: stack().tableName,
+        IndexName: INDEXES.byParent.name,
+        KeyConditionExpression: 'parentPk = :parent',
+        ExpressionAttributeValues: { ':parent': `TEAM#${form.teamId}#FORMS` },
+      }),
+    );
+    const indexed = page.Items?.[0] ?? {};
+    expect(indexed).toMatchObject({ id: form.id, key: form.key });
+    expect(indexed).not.toHaveProperty('fields');
+    expect(indexed).not.toHaveProperty('completionMessage');
+    const list = await api('GET', '/v1/forms', { key: form.apiKey });
+    expect(list.body.forms).toEqual([
+      expect.objectContaining({ id: form.id, name: 'Submit test', submissionCount: 3 }),
+    ]);
   });
 });
 
