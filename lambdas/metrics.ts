@@ -46,6 +46,33 @@ export type MetricName =
   /** Auto-replies not sent because their address got too many this hour. */
   | 'AutoReplyLimited';
 
+/**
+ * The dimension names each metric is counted with, besides `service`: the
+ * one declaration `count` is typed by and the dashboard's SEARCH expressions
+ * are built from, so a graph can never look for a dimension set no code
+ * writes.
+ */
+export const METRIC_DIMENSIONS = {
+  SubmissionAccepted: [],
+  SubmissionSpam: ['rule'],
+  SubmissionDropped: ['reason'],
+  SubmissionRejected: ['code', 'status'],
+  FormPurged: [],
+  ExpiredSpamDeleted: [],
+  WebhookDelivered: [],
+  WebhookRetried: [],
+  WebhookFailed: [],
+  EmailSent: ['kind'],
+  EmailRejected: ['kind'],
+  EmailRetried: ['kind'],
+  AutoReplyLimited: [],
+} as const satisfies Record<MetricName, readonly string[]>;
+
+/** The dimensions `name` is counted with: exactly its declared names. */
+export type DimensionsOf<N extends MetricName> = Readonly<
+  Record<(typeof METRIC_DIMENSIONS)[N][number], string>
+>;
+
 export type MetricDimensions = Readonly<Record<string, string>>;
 
 /** One Powertools instance per dimension set: its dimensions apply to everything it publishes. */
@@ -67,8 +94,12 @@ function metricsFor(dimensions: MetricDimensions): Metrics {
 }
 
 /** Counts `value` (default 1) occurrences of `name`; published by the next `flush()`. */
-export function count(name: MetricName, value = 1, dimensions: MetricDimensions = {}): void {
-  metricsFor(dimensions).addMetric(name, MetricUnit.Count, value);
+export function count<N extends MetricName>(
+  name: N,
+  value = 1,
+  ...dimensions: (typeof METRIC_DIMENSIONS)[N] extends readonly [] ? [] : [DimensionsOf<N>]
+): void {
+  metricsFor(dimensions[0] ?? {}).addMetric(name, MetricUnit.Count, value);
 }
 
 /** Writes the counts held so far as EMF lines and forgets them; nothing when none. */

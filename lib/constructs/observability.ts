@@ -19,7 +19,12 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EmailJob } from '../../lambdas/domain/delivery-channels.ts';
-import { METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '../../lambdas/metrics.ts';
+import {
+  METRIC_DIMENSIONS,
+  METRICS_NAMESPACE,
+  METRICS_SERVICE,
+  type MetricName,
+} from '../../lambdas/metrics.ts';
 import type { ServiceQueue } from './queues.ts';
 import { ServiceFunction } from './service-function.ts';
 
@@ -84,13 +89,14 @@ function emailMetric(name: MetricName, label: string): MathExpression {
   });
 }
 
-/** Every value of a product metric's extra dimensions, one line each (dashboard only). */
-function searchProductMetric(
-  name: MetricName,
-  dimensions: string[],
-  label: string,
-): MathExpression {
-  const schema = [METRICS_NAMESPACE, 'service', ...dimensions].join(',');
+/**
+ * Every value of a product metric's dimensions (METRIC_DIMENSIONS), one
+ * line each (dashboard only). SEARCH matches only metrics with exactly the
+ * schema's dimension names, so the schema comes from the declaration that
+ * types what the code counts.
+ */
+export function searchProductMetric(name: MetricName, label: string): MathExpression {
+  const schema = [METRICS_NAMESPACE, 'service', ...METRIC_DIMENSIONS[name]].join(',');
   return new MathExpression({
     expression: `SEARCH('{${schema}} MetricName="${name}" service="${METRICS_SERVICE}"', 'Sum', 300)`,
     label,
@@ -279,9 +285,9 @@ export class Observability extends Construct {
     const height = 6;
     const submitTraffic: IMetric[] = [
       productMetric('SubmissionAccepted').with({ label: 'Accepted' }),
-      searchProductMetric('SubmissionSpam', ['rule'], 'Spam'),
-      searchProductMetric('SubmissionDropped', ['reason'], 'Dropped'),
-      searchProductMetric('SubmissionRejected', ['code', 'status'], 'Rejected'),
+      searchProductMetric('SubmissionSpam', 'Spam'),
+      searchProductMetric('SubmissionDropped', 'Dropped'),
+      searchProductMetric('SubmissionRejected', 'Rejected'),
     ];
     if (submitDimensions) {
       submitTraffic.unshift(apiMetric('Count', 'Sum', submitDimensions).with({ label: 'Posts' }));

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/metrics.ts';
+import { METRIC_DIMENSIONS, METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/metrics.ts';
 import { workers } from '../../lambdas/workers.ts';
 import { ServiceFunction } from '../../lib/constructs/service-function.ts';
 import { STACK_SETTINGS } from '../../lib/settings.ts';
@@ -323,5 +323,21 @@ describe('dashboard', () => {
     }
     expect(body).toContain(METRICS_NAMESPACE);
     expect(body).toContain('/s/{key}');
+  });
+
+  it('searches each product metric by exactly the dimension names the code counts it with', () => {
+    const searches = [...body.matchAll(/SEARCH\('\{([^}]*)\} MetricName=\\*"(\w+)\\*"/g)];
+    expect(searches.map((match) => match[2])).toEqual([
+      'SubmissionSpam',
+      'SubmissionDropped',
+      'SubmissionRejected',
+    ]);
+    for (const [, schema, name] of searches) {
+      expect(schema?.split(','), name).toEqual([
+        METRICS_NAMESPACE,
+        'service',
+        ...METRIC_DIMENSIONS[name as keyof typeof METRIC_DIMENSIONS],
+      ]);
+    }
   });
 });

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { count, flush, METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/metrics.ts';
+import {
+  count,
+  flush,
+  METRIC_DIMENSIONS,
+  METRICS_NAMESPACE,
+  METRICS_SERVICE,
+} from '../../lambdas/metrics.ts';
 
 /** What the module writes to stdout and stderr while `fn` runs, line by line. */
 function capture(fn: () => void): { stdout: string[]; stderr: string[] } {
@@ -96,22 +102,38 @@ describe('metrics (EMF)', () => {
 
   it('publishes counts with other dimensions in their own line, dimensions named in the directive', () => {
     const { stdout } = capture(() => {
-      count('ExpiredSpamDeleted', 2, { plan: 'pro' });
+      count('EmailSent', 2, { kind: 'autoreply' });
       count('ExpiredSpamDeleted', 5);
-      count('ExpiredSpamDeleted', 3, { plan: 'pro' });
+      count('EmailSent', 3, { kind: 'autoreply' });
       flush();
     });
     const lines = stdout.map(emf);
     expect(lines).toHaveLength(2);
-    const withPlan = lines.find((line) => 'plan' in line)!;
-    const plain = lines.find((line) => !('plan' in line))!;
-    expect(withPlan._aws.CloudWatchMetrics[0]!.Dimensions).toEqual([['service', 'plan']]);
-    expect(withPlan).toMatchObject({
+    const withKind = lines.find((line) => 'kind' in line)!;
+    const plain = lines.find((line) => !('kind' in line))!;
+    expect(withKind._aws.CloudWatchMetrics[0]!.Dimensions).toEqual([['service', 'kind']]);
+    expect(withKind).toMatchObject({
       service: METRICS_SERVICE,
-      plan: 'pro',
-      ExpiredSpamDeleted: [2, 3],
+      kind: 'autoreply',
+      EmailSent: [2, 3],
     });
     expect(plain._aws.CloudWatchMetrics[0]!.Dimensions).toEqual([['service']]);
     expect(plain).toMatchObject({ ExpiredSpamDeleted: 5 });
+  });
+
+  it('types every count by METRIC_DIMENSIONS: a metric gets exactly its declared dimension names', () => {
+    capture(() => {
+      // @ts-expect-error: ExpiredSpamDeleted is declared without dimensions.
+      count('ExpiredSpamDeleted', 1, { plan: 'pro' });
+      // @ts-expect-error: EmailSent is declared with `kind`.
+      count('EmailSent', 1);
+      // @ts-expect-error: SubmissionRejected needs both `code` and `status`.
+      count('SubmissionRejected', 1, { code: 'x' });
+      flush();
+    });
+    for (const [name, dimensions] of Object.entries(METRIC_DIMENSIONS)) {
+      expect(name).toMatch(/^[A-Z][A-Za-z]+$/);
+      expect(new Set(dimensions).size).toBe(dimensions.length);
+    }
   });
 });
