@@ -226,11 +226,15 @@ function shardChange(
     );
     Object.assign(values, { ':seen': guard.seen.counted, ':cap': guard.seen.cap });
   }
+  // The shard as it was comes back with a failure: none means it is missing.
   if (adds.length === 0) {
     return {
       ConditionCheck: {
         Key: formCounterKey(formId, shard),
         ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+        ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     };
   }
@@ -241,6 +245,7 @@ function shardChange(
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }

@@ -1,12 +1,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
+import type { AnswerCatalogue } from '#domain/answer-columns.ts';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/errors.ts';
 import { newFormKey } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isUuid } from '#domain/ids.ts';
 import type { FolderSizes } from '#domain/submission-folders.ts';
 import type { Webhook } from '#domain/webhooks.ts';
+import { answerCatalogueOf, newAnswerCatalogueItem } from './answer-columns.ts';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import {
@@ -92,6 +94,7 @@ export async function insertForm(
           },
         },
         ...gateWrites(candidate.id, gateOf(candidate), NO_COUNTS),
+        newAnswerCatalogueItem(candidate.id),
         ...(extras.webhook
           ? [
               {
@@ -137,11 +140,13 @@ const NO_COUNTS: FormCounters = {
 export interface StoredForm {
   form: FormRecord;
   counters: FormCounters;
+  /** The form's column catalogue (answer-columns.ts); undefined for a form stored before it. */
+  columns: AnswerCatalogue | undefined;
 }
 
 /**
- * The form and its counter shards in one Query (their sort keys share the
- * `FORM` prefix), `submissionCount` summed from the shards.
+ * The form, its counter shards and its column catalogue in one Query (their
+ * sort keys share the `FORM` prefix), `submissionCount` summed from the shards.
  */
 export async function readForm(
   formId: string,
@@ -156,7 +161,7 @@ export function storedForm(items: readonly Record<string, unknown>[]): StoredFor
   if (!item) return undefined;
   const counters = sumCounters(items);
   const form = { ...stripPlumbing<FormRecord>(item), submissionCount: counters.counted };
-  return { form, counters };
+  return { form, counters, columns: answerCatalogueOf(items) };
 }
 
 export async function getForm(formId: string): Promise<FormRecord | undefined> {
@@ -229,6 +234,19 @@ export async function getTeamFormWithFolders(
   return { form: stored.form, folders: stored.counters.folders };
 }
 
+/**
+ * The team's form with its column catalogue, read consistently: the CSV
+ * export's header then holds every name of every post committed before it.
+ */
+export async function getTeamFormWithColumns(
+  teamId: string,
+  formId: string | undefined,
+): Promise<{ form: FormRecord; columns: AnswerCatalogue | undefined }> {
+  const stored = isUuid(formId) ? await readForm(formId, { consistent: true }) : undefined;
+  if (!stored || stored.form.teamId !== teamId) throw notFound('Form');
+  return { form: stored.form, columns: stored.columns };
+}
+
 /** Counters and ownership that a settings update must never overwrite. */
 const NOT_SETTINGS = new Set(['id', 'teamId', 'userId', 'key', 'submissionCount', 'createdAt']);
 
@@ -255,40 +273,31 @@ export async function saveFormSettings(current: FormRecord, next: FormRecord): P
     sets.push(`#n${i} = :v${i}`);
   }
   if (sets.length === 0) return true;
+  const change = {
+    Key: formKey(current.id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
   const gate = gateOf(next);
-  return commitWithGate(
-    {
-      Update: {
-        Key: formKey(current.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
-    current.id,
-    sameGate(gateOf(current), gate) ? undefined : gate,
-  );
+  // Most changes leave the gate as it is: one plain write, not a transaction.
+  if (sameGate(gateOf(current), gate)) return updateIf(change);
+  return commitWithGate({ Update: change }, current.id, gate);
 }
 
 /**
- * Commits a change of the form item, with its new gate on every shard when
- * the gate changes. False when a condition failed or another writer held an
+ * Commits a change of the form item with its new gate on every shard. False when a condition failed or another writer held an
  * item: the caller reads again and decides.
  */
 async function commitWithGate(
   formChange: TableTransactItem,
   formId: string,
-  gate: FormGate | undefined,
+  gate: FormGate,
 ): Promise<boolean> {
-  const items = [formChange];
-  if (gate) {
-    const counters =
-      gate.open && gate.limit !== null
-        ? await readCounters(formId, { consistent: true })
-        : NO_COUNTS;
-    items.push(...gateWrites(formId, gate, counters));
-  }
+  const counters =
+    gate.open && gate.limit !== null ? await readCounters(formId, { consistent: true }) : NO_COUNTS;
+  const items = [formChange, ...gateWrites(formId, gate, counters)];
   try {
     await transact(items);
     return true;

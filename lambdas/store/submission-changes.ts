@@ -121,10 +121,12 @@ async function commitBatch(
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       lastError = error;
-      if (reasons.slice(plans.length).some((reason) => reason.Code === 'ConditionalCheckFailed')) {
-        // The shards moved since read (planned again), are missing (a form from
-        // before them: made), or the form is gone.
-        if (!(await ensureCounterShards(formId))) throw notFound('Form');
+      const shards = reasons.slice(plans.length);
+      if (shards.some((reason) => reason.Code === 'ConditionalCheckFailed')) {
+        // A shard is missing (the form is gone, or it is from before the
+        // shards: they are made), or the shards moved since read: plan again.
+        const missing = shards.some((r) => r.Code === 'ConditionalCheckFailed' && !r.Item);
+        if (missing && !(await ensureCounterShards(formId))) throw notFound('Form');
         return AGAIN;
       }
       const stale = plans
