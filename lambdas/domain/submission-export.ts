@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_EXTRA_ANSWER_COLUMNS, NOT_AN_ANSWER } from './answer-columns.ts';
 import type { FieldDefinition } from './form-model.ts';
 import { FOLDERS, type Folder } from './submission-folders.ts';
 import type { Submission } from './submission-model.ts';
@@ -7,8 +8,12 @@ import { withoutHiddenCharacters } from './visible-text.ts';
 
 /**
  * The CSV export's columns and rows (DESIGN.md §5): `id,createdAt`, the
- * form's field ids in order, other answer names by first appearance in the
- * newest-first walk, then the flags and visitor meta.
+ * form's field ids in order, other answer names by first appearance, then
+ * the flags and visitor meta. "First appearance" is ever, oldest first, as
+ * the form's column catalogue records it (the same header for every folder
+ * and every export, so a spreadsheet's columns stay put); a form whose
+ * catalogue is not complete (stored before it existed) falls back to the
+ * order of first appearance in the folder's newest-first walk.
  */
 
 /** Query string of `GET /v1/forms/{id}/export.csv`; values arrive as strings. */
@@ -18,12 +23,8 @@ export const exportQuery = inEnglish(
   }),
 );
 
-/**
- * Answer names beyond the form's fields that get a column. Posts may carry
- * any names (50 a post), so a form fed by scripts could otherwise grow a
- * header no spreadsheet opens; names past the cap are left out of the file.
- */
-export const MAX_EXTRA_ANSWER_COLUMNS = 1_000;
+// The cap on extra answer columns lives with the catalogue, which the submit path imports without zod.
+export { MAX_EXTRA_ANSWER_COLUMNS } from './answer-columns.ts';
 
 const LEADING_COLUMNS = ['id', 'createdAt'] as const;
 const TRAILING_COLUMNS = [
@@ -39,14 +40,13 @@ const TRAILING_COLUMNS = [
   'files',
 ] as const;
 
-/** The field-check report stored beside the answers; the API shows it, the CSV does not. */
-const NOT_AN_ANSWER = '_invalid';
-
 /**
- * Pass 1 of an export: learns the answer columns from the submissions it is
- * shown, newest first. Names first seen in the same submission are taken in
- * code-point order, so the header does not depend on how the store orders a
- * map's keys.
+ * The answer columns of an export: the form's field ids, then the names of
+ * the form's catalogue (`noteNames`), or, for a form without a complete
+ * catalogue, the names learned by pass 1 from the submissions it is shown,
+ * newest first (`note`). Names first seen in the same submission are taken
+ * in code-point order, so the header does not depend on how the store
+ * orders a map's keys.
  */
 export class AnswerColumns {
   readonly #names: string[];
@@ -62,19 +62,43 @@ export class AnswerColumns {
   }
 
   note(submissions: readonly Pick<Submission, 'data'>[]): void {
+    for (const { data } of submissions) this.#add(this.#unknown(data).sort());
+  }
+
+  /** Names in the order given (a catalogue's); repeated and known ones are skipped. */
+  noteNames(names: readonly string[]): void {
+    this.#add(names.filter((name) => name !== NOT_AN_ANSWER && !this.#known.has(name)));
+  }
+
+  /**
+   * Answer names of these submissions that the header lacks although the
+   * cap left room for them: after a catalogue's header, the names of a post
+   * whose transaction committed after the catalogue was read. Counted (up
+   * to the cap) for the log line only.
+   */
+  lateNames(submissions: readonly Pick<Submission, 'data'>[]): number {
+    if (this.#extras >= this.#maxExtras) return 0;
+    const late = new Set<string>();
     for (const { data } of submissions) {
-      const fresh = Object.keys(data).filter(
-        (name) => name !== NOT_AN_ANSWER && !this.#known.has(name),
-      );
-      for (const name of fresh.sort()) {
-        if (this.#extras < this.#maxExtras) {
-          this.#known.add(name);
-          this.#names.push(name);
-          this.#extras += 1;
-        } else if (this.#dropped.size < this.#maxExtras) {
-          // Counted (up to a bound, to keep memory flat) for the log line only.
-          this.#dropped.add(name);
-        }
+      for (const name of this.#unknown(data)) late.add(name);
+    }
+    return late.size;
+  }
+
+  #unknown(data: Submission['data']): string[] {
+    return Object.keys(data).filter((name) => name !== NOT_AN_ANSWER && !this.#known.has(name));
+  }
+
+  #add(fresh: readonly string[]): void {
+    for (const name of fresh) {
+      if (this.#known.has(name)) continue;
+      if (this.#extras < this.#maxExtras) {
+        this.#known.add(name);
+        this.#names.push(name);
+        this.#extras += 1;
+      } else if (this.#dropped.size < this.#maxExtras) {
+        // Counted (up to a bound, to keep memory flat) for the log line only.
+        this.#dropped.add(name);
       }
     }
   }

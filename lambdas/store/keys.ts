@@ -58,6 +58,15 @@ export const formCounterKey = (formId: string, shard: number) => ({
 export const counterShardOf = (sk: string): number => Number(sk.slice(FORM_COUNTER_PREFIX.length));
 
 /**
+ * A form's column catalogue: every answer name its posts ever carried, each
+ * with the time of the first post that did (answer-columns.ts), so the CSV
+ * export knows its header before reading a row. Its sort key shares the
+ * `FORM` prefix, so the submit path's form read returns it at no cost;
+ * `FORM#COLUMNS` does not start with `FORM#COUNT#`, so counter reads skip it.
+ */
+export const formColumnsKey = (formId: string) => ({ pk: `FORM#${formId}`, sk: 'FORM#COLUMNS' });
+
+/**
  * A team's counted submissions in one calendar month (UTC), over shards:
  * `USAGE_COUNTER_SHARDS` that take the posts below the near-limit threshold,
  * and one (`NEAR`) for the last posts of the allowance, so `near_limit` stays

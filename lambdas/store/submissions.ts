@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { pickShard } from '#domain/counter-shares.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
 import type { Submission } from '#domain/submission-model.ts';
+import { answerCatalogueUpdate } from './answer-columns.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
 import { COUNTED, type FormCounters, readCounters } from './form-counters.ts';
 import { ensureCounterShards } from './forms.ts';
@@ -71,6 +72,11 @@ export interface SubmissionWrite {
   counters?: FormCounters;
   now: Date;
   hints?: EmailHints;
+  /**
+   * Answer names the form's column catalogue lacks (`newAnswerNames`): added
+   * by the same transaction. Absent or empty, the catalogue is not written.
+   */
+  newColumns?: readonly string[];
 }
 
 export interface SpamQuota {
@@ -294,6 +300,9 @@ function transactionItems(
   }
   if (write.spamQuota)
     at.spamQuota = items.push(spamQuotaUpdate(submission.formId, write.spamQuota)) - 1;
+  if (write.newColumns && write.newColumns.length > 0) {
+    items.push(answerCatalogueUpdate(submission.formId, write.newColumns, now.getTime()));
+  }
   if (write.duplicateMark) {
     at.duplicateMark = items.length;
     items.push({
@@ -362,6 +371,7 @@ export interface PostToStore {
   duplicateMark: NonNullable<SubmissionWrite['duplicateMark']>;
   now: Date;
   hints?: EmailHints;
+  newColumns?: readonly string[];
 }
 
 export type StoredPost =
@@ -386,6 +396,7 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     counters: post.counters,
     now: post.now,
     hints: post.hints,
+    newColumns: post.newColumns,
     usage: spam ? undefined : post.usage,
     spamQuota: spam ? post.spamQuota : undefined,
     duplicateMark: spam ? undefined : post.duplicateMark,

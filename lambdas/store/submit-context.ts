@@ -1,3 +1,4 @@
+import type { AnswerCatalogue } from '#domain/answer-columns.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { FormCounters } from './form-counters.ts';
 import { readForm } from './forms.ts';
@@ -10,6 +11,8 @@ export interface SubmitContext {
   form: FormRecord;
   /** The form's counter shards: where this post likely finds room. */
   counters: FormCounters;
+  /** The form's column catalogue, read with the form: a post adds only names it lacks. */
+  columns: AnswerCatalogue | undefined;
   team: Team;
   /** The team's usage shards this month, before this post. */
   usage: UsageCounts;
@@ -17,9 +20,10 @@ export interface SubmitContext {
 
 /**
  * Everything the submit path reads after the key lookup, in one round trip
- * of three parallel reads: the form with its counter shards (one Query),
- * its team, and the month's usage shards (one Query). Undefined when the
- * form or team is gone (deleted between the key lookup and this read).
+ * of three parallel reads: the form with its counter shards and column
+ * catalogue (one Query), its team, and the month's usage shards (one
+ * Query). Undefined when the form or team is gone (deleted between the key
+ * lookup and this read).
  */
 export async function readSubmitContext(
   formId: string,
@@ -35,6 +39,7 @@ export async function readSubmitContext(
   return {
     form: stored.form,
     counters: stored.counters,
+    columns: stored.columns,
     team: stripPlumbing<Team>(team),
     usage,
   };

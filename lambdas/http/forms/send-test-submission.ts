@@ -1,4 +1,5 @@
 import { randomUUIDv7 } from 'node:crypto';
+import { newAnswerNames } from '#domain/answer-columns.ts';
 import { notFound } from '#domain/errors.ts';
 import { testSubmission } from '#domain/test-submission.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -21,6 +22,9 @@ export const handler = managementRoute(async ({ caller, event, pathParameters })
     teamId: form.teamId,
     requireOpen: false,
     now,
+    // Tests are rare and read no catalogue: their few names are always set,
+    // which leaves names the catalogue holds as they were.
+    newColumns: newAnswerNames(Object.keys(submission.data), undefined, form.fields),
   });
   if (!outcome.stored) throw notFound('Form');
   return json(201, { submissionId: submission.id });

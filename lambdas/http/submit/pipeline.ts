@@ -1,6 +1,7 @@
 import { randomUUIDv7 } from 'node:crypto';
 import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
+import { newAnswerNames } from '#domain/answer-columns.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
@@ -203,6 +204,8 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     },
     now,
     hints: { subject: special.subject, replyTo: special.replyTo },
+    // Names the form's column catalogue lacks: usually none, and then nothing more is written.
+    newColumns: newAnswerNames(Object.keys(data), context.columns, form.fields),
   }).catch(async (error: unknown) => {
     await discardFiles(form.id, submission.id, body.files.length);
     throw error;
