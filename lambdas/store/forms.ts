@@ -273,40 +273,31 @@ export async function saveFormSettings(current: FormRecord, next: FormRecord): P
     sets.push(`#n${i} = :v${i}`);
   }
   if (sets.length === 0) return true;
+  const change = {
+    Key: formKey(current.id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
   const gate = gateOf(next);
-  return commitWithGate(
-    {
-      Update: {
-        Key: formKey(current.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND teamId = :team AND updatedAt = :seen',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
-    current.id,
-    sameGate(gateOf(current), gate) ? undefined : gate,
-  );
+  // Most changes leave the gate as it is: one plain write, not a transaction.
+  if (sameGate(gateOf(current), gate)) return updateIf(change);
+  return commitWithGate({ Update: change }, current.id, gate);
 }
 
 /**
- * Commits a change of the form item, with its new gate on every shard when
- * the gate changes. False when a condition failed or another writer held an
+ * Commits a change of the form item with its new gate on every shard. False when a condition failed or another writer held an
  * item: the caller reads again and decides.
  */
 async function commitWithGate(
   formChange: TableTransactItem,
   formId: string,
-  gate: FormGate | undefined,
+  gate: FormGate,
 ): Promise<boolean> {
-  const items = [formChange];
-  if (gate) {
-    const counters =
-      gate.open && gate.limit !== null
-        ? await readCounters(formId, { consistent: true })
-        : NO_COUNTS;
-    items.push(...gateWrites(formId, gate, counters));
-  }
+  const counters =
+    gate.open && gate.limit !== null ? await readCounters(formId, { consistent: true }) : NO_COUNTS;
+  const items = [formChange, ...gateWrites(formId, gate, counters)];
   try {
     await transact(items);
     return true;
