@@ -7,27 +7,13 @@ import { api, stack } from '../support/api.ts';
 import { newForm, storedItems, type TestForm } from '../support/forms.ts';
 import { bulk, expectCountersExact } from '../support/inbox.ts';
 import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { burst, freshVisitor, submit, tally } from '../support/submit.ts';
 
 /**
  * The counters live on shards (README, "Counters and shards"): these tests
  * check that posts really spread over them and that every limit stays exact
  * across shards, including after owner changes that move counts.
  */
-
-function burst(key: string, count: number, label: string) {
-  return Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      submit(key, { json: { visitor: `${label} ${i}` }, from: freshVisitor() }),
-    ),
-  );
-}
-
-function tally(responses: { status: number }[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-}
 
 async function shardsOf(formId: string) {
   const { counters } = await localStore();

@@ -20,15 +20,7 @@ export interface DynamoDbMeter {
  * capacity each consumed.
  */
 export function meterDynamoDb(client: DynamoDBClient) {
-  const meter: DynamoDbMeter = {
-    rounds: 0,
-    calls: [],
-    capacity: 0,
-    readCapacity: 0,
-    writeCapacity: 0,
-    byCommand: {},
-    inFlight: 0,
-  };
+  const meter = fresh();
   client.middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
@@ -54,17 +46,20 @@ export function meterDynamoDb(client: DynamoDBClient) {
     },
     { step: 'initialize', name: 'roundTripMeter', override: true },
   );
-  const reset = () =>
-    Object.assign(meter, {
-      rounds: 0,
-      calls: [],
-      capacity: 0,
-      readCapacity: 0,
-      writeCapacity: 0,
-      byCommand: {},
-      inFlight: 0,
-    });
+  const reset = () => Object.assign(meter, fresh());
   return { meter, reset };
+}
+
+function fresh(): DynamoDbMeter {
+  return {
+    rounds: 0,
+    calls: [],
+    capacity: 0,
+    readCapacity: 0,
+    writeCapacity: 0,
+    byCommand: {},
+    inFlight: 0,
+  };
 }
 
 const READS = new Set([

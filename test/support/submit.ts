@@ -110,3 +110,19 @@ export async function multipart(parts: (form: FormData) => void, emptyFileInput?
   }
   return { body, contentType };
 }
+
+/** `count` visitors posting different answers at once. */
+export function burst(key: string, count: number, label = 'visitor'): Promise<SubmitResponse[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      submit(key, { json: { visitor: `${label} ${i}` }, from: freshVisitor() }),
+    ),
+  );
+}
+
+/** How many answers had each status. */
+export function tally(responses: readonly { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
