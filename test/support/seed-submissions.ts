@@ -7,7 +7,8 @@ import type { Submission, SubmissionMeta } from '../../lambdas/domain/submission
  * own `submissionItem()` (so they are exactly what the submit path stores,
  * folder index keys included), written with parallel BatchWrites, and the
  * form's folder counters and `submissionCount` moved by the exact totals in
- * one UpdateItem. Monthly usage and duplicate marks are not touched.
+ * one UpdateItem. The seeded answer names join the
+ * form's column catalogue. Monthly usage and duplicate marks are not touched.
  *
  * The store modules read the environment when first used: call this after
  * `localStore()` (tests) or `startLocalStack()` (benches).
@@ -26,6 +27,8 @@ export interface SeedOptions {
   receivedAt?: (i: number) => Date;
   /** BatchWrites in flight at once (25 items each). */
   parallel?: number;
+  /** False: the form's column catalogue is not told the seeded names (a form from before it). */
+  catalogue?: boolean;
 }
 
 export interface SeedResult {
@@ -34,6 +37,8 @@ export interface SeedResult {
 }
 
 const BATCH_ITEMS = 25;
+/** Names set by one catalogue update (its expression stays far below 4 KB). */
+const CATALOGUE_NAMES_A_WRITE = 50;
 
 export async function seedSubmissions(options: SeedOptions): Promise<SeedResult> {
   const [
@@ -41,11 +46,13 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
     { foldersOf, countsAsSubmission },
     { folderCounter, formCounterKey },
     { batchWriteAll },
+    { answerCatalogueUpdate },
   ] = await Promise.all([
     import('../../lambdas/store/submissions.ts'),
     import('../../lambdas/domain/submission-folders.ts'),
     import('../../lambdas/store/keys.ts'),
     import('../../lambdas/store/retries.ts'),
+    import('../../lambdas/store/answer-columns.ts'),
   ]);
   const { documents } = await import('../../lambdas/store/client.ts');
   const { config } = await import('../../lambdas/config.ts');
@@ -53,6 +60,8 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
   const data = options.data ?? defaultData;
   const meta = options.meta ?? defaultMeta;
   const ids: string[] = [];
+  // Each answer name and the earliest time a seeded submission carried it.
+  const firstSeen = new Map<string, number>();
 
   // Items are built one batch at a time, so seeding 100,000 never holds them all.
   let next = 0;
@@ -74,6 +83,10 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
           createdAt,
         };
         ids.push(submission.id);
+        for (const name of Object.keys(submission.data)) {
+          const at = Date.parse(createdAt);
+          if (!(at >= (firstSeen.get(name) ?? Number.POSITIVE_INFINITY))) firstSeen.set(name, at);
+        }
         items.push({ PutRequest: { Item: submissionItem(submission, options.teamId) } });
       }
       await batchWriteAll(items);
@@ -95,6 +108,25 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
         ExpressionAttributeValues: { ':n': options.count },
       }),
     );
+  }
+  // As the storing transactions would have: the names join the form's column
+  // catalogue, with the time each was first carried (unless a test wants a
+  // form from before catalogues).
+  if (options.catalogue !== false) {
+    const byTime = new Map<number, string[]>();
+    for (const [name, at] of firstSeen) {
+      if (name !== '_invalid') byTime.set(at, [...(byTime.get(at) ?? []), name]);
+    }
+    for (const [at, names] of byTime) {
+      for (let i = 0; i < names.length; i += CATALOGUE_NAMES_A_WRITE) {
+        const { Update } = answerCatalogueUpdate(
+          options.formId,
+          names.slice(i, i + CATALOGUE_NAMES_A_WRITE),
+          at,
+        );
+        await documents.send(new UpdateCommand({ TableName: config.tableName, ...Update! }));
+      }
+    }
   }
   return { ids: ids.sort().reverse() };
 }

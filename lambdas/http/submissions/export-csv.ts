@@ -1,12 +1,12 @@
 import { exportFileName, exportQuery } from '#domain/submission-export.ts';
 import { parse } from '#http/parse.ts';
 import { streamingRoute } from '#http/streaming-route.ts';
-import { getTeamForm } from '#store/forms.ts';
+import { getTeamFormWithColumns } from '#store/forms.ts';
 import { exportBody } from './export-body.ts';
 
 export const handler = streamingRoute(async ({ event, caller, pathParameters, query }) => {
   const { filter } = parse(exportQuery, query, 'query string');
-  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const { form, columns } = await getTeamFormWithColumns(caller.team.teamId, pathParameters.id);
   // The moment the export covers: API Gateway's receipt of the request.
   const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
   return {
@@ -15,6 +15,6 @@ export const handler = streamingRoute(async ({ event, caller, pathParameters, qu
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${exportFileName(form.name, filter, startedAt)}"`,
     },
-    body: exportBody(form, filter, startedAt.toISOString()),
+    body: exportBody(form, columns, filter, startedAt.toISOString()),
   };
 });
