@@ -101,7 +101,8 @@ export function kindOf(item: string): ItemKind {
   const [, pkJson, skJson] = item.split('\u0000');
   const pk = (JSON.parse(pkJson!) as { S?: string } | null)?.S ?? '';
   const sk = (JSON.parse(skJson!) as { S?: string } | null)?.S ?? '';
-  if (pk.startsWith('FORM#') && sk.startsWith('FORM')) return 'form';
+  // The form item and its counter shards; the column catalogue is `other`.
+  if (pk.startsWith('FORM#') && (sk === 'FORM' || sk.startsWith('FORM#COUNT#'))) return 'form';
   if (pk.startsWith('TEAM#') && sk.startsWith('USAGE#')) return 'usage';
   if (pk.startsWith('FORM#') && sk.startsWith('SUB#')) return 'submission';
   if (pk.startsWith('FORM#') && sk.startsWith('SPAM#')) return 'spamQuota';
