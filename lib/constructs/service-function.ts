@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import { type PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -12,6 +13,9 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { LogLevel } from '../../lambdas/settings.ts';
+import { ESBUILD_FLAGS } from '../bundling.ts';
+
+const BUNDLE_FUNCTION = fileURLToPath(new URL('../../bin/bundle-function.ts', import.meta.url));
 
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
@@ -86,8 +90,19 @@ export class ServiceFunction extends Construct {
         // Stack traces need the mappings only; the sources would double the size.
         sourcesContent: false,
         // Bundled CommonJS dependencies call require(), which ESM lacks.
-        banner:
-          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        banner: ESBUILD_FLAGS.banner.js,
+        // NodejsFunction writes one file; the house build (lib/bundling.ts)
+        // then bundles again with code splitting, so what a handler loads
+        // with import() stays out of its cold start.
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_input: string, output: string) => [
+            [process.execPath, BUNDLE_FUNCTION, props.entry, output]
+              .map((part) => JSON.stringify(part))
+              .join(' '),
+          ],
+        },
       },
     });
 

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
+import { bundleFunction, ESBUILD_FLAGS, sizesOf } from '../../lib/bundling.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -12,76 +13,29 @@ export const ROOT = join(import.meta.dirname, '..', '..');
  */
 export const DYNAMODB_FLOOR = join(import.meta.dirname, 'dynamodb-floor.ts');
 
-/**
- * The stack's esbuild flags (lib/constructs/service-function.ts: ESM,
- * node24, module fields first, minified, the SDK inside, the createRequire
- * banner). The source map is a separate file there, so it is left out here.
- */
-const STACK_FLAGS: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node24',
-  mainFields: ['module', 'main'],
-  minify: true,
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  logLevel: 'error',
-};
-
 /** A handler module relative to `lambdas/` (as routes and workers name it), or an absolute path. */
 const entryOf = (handler: string) =>
   isAbsolute(handler) ? handler : join(ROOT, 'lambdas', handler);
 
 /**
- * A handler bundled as the stack bundles it, written to a temporary file (to
- * import it). `withoutLazyBytes`: the same bundle without the modules that
- * only the service's own `import()` calls load (see `lazyImportsLeftOut`).
+ * A handler bundled as the stack bundles it (lib/bundling.ts, code
+ * splitting included) into a temporary directory, to import it. `bytes`:
+ * what a cold start reads (the entry and the chunks it imports statically);
+ * `totalBytes`: with the chunks only `import()` loads.
  */
 export async function bundleOf(
   handler: string,
-): Promise<{ file: string; bytes: number; withoutLazyBytes: number }> {
+): Promise<{ file: string; bytes: number; totalBytes: number }> {
   const outdir = await mkdtemp(join(tmpdir(), 'form-service-bundle-'));
-  const file = join(outdir, 'index.mjs');
-  await build({ ...STACK_FLAGS, entryPoints: [entryOf(handler)], outfile: file });
-  const withoutLazy = await build({
-    ...STACK_FLAGS,
-    entryPoints: [entryOf(handler)],
-    outfile: file,
-    write: false,
-    plugins: [lazyImportsLeftOut],
-  });
-  return {
-    file,
-    bytes: (await stat(file)).size,
-    withoutLazyBytes: withoutLazy.outputFiles[0]!.contents.length,
-  };
+  const bundle = await bundleFunction(entryOf(handler), outdir);
+  return { file: bundle.file, bytes: bundle.startupBytes, totalBytes: bundle.totalBytes };
 }
 
 /**
- * Leaves out what the service's own `import()` calls load (submit's uploads
- * module, with the S3 client). The stack's one-file build inlines such a
- * module: evaluated by its first `import()`, but its bytes are in the file
- * and parsed at every cold start. The SDK's own lazy imports (credential
- * providers) stay in, as they do in the floor.
- */
-const lazyImportsLeftOut: Plugin = {
-  name: 'lazy-imports-left-out',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) =>
-      args.kind === 'dynamic-import' && !args.importer.includes('/node_modules/')
-        ? { path: args.path, external: true }
-        : undefined,
-    );
-  },
-};
-
-/**
- * The bundle size of each handler (name → handler), in one esbuild run that
- * parses every module once: without code splitting each entry still gets
- * its own self-contained bundle, byte for byte the one `bundleOf` builds,
- * in a fraction of the time of one run per function.
+ * What a cold start of each handler reads (name → handler), in one esbuild
+ * run that parses every module once. Chunks may be shared between entries
+ * here, but an entry's startup bytes are what it reaches statically either
+ * way, as in its own build.
  */
 export async function bundleSizes(
   handlers: Record<string, string>,
@@ -89,17 +43,18 @@ export async function bundleSizes(
   const entryPoints = Object.fromEntries(
     Object.entries(handlers).map(([name, handler]) => [name, entryOf(handler)]),
   );
+  const outdir = join(tmpdir(), 'form-service-bundles');
   const result = await build({
-    ...STACK_FLAGS,
+    ...ESBUILD_FLAGS,
+    entryNames: '[name]',
     entryPoints,
-    outdir: join(tmpdir(), 'form-service-bundles'),
-    outExtension: { '.js': '.mjs' },
+    outdir,
+    metafile: true,
     write: false,
   });
   const sizes: Record<string, number> = {};
-  for (const output of result.outputFiles) {
-    const name = output.path.slice(output.path.lastIndexOf('/') + 1, -'.mjs'.length);
-    sizes[name] = output.contents.length;
+  for (const name of Object.keys(handlers)) {
+    sizes[name] = sizesOf(result.metafile, `${name}.mjs`).startupBytes;
   }
   return sizes;
 }
