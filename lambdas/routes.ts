@@ -292,6 +292,45 @@ export const routes: readonly Route[] = [
     access: [],
     summary: "The reference page's script: Redoc's standalone bundle, bundled with the service.",
   },
+  {
+    name: 'getFormPage',
+    method: 'GET',
+    path: '/f/{key}',
+    handler: 'http/pages/get-form-page.ts',
+    auth: 'public',
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    streaming: false,
+    access: ['table:read'],
+    summary:
+      "The hosted form page (HTML): the form's fields and design; posts to /s/{key} with or without JavaScript.",
+  },
+  {
+    name: 'getPublicForm',
+    method: 'GET',
+    path: '/f/{key}/form.json',
+    handler: 'http/pages/get-form-json.ts',
+    auth: 'public',
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    streaming: false,
+    access: ['table:read'],
+    summary:
+      "What the embed draws: the form's public fields and design (no secret); only to its allowed websites.",
+  },
+  {
+    name: 'getEmbedScript',
+    method: 'GET',
+    path: '/embed.js',
+    handler: 'http/pages/get-embed-script.ts',
+    auth: 'public',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    streaming: false,
+    access: [],
+    summary:
+      'The script of the hosted page and of the embed (<script src=".../embed.js" data-form="KEY" async>).',
+  },
 ];
 
 /**

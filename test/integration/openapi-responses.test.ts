@@ -157,6 +157,27 @@ describe('real answers match openapi.json', () => {
     expect((await call('GET', '/v1/openapi.json', { key: null })).status).toBe(200);
     expect((await call('GET', '/v1/docs', { key: null })).status).toBe(200);
     expect((await call('GET', '/v1/docs/redoc.js', { key: null })).status).toBe(200);
+    // The hosted form page, its JSON (open to any site, then locked to one) and the embed script.
+    const html = { accept: 'text/html' };
+    expect((await call('GET', `/f/${key}`, { key: null, headers: html })).status).toBe(200);
+    expect((await call('GET', '/f/no-such-form-key', { key: null })).status).toBe(404);
+    expect((await call('GET', '/f/no-such-form-key', { key: null, headers: html })).status).toBe(
+      404,
+    );
+    expect((await call('GET', `/f/${key}/form.json`, { key: null })).status).toBe(200);
+    expect((await call('GET', '/f/no-such-form-key/form.json', { key: null })).status).toBe(404);
+    await call('PATCH', `/v1/forms/${created.body.id}`, {
+      body: { allowedOrigins: ['https://shop.example'] },
+    });
+    expect(
+      (
+        await call('GET', `/f/${key}/form.json`, {
+          key: null,
+          headers: { origin: 'https://elsewhere.example' },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await call('GET', '/embed.js', { key: null })).status).toBe(200);
     expect((await call('DELETE', `/v1/forms/${created.body.id}`)).status).toBe(200);
   });
 });

@@ -283,6 +283,7 @@ function tagOf(route: Route): string {
     return 'Submissions';
   }
   if (route.path.startsWith('/v1/forms')) return 'Forms';
+  if (route.path.startsWith('/f/') || route.path === '/embed.js') return 'Hosted forms';
   return 'Docs';
 }
 
@@ -407,16 +408,96 @@ function submitOperation(route: Route): Json {
   };
 }
 
-/** Public routes that answer something other than JSON (the API reference page and its script). */
+/** Public routes that answer something other than JSON (the API reference page, the hosted form page, their scripts). */
 const PUBLIC_NON_JSON: Record<string, { description: string; content: Json }> = {
   getApiDocsPage: { description: 'The reference page.', content: HTML },
   getApiDocsScript: {
     description: 'Redoc and the page start-up.',
     content: { 'text/javascript': { schema: string } },
   },
+  getEmbedScript: {
+    description: 'The client of the hosted page and of the embed (no framework, one file).',
+    content: { 'text/javascript': { schema: string } },
+  },
 };
 
+/** What `GET /f/{key}/form.json` answers (`PublicForm` in lambdas/domain/public-form.ts). */
+const PUBLIC_FORM: Json = objectOf({
+  key: string,
+  title: string,
+  description: nullable(string),
+  theme: { enum: ['light', 'dark', 'auto'] },
+  accent: nullable({ type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' }),
+  submitLabel: string,
+  fields: {
+    type: 'array',
+    description:
+      'The fields drawn: the form’s, or name, email and message for a form that takes any field. File fields only when the form takes uploads.',
+    items: {
+      type: 'object',
+      properties: { id: string, type: { enum: [...FIELD_TYPES] } },
+      required: ['id', 'type'],
+    },
+  },
+  multipart: { type: 'boolean', description: 'Posts carry files (`multipart/form-data`).' },
+  closedMessage: nullable({ type: 'string', description: 'Set when the form takes no posts.' }),
+  captchaSiteKey: nullable({ type: 'string', description: 'The Turnstile site key.' }),
+  successTitle: string,
+  successMessage: string,
+  redirectUrl: nullable(string),
+  renderedAt: { type: 'integer', description: 'Server time (Unix ms): the `_t` to post back.' },
+});
+
+/** Public form routes (`/f/{key}`): their answers besides 200, and the 200 of the JSON one. */
+const FORM_ROUTES: Record<string, { ok: Json; errors: string[]; html: boolean }> = {
+  getFormPage: {
+    ok: {
+      description: 'The page: the form drawn from its fields and design, or its closed message.',
+      content: HTML,
+    },
+    errors: ['404', '500'],
+    html: true,
+  },
+  getPublicForm: {
+    ok: { description: 'The form’s public settings.', content: jsonContent(PUBLIC_FORM) },
+    errors: ['403', '404', '500'],
+    html: false,
+  },
+};
+
+function formRouteOperation(route: Route, spec: (typeof FORM_ROUTES)[string]): Json {
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: [tagOf(route)],
+    security: [],
+    parameters: pathParameters(route.path),
+    responses: {
+      '200': {
+        ...spec.ok,
+        headers: spec.html ? { 'x-request-id': REQUEST_ID_HEADER } : CORS_RESPONSE_HEADERS,
+      },
+      ...Object.fromEntries(
+        spec.errors.map((status) => {
+          const error = errorResponse(status) as { headers: Json; content: Json };
+          return [
+            status,
+            {
+              ...error,
+              headers: { ...error.headers, ...CORS_RESPONSE_HEADERS },
+              // A browser asking for HTML gets the 404 as a page.
+              content: spec.html ? { ...error.content, ...HTML } : error.content,
+            },
+          ];
+        }),
+      ),
+    },
+  };
+}
+
 function publicOperation(route: Route): Json {
+  const formRoute = FORM_ROUTES[route.name];
+  if (formRoute) return formRouteOperation(route, formRoute);
   const nonJson = PUBLIC_NON_JSON[route.name];
   const headers = nonJson ? { 'x-request-id': REQUEST_ID_HEADER } : CORS_RESPONSE_HEADERS;
   return {
@@ -615,6 +696,7 @@ export function buildOpenApiDocument(table: readonly Route[] = routes): Json {
       { name: 'Forms', description: 'Forms API.' },
       { name: 'Submissions', description: 'Submissions API.' },
       { name: 'Webhooks', description: 'Webhook settings and deliveries.' },
+      { name: 'Hosted forms', description: 'The hosted form page and the embed.' },
       { name: 'Docs', description: 'This document.' },
     ],
     paths,

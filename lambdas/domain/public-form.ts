@@ -1,0 +1,87 @@
+import type { PlanName } from './form-gating.ts';
+import type { FieldDefinition, FormRecord } from './form-model.ts';
+import {
+  closedReasonAt,
+  completionTexts,
+  formClosed,
+  redirectTarget,
+  uploadsEnabled,
+} from './submit-rules.ts';
+
+/**
+ * What a visitor's browser may know of a form: the hosted page
+ * (`GET /f/{key}`) is drawn from it and the embed reads it as JSON
+ * (`GET /f/{key}/form.json`). Built field by field from the stored form, so
+ * a setting added later (and every secret: `captchaSecretKey`, notify
+ * addresses, block lists, webhooks) stays out unless it is named here.
+ */
+export interface PublicForm {
+  key: string;
+  title: string;
+  description: string | null;
+  theme: 'light' | 'dark' | 'auto';
+  /** `#rrggbb`, or null for the default blue. */
+  accent: string | null;
+  submitLabel: string;
+  /** The fields drawn: the form's, or DEFAULT_FIELDS for a form that takes any field. */
+  fields: FieldDefinition[];
+  /** Posts carry files (multipart): a file field is drawn and uploads are on. */
+  multipart: boolean;
+  /** Set when the form takes no posts: the message to show instead of the fields. */
+  closedMessage: string | null;
+  /** The Turnstile site key when the form asks for a captcha (the secret never leaves the table). */
+  captchaSiteKey: string | null;
+  /** What the visitor sees after a post (the thank-you page's texts). */
+  successTitle: string;
+  successMessage: string;
+  /** Where a successful post leads instead (Pro `completionMode: redirect`). */
+  redirectUrl: string | null;
+  /** The server's clock when this was built (`_t`, the fill-time check). */
+  renderedAt: number;
+}
+
+/** The fields drawn for a form without definitions (any field is accepted). */
+export const DEFAULT_FIELDS: readonly FieldDefinition[] = [
+  { id: 'name', type: 'text', label: 'Name', required: false },
+  { id: 'email', type: 'email', label: 'Email', required: true },
+  { id: 'message', type: 'textarea', label: 'Message', required: true },
+];
+
+const ACCENT = /^#[0-9a-f]{6}$/i;
+const DEFAULT_SUBMIT_LABEL = 'Send';
+const DEFAULT_SUCCESS_TITLE = 'Thank you!';
+const DEFAULT_SUCCESS_MESSAGE = 'Your submission has been received.';
+
+const text = (value: string | null | undefined): string | null =>
+  value === null || value === undefined || value.trim() === '' ? null : value;
+
+/**
+ * The public view of `form` at `now`. File fields are drawn only when the
+ * form takes uploads (otherwise the endpoint answers `400 uploads_disabled`
+ * to any file); a closed or paused form shows its closed message, the
+ * endpoint's own (`closedMessage` on Pro, else the default).
+ */
+export function publicFormOf(form: FormRecord, plan: PlanName, now: Date): PublicForm {
+  const uploads = uploadsEnabled(form, plan);
+  const fields = (form.fields ?? DEFAULT_FIELDS).filter(
+    (field) => field.type !== 'file' || uploads,
+  );
+  const completion = completionTexts(form, plan);
+  const captcha = form.captchaEnabled && text(form.captchaSiteKey) !== null;
+  return {
+    key: form.key,
+    title: text(form.design.title) ?? form.name,
+    description: text(form.design.description),
+    theme: form.design.theme ?? 'auto',
+    accent: form.design.accent && ACCENT.test(form.design.accent) ? form.design.accent : null,
+    submitLabel: text(form.design.submitLabel) ?? DEFAULT_SUBMIT_LABEL,
+    fields: fields.map((field) => structuredClone(field)),
+    multipart: fields.some((field) => field.type === 'file'),
+    closedMessage: closedReasonAt(form, now) === null ? null : formClosed(form, plan).message,
+    captchaSiteKey: captcha ? form.captchaSiteKey : null,
+    successTitle: text(completion.title) ?? DEFAULT_SUCCESS_TITLE,
+    successMessage: text(completion.message) ?? DEFAULT_SUCCESS_MESSAGE,
+    redirectUrl: redirectTarget(form, plan, {}) ?? null,
+    renderedAt: now.getTime(),
+  };
+}

@@ -1,0 +1,274 @@
+/// <reference lib="dom" />
+/**
+ * The browser side of the hosted page and the embed, bundled by esbuild into
+ * `/embed.js` (lib/pages/write-embed.ts). No framework. Two modes, told by
+ * the script tag:
+ *
+ * - `data-page`: on the hosted page, the form is already drawn; the script
+ *   reads the public form from the page's JSON block and takes over posting.
+ * - `data-form="KEY"`: on a customer's page, the script fetches
+ *   `f/KEY/form.json` from the origin it was loaded from and draws the form
+ *   into a shadow root (styles isolated both ways), then takes over posting.
+ *
+ * Taking over: answers are checked with the server's own `checkAnswers`
+ * (same rules, same reason codes), errors shown beside their fields and
+ * announced; a clean form is posted as JSON (multipart with files) and the
+ * success message replaces it in place.
+ */
+import { checkAnswers } from '#domain/answer-checks.ts';
+import type { PublicForm } from '#domain/public-form.ts';
+import { MIN_FILL_MS } from '#domain/submission-answers.ts';
+import type { AnswerProblem } from '#domain/submission-model.ts';
+import { answerMessage } from '../answer-messages.ts';
+import { formCss, formMarkup, ids } from '../form-markup.ts';
+
+type Root = Document | ShadowRoot;
+
+const TURNSTILE_SCRIPT = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
+
+function byId(root: Root, id: string): HTMLElement | null {
+  return root.getElementById(id);
+}
+
+/** The answers and files as the endpoint will see them: repeated names joined by `,`. */
+function collect(form: HTMLFormElement) {
+  const values = new Map<string, string[]>();
+  const files: { field: string }[] = [];
+  for (const [name, value] of new FormData(form)) {
+    if (typeof value === 'string') {
+      values.set(name, [...(values.get(name) ?? []), value]);
+    } else if (value.size > 0 || value.name !== '') {
+      files.push({ field: name });
+    }
+  }
+  const data: Record<string, string> = {};
+  for (const [name, list] of values) data[name] = list.join(',');
+  return { values, data, files };
+}
+
+function setStatus(root: Root, text: string, failed: boolean) {
+  const status = byId(root, ids.status);
+  if (!status) return;
+  status.classList.toggle('fs-failed', failed);
+  status.textContent = text;
+}
+
+/** The element that takes focus and `aria-invalid` for a field: its control, or a group's inputs. */
+function controlsOf(root: Root, fieldId: string): HTMLElement[] {
+  const control = byId(root, ids.control(fieldId));
+  if (!control) return [];
+  return control.tagName === 'FIELDSET'
+    ? [...control.querySelectorAll<HTMLElement>('input')]
+    : [control];
+}
+
+function clearErrors(root: Root, form: PublicForm) {
+  for (const field of form.fields) {
+    const error = byId(root, ids.error(field.id));
+    if (error) error.textContent = '';
+    for (const control of controlsOf(root, field.id)) control.removeAttribute('aria-invalid');
+  }
+}
+
+/** Shows each problem beside its field; focuses the first. Returns how many were shown. */
+function showProblems(root: Root, form: PublicForm, problems: readonly AnswerProblem[]): number {
+  let first: HTMLElement | undefined;
+  let shown = 0;
+  for (const problem of problems) {
+    const field = form.fields.find((candidate) => candidate.id === problem.fieldId);
+    const error = byId(root, ids.error(problem.fieldId));
+    if (!field || !error) continue;
+    error.textContent = answerMessage(field, problem.reason);
+    const controls = controlsOf(root, field.id);
+    for (const control of controls) control.setAttribute('aria-invalid', 'true');
+    first ??= controls[0];
+    shown++;
+  }
+  first?.focus();
+  return shown;
+}
+
+const fewer = (count: number) =>
+  count === 1 ? 'Please correct 1 field.' : `Please correct ${count} fields.`;
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+interface Answer {
+  ok?: boolean;
+  error?: string;
+  message?: string;
+  issues?: unknown;
+}
+
+/** Problems named by a refusal's `issues`, when it lists `{ fieldId, reason }`. */
+function problemsIn(answer: Answer): AnswerProblem[] {
+  if (!Array.isArray(answer.issues)) return [];
+  return answer.issues.filter(
+    (issue): issue is AnswerProblem =>
+      typeof issue === 'object' &&
+      issue !== null &&
+      typeof (issue as AnswerProblem).fieldId === 'string' &&
+      typeof (issue as AnswerProblem).reason === 'string',
+  );
+}
+
+/** Takes over a drawn form: checks in place, posts with fetch, shows the outcome in place. */
+export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, postUrl: string) {
+  const shownAt = performance.now();
+  element.noValidate = true;
+  const button = element.querySelector<HTMLButtonElement>('button[type=submit]');
+
+  // A corrected answer clears its message as soon as it passes, while typing: on `change`
+  // (fired on blur) the layout would shift under the pointer heading for the button.
+  element.addEventListener('input', (event) => {
+    const name = (event.target as HTMLInputElement | null)?.name;
+    const field = form.fields.find((candidate) => candidate.id === name);
+    const error = field && byId(root, ids.error(field.id));
+    if (!field || !error || error.textContent === '') return;
+    const { data, files } = collect(element);
+    if (checkAnswers([field], data, files).length === 0) {
+      error.textContent = '';
+      for (const control of controlsOf(root, field.id)) control.removeAttribute('aria-invalid');
+    }
+  });
+
+  element.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (button?.disabled) return;
+    clearErrors(root, form);
+    const { values, data, files } = collect(element);
+    const problems = checkAnswers(form.fields, data, files);
+    if (problems.length > 0) {
+      setStatus(root, fewer(showProblems(root, form, problems)), true);
+      return;
+    }
+    if (button) button.disabled = true;
+    setStatus(root, 'Sending…', false);
+    // A post sooner than MIN_FILL_MS after drawing would be taken for a bot and dropped.
+    const wait = MIN_FILL_MS + 250 - (performance.now() - shownAt);
+    if (wait > 0) await sleep(wait);
+    try {
+      const response = await fetch(postUrl, {
+        method: 'POST',
+        headers: form.multipart
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
+        body: form.multipart
+          ? new FormData(element)
+          : JSON.stringify(
+              Object.fromEntries(
+                [...values].map(([name, list]) => [name, list.length === 1 ? list[0] : list]),
+              ),
+            ),
+        credentials: 'omit',
+      });
+      const answer = (await response.json().catch(() => ({}))) as Answer;
+      if (response.ok && answer.ok !== false) {
+        if (form.redirectUrl) {
+          window.location.assign(form.redirectUrl);
+          return;
+        }
+        element.hidden = true;
+        const success = byId(root, ids.success);
+        if (success) {
+          success.hidden = false;
+          success.setAttribute('role', 'status');
+          success.focus();
+        }
+        return;
+      }
+      const serverProblems = problemsIn(answer);
+      const shown = serverProblems.length > 0 ? showProblems(root, form, serverProblems) : 0;
+      setStatus(
+        root,
+        shown > 0
+          ? fewer(shown)
+          : (answer.message ?? `The form could not be sent (${response.status}).`),
+        true,
+      );
+    } catch {
+      setStatus(root, 'The form could not be sent: check your connection and try again.', true);
+    } finally {
+      if (button) button.disabled = false;
+    }
+  });
+}
+
+/** Turnstile's widget in a shadow root: rendered explicitly, its token copied into the form. */
+function renderCaptcha(root: ShadowRoot, element: HTMLFormElement) {
+  const box = root.querySelector<HTMLElement>('.cf-turnstile');
+  if (!box) return;
+  const token = document.createElement('input');
+  token.type = 'hidden';
+  token.name = 'cf-turnstile-response';
+  element.append(token);
+  type Turnstile = { render: (el: HTMLElement, options: Record<string, unknown>) => void };
+  const render = () =>
+    (window as unknown as { turnstile: Turnstile }).turnstile.render(box, {
+      sitekey: box.dataset.sitekey,
+      'response-field': false,
+      callback: (value: string) => {
+        token.value = value;
+      },
+    });
+  if ((window as unknown as { turnstile?: Turnstile }).turnstile) return render();
+  const script = document.createElement('script');
+  script.src = TURNSTILE_SCRIPT;
+  script.async = true;
+  script.addEventListener('load', render);
+  document.head.append(script);
+}
+
+/** The embed: fetch the public form, draw it in a shadow root next to the script tag. */
+async function embed(script: HTMLScriptElement, key: string) {
+  const base = new URL('.', script.src);
+  const host = document.createElement('div');
+  host.className = 'form-service-embed';
+  const target = script.dataset.target ? document.querySelector(script.dataset.target) : null;
+  if (target) target.append(host);
+  else if (script.parentElement && script.parentElement !== document.head) script.before(host);
+  else document.body.append(host);
+  const root = host.attachShadow({ mode: 'open' });
+  const sheet = new CSSStyleSheet();
+  root.adoptedStyleSheets = [sheet];
+  let form: PublicForm;
+  try {
+    const response = await fetch(new URL(`f/${encodeURIComponent(key)}/form.json`, base), {
+      credentials: 'omit',
+    });
+    const answer = (await response.json()) as PublicForm & Answer;
+    if (!response.ok) throw new Error(answer.message ?? `status ${response.status}`);
+    form = answer;
+  } catch (error) {
+    sheet.replaceSync(formCss({ theme: 'auto', accent: null }, ':host'));
+    root.innerHTML = `<div class="fs"><p class="fs-closed" role="alert"></p></div>`;
+    root.querySelector('p')!.textContent =
+      `This form could not be loaded: ${(error as Error).message}`;
+    return;
+  }
+  sheet.replaceSync(formCss(form, ':host'));
+  const postUrl = new URL(`s/${encodeURIComponent(form.key)}`, base).href;
+  root.innerHTML = formMarkup(form, { action: postUrl, headingLevel: 2 });
+  const element = root.querySelector('form');
+  if (!element) return;
+  if (form.captchaSiteKey) renderCaptcha(root, element);
+  enhance(root, element, form, postUrl);
+}
+
+function start() {
+  const script = document.currentScript as HTMLScriptElement | null;
+  if (!script) return;
+  if (script.dataset.page !== undefined) {
+    const data = document.getElementById('fs-data')?.textContent;
+    const element = document.querySelector<HTMLFormElement>('form.fs-form');
+    if (!data || !element) return;
+    enhance(document, element, JSON.parse(data) as PublicForm, element.action);
+    return;
+  }
+  const key = script.dataset.form;
+  if (key) void embed(script, key);
+}
+
+start();

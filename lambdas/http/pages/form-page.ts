@@ -1,0 +1,81 @@
+import { escapeHtml } from '#domain/html.ts';
+import type { PublicForm } from '#domain/public-form.ts';
+import { formCss, formMarkup } from './form-markup.ts';
+
+/**
+ * The hosted form page (`GET /f/{key}`): the form drawn on the server, so it
+ * works without JavaScript (a plain POST to `/s/{key}` and the thank-you
+ * page), plus `/embed.js` in page mode, which checks answers in place and
+ * posts with fetch. URLs are relative to the page, so the stage prefix does
+ * not matter.
+ */
+
+const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
+/**
+ * The page's policy. Scripts: this origin only (and Turnstile's when the
+ * form has a captcha), never inline. Styles: the one `<style>` element with
+ * this response's nonce. Posts (form and fetch) go to this origin, or for a
+ * browser post that ends in a redirect, to the redirect's origin too.
+ * Framing follows `allowedOrigins`: empty means every website may post to
+ * the form, so every website may frame its page too (`*`); a list lets
+ * exactly those websites (and this origin) frame it.
+ */
+export function formPageCsp(
+  view: Pick<PublicForm, 'captchaSiteKey' | 'redirectUrl'>,
+  allowedOrigins: readonly string[],
+  nonce: string,
+): string {
+  const captcha = view.captchaSiteKey !== null;
+  const redirect = view.redirectUrl === null ? '' : ` ${new URL(view.redirectUrl).origin}`;
+  return [
+    "default-src 'none'",
+    `script-src 'self'${captcha ? ` ${TURNSTILE_ORIGIN}` : ''}`,
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    ...(captcha ? [`frame-src ${TURNSTILE_ORIGIN}`] : []),
+    `form-action 'self'${redirect}`,
+    "base-uri 'none'",
+    `frame-ancestors ${allowedOrigins.length === 0 ? '*' : ["'self'", ...allowedOrigins].join(' ')}`,
+  ].join('; ');
+}
+
+/** JSON inside `<script type="application/json">`: `<` escaped so no `</script>` can end it. */
+function jsonBlock(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * The page. `base` leads from the page's URL to the API root (`../` for
+ * `/f/{key}`, `../../` with a trailing slash).
+ */
+export function formPage(view: PublicForm, options: { base: string; nonce: string }): string {
+  const { base, nonce } = options;
+  const open = view.closedMessage === null;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(view.title)}</title>`,
+    '<link rel="icon" href="data:,">',
+    `<style nonce="${escapeHtml(nonce)}">body{margin:0;background:var(--fs-bg);min-height:100vh}main{padding:24px 0}${formCss(view, ':root')}</style>`,
+    '</head>',
+    '<body>',
+    `<main>${formMarkup(view, { action: `${base}s/${encodeURIComponent(view.key)}`, headingLevel: 1 })}</main>`,
+    ...(open
+      ? [
+          `<script type="application/json" id="fs-data">${jsonBlock(view)}</script>`,
+          `<script src="${base}embed.js" data-page async></script>`,
+          ...(view.captchaSiteKey === null
+            ? []
+            : [`<script src="${TURNSTILE_ORIGIN}/turnstile/v0/api.js" async defer></script>`]),
+        ]
+      : []),
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,21 @@
+import { staticAnswer } from '#http/docs/static-answer.ts';
+import { embedScript } from './embed-script.ts';
+
+/**
+ * `GET /embed.js`: the client of the hosted page and of the embed
+ * (`client/form-client.ts`, bundled at build time by
+ * `node lib/pages/write-embed.ts`). Any website may load it; cacheable five
+ * minutes with an ETag, like the docs script.
+ */
+const script = {
+  body: embedScript(),
+  headers: {
+    'content-type': 'text/javascript; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    // Loadable by pages that require CORP of what they embed (COEP).
+    'cross-origin-resource-policy': 'cross-origin',
+    'access-control-allow-origin': '*',
+  },
+};
+
+export const handler = staticAnswer(() => script);

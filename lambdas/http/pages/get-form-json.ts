@@ -1,0 +1,28 @@
+import { originAllowed } from '#domain/visitor.ts';
+import { CORS_HEADERS } from '#http/cors.ts';
+import { header } from '#http/request.ts';
+import { withRequestId } from '#http/request-id.ts';
+import { errorBody, json } from '#http/respond.ts';
+import { publicFormByKey } from './public-form-lookup.ts';
+
+/**
+ * `GET /f/{key}/form.json`: what the embed draws (`PublicForm`: fields,
+ * design, closed message, captcha site key; never a secret, an address or a
+ * block list). Any website may read the answer (CORS `*`), but like the
+ * submit endpoint (step 3) a form with `allowedOrigins` answers only to
+ * those websites (`Origin`, else the `Referer`'s origin): 403
+ * `origin_not_allowed` elsewhere, so the embed shows the refusal instead of
+ * a form whose posts would all be refused.
+ */
+export const handler = withRequestId(async (event) => {
+  const found = await publicFormByKey(event.pathParameters?.key, new Date());
+  if (!found) return json(404, errorBody('not_found', 'No form has this address'), CORS_HEADERS);
+  if (!originAllowed(found.allowedOrigins, header(event, 'origin'), header(event, 'referer'))) {
+    return json(
+      403,
+      errorBody('origin_not_allowed', 'This website may not show this form'),
+      CORS_HEADERS,
+    );
+  }
+  return json(200, found.view, CORS_HEADERS);
+});

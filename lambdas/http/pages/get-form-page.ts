@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { CORS_HEADERS } from '#http/cors.ts';
+import { wantsHtml } from '#http/negotiate.ts';
+import { errorPage, PAGE_HEADERS } from '#http/pages.ts';
+import { header } from '#http/request.ts';
+import { withRequestId } from '#http/request-id.ts';
+import { errorBody, json } from '#http/respond.ts';
+import { formPage, formPageCsp } from './form-page.ts';
+import { publicFormByKey } from './public-form-lookup.ts';
+
+/**
+ * `GET /f/{key}`: the hosted form page (form-page.ts). Never cached: it
+ * carries the fill-time stamp and the form may close at any moment. An
+ * unknown key is the submit endpoint's 404 (a page for a browser, else the
+ * envelope).
+ */
+export const handler = withRequestId(async (event) => {
+  const found = await publicFormByKey(event.pathParameters?.key, new Date());
+  if (!found) {
+    const message = 'No form has this address';
+    return wantsHtml(header(event, 'accept'))
+      ? {
+          statusCode: 404,
+          headers: { ...PAGE_HEADERS, ...CORS_HEADERS },
+          body: errorPage({ status: 404, title: 'Form not found', message }),
+        }
+      : json(404, errorBody('not_found', message), CORS_HEADERS);
+  }
+  const nonce = randomBytes(18).toString('base64');
+  const base = event.path?.endsWith('/') ? '../../' : '../';
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': formPageCsp(found.view, found.allowedOrigins, nonce),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    },
+    body: formPage(found.view, { base, nonce }),
+  };
+});

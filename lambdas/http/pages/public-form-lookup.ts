@@ -1,0 +1,29 @@
+import type { FormRecord } from '#domain/form-model.ts';
+import { type PublicForm, publicFormOf } from '#domain/public-form.ts';
+import { findFormKey, getForm } from '#store/forms.ts';
+import { getTeam } from '#store/teams.ts';
+
+/** The submit endpoint's key rule: anything else is 404 without a lookup. */
+const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
+
+export interface FoundForm {
+  view: PublicForm;
+  allowedOrigins: FormRecord['allowedOrigins'];
+}
+
+/**
+ * The public view of the form a key names, as the submit endpoint finds it
+ * (key mapping, then the form with its counters and its team, in parallel),
+ * or undefined for an unknown key.
+ */
+export async function publicFormByKey(
+  key: string | undefined,
+  now: Date,
+): Promise<FoundForm | undefined> {
+  if (!key || !KEY_PATTERN.test(key)) return undefined;
+  const mapping = await findFormKey(key);
+  if (!mapping) return undefined;
+  const [form, team] = await Promise.all([getForm(mapping.formId), getTeam(mapping.teamId)]);
+  if (!form || !team || form.teamId !== mapping.teamId) return undefined;
+  return { view: publicFormOf(form, team.plan, now), allowedOrigins: form.allowedOrigins };
+}

@@ -1,0 +1,543 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FormType } from '../../lambdas/domain/form-model.ts';
+import { api, stack } from '../support/api.ts';
+import { launchChromium, siteServing } from '../support/browser.ts';
+import { newForm, storedItems, type TestForm } from '../support/forms.ts';
+
+/**
+ * The hosted page (`/f/{key}`) and the embed (`/embed.js`) in Chromium:
+ * with and without JavaScript, errors in place, closed forms, the embed on
+ * another origin, axe-core, screenshots. No request may leave this machine:
+ * every request is recorded and any host but 127.0.0.1 and localhost fails
+ * the test.
+ */
+
+/** Git-ignored (`.local/`): screenshots for a human to look at, not committed. */
+const OUTPUT_DIR = new URL('../../.local/test-output/', import.meta.url);
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Visit {
+  page: Page;
+  requests: string[];
+  errors: string[];
+  close: () => Promise<void>;
+}
+
+/** A fresh context recording every request, console error and uncaught exception. */
+async function open(url: string, options: BrowserContextOptions = {}): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 900, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(8000);
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  await page.goto(url);
+  return { page, requests, errors, close: () => context.close() };
+}
+
+function offMachine(urls: string[]): string[] {
+  return urls.filter((url) => {
+    const { protocol, hostname } = new URL(url);
+    return (
+      (protocol === 'http:' || protocol === 'https:') &&
+      hostname !== '127.0.0.1' &&
+      hostname !== 'localhost'
+    );
+  });
+}
+
+const pageUrl = (key: string) => `${stack().baseUrl}/f/${key}`;
+const submitUrl = (key: string) => `${stack().baseUrl}/s/${key}`;
+
+/** What a visitor types into each starter form, and what the form then stores. */
+const ANSWERS: Record<FormType, { fill: (page: Page) => Promise<void>; stored: object }> = {
+  contact: {
+    fill: async (page) => {
+      await page.getByLabel('Name').fill('Ada Lovelace');
+      await page.getByLabel('Email').fill('ada@example.com');
+      await page.getByLabel('Message').fill('Hello from the hosted page');
+    },
+    stored: {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      message: 'Hello from the hosted page',
+    },
+  },
+  waitlist: {
+    fill: async (page) => {
+      await page.getByLabel('Email').fill('grace@example.com');
+    },
+    stored: { email: 'grace@example.com', name: '' },
+  },
+  feedback: {
+    fill: async (page) => {
+      await page.getByLabel('4 of 5').check();
+      await page.getByLabel('Message').fill('Nice');
+    },
+    stored: { rating: '4', message: 'Nice' },
+  },
+  rsvp: {
+    fill: async (page) => {
+      await page.getByLabel('Name').fill('Alan');
+      await page.getByLabel('Email').fill('alan@example.com');
+      await page.getByLabel('Maybe').check();
+      await page.getByLabel('Guests').fill('2');
+    },
+    stored: { name: 'Alan', email: 'alan@example.com', attending: 'Maybe', guests: '2' },
+  },
+  custom: {
+    fill: async (page) => {
+      await page.getByLabel('Name').fill('Edsger');
+      await page.getByLabel('Email').fill('edsger@example.com');
+      await page.getByLabel('Message').fill('Any fields');
+    },
+    stored: { name: 'Edsger', email: 'edsger@example.com', message: 'Any fields' },
+  },
+};
+
+async function onlyStored(formId: string): Promise<Record<string, string>> {
+  const items = await storedItems(formId);
+  expect(items, 'stored submissions').toHaveLength(1);
+  return (items[0] as { data: Record<string, string> }).data;
+}
+
+/** axe-core's serious and critical findings on the page as it is now (open shadow roots included). */
+async function axeFindings(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe;
+    const result = (await axe.run({ resultTypes: ['violations'] })) as {
+      violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
+    };
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
+}
+
+const FORM_TYPES: FormType[] = ['contact', 'waitlist', 'feedback', 'rsvp', 'custom'];
+
+describe('the hosted page with JavaScript', () => {
+  for (const type of FORM_TYPES) {
+    it(`a ${type} form posts JSON and shows its success message in place`, async () => {
+      const form = await newForm('free', {}, { name: `The ${type} form`, type });
+      const visit = await open(pageUrl(form.key));
+      try {
+        const { page } = visit;
+        await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+          `The ${type} form`,
+        );
+        await ANSWERS[type].fill(page);
+        const posted = page.waitForRequest((r) => r.url() === submitUrl(form.key));
+        await page.getByRole('button', { name: 'Send' }).click();
+        const request = await posted;
+        expect(request.headers()['content-type']).toBe('application/json');
+        const success = page.locator('#fs-success');
+        await success.waitFor({ state: 'visible' });
+        expect(await success.textContent()).toBe('Thank you!Your submission has been received.');
+        expect(await page.locator('form').isHidden()).toBe(true);
+        // Still the hosted page: no navigation.
+        expect(page.url()).toBe(pageUrl(form.key));
+        const data = await onlyStored(form.id);
+        // The client's checks are the server's: what passed here is stored without _invalid.
+        expect(data).toEqual(ANSWERS[type].stored);
+        expect(offMachine(visit.requests), 'requests that left the machine').toEqual([]);
+        expect(visit.errors, 'console errors').toEqual([]);
+      } finally {
+        await visit.close();
+      }
+    });
+  }
+});
+
+describe('the hosted page without JavaScript', () => {
+  for (const type of FORM_TYPES) {
+    it(`a ${type} form posts urlencoded and lands on the thank-you page`, async () => {
+      const form = await newForm('free', {}, { name: `The ${type} form`, type });
+      const visit = await open(pageUrl(form.key), { javaScriptEnabled: false });
+      try {
+        const { page } = visit;
+        await ANSWERS[type].fill(page);
+        // The fill-time check drops posts sooner than 2 s after the page was drawn.
+        await page.waitForTimeout(2100);
+        const posted = page.waitForRequest((r) => r.url() === submitUrl(form.key));
+        await Promise.all([
+          page.waitForURL(submitUrl(form.key)),
+          page.getByRole('button', { name: 'Send' }).click(),
+        ]);
+        expect((await posted).headers()['content-type']).toBe('application/x-www-form-urlencoded');
+        expect(await page.locator('h1').textContent()).toBe('Thank you!');
+        expect(await page.locator('a').getAttribute('href')).toBe(pageUrl(form.key));
+        expect(await onlyStored(form.id)).toEqual(ANSWERS[type].stored);
+        expect(offMachine(visit.requests), 'requests that left the machine').toEqual([]);
+      } finally {
+        await visit.close();
+      }
+    });
+  }
+
+  it('the browser’s own checks stop an empty required field before posting', async () => {
+    const form = await newForm('free', {}, { name: 'Native', type: 'contact' });
+    const visit = await open(pageUrl(form.key), { javaScriptEnabled: false });
+    try {
+      await visit.page.getByRole('button', { name: 'Send' }).click();
+      await visit.page.waitForTimeout(300);
+      expect(visit.page.url()).toBe(pageUrl(form.key));
+      expect(visit.requests.filter((url) => url.includes('/s/'))).toEqual([]);
+    } finally {
+      await visit.close();
+    }
+  });
+});
+
+describe('errors in place', () => {
+  it('required and invalid answers are shown beside their fields, announced, and nothing is posted', async () => {
+    const form = await newForm(
+      'free',
+      {
+        fields: [
+          { id: 'name', type: 'text', label: 'Name', required: true, minLength: 2 },
+          { id: 'email', type: 'email', label: 'Email', required: true, helpText: 'We reply here' },
+          { id: 'guests', type: 'number', label: 'Guests', min: 0, max: 20 },
+          { id: 'site', type: 'url', label: 'Website' },
+          { id: 'when', type: 'radio', label: 'When', required: true, options: ['Day', 'Night'] },
+        ],
+      },
+      { name: 'Checks', type: 'custom' },
+    );
+    const visit = await open(pageUrl(form.key));
+    try {
+      const { page } = visit;
+      const submit = page.getByRole('button', { name: 'Send' });
+      await submit.click();
+      const status = page.locator('#fs-status');
+      await expect.poll(() => status.textContent()).toBe('Please correct 3 fields.');
+      expect(await status.getAttribute('role')).toBe('status');
+      const name = page.getByLabel('Name');
+      expect(await name.getAttribute('aria-invalid')).toBe('true');
+      expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await page.locator('#fs-e-name').textContent()).toBe('Please fill in this field.');
+      // The error is part of the field's description, after its help text.
+      const email = page.getByLabel('Email');
+      expect(await email.getAttribute('aria-describedby')).toBe('fs-h-email fs-e-email');
+      expect(await page.locator('#fs-e-when').textContent()).toBe('Please choose an answer.');
+
+      await name.fill('A');
+      await email.fill('not-an-email');
+      await page.getByLabel('Guests').fill('21');
+      await page.getByLabel('Website').fill('example.com');
+      await page.getByLabel('Night').check();
+      await submit.click();
+      await expect.poll(() => status.textContent()).toBe('Please correct 4 fields.');
+      expect(await page.locator('#fs-e-name').textContent()).toBe(
+        'Please use at least 2 characters.',
+      );
+      expect(await page.locator('#fs-e-email').textContent()).toBe(
+        'Please enter an email address, like name@example.com.',
+      );
+      expect(await page.locator('#fs-e-guests').textContent()).toBe('Please enter 20 or less.');
+      expect(await page.locator('#fs-e-site').textContent()).toBe(
+        'Please enter a web address starting with http:// or https://.',
+      );
+      expect(await page.locator('#fs-e-when').textContent()).toBe('');
+      await page.screenshot({ path: new URL('form-page-errors.png', OUTPUT_DIR).pathname });
+      expect(await axeFindings(page), 'axe serious/critical with errors shown').toEqual([]);
+
+      // A corrected answer clears its message at once.
+      await page.getByLabel('Guests').fill('3');
+      await expect.poll(() => page.locator('#fs-e-guests').textContent()).toBe('');
+      expect(await page.getByLabel('Guests').getAttribute('aria-invalid')).toBeNull();
+
+      expect(visit.requests.filter((url) => url.includes('/s/'))).toEqual([]);
+      expect(await storedItems(form.id)).toHaveLength(0);
+
+      await name.fill('Ada');
+      await email.fill('ada@example.com');
+      await page.getByLabel('Website').fill('https://example.com');
+      await submit.click();
+      await page.locator('#fs-success').waitFor({ state: 'visible' });
+      expect(await onlyStored(form.id)).toEqual({
+        name: 'Ada',
+        email: 'ada@example.com',
+        guests: '3',
+        site: 'https://example.com',
+        when: 'Night',
+      });
+      expect(visit.errors, 'console errors').toEqual([]);
+    } finally {
+      await visit.close();
+    }
+  });
+
+  it('a refusal from the endpoint is shown in the live region (a form closed after the page was drawn)', async () => {
+    const form = await newForm('free', {}, { name: 'Closing', type: 'waitlist' });
+    const visit = await open(pageUrl(form.key));
+    try {
+      const { page } = visit;
+      await page.getByLabel('Email').fill('late@example.com');
+      await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'paused' } });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect
+        .poll(() => page.locator('#fs-status').textContent(), { timeout: 10_000 })
+        .toBe('This form is closed and no longer accepts submissions.');
+      expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+    } finally {
+      await visit.close();
+    }
+  });
+});
+
+describe('a closed form', () => {
+  it('shows its closed message instead of the fields', async () => {
+    const form = await newForm(
+      'pro',
+      { status: 'paused', closedMessage: 'Registration has ended.' },
+      { name: 'Closed', type: 'rsvp' },
+    );
+    const visit = await open(pageUrl(form.key));
+    try {
+      expect(await visit.page.getByRole('status').textContent()).toBe('Registration has ended.');
+      expect(await visit.page.locator('form').count()).toBe(0);
+      expect(await axeFindings(visit.page)).toEqual([]);
+    } finally {
+      await visit.close();
+    }
+  });
+});
+
+describe('looks and accessibility', () => {
+  async function designed(theme: 'light' | 'dark', accent: string): Promise<TestForm> {
+    return newForm(
+      'free',
+      {
+        design: {
+          theme,
+          accent,
+          title: 'Tell us about your event',
+          description: 'We answer within a day.\nEvery field with a star is required.',
+          submitLabel: 'Send request',
+        },
+        fields: [
+          {
+            id: 'name',
+            type: 'text',
+            label: 'Full name',
+            required: true,
+            placeholder: 'Ada Lovelace',
+          },
+          {
+            id: 'email',
+            type: 'email',
+            label: 'Email',
+            required: true,
+            helpText: 'We reply to this address.',
+          },
+          {
+            id: 'kind',
+            type: 'select',
+            label: 'Kind of event',
+            options: ['Wedding', 'Conference', 'Other'],
+          },
+          { id: 'date', type: 'date', label: 'Date' },
+          { id: 'size', type: 'radio', label: 'Size', options: ['Small', 'Medium', 'Large'] },
+          { id: 'extras', type: 'checkbox', label: 'Add catering' },
+          { id: 'score', type: 'rating', label: 'How did you like our last event?', max: 5 },
+          { id: 'phone', type: 'tel', label: 'Phone' },
+          { id: 'details', type: 'textarea', label: 'Details', maxLength: 2000 },
+          { id: 'terms', type: 'checkbox', label: 'I agree to be contacted', required: true },
+        ],
+      },
+      { name: 'Designed', type: 'custom' },
+    );
+  }
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`the ${theme} page: 0 serious or critical axe findings, a screenshot`, async () => {
+      const form = await designed(theme, theme === 'light' ? '#7c3aed' : '#f59e0b');
+      const visit = await open(pageUrl(form.key), { colorScheme: theme });
+      try {
+        expect(await axeFindings(visit.page)).toEqual([]);
+        await visit.page.screenshot({
+          path: new URL(`form-page-${theme}.png`, OUTPUT_DIR).pathname,
+          fullPage: true,
+        });
+        expect(offMachine(visit.requests)).toEqual([]);
+        expect(visit.errors).toEqual([]);
+      } finally {
+        await visit.close();
+      }
+    });
+  }
+
+  it('a 375 px wide phone: no horizontal scrolling, a screenshot', async () => {
+    const form = await designed('light', '#2563eb');
+    const visit = await open(pageUrl(form.key), {
+      viewport: { width: 375, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    try {
+      const { page } = visit;
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({
+        path: new URL('form-page-375.png', OUTPUT_DIR).pathname,
+        fullPage: true,
+      });
+      expect(await axeFindings(page)).toEqual([]);
+    } finally {
+      await visit.close();
+    }
+  });
+
+  it('the keyboard reaches every field and sends the form', async () => {
+    const form = await newForm('free', {}, { name: 'Keys', type: 'contact' });
+    const visit = await open(pageUrl(form.key));
+    try {
+      const { page } = visit;
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Ada');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('ada@example.com');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Typed, never clicked');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send');
+      await page.keyboard.press('Enter');
+      await page.locator('#fs-success').waitFor({ state: 'visible' });
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('fs-success');
+      expect(await onlyStored(form.id)).toEqual({
+        name: 'Ada',
+        email: 'ada@example.com',
+        message: 'Typed, never clicked',
+      });
+    } finally {
+      await visit.close();
+    }
+  });
+});
+
+describe('the embed on another website', () => {
+  const embedPage = (key: string, extra = '') => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A customer's site</title><link rel="icon" href="data:,">
+<style>* { color: #b00000 !important; font-family: serif !important; } input { border: 5px dotted lime !important; }</style>
+</head><body><main><h1>Contact us</h1><p>Our form:</p>
+<script src="${stack().baseUrl}/embed.js" data-form="${key}" async></script>${extra}
+</main></body></html>`;
+
+  it('renders in a shadow root, isolated from the site’s styles, and posts when the site is allowed', async () => {
+    // The site's handler reads its pages per request: the page is added once the key is known.
+    const pages: Record<string, string> = {};
+    const served = await siteServing(pages);
+    const form = await newForm(
+      'free',
+      { allowedOrigins: [served.origin] },
+      { name: 'Embedded contact', type: 'contact' },
+    );
+    pages['/contact'] = embedPage(form.key);
+    const visit = await open(`${served.origin}/contact`);
+    try {
+      const { page } = visit;
+      const heading = page.getByRole('heading', { name: 'Embedded contact' });
+      await heading.waitFor();
+      expect(
+        await page.evaluate(() => !!document.querySelector('.form-service-embed')?.shadowRoot),
+      ).toBe(true);
+      // The site's `* { color: #b00000 }` does not reach into the form, nor its input borders.
+      expect(await heading.evaluate((el) => getComputedStyle(el).color)).not.toBe('rgb(176, 0, 0)');
+      expect(
+        await page.getByLabel('Email').evaluate((el) => getComputedStyle(el).borderTopStyle),
+      ).toBe('solid');
+      // And the form's styles do not leak out.
+      expect(await page.locator('h1').evaluate((el) => getComputedStyle(el).color)).toBe(
+        'rgb(176, 0, 0)',
+      );
+      expect(await axeFindings(page)).toEqual([]);
+      await page.screenshot({
+        path: new URL('form-embed.png', OUTPUT_DIR).pathname,
+        fullPage: true,
+      });
+
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(() => page.getByText('Please correct 3 fields.').count()).toBe(1);
+      await ANSWERS.contact.fill(page);
+      const posted = page.waitForRequest(
+        (r) => r.url() === submitUrl(form.key) && r.method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Send' }).click();
+      expect((await (await posted).allHeaders()).origin).toBe(served.origin);
+      await page.getByText('Your submission has been received.').waitFor();
+      expect(await onlyStored(form.id)).toEqual(ANSWERS.contact.stored);
+      expect(visit.requests).toContain(`${stack().baseUrl}/f/${form.key}/form.json`);
+      expect(offMachine(visit.requests)).toEqual([]);
+      expect(visit.errors).toEqual([]);
+    } finally {
+      await visit.close();
+      await served.close();
+    }
+  });
+
+  it('on a website not in allowedOrigins it shows the refusal, and a post from there is refused', async () => {
+    const form = await newForm(
+      'free',
+      { allowedOrigins: ['https://shop.example'] },
+      { name: 'Elsewhere', type: 'contact' },
+    );
+    const served = await siteServing({ '/contact': embedPage(form.key) });
+    const visit = await open(`${served.origin}/contact`);
+    try {
+      const { page } = visit;
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe(
+        'This form could not be loaded: This website may not show this form',
+      );
+      expect(
+        await page
+          .locator('.form-service-embed')
+          .evaluate((el) => el.shadowRoot?.querySelector('form')),
+      ).toBeNull();
+      const status = await page.evaluate(async (url) => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'x@example.com', message: 'hi' }),
+        });
+        return response.status;
+      }, submitUrl(form.key));
+      expect(status).toBe(403);
+      expect(await storedItems(form.id)).toHaveLength(0);
+      expect(offMachine(visit.requests)).toEqual([]);
+    } finally {
+      await visit.close();
+      await served.close();
+    }
+  });
+});

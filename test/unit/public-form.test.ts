@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import { newForm } from '../../lambdas/domain/form-defaults.ts';
+import {
+  FIELD_TYPES,
+  type FieldDefinition,
+  type FormRecord,
+} from '../../lambdas/domain/form-model.ts';
+import { DEFAULT_FIELDS, publicFormOf } from '../../lambdas/domain/public-form.ts';
+import { ANSWER_REASONS } from '../../lambdas/domain/submission-model.ts';
+import { answerMessage } from '../../lambdas/http/pages/answer-messages.ts';
+import { formCss, formMarkup, textOnAccent } from '../../lambdas/http/pages/form-markup.ts';
+import { formPage, formPageCsp } from '../../lambdas/http/pages/form-page.ts';
+
+const NOW = new Date('2026-11-23T12:00:00Z');
+
+function form(settings: Partial<FormRecord> = {}): FormRecord {
+  return {
+    ...newForm({ teamId: 't-1', userId: 'u-1', name: 'Contact us', type: 'contact', now: NOW }),
+    ...settings,
+  };
+}
+
+const markup = (record: FormRecord, plan: 'free' | 'pro' = 'free') =>
+  formMarkup(publicFormOf(record, plan, NOW), { action: '../s/key', headingLevel: 1 });
+
+describe('publicFormOf: what a visitor may know of a form', () => {
+  it('names only public settings: no secret, address, block list, team or counter', () => {
+    const view = publicFormOf(
+      form({
+        captchaEnabled: true,
+        captchaSiteKey: 'site-key',
+        captchaSecretKey: 'secret-key',
+        notifyEmail: 'owner@example.com',
+        blockedIps: ['203.0.113.1'],
+        blockedCountries: ['KP'],
+        allowedOrigins: ['https://shop.example'],
+        autoreplyBody: 'reply body',
+      }),
+      'pro',
+      NOW,
+    );
+    const text = JSON.stringify(view);
+    for (const secret of ['secret-key', 'owner@example.com', '203.0.113.1', 'KP', 'reply body']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).not.toContain('t-1');
+    expect(text).not.toContain('u-1');
+    expect(view.captchaSiteKey).toBe('site-key');
+    expect(view.renderedAt).toBe(NOW.getTime());
+  });
+
+  it('a form without fields draws name, email and message', () => {
+    expect(publicFormOf(form({ fields: null }), 'free', NOW).fields).toEqual(DEFAULT_FIELDS);
+  });
+
+  it('file fields only when the form takes uploads (Pro with allowUploads), and then multipart', () => {
+    const fields: FieldDefinition[] = [
+      { id: 'name', type: 'text' },
+      { id: 'cv', type: 'file', required: true },
+    ];
+    const ids = (plan: 'free' | 'pro', allowUploads: boolean) =>
+      publicFormOf(form({ fields, allowUploads }), plan, NOW);
+    expect(ids('pro', true).fields.map((f) => f.id)).toEqual(['name', 'cv']);
+    expect(ids('pro', true).multipart).toBe(true);
+    expect(ids('pro', false).fields.map((f) => f.id)).toEqual(['name']);
+    expect(ids('free', true).multipart).toBe(false);
+  });
+
+  it('closed: the endpoint’s message (the form’s own on Pro only), for every reason', () => {
+    const closed = form({ status: 'paused', closedMessage: 'Back in May' });
+    expect(publicFormOf(closed, 'pro', NOW).closedMessage).toBe('Back in May');
+    expect(publicFormOf(closed, 'free', NOW).closedMessage).toBe(
+      'This form is closed and no longer accepts submissions.',
+    );
+    expect(
+      publicFormOf(form({ autoCloseAt: '2026-01-01T00:00:00.000Z' }), 'free', NOW).closedMessage,
+    ).not.toBeNull();
+    expect(
+      publicFormOf(form({ maxSubmissions: 3, submissionCount: 3 }), 'free', NOW).closedMessage,
+    ).not.toBeNull();
+    expect(publicFormOf(form(), 'free', NOW).closedMessage).toBeNull();
+  });
+
+  it('design: title falls back to the name, a malformed accent to the default, blanks to defaults', () => {
+    const view = publicFormOf(
+      form({ design: { title: ' ', accent: 'red;}body{', submitLabel: '', theme: 'dark' } }),
+      'free',
+      NOW,
+    );
+    expect(view).toMatchObject({
+      title: 'Contact us',
+      accent: null,
+      submitLabel: 'Send',
+      theme: 'dark',
+      successTitle: 'Thank you!',
+      successMessage: 'Your submission has been received.',
+    });
+    expect(formCss(view, ':root')).not.toContain('red;');
+  });
+
+  it('completion texts and redirect as the thank-you page has them (Pro only)', () => {
+    const message = form({
+      completionMode: 'message',
+      completionTitle: 'Merci',
+      completionMessage: 'À bientôt',
+    });
+    expect(publicFormOf(message, 'pro', NOW)).toMatchObject({
+      successTitle: 'Merci',
+      successMessage: 'À bientôt',
+    });
+    expect(publicFormOf(message, 'free', NOW).successTitle).toBe('Thank you!');
+    const redirect = form({
+      completionMode: 'redirect',
+      redirectUrl: 'https://shop.example/thanks',
+    });
+    expect(publicFormOf(redirect, 'pro', NOW).redirectUrl).toBe('https://shop.example/thanks');
+    expect(publicFormOf(redirect, 'free', NOW).redirectUrl).toBeNull();
+  });
+});
+
+describe('formMarkup', () => {
+  const evil = '<img src=x onerror=alert(1)>"\'&';
+
+  it('escapes every setting it places', () => {
+    const html = markup(
+      form({
+        design: { title: evil, description: evil, submitLabel: evil },
+        captchaEnabled: true,
+        captchaSiteKey: evil,
+        fields: [
+          { id: 'a', type: 'text', label: evil, placeholder: evil, helpText: evil, pattern: evil },
+          { id: 'b', type: 'select', label: evil, options: [evil, 'x'] },
+          { id: 'c', type: 'radio', label: evil, options: [evil] },
+          { id: 'd', type: 'checkbox', label: evil },
+        ],
+      }),
+    );
+    expect(html).not.toContain('<img');
+    expect(html).not.toMatch(/="[^"]*"'/);
+    expect(html.split('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;').length - 1).toBe(15);
+  });
+
+  it('ties labels, help and errors to each control', () => {
+    const html = markup(
+      form({
+        fields: [
+          { id: 'email', type: 'email', label: 'Email', required: true, helpText: 'We reply here' },
+          { id: 'when', type: 'radio', label: 'When', options: ['Day', 'Night'], required: true },
+          { id: 'stars', type: 'rating', label: 'Stars', max: 4 },
+        ],
+      }),
+    );
+    expect(html).toContain('<label for="fs-f-email">Email');
+    expect(html).toContain(
+      '<input id="fs-f-email" name="email" required aria-describedby="fs-h-email fs-e-email" type="email" autocomplete="email">',
+    );
+    expect(html).toContain('<p class="fs-help" id="fs-h-email">We reply here</p>');
+    expect(html).toContain('<p class="fs-error" id="fs-e-email"></p>');
+    expect(html).toContain(
+      '<fieldset class="fs-field fs-group" id="fs-f-when" aria-describedby="fs-e-when"><legend>When',
+    );
+    expect(
+      html.match(/type="radio" id="fs-f-when-\d" name="when" value="[^"]+" required>/g),
+    ).toHaveLength(2);
+    expect(html.match(/name="stars"/g)).toHaveLength(4);
+    expect(html).toContain('aria-label="4 of 4"');
+    expect(html).toContain('role="status" aria-live="polite"');
+  });
+
+  it('draws every field type', () => {
+    const fields = FIELD_TYPES.map((type) => ({
+      id: `f-${type}`,
+      type,
+      label: type,
+      ...(type === 'select' || type === 'radio' ? { options: ['x'] } : {}),
+    })) as FieldDefinition[];
+    const html = markup(form({ fields, allowUploads: true }), 'pro');
+    for (const type of FIELD_TYPES) expect(html).toContain(`name="f-${type}"`);
+    expect(html).toContain('enctype="multipart/form-data"');
+  });
+
+  it('a closed form is its message, without a form', () => {
+    const html = markup(form({ status: 'paused' }));
+    expect(html).not.toContain('<form');
+    expect(html).toContain('role="status">This form is closed');
+  });
+});
+
+describe('the hosted page', () => {
+  it('CSP: frame-ancestors * for an open form, its websites for a locked one; Turnstile only with a captcha', () => {
+    const open = formPageCsp({ captchaSiteKey: null, redirectUrl: null }, [], 'n0nce');
+    expect(open).toContain('frame-ancestors *');
+    expect(open).toContain("script-src 'self';");
+    expect(open).toContain("style-src 'nonce-n0nce'");
+    expect(open).not.toContain('cloudflare');
+    const locked = formPageCsp(
+      { captchaSiteKey: 'k', redirectUrl: 'https://shop.example/thanks?x=1' },
+      ['https://shop.example'],
+      'n',
+    );
+    expect(locked).toContain("frame-ancestors 'self' https://shop.example");
+    expect(locked).toContain("script-src 'self' https://challenges.cloudflare.com");
+    expect(locked).toContain('frame-src https://challenges.cloudflare.com');
+    expect(locked).toContain("form-action 'self' https://shop.example;");
+  });
+
+  it('its JSON block cannot end the script element', () => {
+    const view = publicFormOf(
+      form({ design: { title: '</script><script>alert(1)</script>' } }),
+      'free',
+      NOW,
+    );
+    const html = formPage(view, { base: '../', nonce: 'n' });
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(html).toContain('\\u003c/script>\\u003cscript>');
+  });
+});
+
+describe('answer messages and colours', () => {
+  it('every reason code reads as a sentence for every field type', () => {
+    for (const type of FIELD_TYPES) {
+      for (const reason of ANSWER_REASONS) {
+        const message = answerMessage(
+          { id: 'x', type, min: 1, max: 9, minLength: 2, maxLength: 5 },
+          reason,
+        );
+        expect(message).toMatch(/^Please .+\.$/);
+        expect(message).not.toContain('undefined');
+      }
+    }
+  });
+
+  it('the submit button’s text contrasts with any accent (WCAG AA, 4.5:1)', () => {
+    const luminance = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => {
+        const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const contrast = (a: string, b: string) => {
+      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+      return (hi + 0.05) / (lo + 0.05);
+    };
+    for (const accent of [
+      '#2563eb',
+      '#ffcc00',
+      '#7c3aed',
+      '#f59e0b',
+      '#000000',
+      '#ffffff',
+      '#777777',
+    ]) {
+      expect(contrast(accent, textOnAccent(accent)), accent).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
