@@ -1,9 +1,12 @@
+/** Every submission's file lives under this prefix (pending direct uploads do not). */
+export const SUBMISSION_UPLOADS_PREFIX = 'forms/';
+
 /**
  * Every uploaded file of a form lives under this prefix (the submit path
  * adds `<submissionId>/<index>`), so deleting a form can find them all.
  */
 export function formUploadsPrefix(formId: string): string {
-  return `forms/${formId}/`;
+  return `${SUBMISSION_UPLOADS_PREFIX}${formId}/`;
 }
 
 /** Where file `index` of `meta.files` is stored; the name stays in `meta`, never in the key. */

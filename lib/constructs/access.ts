@@ -35,6 +35,10 @@ const GRANTS = {
   'uploads:read': (fn, { storage }) => storage.grantUploads(fn, 'read'),
   'uploads:write': (fn, { storage }) => storage.grantUploads(fn, 'write'),
   'uploads:delete': (fn, { storage }) => storage.grantUploads(fn, 'delete'),
+  /** Sign presigned POSTs for pending direct uploads: PutObject on `pending/*` only. */
+  'uploads:signPending': (fn, { storage }) => storage.grantPendingUploads(fn, 'sign'),
+  /** Check and move pending direct uploads: Get (Head, ranged GET, copy source) and Delete on `pending/*`. */
+  'uploads:claimPending': (fn, { storage }) => storage.grantPendingUploads(fn, 'claim'),
   /** List object keys under a prefix (ListBucket on the uploads bucket). */
   'uploads:list': (fn, { storage }) => storage.grantUploadListing(fn),
   /** Create or move schedules in the stack's group, passing the scheduler's role. */

@@ -7,8 +7,19 @@ import {
   Table,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  HttpMethods,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import {
+  PENDING_UPLOAD_SECONDS,
+  PENDING_UPLOADS_PREFIX,
+} from '../../lambdas/domain/direct-uploads.ts';
+import { SUBMISSION_UPLOADS_PREFIX } from '../../lambdas/domain/uploads.ts';
 import { INDEXES, STREAM_VIEW, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/schema.ts';
 import { wildcardResourceFinding } from './nag-finding.ts';
 import type { ServiceFunction } from './service-function.ts';
@@ -26,6 +37,16 @@ const UPLOAD_ACTIONS: Record<UploadAction, string> = {
   delete: 's3:DeleteObject',
 };
 
+/** What may be done with pending direct uploads: sign a POST for one, or check and move one. */
+export type PendingUploadAction = 'sign' | 'claim';
+
+const PENDING_UPLOAD_ACTIONS: Record<PendingUploadAction, string[]> = {
+  // A presigned POST carries the signer's rights: PutObject on pending keys, nothing else.
+  sign: ['s3:PutObject'],
+  // HeadObject and ranged GETs are s3:GetObject; CopyObject reads its source with it.
+  claim: ['s3:GetObject', 's3:DeleteObject'],
+};
+
 /**
  * The single table (declared in lambdas/store/schema.ts, built here) and the
  * uploads bucket. Both hold customer data, so both outlive the stack
@@ -36,7 +57,7 @@ export class Storage extends Construct {
   readonly table: Table;
   readonly uploads: Bucket;
   readonly accessLogs: Bucket;
-  private readonly uploadsAcknowledged = new WeakSet<ServiceFunction>();
+  private readonly uploadsAcknowledged = new WeakMap<ServiceFunction, Set<string>>();
 
   constructor(scope: Construct, id: string, props: StorageProps) {
     super(scope, id);
@@ -77,7 +98,24 @@ export class Storage extends Construct {
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       // No versioning: deleting a submission must delete its files for good.
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Direct uploads never named by a post (or whose post was refused) go after a day.
+        {
+          id: 'ExpirePendingUploads',
+          prefix: PENDING_UPLOADS_PREFIX,
+          expiration: Duration.seconds(PENDING_UPLOAD_SECONDS),
+        },
+      ],
+      // Browsers POST direct uploads from any website; the signed policy is the guard.
+      cors: [
+        {
+          allowedMethods: [HttpMethods.POST],
+          allowedOrigins: ['*'],
+          allowedHeaders: ['*'],
+          maxAge: 3000,
+        },
+      ],
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'uploads/',
       removalPolicy: RemovalPolicy.RETAIN,
@@ -161,21 +199,27 @@ export class Storage extends Construct {
     );
   }
 
+  /** Objects of submissions only (`forms/…`): never the pending direct uploads. */
   grantUploads(fn: ServiceFunction, action: UploadAction): void {
+    this.grantObjects(fn, [UPLOAD_ACTIONS[action]], `${SUBMISSION_UPLOADS_PREFIX}*`);
+  }
+
+  /** Pending direct uploads only (`pending/…`): signing POSTs for them, or checking and moving them. */
+  grantPendingUploads(fn: ServiceFunction, action: PendingUploadAction): void {
+    this.grantObjects(fn, PENDING_UPLOAD_ACTIONS[action], `${PENDING_UPLOADS_PREFIX}*`);
+  }
+
+  private grantObjects(fn: ServiceFunction, actions: string[], keys: string): void {
     fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: [UPLOAD_ACTIONS[action]],
-        resources: [this.uploads.arnForObjects('*')],
-      }),
-    );
-    if (!this.uploadsAcknowledged.has(fn)) {
-      this.uploadsAcknowledged.add(fn);
-      Validations.of(fn.role).acknowledge({
-        id: wildcardResourceFinding(this, this.uploads.arnForObjects('*')),
-        reason:
-          'Object keys are minted per submission at run time; the grant is limited to the listed object actions on this one bucket.',
-      });
-    }
+    const resource = this.uploads.arnForObjects(keys);
+    fn.addToRolePolicy(new PolicyStatement({ actions, resources: [resource] }));
+    const acknowledged = this.uploadsAcknowledged.get(fn) ?? new Set<string>();
+    this.uploadsAcknowledged.set(fn, acknowledged);
+    if (acknowledged.has(keys)) return;
+    acknowledged.add(keys);
+    Validations.of(fn.role).acknowledge({
+      id: wildcardResourceFinding(this, resource),
+      reason: `Object keys under ${keys.slice(0, -1)} are minted per submission or upload at run time; the grant is limited to the listed object actions on that prefix of this one bucket.`,
+    });
   }
 }

@@ -83,6 +83,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'uploads:write': ['s3:PutObject'],
   'uploads:delete': ['s3:DeleteObject'],
   'uploads:list': ['s3:ListBucket'],
+  'uploads:signPending': ['s3:PutObject'],
+  'uploads:claimPending': ['s3:GetObject', 's3:DeleteObject'],
   'forms:update': ['dynamodb:UpdateItem'],
   'schedules:cancel': ['scheduler:DeleteSchedule'],
   'schedules:manage': [
