@@ -49,7 +49,14 @@ export const routes: readonly Route[] = [
     // The captcha check may take 5 s and uploads a few more.
     timeoutSeconds: 20,
     streaming: false,
-    access: ['table:read', 'table:write', 'rateLimits:count', 'uploads:write', 'uploads:delete'],
+    access: [
+      'table:read',
+      'table:write',
+      'rateLimits:count',
+      'uploads:write',
+      'uploads:delete',
+      'uploads:claimPending',
+    ],
     summary:
       'The public submit endpoint: stores a post (urlencoded, multipart with files, or JSON) after the checks of SPEC.md, in order.',
   },
@@ -254,6 +261,20 @@ export const routes: readonly Route[] = [
     access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       'Streams the submissions of a filter as CSV, newest first (UTF-8 with BOM, formula cells neutralized).',
+  },
+  {
+    name: 'createUploads',
+    method: 'POST',
+    path: '/s/{key}/uploads',
+    handler: 'http/submit/create-uploads.ts',
+    auth: 'public',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    streaming: false,
+    // Signing needs only PutObject on pending keys; reads the form and counts the rate windows.
+    access: ['table:read', 'rateLimits:count', 'uploads:signPending'],
+    summary:
+      'Presigned S3 POSTs (15 minutes, up to the form’s uploadLimitMb) for files posted straight to storage, then named in `_uploads`.',
   },
   {
     name: 'getOpenApiDocument',

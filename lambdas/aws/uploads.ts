@@ -3,15 +3,12 @@ import {
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#config';
 import type { StoredFile, Submission } from '#domain/submission-model.ts';
 import { attachmentDisposition, formUploadsPrefix, uploadKey } from '#domain/uploads.ts';
-
-// Created once per container; AWS_ENDPOINT_URL_S3 points it at the local emulator.
-const s3 = new S3Client({ forcePathStyle: config.s3ForcePathStyle });
+import { s3 } from './s3-client.ts';
 
 /** Deletes every object under the form's prefix; returns how many. */
 export async function deleteFormUploads(formId: string): Promise<number> {

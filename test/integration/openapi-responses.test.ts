@@ -154,6 +154,35 @@ describe('real answers match openapi.json', () => {
     expect(
       (await call('POST', '/s/no-such-form-key', { key: null, body: { a: 'b' } })).status,
     ).toBe(404);
+    // Direct uploads: presigned POSTs, and the refusals of the same envelope.
+    expect(
+      (await call('PATCH', `/v1/forms/${created.body.id}`, { body: { allowUploads: true } }))
+        .status,
+    ).toBe(200);
+    const granted = await call('POST', `/s/${key}/uploads`, {
+      key: null,
+      body: { files: [{ name: 'cv.pdf', size: 1000, type: 'application/pdf' }] },
+    });
+    expect(granted.status).toBe(200);
+    expect(
+      (await call('POST', `/s/${key}/uploads`, { key: null, body: { files: [] } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', `/s/${key}/uploads`, {
+          key: null,
+          body: { files: [{ name: 'setup.exe', size: 10 }] },
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await call('POST', '/s/no-such-form-key/uploads', {
+          key: null,
+          body: { files: [{ name: 'a.txt', size: 1 }] },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call('GET', '/v1/openapi.json', { key: null })).status).toBe(200);
     expect((await call('GET', '/v1/docs', { key: null })).status).toBe(200);
     expect((await call('GET', '/v1/docs/redoc.js', { key: null })).status).toBe(200);

@@ -1,11 +1,17 @@
 import { type $ZodType, toJSONSchema } from 'zod/v4/core';
 import { bulkDeleteInput, bulkUpdateInput } from '#domain/bulk-target.ts';
 import { deliveryListQuery } from '#domain/delivery-list-query.ts';
+import {
+  DIRECT_UPLOAD_TOTAL_BYTES,
+  MAX_DIRECT_FILES,
+  UPLOADS_FIELD,
+} from '#domain/direct-uploads.ts';
 import { createFormInput, duplicateFormInput } from '#domain/form-input.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { formUpdateInput } from '#domain/form-update.ts';
 import { exportQuery } from '#domain/submission-export.ts';
 import { listQuery } from '#domain/submission-list.ts';
+import { uploadRequestSchema } from '#domain/upload-request.ts';
 import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 import { webhookInput } from '#domain/webhooks.ts';
 import { type Route, routes } from '#routes';
@@ -121,7 +127,11 @@ const RETRY_AFTER_HEADER = { description: 'Seconds to wait.', schema: { type: 'i
 
 /** Shared error responses, by status: the codes each may carry. */
 const ERRORS: Record<string, { codes: string[]; description: string; retryAfter?: boolean }> = {
-  '400': { codes: ['invalid_request'], description: 'Malformed JSON or a failed schema.' },
+  '400': {
+    codes: ['invalid_request', 'uploads_disabled', 'upload_not_found', 'upload_expired'],
+    description:
+      'Malformed JSON or a failed schema; on the public routes, files the form does not take.',
+  },
   '401': { codes: ['unauthorized'], description: 'Missing, malformed, unknown or revoked key.' },
   '402': {
     codes: ['form_limit_reached', 'plan_required', 'submission_limit_reached'],
@@ -246,6 +256,7 @@ const EXTRA_ERRORS: Record<string, string[]> = {
 };
 
 const SUBMIT_ERRORS = ['400', '402', '403', '404', '413', '415', '422', '423', '429', '500', '503'];
+const UPLOADS_ERRORS = ['400', '403', '404', '413', '415', '423', '429', '500', '503'];
 
 function pathParameters(path: string): Json[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
@@ -352,7 +363,7 @@ function submitOperation(route: Route): Json {
   const answers = {
     type: 'object',
     description:
-      'Answers by field name; names starting with `_` are special (`_gotcha`, `_t`, `_redirect`, `_subject`, `_replyto`, `_captcha`) and never stored as answers.',
+      'Answers by field name; names starting with `_` are special (`_gotcha`, `_t`, `_redirect`, `_subject`, `_replyto`, `_captcha`, `_uploads`) and never stored as answers. `_uploads` names direct uploads (ids from `POST /s/{key}/uploads`): comma-separated, repeated, or a JSON array.',
     additionalProperties: true,
   };
   return {
@@ -402,6 +413,54 @@ function submitOperation(route: Route): Json {
               content: { ...error.content, ...HTML },
             },
           ];
+        }),
+      ),
+    },
+  };
+}
+
+function uploadsOperation(route: Route): Json {
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    description: `Public, no credentials; the submit endpoint's steps that apply before a post exists run in its order (form, block lists, allowed websites, rate limits counted in the same windows, files, closed). Up to ${MAX_DIRECT_FILES} files a post, each up to the form's \`uploadLimitMb\`, ${DIRECT_UPLOAD_TOTAL_BYTES / 1024 / 1024} MB together. POST each file to its \`url\` as multipart/form-data with every entry of \`fields\` and the file last (named \`file\`) within 15 minutes, then post the form to \`/s/{key}\` with the ids in \`${UPLOADS_FIELD}\`. A blocked visitor is answered like anyone else.`,
+    tags: [tagOf(route)],
+    security: [],
+    parameters: pathParameters(route.path),
+    requestBody: {
+      required: true,
+      content: jsonContent(inputSchema(uploadRequestSchema)),
+    },
+    responses: {
+      '200': {
+        description: 'One presigned S3 POST per file, in the order sent.',
+        headers: CORS_RESPONSE_HEADERS,
+        content: jsonContent(
+          objectOf({
+            ok: { const: true },
+            uploads: {
+              type: 'array',
+              items: objectOf({
+                uploadId: {
+                  type: 'string',
+                  description: `The id to name in \`${UPLOADS_FIELD}\`.`,
+                },
+                url: { type: 'string', description: 'Where to POST the file (the bucket).' },
+                fields: {
+                  type: 'object',
+                  description: 'Form fields to send before the file, exactly as given.',
+                  additionalProperties: string,
+                },
+                expiresAt: { ...dateTime, description: 'When the policy stops working.' },
+              }),
+            },
+          }),
+        ),
+      },
+      ...Object.fromEntries(
+        UPLOADS_ERRORS.map((status) => {
+          const error = errorResponse(status) as { headers: Json };
+          return [status, { ...error, headers: { ...error.headers, ...CORS_RESPONSE_HEADERS } }];
         }),
       ),
     },
@@ -524,6 +583,7 @@ function publicOperation(route: Route): Json {
 function operationOf(route: Route): Json {
   if (route.auth === 'apiKey') return managementOperation(route);
   if (route.method === 'POST' && route.path === '/s/{key}') return submitOperation(route);
+  if (route.method === 'POST' && route.path === '/s/{key}/uploads') return uploadsOperation(route);
   return publicOperation(route);
 }
 

@@ -2,10 +2,10 @@ import { randomUUIDv7 } from 'node:crypto';
 import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
+import { uploadIdsOf } from '#domain/direct-uploads.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
-import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
 import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
 import {
   isBotByHoneypotOrTiming,
@@ -13,7 +13,7 @@ import {
   normalizeAnswers,
   type SpecialFields,
 } from '#domain/submission-answers.ts';
-import type { DeviceClass, Submission } from '#domain/submission-model.ts';
+import type { DeviceClass, StoredFile, Submission } from '#domain/submission-model.ts';
 import {
   BODY_LIMIT_BYTES,
   bodyLimitOf,
@@ -35,11 +35,12 @@ import { blockedBy, originAllowed } from '#domain/visitor.ts';
 import { errorFields, log } from '#log';
 import { verifyTurnstile } from '#net/turnstile.ts';
 import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
-import { countRequest, submitFormScope, submitVisitorScope } from '#store/rate-limits.ts';
 import { storePost } from '#store/submissions.ts';
 import { readSubmitContext } from '#store/submit-context.ts';
 import type { ReceivedFile } from './body.ts';
+import { checkDirectUploads, type DirectFile } from './direct-files.ts';
 import { parseSubmitBody } from './parse-body.ts';
+import { enforceRateLimits } from './rate-limits.ts';
 
 /** What the handler knows about the request before the pipeline runs. */
 export interface SubmitRequest {
@@ -91,6 +92,8 @@ const REFERRER_MAX = 2048;
  * once per container, on that first import.
  */
 const uploads = () => import('#aws/uploads.ts');
+/** Checking and moving direct uploads: loaded only by posts that name `_uploads`. */
+const pendingUploads = () => import('#aws/pending-uploads.ts');
 
 const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
 
@@ -139,11 +142,24 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   }
 
   // 7. Empty posts, then files the form does not take. A refused file still
-  // counts as content here, so a post of only a refused file names the file.
-  if (isEmptySubmission(data, body.files.length + (body.fileError ? 1 : 0))) {
+  // counts as content here, so a post of only a refused file names the file;
+  // so does an upload id in `_uploads` (direct uploads, checked in S3 here).
+  const uploadIds = uploadIdsOf(body.pairs);
+  if (isEmptySubmission(data, body.files.length + uploadIds.length + (body.fileError ? 1 : 0))) {
     throw new ServiceError(422, 'empty_submission', 'The submission has no answers');
   }
   if (body.fileError) throw body.fileError;
+  const direct: DirectFile[] =
+    uploadIds.length > 0
+      ? await checkDirectUploads(
+          form,
+          uploadsEnabled(form, plan),
+          uploadIds,
+          body.files.length,
+          now,
+        )
+      : [];
+  const files = [...body.files, ...direct];
   if (Buffer.byteLength(JSON.stringify(data)) > BODY_LIMIT_BYTES) {
     throw new ServiceError(
       413,
@@ -166,7 +182,7 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     id: randomUUIDv7(),
     formId: form.id,
     data,
-    meta: visitorMeta(form, request, body.files),
+    meta: visitorMeta(form, request, files),
     read: false,
     starred: false,
     isSpam: isLinkSpam(data),
@@ -175,7 +191,7 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   };
 
   // 12 (checks). Answers that fail the form's fields are stored, marked.
-  const problems = checkAnswers(form.fields, data, body.files);
+  const problems = checkAnswers(form.fields, data, files);
   if (problems.length > 0) data._invalid = invalidMarker(problems);
 
   // 11 and 12. The allowance is a condition of the same transaction that stores.
@@ -183,10 +199,7 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     free: config.freeMonthlySubmissions,
     pro: config.proMonthlySubmissions,
   });
-  if (body.files.length > 0) {
-    const { putSubmissionFiles } = await uploads();
-    await putSubmissionFiles(form.id, submission.id, body.files);
-  }
+  if (files.length > 0) await storeFiles(form.id, submission.id, body.files, direct);
   const stored = await storePost({
     submission,
     teamId: team.teamId,
@@ -207,11 +220,11 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     // Names the form's column catalogue lacks: usually none, and then nothing more is written.
     newColumns: newAnswerNames(Object.keys(data), context.columns, form.fields),
   }).catch(async (error: unknown) => {
-    await discardFiles(form.id, submission.id, body.files.length);
+    await discardFiles(form.id, submission.id, files.length);
     throw error;
   });
   if (!stored.stored) {
-    await discardFiles(form.id, submission.id, body.files.length);
+    await discardFiles(form.id, submission.id, files.length);
     // Past the month's spam cap, spam is dropped like a bot: nothing stored, nothing said.
     if (stored.reason === 'spam_cap_reached') return { kind: 'dropped', reason: 'spam_cap', view };
     if (stored.reason === 'form_gone') throw formNotFound();
@@ -222,6 +235,7 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     if (stored.reason === 'closed') throw formClosed(form, plan);
     throw submissionLimitReached();
   }
+  if (direct.length > 0) await releaseDirectUploads(form.id, direct);
   if (
     !stored.spam &&
     form.maxSubmissions !== null &&
@@ -237,28 +251,6 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
     spamRule: stored.spam ? (submission.isSpam ? 'links' : 'duplicate') : undefined,
     view,
   };
-}
-
-async function enforceRateLimits(formId: string, ip: string | undefined, now: Date) {
-  const window = windowAt(now.getTime(), 60);
-  const checks: Promise<boolean>[] = [
-    countRequest(submitFormScope(formId), window).then(
-      (hits) => hits > config.submitRatePerFormPerMinute,
-    ),
-  ];
-  if (ip) {
-    checks.push(
-      countRequest(submitVisitorScope(formId, ip), window).then(
-        (hits) => hits > config.submitRatePerIpPerMinute,
-      ),
-    );
-  }
-  if ((await Promise.all(checks)).some(Boolean)) {
-    const seconds = retryAfterSeconds(window, now.getTime());
-    throw new ServiceError(429, 'rate_limited', 'Too many submissions; try again shortly', {
-      headers: { 'retry-after': String(seconds) },
-    });
-  }
 }
 
 async function checkCaptcha(
@@ -297,6 +289,49 @@ async function recordReachedLimit(form: FormRecord, now: Date): Promise<void> {
   );
 }
 
+/**
+ * A submission's files before the submission itself, so a stored submission
+ * never names a missing file: multipart files put, then direct uploads copied
+ * from their pending keys after them. A failure removes what was written.
+ */
+async function storeFiles(
+  formId: string,
+  submissionId: string,
+  received: readonly ReceivedFile[],
+  direct: readonly DirectFile[],
+): Promise<void> {
+  try {
+    if (received.length > 0) {
+      const { putSubmissionFiles } = await uploads();
+      await putSubmissionFiles(formId, submissionId, received);
+    }
+    if (direct.length > 0) {
+      const { copyPendingUploads } = await pendingUploads();
+      await copyPendingUploads(formId, submissionId, direct, received.length);
+    }
+  } catch (error) {
+    await discardFiles(formId, submissionId, received.length + direct.length);
+    throw error;
+  }
+}
+
+/** After storing: the pending objects go, so an id works once; a failure here loses no post. */
+async function releaseDirectUploads(formId: string, direct: readonly DirectFile[]) {
+  await pendingUploads()
+    .then(({ deletePendingUploads }) =>
+      deletePendingUploads(
+        formId,
+        direct.map((file) => file.uploadId),
+      ),
+    )
+    .catch((error: unknown) =>
+      log.warn('pending uploads of a stored submission left behind', {
+        formId,
+        ...errorFields(error),
+      }),
+    );
+}
+
 async function discardFiles(formId: string, submissionId: string, count: number): Promise<void> {
   if (count === 0) return;
   await uploads()
@@ -313,7 +348,7 @@ async function discardFiles(formId: string, submissionId: string, count: number)
 function visitorMeta(
   form: FormRecord,
   request: SubmitRequest,
-  files: readonly ReceivedFile[],
+  files: readonly StoredFile[],
 ): Submission['meta'] {
   return {
     ip: form.dontStoreIp ? undefined : request.ip,

@@ -11,6 +11,9 @@ export interface SqsS3Options {
 
 type Stores = NonNullable<BuildAppOptions['stores']>;
 
+/** The largest direct upload (100 MB) plus the policy fields around it. */
+const POST_OBJECT_BODY_LIMIT = 101 * 1024 * 1024;
+
 /**
  * SQS and S3 on one port (fauxqs, in-process, state in memory). S3 clients need
  * `forcePathStyle: true`: virtual-hosted bucket names under 127.0.0.1 cannot resolve.
@@ -21,6 +24,13 @@ export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle>
   await assertPortFree(options.port, 'SQS and S3 (fauxqs)', options.portFlag ?? '--sqs-port');
   // Not startFauxqs(): it always listens on 0.0.0.0.
   const app = buildApp({ logger: false, stores: await storesWithPlainQueueUrls() });
+  // Browser POSTs of direct uploads (multipart/form-data, up to 100 MB a file) exceed
+  // fauxqs's 11 MiB body limit; S3 itself bounds them by the signed policy.
+  app.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: POST_OBJECT_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
   await app.listen({ port: options.port, host: LOOPBACK });
   const address = app.server.address();
   if (address === null || typeof address === 'string') {
