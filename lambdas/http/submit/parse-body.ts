@@ -1,9 +1,9 @@
 import { ServiceError } from '#domain/errors.ts';
 import type { BodyLimits, ParsedBody } from './body.ts';
-import { describeBytes, readMultipart } from './multipart.ts';
+import { describeBytes } from './file-rules.ts';
 
 export type { BodyLimits, ParsedBody, ReceivedFile } from './body.ts';
-export { cleanFileName, REFUSED_FILE_TYPES, refusedFileReason } from './multipart.ts';
+export { cleanFileName, REFUSED_FILE_TYPES, refusedFileReason } from './file-rules.ts';
 
 /**
  * At most this many pairs come out of one body; more are dropped. The domain keeps 50 names,
@@ -53,6 +53,8 @@ export async function parseSubmitBody(
       if (boundary === undefined || !BOUNDARY.test(boundary)) {
         throw unsupported('A multipart body needs a valid boundary parameter');
       }
+      // The multipart parser (busboy) is loaded by the first multipart post only.
+      const { readMultipart } = await import('./multipart.ts');
       return readMultipart(boundary, body, limits, MAX_BODY_PAIRS);
     }
     default:
