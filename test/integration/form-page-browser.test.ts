@@ -541,3 +541,98 @@ describe('the embed on another website', () => {
     }
   });
 });
+
+/**
+ * Cloudflare's widget script, answered inside the browser (`route.fulfill`:
+ * the request never leaves the machine) by a stand-in that renders like
+ * Turnstile does: implicitly into `.cf-turnstile` (a hidden
+ * `cf-turnstile-response` in its form) or explicitly through `render()`'s
+ * callback. The local stack's siteverify passes Cloudflare's test secret.
+ */
+const TURNSTILE_STAND_IN = `(() => {
+  const token = 'local-turnstile-token';
+  window.turnstile = { render: (box, options) => { box.dataset.rendered = 'explicit'; options.callback(token); } };
+  if (!document.currentScript.src.includes('render=explicit')) {
+    for (const box of document.querySelectorAll('.cf-turnstile')) {
+      const input = document.createElement('input');
+      input.type = 'hidden'; input.name = 'cf-turnstile-response'; input.value = token;
+      box.append(input); box.dataset.rendered = 'implicit';
+    }
+  }
+})();`;
+const PASSING_SECRET = '1x0000000000000000000000000000000AA';
+
+async function withTurnstileStandIn(page: Page): Promise<string[]> {
+  const answered: string[] = [];
+  await page.context().route('https://challenges.cloudflare.com/**', (route) => {
+    answered.push(route.request().url());
+    return route.fulfill({ contentType: 'text/javascript', body: TURNSTILE_STAND_IN });
+  });
+  return answered;
+}
+
+describe('a form with a captcha', () => {
+  const captcha = {
+    captchaSiteKey: '1x00000000000000000000AA',
+    captchaSecretKey: PASSING_SECRET,
+    captchaEnabled: true,
+  };
+
+  it('the hosted page loads Turnstile, sends its token and the post is verified and stored', async () => {
+    const form = await newForm('free', captcha, { name: 'Guarded', type: 'waitlist' });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    const answered = await withTurnstileStandIn(page);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    try {
+      await page.goto(pageUrl(form.key));
+      await page.locator('.cf-turnstile[data-rendered=implicit]').waitFor({ state: 'attached' });
+      await page.getByLabel('Email').fill('guarded@example.com');
+      const posted = page.waitForRequest((r) => r.url() === submitUrl(form.key));
+      await page.getByRole('button', { name: 'Send' }).click();
+      expect(JSON.parse((await posted).postData()!)).toMatchObject({
+        'cf-turnstile-response': 'local-turnstile-token',
+      });
+      await page.locator('#fs-success').waitFor({ state: 'visible' });
+      expect(await onlyStored(form.id)).toEqual({ email: 'guarded@example.com', name: '' });
+      expect(answered).toEqual(['https://challenges.cloudflare.com/turnstile/v0/api.js']);
+      // Only the stand-in's URL was off this machine, and it was answered in the browser.
+      expect(offMachine(requests)).toEqual(answered);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the embed renders Turnstile explicitly in its shadow root and posts the token', async () => {
+    const pages: Record<string, string> = {};
+    const served = await siteServing(pages);
+    const form = await newForm(
+      'free',
+      { ...captcha, allowedOrigins: [served.origin] },
+      { name: 'Guarded embed', type: 'waitlist' },
+    );
+    pages['/join'] =
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Join</title><link rel="icon" href="data:,"></head>
+<body><main><h1>Join</h1><script src="${stack().baseUrl}/embed.js" data-form="${form.key}" async></script></main></body></html>`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    const answered = await withTurnstileStandIn(page);
+    try {
+      await page.goto(`${served.origin}/join`);
+      await page.locator('.cf-turnstile[data-rendered=explicit]').waitFor({ state: 'attached' });
+      await page.getByLabel('Email').fill('embedded@example.com');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('Your submission has been received.').waitFor();
+      expect(await onlyStored(form.id)).toEqual({ email: 'embedded@example.com', name: '' });
+      expect(answered).toEqual([
+        'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
+      ]);
+    } finally {
+      await context.close();
+      await served.close();
+    }
+  });
+});

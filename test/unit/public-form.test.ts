@@ -9,7 +9,12 @@ import { DEFAULT_FIELDS, publicFormOf } from '../../lambdas/domain/public-form.t
 import { ANSWER_REASONS } from '../../lambdas/domain/submission-model.ts';
 import { answerMessage } from '../../lambdas/http/pages/answer-messages.ts';
 import { formCss, formMarkup, textOnAccent } from '../../lambdas/http/pages/form-markup.ts';
-import { formPage, formPageCsp } from '../../lambdas/http/pages/form-page.ts';
+import {
+  boundedFormPage,
+  formPage,
+  formPageCsp,
+  MAX_PAGE_BYTES,
+} from '../../lambdas/http/pages/form-page.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 
@@ -137,7 +142,7 @@ describe('formMarkup', () => {
     );
     expect(html).not.toContain('<img');
     expect(html).not.toMatch(/="[^"]*"'/);
-    expect(html.split('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;').length - 1).toBe(15);
+    expect(html.split('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;').length - 1).toBe(14);
   });
 
   it('ties labels, help and errors to each control', () => {
@@ -165,6 +170,14 @@ describe('formMarkup', () => {
     expect(html.match(/name="stars"/g)).toHaveLength(4);
     expect(html).toContain('aria-label="4 of 4"');
     expect(html).toContain('role="status" aria-live="polite"');
+  });
+
+  it('an option sends exactly its text: a value attribute where white space would collapse', () => {
+    const html = markup(
+      form({ fields: [{ id: 's', type: 'select', options: ['Plain one', 'Two  spaces'] }] }),
+    );
+    expect(html).toContain('<option>Plain one</option>');
+    expect(html).toContain('<option value="Two  spaces">Two  spaces</option>');
   });
 
   it('draws every field type', () => {
@@ -213,6 +226,46 @@ describe('the hosted page', () => {
     const html = formPage(view, { base: '../', nonce: 'n' });
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     expect(html).toContain('\\u003c/script>\\u003cscript>');
+  });
+});
+
+describe('a bounded page', () => {
+  const bloated = (type: 'select' | 'radio', text: (n: number) => string) =>
+    publicFormOf(
+      form({
+        design: { title: text(200), description: text(2000), submitLabel: text(50) },
+        fields: Array.from({ length: 30 }, (_, i) => ({
+          id: `f${i}`,
+          type,
+          label: text(200),
+          helpText: text(500),
+          options: Array.from({ length: 100 }, (_, j) => text(196) + String(j).padStart(4, '0')),
+        })),
+      }),
+      'free',
+      NOW,
+    );
+  const quotes = (n: number) => '"'.repeat(n);
+  const letters = (n: number) => 'x'.repeat(n);
+  const options = { base: '../', nonce: 'n' };
+
+  it('a form at every limit with ordinary text is drawn whole, script included', () => {
+    for (const type of ['select', 'radio'] as const) {
+      const page = boundedFormPage(bloated(type, letters), options)!;
+      expect(Buffer.byteLength(page)).toBeLessThanOrEqual(MAX_PAGE_BYTES);
+      expect(page).toContain('embed.js');
+    }
+  });
+
+  it('one built to bloat its page loses the script, then is refused, never over the limit', () => {
+    const select = boundedFormPage(bloated('select', quotes), options)!;
+    expect(Buffer.byteLength(select)).toBeLessThanOrEqual(MAX_PAGE_BYTES);
+    expect(select).not.toContain('embed.js');
+    expect(select).toContain('<form');
+    expect(Buffer.byteLength(formPage(bloated('radio', quotes), options))).toBeGreaterThan(
+      MAX_PAGE_BYTES,
+    );
+    expect(boundedFormPage(bloated('radio', quotes), options)).toBeUndefined();
   });
 });
 

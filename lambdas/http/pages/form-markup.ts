@@ -152,7 +152,13 @@ function fieldMarkup(field: FieldDefinition): string {
       })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field)}</div>`;
     case 'select': {
       const options = (field.options ?? [])
-        .map((option) => `<option value="${e(option)}">${e(option)}</option>`)
+        // Without a value attribute an option sends its text with white space collapsed:
+        // half the bytes of a long list, for every option that collapses to itself.
+        .map((option) =>
+          option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
+            ? `<option>${e(option)}</option>`
+            : `<option value="${e(option)}">${e(option)}</option>`,
+        )
         .join('');
       return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${options}</select></div>`;
     }

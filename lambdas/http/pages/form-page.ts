@@ -50,9 +50,12 @@ function jsonBlock(value: unknown): string {
  * The page. `base` leads from the page's URL to the API root (`../` for
  * `/f/{key}`, `../../` with a trailing slash).
  */
-export function formPage(view: PublicForm, options: { base: string; nonce: string }): string {
+export function formPage(
+  view: PublicForm,
+  options: { base: string; nonce: string; script?: boolean },
+): string {
   const { base, nonce } = options;
-  const open = view.closedMessage === null;
+  const open = view.closedMessage === null && options.script !== false;
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -78,4 +81,27 @@ export function formPage(view: PublicForm, options: { base: string; nonce: strin
     '</html>',
     '',
   ].join('\n');
+}
+
+/**
+ * Lambda answers at most 6 MB, the body JSON-encoded inside. A form at its
+ * settings' limits with ordinary text draws about 2 MB; one whose 3,000
+ * options are 200 quote marks each (6 bytes escaped, twice per radio) would
+ * draw 8.8 MB.
+ */
+export const MAX_PAGE_BYTES = 4_000_000;
+
+/**
+ * The page within MAX_PAGE_BYTES: whole, else without the script and its
+ * JSON block (the form still posts without JavaScript), else undefined.
+ */
+export function boundedFormPage(
+  view: PublicForm,
+  options: { base: string; nonce: string },
+): string | undefined {
+  for (const script of [true, false]) {
+    const page = formPage(view, { ...options, script });
+    if (Buffer.byteLength(page) <= MAX_PAGE_BYTES) return page;
+  }
+  return undefined;
 }

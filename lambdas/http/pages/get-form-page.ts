@@ -5,7 +5,8 @@ import { errorPage, PAGE_HEADERS } from '#http/pages.ts';
 import { header } from '#http/request.ts';
 import { withRequestId } from '#http/request-id.ts';
 import { errorBody, json } from '#http/respond.ts';
-import { formPage, formPageCsp } from './form-page.ts';
+import { log } from '#log';
+import { boundedFormPage, formPageCsp } from './form-page.ts';
 import { publicFormByKey } from './public-form-lookup.ts';
 
 /**
@@ -28,6 +29,19 @@ export const handler = withRequestId(async (event) => {
   }
   const nonce = randomBytes(18).toString('base64');
   const base = event.path?.endsWith('/') ? '../../' : '../';
+  const body = boundedFormPage(found.view, { base, nonce });
+  if (body === undefined) {
+    log.warn('form page too large', { key: found.view.key });
+    return {
+      statusCode: 500,
+      headers: { ...PAGE_HEADERS, ...CORS_HEADERS },
+      body: errorPage({
+        status: 500,
+        title: 'This form cannot be shown',
+        message: 'Its fields are too large for one page.',
+      }),
+    };
+  }
   return {
     statusCode: 200,
     headers: {
@@ -36,6 +50,6 @@ export const handler = withRequestId(async (event) => {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
     },
-    body: formPage(found.view, { base, nonce }),
+    body,
   };
 });
