@@ -322,7 +322,8 @@ export const routes: readonly Route[] = [
     memoryMb: 256,
     timeoutSeconds: 10,
     streaming: false,
-    access: ['table:read'],
+    // The uploads bucket's name, for the CSP's connect-src (the script posts files to it).
+    access: ['table:read', 'uploads:postTarget'],
     summary:
       "The hosted form page (HTML): the form's fields and design; posts to /s/{key} with or without JavaScript.",
   },

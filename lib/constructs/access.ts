@@ -39,6 +39,8 @@ const GRANTS = {
   'uploads:signPending': (fn, { storage }) => storage.grantPendingUploads(fn, 'sign'),
   /** Check and move pending direct uploads: Get (Head, ranged GET, copy source) and Delete on `pending/*`. */
   'uploads:claimPending': (fn, { storage }) => storage.grantPendingUploads(fn, 'claim'),
+  /** The bucket's name only, no permission: the hosted page names its origin in the CSP. */
+  'uploads:postTarget': (fn, { storage }) => storage.nameUploadsBucket(fn),
   /** List object keys under a prefix (ListBucket on the uploads bucket). */
   'uploads:list': (fn, { storage }) => storage.grantUploadListing(fn),
   /** Create or move schedules in the stack's group, passing the scheduler's role. */

@@ -191,6 +191,11 @@ export class Storage extends Construct {
     );
   }
 
+  /** The uploads bucket's name in the environment, and no permission on it. */
+  nameUploadsBucket(fn: ServiceFunction): void {
+    fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);
+  }
+
   /** ListBucket on the uploads bucket: finding every object under a form's prefix. */
   grantUploadListing(fn: ServiceFunction): void {
     fn.addEnvironment('UPLOADS_BUCKET', this.uploads.bucketName);

@@ -85,6 +85,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'uploads:list': ['s3:ListBucket'],
   'uploads:signPending': ['s3:PutObject'],
   'uploads:claimPending': ['s3:GetObject', 's3:DeleteObject'],
+  'uploads:postTarget': [],
   'forms:update': ['dynamodb:UpdateItem'],
   'schedules:cancel': ['scheduler:DeleteSchedule'],
   'schedules:manage': [

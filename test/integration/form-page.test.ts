@@ -170,7 +170,7 @@ describe('GET /f/{key}', () => {
     ]);
   });
 
-  it('a form with uploads posts multipart and draws its file field; without uploads the file field is left out', async () => {
+  it('a form with uploads posts multipart and draws its file field, and its CSP lets the script post to the uploads bucket; without uploads the file field is left out', async () => {
     const fields = [
       { id: 'name', type: 'text', label: 'Name' },
       { id: 'cv', type: 'file', label: 'Your CV' },
@@ -183,10 +183,24 @@ describe('GET /f/{key}', () => {
     const withUploads = await page(pro.key);
     expect(withUploads.text).toContain('enctype="multipart/form-data"');
     expect(withUploads.text).toContain('type="file"');
+    // connect-src names the origin of the presigned POSTs the uploads route answers.
+    const granted = await api<{ uploads: { url: string }[] }>('POST', `/s/${pro.key}/uploads`, {
+      key: null,
+      body: { files: [{ name: 'cv.pdf', size: 1000, type: 'application/pdf', field: 'cv' }] },
+    });
+    expect(granted.status, granted.text).toBe(200);
+    const bucketOrigin = new URL(granted.body.uploads[0]!.url).origin;
+    expect(bucketOrigin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(
+      directives(withUploads.headers.get('content-security-policy')).get('connect-src'),
+    ).toEqual(["'self'", bucketOrigin]);
     const free = await newForm('free', { fields }, { name: 'Jobs', type: 'custom' });
     const without = await page(free.key);
     expect(without.text).not.toContain('enctype=');
     expect(without.text).not.toContain('Your CV');
+    expect(directives(without.headers.get('content-security-policy')).get('connect-src')).toEqual([
+      "'self'",
+    ]);
   });
 });
 

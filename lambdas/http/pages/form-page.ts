@@ -19,12 +19,15 @@ const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
  * browser post that ends in a redirect, to the redirect's origin too.
  * Framing follows `allowedOrigins`: empty means every website may post to
  * the form, so every website may frame its page too (`*`); a list lets
- * exactly those websites (and this origin) frame it.
+ * exactly those websites (and this origin) frame it. A form that takes
+ * files sends them straight to the uploads bucket: `uploadsOrigin` (the
+ * origin of the presigned POSTs) joins `connect-src`.
  */
 export function formPageCsp(
   view: Pick<PublicForm, 'captchaSiteKey' | 'redirectUrl'>,
   allowedOrigins: readonly string[],
   nonce: string,
+  uploadsOrigin?: string,
 ): string {
   const captcha = view.captchaSiteKey !== null;
   const redirect = view.redirectUrl === null ? '' : ` ${new URL(view.redirectUrl).origin}`;
@@ -33,7 +36,7 @@ export function formPageCsp(
     `script-src 'self'${captcha ? ` ${TURNSTILE_ORIGIN}` : ''}`,
     `style-src 'nonce-${nonce}'`,
     "img-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src 'self'${uploadsOrigin ? ` ${uploadsOrigin}` : ''}`,
     ...(captcha ? [`frame-src ${TURNSTILE_ORIGIN}`] : []),
     `form-action 'self'${redirect}`,
     "base-uri 'none'",

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { uploadsPostOrigin } from '#aws/upload-target.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
 import { wantsHtml } from '#http/negotiate.ts';
 import { errorPage, PAGE_HEADERS } from '#http/pages.ts';
@@ -46,7 +47,13 @@ export const handler = withRequestId(async (event) => {
     statusCode: 200,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': formPageCsp(found.view, found.allowedOrigins, nonce),
+      'content-security-policy': formPageCsp(
+        found.view,
+        found.allowedOrigins,
+        nonce,
+        // The script posts files straight to the uploads bucket.
+        found.view.multipart ? uploadsPostOrigin() : undefined,
+      ),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
     },

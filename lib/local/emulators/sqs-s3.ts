@@ -31,6 +31,7 @@ export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle>
     { parseAs: 'buffer', bodyLimit: POST_OBJECT_BODY_LIMIT },
     (_request, body, done) => done(null, body),
   );
+  answerBucketCors(app);
   await app.listen({ port: options.port, host: LOOPBACK });
   const address = app.server.address();
   if (address === null || typeof address === 'string') {
@@ -45,6 +46,52 @@ export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle>
       await app.close();
     },
   };
+}
+
+type App = ReturnType<typeof buildApp>;
+
+/**
+ * fauxqs knows no CORS, so a browser could not post a direct upload from the
+ * hosted page or an embed (XMLHttpRequest with upload progress sends a
+ * preflight). This answers as S3 does with the uploads bucket's one CORS
+ * rule (lib/constructs/storage.ts: POST from any origin, any header, max age
+ * 3000): a preflight asking for POST gets 200 with the rule's headers, any
+ * other a 403; a POST carrying an Origin gets `Access-Control-Allow-Origin: *`.
+ */
+function answerBucketCors(app: App): void {
+  const vary = 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method';
+  app.addHook('onRequest', (request, reply, done) => {
+    const method = request.headers['access-control-request-method'];
+    if (request.method !== 'OPTIONS' || !request.headers.origin || !method) return done();
+    if (method !== 'POST') {
+      void reply
+        .code(403)
+        .header('content-type', 'application/xml')
+        .send(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessForbidden</Code><Message>CORSResponse: This CORS request is not allowed.</Message></Error>',
+        );
+      return;
+    }
+    const headers = request.headers['access-control-request-headers'];
+    void reply
+      .code(200)
+      .headers({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'POST',
+        ...(headers ? { 'access-control-allow-headers': headers } : {}),
+        'access-control-max-age': '3000',
+        vary,
+      })
+      .send();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method === 'POST' && request.headers.origin) {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-allow-methods', 'POST');
+      reply.header('vary', vary);
+    }
+    done(null, payload);
+  });
 }
 
 /**
