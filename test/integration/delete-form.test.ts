@@ -86,8 +86,8 @@ describe('DELETE /v1/forms/{id}', () => {
         Body: 'x',
       }),
     );
-    // 1,200 submissions, the form item and its counter shards.
-    expect(await partitionSize(id)).toBe(1201 + FORM_COUNTER_SHARDS);
+    // 1,200 submissions, the form item, its counter shards and its column catalogue.
+    expect(await partitionSize(id)).toBe(1201 + FORM_COUNTER_SHARDS + 1);
 
     const deleted = await api('DELETE', `/v1/forms/${id}`, { key: team.apiKey });
     expect(deleted.status).toBe(200);
@@ -110,8 +110,8 @@ describe('DELETE /v1/forms/{id}', () => {
         );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    // The neighbour keeps its form item and counter shards.
-    expect(await partitionSize(other.body.id as string)).toBe(1 + FORM_COUNTER_SHARDS);
+    // The neighbour keeps its form item, counter shards and column catalogue.
+    expect(await partitionSize(other.body.id as string)).toBe(1 + FORM_COUNTER_SHARDS + 1);
     expect(await uploadsOf(other.body.id as string)).toBe(1);
   }, 60_000);
 
