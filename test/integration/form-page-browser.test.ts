@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormType } from '../../lambdas/domain/form-model.ts';
 import { api, stack } from '../support/api.ts';
-import { launchChromium, siteServing } from '../support/browser.ts';
+import { axeFindings, launchChromium, offMachine, siteServing, visit } from '../support/browser.ts';
 import { newForm, storedItems, type TestForm } from '../support/forms.ts';
 
 /**
@@ -17,10 +16,6 @@ import { newForm, storedItems, type TestForm } from '../support/forms.ts';
 
 /** Git-ignored (`.local/`): screenshots for a human to look at, not committed. */
 const OUTPUT_DIR = new URL('../../.local/test-output/', import.meta.url);
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -31,39 +26,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface Visit {
-  page: Page;
-  requests: string[];
-  errors: string[];
-  close: () => Promise<void>;
-}
-
 /** A fresh context recording every request, console error and uncaught exception. */
-async function open(url: string, options: BrowserContextOptions = {}): Promise<Visit> {
-  const context = await browser.newContext({ viewport: { width: 900, height: 900 }, ...options });
-  const page = await context.newPage();
-  page.setDefaultTimeout(8000);
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-  await page.goto(url);
-  return { page, requests, errors, close: () => context.close() };
-}
-
-function offMachine(urls: string[]): string[] {
-  return urls.filter((url) => {
-    const { protocol, hostname } = new URL(url);
-    return (
-      (protocol === 'http:' || protocol === 'https:') &&
-      hostname !== '127.0.0.1' &&
-      hostname !== 'localhost'
-    );
-  });
-}
+const open = (url: string, options: BrowserContextOptions = {}) => visit(browser, url, options);
 
 const pageUrl = (key: string) => `${stack().baseUrl}/f/${key}`;
 const submitUrl = (key: string) => `${stack().baseUrl}/s/${key}`;
@@ -118,26 +82,6 @@ async function onlyStored(formId: string): Promise<Record<string, string>> {
   const items = await storedItems(formId);
   expect(items, 'stored submissions').toHaveLength(1);
   return (items[0] as { data: Record<string, string> }).data;
-}
-
-/** axe-core's serious and critical findings on the page as it is now (open shadow roots included). */
-async function axeFindings(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe;
-    const result = (await axe.run({ resultTypes: ['violations'] })) as {
-      violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
-    };
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => JSON.stringify(n.target)),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
 }
 
 const FORM_TYPES: FormType[] = ['contact', 'waitlist', 'feedback', 'rsvp', 'custom'];

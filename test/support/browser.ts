@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { chromiumPath } from './chromium-path.ts';
 
 /** Headless Chromium with the flags TOOLCHAIN.md found needed in a container. */
@@ -43,4 +45,70 @@ export async function siteServing(
     origin: `http://localhost:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+export interface Visit {
+  page: Page;
+  /** Every URL the page requested, in order. */
+  requests: string[];
+  /** Console errors and uncaught exceptions. */
+  errors: string[];
+  close: () => Promise<void>;
+}
+
+/** A fresh context at `url`, recording every request, console error and uncaught exception. */
+export async function visit(
+  browser: Browser,
+  url: string,
+  options: BrowserContextOptions = {},
+): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 900, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(8000);
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  await page.goto(url);
+  return { page, requests, errors, close: () => context.close() };
+}
+
+/** The URLs that left this machine (any host but 127.0.0.1 and localhost). */
+export function offMachine(urls: string[]): string[] {
+  return urls.filter((url) => {
+    const { protocol, hostname } = new URL(url);
+    return (
+      (protocol === 'http:' || protocol === 'https:') &&
+      hostname !== '127.0.0.1' &&
+      hostname !== 'localhost'
+    );
+  });
+}
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+/** axe-core's serious and critical findings on the page as it is now (open shadow roots included). */
+export async function axeFindings(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe;
+    const result = (await axe.run({ resultTypes: ['violations'] })) as {
+      violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
+    };
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
 }

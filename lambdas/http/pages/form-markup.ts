@@ -26,6 +26,8 @@ export const ids = {
   control: (fieldId: string) => `fs-f-${fieldId}`,
   help: (fieldId: string) => `fs-h-${fieldId}`,
   error: (fieldId: string) => `fs-e-${fieldId}`,
+  /** The progress bar of a file being uploaded (drawn by the script). */
+  progress: (fieldId: string, index: number) => `fs-p-${fieldId}-${index}`,
   status: 'fs-status',
   title: 'fs-title',
   success: 'fs-success',
@@ -301,6 +303,9 @@ const BASE_CSS = [
   '.fs input:not([type=checkbox]):not([type=radio]),.fs select,.fs textarea{display:block;width:100%;font:inherit;color:var(--fs-fg);background:var(--fs-field);border:1px solid var(--fs-border);border-radius:6px;padding:8px 10px;margin:0}',
   '.fs textarea{resize:vertical;min-height:6rem}',
   '.fs input[type=file]{padding:6px}',
+  '.fs-upload{margin:8px 0 0;font-size:.875rem;overflow-wrap:anywhere}',
+  '.fs-upload label{display:block;margin:0 0 4px}',
+  '.fs-upload progress{display:block;width:100%;height:12px;accent-color:var(--fs-accent)}',
   '.fs-choices{display:flex;flex-direction:column;gap:6px}',
   '.fs-rating{flex-direction:row;flex-wrap:wrap;gap:8px}',
   '.fs-choice{display:flex;align-items:center;gap:8px;overflow-wrap:anywhere}',

@@ -12,15 +12,23 @@
  *
  * Taking over: answers are checked with the server's own `checkAnswers`
  * (same rules, same reason codes), errors shown beside their fields and
- * announced; a clean form is posted as JSON (multipart with files) and the
- * success message replaces it in place.
+ * announced; chosen files are uploaded straight to S3 (direct-uploads.ts)
+ * with a progress bar each; a clean form is posted as JSON (the files' ids
+ * in `_uploads`) and the success message replaces it in place.
  */
 import { checkAnswers } from '#domain/answer-checks.ts';
 import type { PublicForm } from '#domain/public-form.ts';
 import { MIN_FILL_MS } from '#domain/submission-answers.ts';
 import type { AnswerProblem } from '#domain/submission-model.ts';
-import { answerMessage } from '../answer-messages.ts';
-import { formCss, formMarkup, ids } from '../form-markup.ts';
+import { answerMessage } from '#http/pages/answer-messages.ts';
+import { formCss, formMarkup, ids } from '#http/pages/form-markup.ts';
+import {
+  type ChosenFile,
+  chosenFiles,
+  postFile,
+  requestUploads,
+  UploadRefused,
+} from './direct-uploads.ts';
 
 type Root = Document | ShadowRoot;
 
@@ -88,6 +96,68 @@ function showProblems(root: Root, form: PublicForm, problems: readonly AnswerPro
   return shown;
 }
 
+/** A refusal of the files, shown on their field like an answer's error, and announced. */
+function showFileRefusal(root: Root, refusal: UploadRefused) {
+  const error = byId(root, ids.error(refusal.field));
+  if (error) error.textContent = refusal.message;
+  const controls = controlsOf(root, refusal.field);
+  for (const control of controls) control.setAttribute('aria-invalid', 'true');
+  controls[0]?.focus();
+  setStatus(root, refusal.message, true);
+}
+
+/** A labelled progress bar under the file's field; the returned function moves it (0 to 1). */
+function progressBar(root: Root, chosen: ChosenFile, index: number) {
+  const id = ids.progress(chosen.field, index);
+  const box = document.createElement('div');
+  box.className = 'fs-upload';
+  const label = document.createElement('label');
+  label.htmlFor = id;
+  label.textContent = `Uploading ${chosen.file.name}`;
+  const bar = document.createElement('progress');
+  bar.id = id;
+  bar.max = 100;
+  bar.value = 0;
+  box.append(label, bar);
+  byId(root, ids.control(chosen.field))?.after(box);
+  return (fraction: number) => {
+    bar.value = Math.round(fraction * 100);
+    if (fraction >= 1) label.textContent = `${chosen.file.name}: uploaded`;
+  };
+}
+
+const filesText = (count: number) => (count === 1 ? '1 file' : `${count} files`);
+
+/**
+ * The ids of the chosen files, uploading those not uploaded yet (a post
+ * refused for an answer keeps its uploads: the pending objects stay, and
+ * the corrected post names them again).
+ */
+async function uploadFiles(
+  root: Root,
+  element: HTMLFormElement,
+  postUrl: string,
+  uploaded: WeakMap<File, string>,
+): Promise<string[]> {
+  const chosen = chosenFiles(element);
+  const pending = chosen.filter(({ file }) => !uploaded.has(file));
+  if (pending.length > 0) {
+    for (const old of element.querySelectorAll('.fs-upload')) old.remove();
+    setStatus(root, `Uploading ${filesText(pending.length)}…`, false);
+    const grants = await requestUploads(`${postUrl}/uploads`, pending);
+    const bars = pending.map((file, index) => progressBar(root, file, index));
+    await Promise.all(
+      grants.map(async (grant, index) => {
+        const file = pending[index]!;
+        await postFile(grant, file, bars[index]!);
+        uploaded.set(file.file, grant.uploadId);
+      }),
+    );
+    setStatus(root, `${filesText(pending.length)} uploaded. Sending…`, false);
+  }
+  return chosen.map(({ file }) => uploaded.get(file)!);
+}
+
 const fewer = (count: number) =>
   count === 1 ? 'Please correct 1 field.' : `Please correct ${count} fields.`;
 
@@ -117,6 +187,7 @@ function problemsIn(answer: Answer): AnswerProblem[] {
 /** Takes over a drawn form: checks in place, posts with fetch, shows the outcome in place. */
 export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, postUrl: string) {
   const shownAt = performance.now();
+  let uploaded = new WeakMap<File, string>();
   element.noValidate = true;
   const button = element.querySelector<HTMLButtonElement>('button[type=submit]');
 
@@ -146,22 +217,20 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
     }
     if (button) button.disabled = true;
     setStatus(root, 'Sending…', false);
-    // A post sooner than MIN_FILL_MS after drawing would be taken for a bot and dropped.
-    const wait = MIN_FILL_MS + 250 - (performance.now() - shownAt);
-    if (wait > 0) await sleep(wait);
     try {
+      // Files go straight to storage; the post names them (never multipart).
+      const uploads = form.multipart ? await uploadFiles(root, element, postUrl, uploaded) : [];
+      // A post sooner than MIN_FILL_MS after drawing would be taken for a bot and dropped.
+      const wait = MIN_FILL_MS + 250 - (performance.now() - shownAt);
+      if (wait > 0) await sleep(wait);
+      const answers: Record<string, unknown> = Object.fromEntries(
+        [...values].map(([name, list]) => [name, list.length === 1 ? list[0] : list]),
+      );
+      if (uploads.length > 0) answers._uploads = uploads;
       const response = await fetch(postUrl, {
         method: 'POST',
-        headers: form.multipart
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
-        body: form.multipart
-          ? new FormData(element)
-          : JSON.stringify(
-              Object.fromEntries(
-                [...values].map(([name, list]) => [name, list.length === 1 ? list[0] : list]),
-              ),
-            ),
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(answers),
         credentials: 'omit',
       });
       const answer = (await response.json().catch(() => ({}))) as Answer;
@@ -179,6 +248,8 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
         }
         return;
       }
+      // An upload the endpoint no longer finds (expired, already used) is sent again next time.
+      if (answer.error?.startsWith('upload_')) uploaded = new WeakMap();
       const serverProblems = problemsIn(answer);
       const shown = serverProblems.length > 0 ? showProblems(root, form, serverProblems) : 0;
       setStatus(
@@ -188,7 +259,8 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
           : (answer.message ?? `The form could not be sent (${response.status}).`),
         true,
       );
-    } catch {
+    } catch (error) {
+      if (error instanceof UploadRefused) return showFileRefusal(root, error);
       setStatus(root, 'The form could not be sent: check your connection and try again.', true);
     } finally {
       if (button) button.disabled = false;
