@@ -17,8 +17,14 @@ export const UPLOAD_POLICY_SECONDS = 15 * 60;
 /** How long after its id was issued an upload may still be named by a post (the lifecycle's day). */
 export const PENDING_UPLOAD_SECONDS = 24 * 60 * 60;
 
-/** Clock difference tolerated between the signing function, S3 and the submit function. */
-const CLOCK_SKEW_MS = 60_000;
+/**
+ * How long after its policy expired an object may still arrive. S3 checks
+ * the policy when a POST starts; a 100 MB file on a slow link can finish
+ * much later, and whether `LastModified` marks the start or the end of a
+ * POST is not checked here: an hour covers either (and clock skew). The
+ * check matters where no policy is enforced (the local emulator).
+ */
+const ARRIVAL_MARGIN_MS = 60 * 60_000;
 
 /** Files one post may name: the multipart limit, counting multipart and direct files together. */
 export const MAX_DIRECT_FILES = MAX_FILES_PER_SUBMISSION;
@@ -75,7 +81,7 @@ export function pendingUploadTimeProblem(
   if (now.getTime() - issuedAt > PENDING_UPLOAD_SECONDS * 1000) return 'expired';
   if (
     lastModified !== undefined &&
-    lastModified.getTime() > issuedAt + UPLOAD_POLICY_SECONDS * 1000 + CLOCK_SKEW_MS
+    lastModified.getTime() > issuedAt + UPLOAD_POLICY_SECONDS * 1000 + ARRIVAL_MARGIN_MS
   ) {
     return 'late';
   }
@@ -88,6 +94,25 @@ export function pendingUploadTimeProblem(
  */
 export function encodeMetadata(value: string): string {
   return encodeURIComponent(value);
+}
+
+/**
+ * S3 keeps at most 2 KB of user metadata: a name whose encoding would pass
+ * this many bytes loses code points from its end, its extension kept.
+ */
+export const MAX_METADATA_NAME_BYTES = 1024;
+
+export function nameForMetadata(name: string): string {
+  if (encodeMetadata(name).length <= MAX_METADATA_NAME_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  const base = [...name.slice(0, name.length - extension.length)];
+  while (
+    base.length > 0 &&
+    encodeMetadata(base.join('') + extension).length > MAX_METADATA_NAME_BYTES
+  )
+    base.pop();
+  return base.join('') + extension;
 }
 
 export function decodeMetadata(value: string | undefined): string | undefined {

@@ -173,19 +173,24 @@ export async function getForm(formId: string): Promise<FormRecord | undefined> {
  * form stored before the shards existed). False when the form is gone.
  */
 export async function ensureCounterShards(formId: string): Promise<boolean> {
-  const stored = await readForm(formId, { consistent: true });
-  if (!stored) return false;
-  await commitWithGate(
-    {
-      ConditionCheck: {
-        Key: formKey(formId),
-        ConditionExpression: 'updatedAt = :seen',
-        ExpressionAttributeValues: { ':seen': stored.form.updatedAt },
+  // A write that lost a race (the form changed, posts moved a capped shard)
+  // reads again: up to 3 tries, then the caller's own retries take over.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const stored = await readForm(formId, { consistent: true });
+    if (!stored) return false;
+    const written = await commitWithGate(
+      {
+        ConditionCheck: {
+          Key: formKey(formId),
+          ConditionExpression: 'updatedAt = :seen',
+          ExpressionAttributeValues: { ':seen': stored.form.updatedAt },
+        },
       },
-    },
-    formId,
-    gateOf(stored.form),
-  );
+      formId,
+      gateOf(stored.form),
+    );
+    if (written) return true;
+  }
   return true;
 }
 

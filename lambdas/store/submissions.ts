@@ -155,6 +155,14 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
     if (!caps) throw new Error('usage without caps');
     const hasRoom = (k: number) => (knowledge.usage?.quiet[k] ?? 0) < caps.quiet(k);
     for (;;) {
+      // An allowance lowered below what is counted (a plan change mid-month)
+      // leaves room on some shards: the total decides first.
+      if ((knowledge.usage?.total ?? 0) >= write.usage!.allowance) {
+        if (knowledge.usageVerified) return 'limit';
+        knowledge.usage = await readUsage(write.teamId, write.usage!.month, { consistent: true });
+        knowledge.usageVerified = true;
+        continue;
+      }
       const k =
         pickShard(USAGE_COUNTER_SHARDS, hasRoom, avoidUsage) ??
         pickShard(USAGE_COUNTER_SHARDS, hasRoom, new Set());

@@ -135,6 +135,19 @@ describe('the form list', () => {
 });
 
 describe('monthly usage over shards', () => {
+  it('an allowance lowered below what is counted refuses every post, though shards have room', async () => {
+    const form = await newForm('pro');
+    const allow = (n: number) =>
+      admin('team', 'allowance', '--team', form.teamId, '--submissions', String(n));
+    expect((await allow(100)).code).toBe(0);
+    expect(tally(await burst(form.key, 60, 'before'))).toEqual({ 200: 60 });
+    // 60 counted over 12 quiet shards; 50's caps are spread over 6 shards of 8.
+    expect((await allow(50)).code).toBe(0);
+    expect(tally(await burst(form.key, 10, 'after'))).toEqual({ 402: 10 });
+    const { usage } = await localStore();
+    expect((await usage.readUsage(form.teamId, month(), { consistent: true })).total).toBe(60);
+  });
+
   it('allowance 100 across 20 forms of one team: 200 concurrent posts store exactly 100, and exactly the last 6 warn', async () => {
     const team = await newTeam('pro');
     const set = await admin('team', 'allowance', '--team', team.teamId, '--submissions', '100');

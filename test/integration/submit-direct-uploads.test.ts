@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { api, stack } from '../support/api.ts';
@@ -72,6 +72,19 @@ function uploadIdIssuedAgo(ageMs: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/**
+ * Whether the grant's signature is SigV4's over its policy with the local
+ * stack's secret (lib/local/environment.ts): what S3 checks on arrival.
+ */
+function signedRight(grant: Grant): boolean {
+  const [, date, region, service] = (grant.fields['X-Amz-Credential'] ?? '').split('/');
+  const hmac = (key: Buffer | string, text: string) =>
+    createHmac('sha256', key).update(text).digest();
+  let key = hmac('AWS4local', date!);
+  for (const part of [region!, service!, 'aws4_request']) key = hmac(key, part);
+  return hmac(key, grant.fields.Policy ?? '').toString('hex') === grant.fields['X-Amz-Signature'];
+}
+
 async function pendingExists(formId: string, uploadId: string): Promise<boolean> {
   try {
     await s3().send(
@@ -97,6 +110,7 @@ describe('direct uploads: POST /s/{key}/uploads, then S3, then /s/{key} with _up
     const response = await requestUploads(form.key, [
       { name: 'C:\\scans\\big report.pdf', size: content.length, type: 'application/pdf' },
     ]);
+    const after = Date.now();
     expect(response.status, response.text).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     const [grant] = (response.body?.uploads ?? []) as Grant[];
@@ -105,7 +119,8 @@ describe('direct uploads: POST /s/{key}/uploads, then S3, then /s/{key} with _up
 
     // The signed policy itself: what real S3 enforces (the emulator does not).
     const policy = policyOf(grant!);
-    expect(Date.parse(policy.expiration) - before).toBeLessThanOrEqual(15 * 60_000 + 1000);
+    // Signed while the request ran (however long a loaded machine takes).
+    expect(Date.parse(policy.expiration) - after).toBeLessThanOrEqual(15 * 60_000 + 1000);
     expect(Date.parse(policy.expiration) - before).toBeGreaterThanOrEqual(15 * 60_000 - 2000);
     expect(policy.conditions).toContainEqual(['content-length-range', 1, 50 * MB]);
     expect(policy.conditions).toContainEqual({ 'Content-Type': 'application/pdf' });
@@ -268,7 +283,8 @@ describe('direct uploads: refusals at submit', () => {
     expect(gone.body).toMatchObject({ ok: false, error: 'upload_not_found' });
 
     // The emulator accepts a POST after the policy's expiration; the object's time gives it away.
-    const late = uploadIdIssuedAgo(20 * 60_000);
+    // Issued 2 h ago: its 15-minute policy plus the hour an upload may take have passed.
+    const late = uploadIdIssuedAgo(2 * 60 * 60_000);
     const old = uploadIdIssuedAgo(25 * 60 * 60_000);
     for (const id of [late, old]) {
       await s3().send(
@@ -379,6 +395,11 @@ describe('POST /s/{key}/uploads refuses like the submit endpoint', () => {
     expect(Object.keys(blocked.body ?? {})).toEqual(Object.keys(open.body ?? {}));
     const [grant] = (blocked.body?.uploads ?? []) as Grant[];
     expect(Object.keys(grant!).sort()).toEqual(['expiresAt', 'fields', 'uploadId', 'url']);
+    const [openGrant] = (open.body?.uploads ?? []) as Grant[];
+    expect(Object.keys(grant!.fields).sort()).toEqual(Object.keys(openGrant!.fields).sort());
+    // S3 refuses the blocked visitor's policy (the emulator checks no signature).
+    expect(signedRight(openGrant!)).toBe(true);
+    expect(signedRight(grant!)).toBe(false);
     await postToStorage(grant!, Buffer.from('hello'));
     const post = await submit(form.key, {
       json: { a: 'b', _uploads: grant!.uploadId },

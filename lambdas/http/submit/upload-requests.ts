@@ -1,7 +1,8 @@
-import { randomUUIDv7 } from 'node:crypto';
+import { randomBytes, randomUUIDv7 } from 'node:crypto';
 import {
   DIRECT_UPLOAD_TOTAL_BYTES,
   MAX_DIRECT_FILES,
+  nameForMetadata,
   UPLOAD_POLICY_SECONDS,
 } from '#domain/direct-uploads.ts';
 import { ServiceError } from '#domain/errors.ts';
@@ -48,9 +49,9 @@ const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this 
  * `POST /s/{key}/uploads`: the submit steps that make sense before a post
  * exists, in SPEC's order (form, block lists, allowed websites, rate limits,
  * the request, files, closed), then one presigned POST per file. A blocked
- * visitor is answered exactly like anyone else (real policies for pending
- * keys that expire unused: its post is dropped quietly at submit), so the
- * answer reveals nothing.
+ * visitor is answered like the submit endpoint answers it (200 whatever
+ * follows), with policies of the usual shape whose signature is random:
+ * S3 refuses them, and its post is dropped quietly at submit.
  */
 export async function grantUploads(request: SubmitRequest, now: Date): Promise<GrantedUpload[]> {
   // 1. The form by key.
@@ -61,10 +62,12 @@ export async function grantUploads(request: SubmitRequest, now: Date): Promise<G
   if (!context) throw formNotFound();
   const { form, team } = context;
 
-  // 2. Block lists: the same answer as anyone's, for files that fit.
+  // 2. Block lists: an answer of the same shape as anyone's, whose policies
+  // carry a signature S3 refuses, so a blocked visitor learns nothing and
+  // can write nothing.
   if (blockedBy(form, request.ip, request.country)) {
     const files = readFiles(request, true);
-    return sign(form, files ?? [], now);
+    return (await sign(form, files ?? [], now)).map(unsigned);
   }
   // 3. Allowed websites. 4. Rate limits (the submit endpoint's windows).
   if (!originAllowed(form.allowedOrigins, request.origin, request.referer)) {
@@ -90,6 +93,15 @@ export async function grantUploads(request: SubmitRequest, now: Date): Promise<G
   if (closedReasonAt(form, now)) throw formClosed(form, team.plan);
 
   return sign(form, files, now);
+}
+
+/** The grant with its signature replaced by random hex of the same length. */
+function unsigned(grant: GrantedUpload): GrantedUpload {
+  const signature = grant.fields['X-Amz-Signature'] ?? '';
+  const random = randomBytes(Math.ceil(signature.length / 2))
+    .toString('hex')
+    .slice(0, signature.length);
+  return { ...grant, fields: { ...grant.fields, 'X-Amz-Signature': random } };
 }
 
 interface DeclaredFile {
@@ -121,7 +133,7 @@ function readFiles(request: SubmitRequest, quiet: boolean): DeclaredFile[] | und
     }
     const { files } = parse(uploadRequestSchema, input);
     return files.map((file) => ({
-      name: cleanFileName(file.name),
+      name: nameForMetadata(cleanFileName(file.name)),
       mime: storedMime(file.type),
       size: file.size,
       field: file.field ?? '',
