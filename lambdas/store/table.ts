@@ -2,6 +2,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  type QueryCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -31,28 +32,33 @@ export async function getItem(
   return Item;
 }
 
-/** Every item of partition `pk` whose sort key starts with `prefix`, across pages. */
-export async function itemsWithPrefix(
-  pk: string,
-  prefix: string,
-  options: { consistent?: boolean } = {},
+/** Every item a Query on the table (or one of its indexes) matches, across pages. */
+export async function queryAll(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
 ): Promise<Item[]> {
   const items: Item[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
     const page = await documents.send(
-      new QueryCommand({
-        TableName: config.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-        ConsistentRead: options.consistent,
-        ExclusiveStartKey: cursor,
-      }),
+      new QueryCommand({ ...input, TableName: config.tableName, ExclusiveStartKey: cursor }),
     );
     items.push(...(page.Items ?? []));
     cursor = page.LastEvaluatedKey;
   } while (cursor);
   return items;
+}
+
+/** Every item of partition `pk` whose sort key starts with `prefix`, across pages. */
+export function itemsWithPrefix(
+  pk: string,
+  prefix: string,
+  options: { consistent?: boolean } = {},
+): Promise<Item[]> {
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+    ConsistentRead: options.consistent,
+  });
 }
 
 /** Puts an item that must not exist yet (ConditionalCheckFailed when it does). */
