@@ -1,5 +1,6 @@
 import safeRegex from 'safe-regex2';
 import * as z from 'zod/mini';
+import { boundedText } from './bounded-text.ts';
 import { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
 import { FIELD_TYPES, type FieldType } from './form-model.ts';
 import { inEnglish } from './validation-issues.ts';
@@ -20,22 +21,6 @@ export const MAX_PATTERN_LENGTH = 500;
 export const FIELD_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 const codePoints = (value: string) => [...value].length;
-
-/**
- * A string bounded in characters (code points), not UTF-16 units, after
- * trimming. form-input.ts has the same (same checks, same messages) for
- * creating a form, which needs none of the rest of this module.
- */
-export const boundedText = (min: number, max: number) =>
-  z.string().check(
-    z.trim(),
-    z.refine((value) => [...value].length >= min, {
-      message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`,
-    }),
-    z.refine((value) => [...value].length <= max, {
-      message: `Must be at most ${max} characters`,
-    }),
-  );
 
 const pattern = z.string().check(
   z.minLength(1, 'Must not be empty'),

@@ -1,22 +1,7 @@
 import * as z from 'zod/mini';
+import { boundedText } from './bounded-text.ts';
 import { FORM_TYPES } from './form-model.ts';
 import { inEnglish } from './validation-issues.ts';
-
-/**
- * A string bounded in characters (code points), not UTF-16 units, after
- * trimming: the zod/mini twin of `boundedText` in field-definitions.ts (same
- * checks, same messages), so creating a form does not bundle `zod`.
- */
-const boundedText = (min: number, max: number) =>
-  z.string().check(
-    z.trim(),
-    z.refine((value) => [...value].length >= min, {
-      message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`,
-    }),
-    z.refine((value) => [...value].length <= max, {
-      message: `Must be at most ${max} characters`,
-    }),
-  );
 
 export const createFormInput = inEnglish(
   z.strictObject({

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { allowedOriginsInput, blockedCountriesInput, blockedIpsInput } from './access-lists.ts';
+import { boundedText } from './bounded-text.ts';
 import { invalidRequest } from './errors.ts';
-import { boundedText, fieldsInput } from './field-definitions.ts';
+import { fieldsInput } from './field-definitions.ts';
 import { FORM_TYPES } from './form-model.ts';
 import { inEnglish, issuesOf } from './validation-issues.ts';
 
