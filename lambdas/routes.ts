@@ -37,6 +37,15 @@ const managementDefaults = {
   streaming: false,
 } as const;
 
+/** The public documents and pages: small answers, no AWS call unless a route names one. */
+const publicPageDefaults = {
+  auth: 'public',
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  streaming: false,
+  access: [],
+} as const;
+
 export const routes: readonly Route[] = [
   {
     name: 'submit',
@@ -277,79 +286,59 @@ export const routes: readonly Route[] = [
       'Presigned S3 POSTs (15 minutes, up to the form’s uploadLimitMb) for files posted straight to storage, then named in `_uploads`.',
   },
   {
+    ...publicPageDefaults,
     name: 'getOpenApiDocument',
     method: 'GET',
     path: '/v1/openapi.json',
     handler: 'http/docs/get-openapi.ts',
-    auth: 'public',
-    memoryMb: 256,
-    timeoutSeconds: 5,
-    streaming: false,
-    access: [],
     summary: 'The OpenAPI 3.1 document of this API (public, cacheable for five minutes).',
   },
   {
+    ...publicPageDefaults,
     name: 'getApiDocsPage',
     method: 'GET',
     path: '/v1/docs',
     handler: 'http/docs/get-docs-page.ts',
-    auth: 'public',
-    memoryMb: 256,
-    timeoutSeconds: 5,
-    streaming: false,
-    access: [],
     summary:
       'The API reference page (HTML): Redoc draws this document, served from this origin only.',
   },
   {
+    ...publicPageDefaults,
     name: 'getApiDocsScript',
     method: 'GET',
     path: '/v1/docs/redoc.js',
     handler: 'http/docs/get-docs-script.ts',
-    auth: 'public',
-    memoryMb: 256,
-    timeoutSeconds: 5,
-    streaming: false,
-    access: [],
     summary: "The reference page's script: Redoc's standalone bundle, bundled with the service.",
   },
   {
+    ...publicPageDefaults,
     name: 'getFormPage',
     method: 'GET',
     path: '/f/{key}',
     handler: 'http/pages/get-form-page.ts',
-    auth: 'public',
-    memoryMb: 256,
     timeoutSeconds: 10,
-    streaming: false,
     // The uploads bucket's name, for the CSP's connect-src (the script posts files to it).
     access: ['table:read', 'uploads:postTarget'],
     summary:
       "The hosted form page (HTML): the form's fields and design; posts to /s/{key} with or without JavaScript.",
   },
   {
+    ...publicPageDefaults,
     name: 'getPublicForm',
     method: 'GET',
     path: '/f/{key}/form.json',
     handler: 'http/pages/get-form-json.ts',
-    auth: 'public',
-    memoryMb: 256,
     timeoutSeconds: 10,
-    streaming: false,
     access: ['table:read'],
     summary:
       "What the embed draws: the form's public fields and design (no secret); only to its allowed websites.",
   },
   {
+    ...publicPageDefaults,
     name: 'getEmbedScript',
     method: 'GET',
     path: '/embed.js',
     handler: 'http/pages/get-embed-script.ts',
-    auth: 'public',
-    memoryMb: 256,
-    timeoutSeconds: 5,
-    streaming: false,
-    access: [],
     summary:
       'The script of the hosted page and of the embed (<script src=".../embed.js" data-form="KEY" async>).',
   },
