@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { everyAccessRoutes } from './route-fixtures.ts';
-import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
+import {
+  cdkJsonContext,
+  type PolicyStatement,
+  propertiesOf,
+  resourcesOfType,
+  statementsOf as statementsOfIn,
+  synthesize,
+} from './synthesize.ts';
 
 /**
  * Issue 15, deploy readiness: what reading the synthesized template found.
@@ -235,18 +242,7 @@ describe('API Gateway', () => {
 });
 
 describe('least privilege where the code is narrow', () => {
-  interface Statement {
-    Action: string | string[];
-    Resource: unknown;
-    Condition?: unknown;
-  }
-  const statementsOf = (name: string): Statement[] => {
-    const roleId = built.logicalId(built.functionOf(name).role);
-    return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
-      .map(propertiesOf)
-      .filter((p) => JSON.stringify(p.Roles).includes(`"${roleId}"`))
-      .flatMap((p) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
-  };
+  const statementsOf = (name: string) => statementsOfIn(built, name);
   const actionsOf = (name: string) =>
     [...new Set(statementsOf(name).flatMap((s) => [s.Action].flat()))].sort();
 
@@ -278,7 +274,7 @@ describe('least privilege where the code is narrow', () => {
 
   it('no role may read a schedule: no code calls GetSchedule', () => {
     const all = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((p) =>
-      (propertiesOf(p).PolicyDocument as { Statement: Statement[] }).Statement.flatMap((s) =>
+      (propertiesOf(p).PolicyDocument as { Statement: PolicyStatement[] }).Statement.flatMap((s) =>
         [s.Action].flat(),
       ),
     );

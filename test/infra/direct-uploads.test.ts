@@ -8,29 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { PENDING_UPLOADS_PREFIX } from '../../lambdas/domain/direct-uploads.ts';
 import { SUBMISSION_UPLOADS_PREFIX } from '../../lambdas/domain/uploads.ts';
-import { propertiesOf, resourcesOfType, type Synthesized, synthesize } from './synthesize.ts';
+import { propertiesOf, statementsOf, synthesize } from './synthesize.ts';
 
 const built = synthesize();
 const uploads = built.logicalId(built.stack.storage.uploads);
 const bucket = propertiesOf(built.template.toJSON().Resources[uploads]);
-
-interface Statement {
-  Action: string | string[];
-  Resource: unknown;
-  Effect: string;
-}
-
-function statementsOf(target: Synthesized, name: string): Statement[] {
-  const roleId = target.logicalId(target.functionOf(name).role);
-  return Object.values(resourcesOfType(target.template, 'AWS::IAM::Policy'))
-    .map(propertiesOf)
-    .filter((policy) =>
-      (policy.Roles as unknown[]).some(
-        (r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId }),
-      ),
-    )
-    .flatMap((policy) => (policy.PolicyDocument as { Statement: Statement[] }).Statement);
-}
 
 /** ListBucket is granted on the bucket itself (uploads:list); every other S3 action on objects. */
 const isObjectAction = (action: string) => action.startsWith('s3:') && action !== 's3:ListBucket';

@@ -3,9 +3,10 @@ import { fallbackRoute, type Route } from '../../lambdas/routes.ts';
 import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,
+  type PolicyStatement,
   propertiesOf,
   resourcesOfType,
-  type Synthesized,
+  statementsOf,
   synthesize,
 } from './synthesize.ts';
 
@@ -15,27 +16,7 @@ const resources = built.template.toJSON().Resources as Record<
   { Type: string; Properties: never }
 >;
 
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-  Condition?: unknown;
-}
-
-/** Every statement of every policy attached to the function's role. */
-function statementsOf(target: Synthesized, name: string): Statement[] {
-  const roleId = target.logicalId(target.functionOf(name).role);
-  return Object.values(resourcesOfType(target.template, 'AWS::IAM::Policy'))
-    .map(propertiesOf)
-    .filter((policy) =>
-      (policy.Roles as unknown[]).some(
-        (r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId }),
-      ),
-    )
-    .flatMap((policy) => (policy.PolicyDocument as { Statement: Statement[] }).Statement);
-}
-
-function actionsOf(statements: Statement[]): string[] {
+function actionsOf(statements: PolicyStatement[]): string[] {
   return [...new Set(statements.flatMap((s) => [s.Action].flat()))].sort();
 }
 
@@ -249,7 +230,8 @@ describe('IAM across the whole stack', () => {
     const wildcards: string[] = [];
     const policies = [
       ...Object.entries(resourcesOfType(traced.template, 'AWS::IAM::Policy')).map(
-        ([id, r]) => [id, [propertiesOf(r).PolicyDocument as { Statement: Statement[] }]] as const,
+        ([id, r]) =>
+          [id, [propertiesOf(r).PolicyDocument as { Statement: PolicyStatement[] }]] as const,
       ),
       ...Object.entries(resourcesOfType(traced.template, 'AWS::IAM::Role')).map(
         ([id, r]) =>
@@ -257,7 +239,7 @@ describe('IAM across the whole stack', () => {
             id,
             (
               (propertiesOf(r).Policies ?? []) as Array<{
-                PolicyDocument: { Statement: Statement[] };
+                PolicyDocument: { Statement: PolicyStatement[] };
               }>
             ).map((p) => p.PolicyDocument),
           ] as const,

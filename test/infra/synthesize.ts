@@ -74,3 +74,28 @@ export function resourcesOfType(template: Template, type: string): Record<string
 export function propertiesOf(resource: Json): Json {
   return (resource.Properties ?? {}) as Json;
 }
+
+/** One statement of an IAM policy in the template. */
+export interface PolicyStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Every statement of every policy attached to the role `roleId` (a logical id). */
+export function statementsOfRole(target: Synthesized, roleId: string): PolicyStatement[] {
+  return Object.values(resourcesOfType(target.template, 'AWS::IAM::Policy'))
+    .map(propertiesOf)
+    .filter((policy) =>
+      (policy.Roles as unknown[]).some(
+        (r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId }),
+      ),
+    )
+    .flatMap((policy) => (policy.PolicyDocument as { Statement: PolicyStatement[] }).Statement);
+}
+
+/** The statements of a route's, the fallback's or a worker's role, by name. */
+export function statementsOf(target: Synthesized, name: string): PolicyStatement[] {
+  return statementsOfRole(target, target.logicalId(target.functionOf(name).role));
+}

@@ -9,7 +9,8 @@ import {
   cdkJsonContext,
   propertiesOf,
   resourcesOfType,
-  type Synthesized,
+  statementsOf as statementsOfIn,
+  statementsOfRole,
   synthesize,
 } from './synthesize.ts';
 import { probeWorkers, TRIGGER_ACTIONS } from './worker-fixtures.ts';
@@ -24,25 +25,7 @@ const resources = built.template.toJSON().Resources as Record<
   { Type: string; Properties: Record<string, unknown> }
 >;
 
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-}
-
-function statementsOfRole(target: Synthesized, roleId: string): Statement[] {
-  return Object.values(resourcesOfType(target.template, 'AWS::IAM::Policy'))
-    .map(propertiesOf)
-    .filter((policy) =>
-      (policy.Roles as unknown[]).some(
-        (r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId }),
-      ),
-    )
-    .flatMap((policy) => (policy.PolicyDocument as { Statement: Statement[] }).Statement);
-}
-
-const statementsOf = (name: string) =>
-  statementsOfRole(built, built.logicalId(built.functionOf(name).role));
+const statementsOf = (name: string) => statementsOfIn(built, name);
 
 function variablesOf(name: string): Record<string, unknown> {
   const fn = resources[built.logicalId(built.functionOf(name).lambda)]!.Properties;
