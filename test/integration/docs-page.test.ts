@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_CSP } from '../../lambdas/http/docs/get-docs-page.ts';
 import {
@@ -10,7 +10,7 @@ import {
 import { routes } from '../../lambdas/routes.ts';
 import { patchedRedocBundle, redocVersion } from '../../lib/openapi/redoc-asset.ts';
 import { api, stack } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, visit } from '../support/browser.ts';
 
 /** Git-ignored (`.local/`): the screenshot is for a human to look at, not committed. */
 const OUTPUT_DIR = new URL('../../.local/test-output/', import.meta.url);
@@ -93,23 +93,9 @@ describe('GET /v1/docs in Chromium', () => {
     await browser?.close();
   });
 
-  /** Opens a page, recording every request's URL and every console error or uncaught exception. */
-  async function open(path: string) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page: Page = await context.newPage();
-    const requests: string[] = [];
-    const errors: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto(`${stack().baseUrl}${path}`);
-    return { page, requests, errors, close: () => context.close() };
-  }
+  /** The page at `path`, wide enough for Redoc's three columns. */
+  const open = (path: string) =>
+    visit(browser, `${stack().baseUrl}${path}`, { viewport: { width: 1280, height: 900 } });
 
   const offOrigin = (urls: string[]) =>
     urls.filter((url) => {
@@ -119,19 +105,19 @@ describe('GET /v1/docs in Chromium', () => {
     });
 
   it('draws the API from this origin only, without errors, and looks like something', async () => {
-    const visit = await open('/v1/docs');
+    const docs = await open('/v1/docs');
     try {
-      const { page } = visit;
+      const { page } = docs;
       await page
         .getByRole('heading', { name: document.info.title, exact: false })
         .first()
         .waitFor({ timeout: 20_000 });
       await page.getByRole('heading', { name: submitSummary }).waitFor({ timeout: 20_000 });
       // The document came from this origin, relative to the page.
-      expect(visit.requests).toContain(`${stack().baseUrl}/v1/openapi.json`);
-      expect(visit.requests).toContain(`${stack().baseUrl}/v1/docs/redoc.js`);
-      expect(offOrigin(visit.requests), 'requests that left 127.0.0.1').toEqual([]);
-      expect(visit.errors, 'console errors').toEqual([]);
+      expect(docs.requests).toContain(`${stack().baseUrl}/v1/openapi.json`);
+      expect(docs.requests).toContain(`${stack().baseUrl}/v1/docs/redoc.js`);
+      expect(offOrigin(docs.requests), 'requests that left 127.0.0.1').toEqual([]);
+      expect([...docs.errors, ...docs.failed], 'console errors and failed responses').toEqual([]);
 
       mkdirSync(OUTPUT_DIR, { recursive: true });
       const file = new URL('docs-page.png', OUTPUT_DIR);
@@ -140,18 +126,18 @@ describe('GET /v1/docs in Chromium', () => {
       // A blank 1280×900 PNG is a few KB; the drawn page is tens of KB.
       expect(statSync(file).size).toBeGreaterThan(30_000);
     } finally {
-      await visit.close();
+      await docs.close();
     }
   });
 
   it('works with a trailing slash too', async () => {
-    const visit = await open('/v1/docs/');
+    const docs = await open('/v1/docs/');
     try {
-      await visit.page.getByRole('heading', { name: submitSummary }).waitFor({ timeout: 20_000 });
-      expect(offOrigin(visit.requests), 'requests that left 127.0.0.1').toEqual([]);
-      expect(visit.errors, 'console errors').toEqual([]);
+      await docs.page.getByRole('heading', { name: submitSummary }).waitFor({ timeout: 20_000 });
+      expect(offOrigin(docs.requests), 'requests that left 127.0.0.1').toEqual([]);
+      expect([...docs.errors, ...docs.failed], 'console errors and failed responses').toEqual([]);
     } finally {
-      await visit.close();
+      await docs.close();
     }
   });
 });

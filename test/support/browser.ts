@@ -53,6 +53,8 @@ export interface Visit {
   requests: string[];
   /** Console errors and uncaught exceptions. */
   errors: string[];
+  /** Every response of status 400 or more, as `status url`. */
+  failed: string[];
   close: () => Promise<void>;
 }
 
@@ -72,8 +74,12 @@ export async function visit(
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
   await page.goto(url);
-  return { page, requests, errors, close: () => context.close() };
+  return { page, requests, errors, failed, close: () => context.close() };
 }
 
 /** The URLs that left this machine (any host but 127.0.0.1 and localhost). */
