@@ -2,7 +2,7 @@ import { visitorNetwork } from '#domain/ip-ranges.ts';
 
 // The counter itself is in request-counts.ts, which the management routes
 // import without the address parsing (ipaddr.js) the visitor scope needs.
-export { countRequest, managementKeyScope } from './request-counts.ts';
+export { admitRequest, countRequest, managementKeyScope } from './request-counts.ts';
 
 /** The submit endpoint's limit on every post to one form. */
 export function submitFormScope(formId: string): string {

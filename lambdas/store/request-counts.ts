@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
-import type { RateWindow } from '#domain/rate-limit.ts';
+import { shareOf } from '#domain/counter-shares.ts';
+import { probeOrder, type RateWindow, rateShards } from '#domain/rate-limit.ts';
 import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
 
@@ -34,4 +35,26 @@ export async function countRequest(scope: string, window: RateWindow): Promise<n
     }),
   );
   return Number(Attributes?.hits ?? 1);
+}
+
+/**
+ * Counts one request against `limit` requests in `scope`'s window: true when
+ * it is within the limit. A window whose limit is high enough to heat one
+ * item (`rateShards`) is counted on shards, each admitting its share; a
+ * request tries them from a random one and is refused only when every share
+ * is used up, so the limit stays exact. At the default limits this is one
+ * write to one item, as `countRequest`.
+ */
+export async function admitRequest(
+  scope: string,
+  window: RateWindow,
+  limit: number,
+  shards = rateShards(limit, (window.end - window.start) / 1000),
+): Promise<boolean> {
+  if (shards <= 1) return (await countRequest(scope, window)) <= limit;
+  for (const k of probeOrder(shards)) {
+    // An over-count on a shard already used up takes no room from the others.
+    if ((await countRequest(`${scope}#${k}`, window)) <= shareOf(limit, shards, k)) return true;
+  }
+  return false;
 }

@@ -8,7 +8,7 @@ import { header } from '#http/request.ts';
 import type { HttpResponse } from '#http/respond.ts';
 import { addLogContext } from '#log';
 import { getApiKey } from '#store/api-keys.ts';
-import { countRequest, managementKeyScope } from '#store/request-counts.ts';
+import { admitRequest, managementKeyScope } from '#store/request-counts.ts';
 import { getTeam, type Team } from '#store/teams.ts';
 
 export interface Caller {
@@ -34,11 +34,11 @@ export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       const now = Date.now();
       const window = windowAt(now, 60);
       // The team read and the rate count are independent: one round trip for both.
-      const [team, hits] = await Promise.all([
+      const [team, admitted] = await Promise.all([
         getTeam(record.teamId),
-        countRequest(managementKeyScope(keyId), window),
+        admitRequest(managementKeyScope(keyId), window, config.managementRatePerMinute),
       ]);
-      if (hits > config.managementRatePerMinute) {
+      if (!admitted) {
         throw new ServiceError(
           429,
           'rate_limited',

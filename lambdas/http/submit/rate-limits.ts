@@ -1,7 +1,7 @@
 import { config } from '#config';
 import { ServiceError } from '#domain/errors.ts';
 import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
-import { countRequest, submitFormScope, submitVisitorScope } from '#store/rate-limits.ts';
+import { admitRequest, submitFormScope, submitVisitorScope } from '#store/rate-limits.ts';
 
 /**
  * Step 4 of the submit endpoint, shared with the uploads route (the same
@@ -10,19 +10,13 @@ import { countRequest, submitFormScope, submitVisitorScope } from '#store/rate-l
  */
 export async function enforceRateLimits(formId: string, ip: string | undefined, now: Date) {
   const window = windowAt(now.getTime(), 60);
-  const checks: Promise<boolean>[] = [
-    countRequest(submitFormScope(formId), window).then(
-      (hits) => hits > config.submitRatePerFormPerMinute,
-    ),
-  ];
+  const checks = [admitRequest(submitFormScope(formId), window, config.submitRatePerFormPerMinute)];
   if (ip) {
     checks.push(
-      countRequest(submitVisitorScope(formId, ip), window).then(
-        (hits) => hits > config.submitRatePerIpPerMinute,
-      ),
+      admitRequest(submitVisitorScope(formId, ip), window, config.submitRatePerIpPerMinute),
     );
   }
-  if ((await Promise.all(checks)).some(Boolean)) {
+  if (!(await Promise.all(checks)).every(Boolean)) {
     const seconds = retryAfterSeconds(window, now.getTime());
     throw new ServiceError(429, 'rate_limited', 'Too many submissions; try again shortly', {
       headers: { 'retry-after': String(seconds) },
