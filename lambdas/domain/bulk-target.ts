@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { FOLDERS } from './submission-folders.ts';
+import { FOLDERS, type Flags, foldersOf } from './submission-folders.ts';
 import { inEnglish } from './validation-issues.ts';
 
 /**
@@ -48,4 +48,16 @@ export const bulkDeleteInput = inEnglish(z.strictObject({ target: bulkTarget }))
  */
 export function effectiveAsOf(asOf: string, now: Date): string {
   return new Date(Math.min(Date.parse(asOf), now.getTime())).toISOString();
+}
+
+/**
+ * Whether a submission, as read now, is still one the target names. A
+ * folder's index can lag behind its submissions, and a submission can leave
+ * the folder between the read and the write: a `{ filter }` target acts
+ * only on submissions whose current flags hold them in that folder, so
+ * emptying spam never deletes one just moved out of it. Ids name their
+ * submissions whatever their flags.
+ */
+export function stillTargeted(target: BulkTarget, flags: Flags): boolean {
+  return !('filter' in target) || foldersOf(flags).includes(target.filter);
 }

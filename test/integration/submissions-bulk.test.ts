@@ -1,3 +1,4 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { newForm, storedItems, type TestForm } from '../support/forms.ts';
@@ -195,6 +196,42 @@ describe('DELETE /v1/forms/{id}/submissions', () => {
       late,
     ]);
     await expectCountersExact(form.id);
+  });
+
+  it('a { filter } target acts only on submissions still in that folder: a lagging index (left so by hand here) deletes or moves nothing that left it', async () => {
+    const form = await newForm('pro');
+    const [spam, unspammed, unstarred] = await postAll(form, answers(3));
+    await bulk(form, 'PATCH', { target: { ids: [spam] }, isSpam: true });
+    await bulk(form, 'PATCH', { target: { ids: [unstarred] }, starred: true });
+    await bulk(form, 'PATCH', { target: { ids: [unstarred] }, starred: false });
+    // The indexes as DynamoDB may still show them a moment after a move: `unspammed` in
+    // spam (just moved out of it) and `unstarred` in starred; their flags say otherwise.
+    const { documents } = await localStore();
+    const lag = (id: string, attribute: string) =>
+      documents.send(
+        new UpdateCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: { pk: `FORM#${form.id}`, sk: `SUB#${id}` },
+          UpdateExpression: 'SET #index = :form',
+          ExpressionAttributeNames: { '#index': attribute },
+          ExpressionAttributeValues: { ':form': `FORM#${form.id}` },
+        }),
+      );
+    await lag(unspammed!, 'subSpamPk');
+    await lag(unstarred!, 'subStarredPk');
+    const asOf = new Date().toISOString();
+
+    const moved = await bulk(form, 'PATCH', { target: { filter: 'starred', asOf }, isSpam: true });
+    expect(moved.body).toEqual({ count: 0 });
+    const emptied = await bulk(form, 'DELETE', { target: { filter: 'spam', asOf } });
+    expect(emptied.body).toEqual({ count: 1 });
+    expect((await storedItems(form.id)).map((i) => i.id).sort()).toEqual(
+      [unspammed, unstarred].sort(),
+    );
+    const kept = await api('GET', `/v1/forms/${form.id}/submissions/${unstarred}`, {
+      key: form.apiKey,
+    });
+    expect(kept.body).toMatchObject({ isSpam: false, starred: false });
   });
 
   it('needs a target: anything else is 400 and deletes nothing', async () => {

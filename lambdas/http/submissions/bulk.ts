@@ -1,4 +1,4 @@
-import { type BulkTarget, effectiveAsOf } from '#domain/bulk-target.ts';
+import { type BulkTarget, effectiveAsOf, stillTargeted } from '#domain/bulk-target.ts';
 import { errorBody, type HttpResponse, json } from '#http/respond.ts';
 import { targetedSubmissions } from '#store/folder-reads.ts';
 import {
@@ -31,7 +31,10 @@ export async function bulkEdit(
     (asOf) => effectiveAsOf(asOf, now),
     SUBMISSIONS_PER_TRANSACTION,
   );
-  const outcome = await editSubmissions(formId, batches, edit, {
+  // Checked on every read of a submission, the re-read after a lost race included.
+  const targetedEdit: SubmissionEdit = (submission) =>
+    stillTargeted(target, submission) ? edit(submission) : undefined;
+  const outcome = await editSubmissions(formId, batches, targetedEdit, {
     deadline: now.getTime() + remainingMs() - SAFETY_MS,
     afterCommit,
   });
