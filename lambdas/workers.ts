@@ -35,6 +35,13 @@ export type WorkerTrigger =
 
 const DAY = 86_400;
 
+/** Lambda stops an email worker that runs longer, mid-send or not. */
+const EMAIL_WORKER_TIMEOUT_SECONDS = 60;
+
+/** How long an unsent email's claim holds before a redelivery of its message may take it over. */
+// Outlives the worker's timeout (+30 s of clock skew), yet ends before the emails queue redelivers.
+export const EMAIL_CLAIM_LEASE_SECONDS = EMAIL_WORKER_TIMEOUT_SECONDS + 30;
+
 export interface Worker {
   name: string;
   handler: string;
@@ -114,7 +121,7 @@ export const workers: readonly Worker[] = [
     name: 'emailWorker',
     handler: 'events/email-worker.ts',
     memoryMb: 256,
-    timeoutSeconds: 60,
+    timeoutSeconds: EMAIL_WORKER_TIMEOUT_SECONDS,
     access: ['table:read', 'table:write', 'email:send'],
     trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
   },

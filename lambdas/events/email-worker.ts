@@ -11,7 +11,12 @@ import {
 import { windowAt } from '#domain/rate-limit.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
-import { claimEmail, releaseEmail } from '#store/deliveries.ts';
+import {
+  claimEmail,
+  recordEmailRefused,
+  recordEmailSent,
+  releaseEmail,
+} from '#store/deliveries.ts';
 import { type DeliveryContext, readDeliveryContext } from '#store/delivery-context.ts';
 import { autoReplyRecipientScope, countRequest } from '#store/request-counts.ts';
 import { queueWorker } from './batch-worker.ts';
@@ -19,11 +24,14 @@ import { queueWorker } from './batch-worker.ts';
 /**
  * Sends one email of one submission through SES: the owner notification or
  * the auto-reply, built from the form's settings as they are now. Spam is
- * never emailed. Each email is claimed before it is sent, so a message
- * received twice sends it once; a send that failed for now gives the claim
- * back and is retried by the queue (then its dead-letter queue), and one SES
- * refused for good (a bad address, a rejected message) is logged, counted
- * and not retried.
+ * never emailed. Each email is claimed before it is sent and marked sent
+ * once SES took it, so a message received twice sends it once. A claim is a
+ * lease: when its worker died before the send (a timeout, a crash), the
+ * redelivered message takes it over, so no email is lost, and a rare one
+ * goes twice (a death after SES accepted it, before it was marked sent). A
+ * send that failed for now gives the claim back and is retried by the queue
+ * (then its dead-letter queue); one SES refused for good (a bad address, a
+ * rejected message) is logged, counted, marked and not retried.
  */
 export const handler = queueWorker(() => send, { parallel: true });
 
@@ -44,22 +52,32 @@ async function send(record: SQSRecord): Promise<void> {
     return;
   }
   if (!(await claimEmail(job.formId, job.submissionId, job.kind, new Date()))) {
-    log.info('email skipped', { ...job, reason: 'already sent' });
+    log.info('email skipped', { ...job, reason: 'sent already, or being sent' });
     return;
   }
+  let messageId: string;
   try {
-    const { messageId } = await sendEmail(message, { address: config.emailSenderAddress });
-    count('EmailSent', 1, { kind: job.kind });
-    log.info('email sent', { ...job, messageId });
+    ({ messageId } = await sendEmail(message, { address: config.emailSenderAddress }));
   } catch (error) {
     if (classifySendError(error) === 'permanent') {
       count('EmailRejected', 1, { kind: job.kind });
       log.warn('email refused by SES, not retried', { ...job, ...errorFields(error) });
+      await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date());
       return;
     }
     count('EmailRetried', 1, { kind: job.kind });
     await releaseEmail(job.formId, job.submissionId, job.kind);
     throw error;
+  }
+  count('EmailSent', 1, { kind: job.kind });
+  log.info('email sent', { ...job, messageId });
+  // SES has it. Throwing would have the queue redeliver the message and send it again once
+  // the lease ends, so a failed mark is logged, not thrown: only a stray duplicate of the
+  // message could then send it twice.
+  try {
+    await recordEmailSent(job.formId, job.submissionId, job.kind, { messageId, now: new Date() });
+  } catch (error) {
+    log.error('email sent but not marked sent', { ...job, messageId, ...errorFields(error) });
   }
 }
 

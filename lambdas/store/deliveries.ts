@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { DELIVERY_RETENTION_SECONDS, type Delivery } from '#domain/delivery-log.ts';
 import type { DeliveryStatus } from '#domain/webhook-delivery.ts';
+import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { documents } from './client.ts';
 import { DELIVERY_PREFIX, deliveryKey, emailMarkKey, formKey, stripPlumbing } from './keys.ts';
 import { getItem } from './table.ts';
@@ -138,9 +139,13 @@ export type EmailKind = 'notification' | 'autoreply';
 const EMAIL_MARK_SECONDS = 30 * 86_400;
 
 /**
- * Claims one email of a submission before it is sent: false when it was
- * claimed already (the queue delivered the message twice, or a send is in
- * flight), so each email goes at most once.
+ * Claims one email of a submission before it is sent: false when another
+ * delivery holds it (its send is in flight, within the lease) or when it is
+ * final (sent, or refused by SES). A claim that was never marked sent
+ * expires after EMAIL_CLAIM_LEASE_SECONDS: its claimer died between the
+ * claim and the send (a timeout, a crash), so the redelivered message takes
+ * it over and sends. Each email therefore goes at least once, and twice only
+ * when a claimer dies after SES accepted it but before `recordEmailSent`.
  */
 export async function claimEmail(
   formId: string,
@@ -148,24 +153,62 @@ export async function claimEmail(
   kind: EmailKind,
   now: Date,
 ): Promise<boolean> {
-  try {
-    await documents.send(
-      new PutCommand({
-        TableName: config.tableName,
-        Item: {
-          ...emailMarkKey(formId, submissionId, kind),
-          entity: 'emailMark',
-          claimedAt: now.toISOString(),
-          expiresAt: expiresAt(now, EMAIL_MARK_SECONDS),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  const staleBefore = new Date(now.getTime() - EMAIL_CLAIM_LEASE_SECONDS * 1000);
+  return putIf(
+    {
+      ...emailMarkKey(formId, submissionId, kind),
+      entity: 'emailMark',
+      claimedAt: now.toISOString(),
+      expiresAt: expiresAt(now, EMAIL_MARK_SECONDS),
+    },
+    'attribute_not_exists(pk) OR (attribute_not_exists(sentAt) AND ' +
+      'attribute_not_exists(refusedAt) AND claimedAt < :staleBefore)',
+    { ':staleBefore': staleBefore.toISOString() },
+  );
+}
+
+/** Marks a claimed email sent (SES accepted it as `messageId`): it is never claimed again. */
+export async function recordEmailSent(
+  formId: string,
+  submissionId: string,
+  kind: EmailKind,
+  sent: { messageId: string; now: Date },
+): Promise<void> {
+  await finishEmail(formId, submissionId, kind, 'SET sentAt = :at, sesMessageId = :messageId', {
+    ':at': sent.now.toISOString(),
+    ':messageId': sent.messageId,
+  });
+}
+
+/** Marks a claimed email refused by SES for good: it is never claimed again. */
+export async function recordEmailRefused(
+  formId: string,
+  submissionId: string,
+  kind: EmailKind,
+  now: Date,
+): Promise<void> {
+  await finishEmail(formId, submissionId, kind, 'SET refusedAt = :at', {
+    ':at': now.toISOString(),
+  });
+}
+
+// Only an existing mark: an update never creates one without its claim and its TTL.
+async function finishEmail(
+  formId: string,
+  submissionId: string,
+  kind: EmailKind,
+  update: string,
+  values: Record<string, unknown>,
+): Promise<void> {
+  await documents.send(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: emailMarkKey(formId, submissionId, kind),
+      UpdateExpression: update,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    }),
+  );
 }
 
 /** Gives a claim back after a send that failed for now, so the retried message may send. */

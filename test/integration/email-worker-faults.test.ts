@@ -1,13 +1,11 @@
 import { MessageRejected, TooManyRequestsException } from '@aws-sdk/client-sesv2';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import type { EmailMessage } from '../../lambdas/domain/email-messages.ts';
-import { api } from '../support/api.ts';
-import { emailsTo, eventually } from '../support/delivery.ts';
-import { newForm } from '../support/forms.ts';
+import { EMAIL_CLAIM_LEASE_SECONDS } from '../../lambdas/workers.ts';
+import { emailsTo } from '../support/delivery.ts';
+import { emailMark, eventOf, sqsRecord, unsentAutoreply } from '../support/email-worker.ts';
 import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
 
 /**
  * SES faults the emulator cannot produce (it accepts every well-formed message): the real
@@ -24,11 +22,10 @@ type SendEmail = typeof import('../../lambdas/aws/email.ts').sendEmail;
 
 let handler: Handler;
 let sendEmail: ReturnType<typeof vi.mocked<SendEmail>>;
-let documents: Awaited<ReturnType<typeof localStore>>['documents'];
 
 beforeAll(async () => {
   // The worker's configuration, as the stack gives it to the function.
-  ({ documents } = await localStore());
+  await localStore();
   const info = inject('localStack');
   process.env.EMAIL_SENDER_ADDRESS = 'forms@example.com';
   // Were the mock ever bypassed, a real send would still stay on 127.0.0.1.
@@ -53,86 +50,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
-
-const unique = () => crypto.randomUUID().slice(0, 8);
-const address = (who: string) => `${who}-${unique()}@example.com`;
-
-interface AutoreplyJob {
-  job: { formId: string; submissionId: string; kind: 'autoreply' };
-  owner: string;
-  visitor: string;
-}
-
-/**
- * A real stored submission whose auto-reply no one has sent or claimed: the form has
- * auto-replies off when it is posted, so the fan-out queues only the notification; once
- * that notification arrived (the fan-out has read the form by then) auto-replies are
- * turned on. The worker reads the form as it is when it sends, so the auto-reply job is
- * live for the handler run here, and the stack's own worker never sees one.
- */
-async function unsentAutoreply(): Promise<AutoreplyJob> {
-  const owner = address('owner');
-  const visitor = address('visitor');
-  const form = await newForm('pro', {
-    notifyEmail: owner,
-    autoreplySubject: 'Thanks {{field.name}}',
-    fields: [
-      { id: 'name', type: 'text' },
-      { id: 'email', type: 'email' },
-    ],
-  });
-  const posted = await submit(form.key, {
-    json: { name: 'Ada', email: visitor },
-    from: freshVisitor(),
-  });
-  expect(posted.status, posted.text).toBe(200);
-  const submissionId = posted.body?.submissionId as string;
-  const notified = await eventually(
-    () => emailsTo(owner),
-    (list) => list.length > 0,
-  );
-  expect(notified, 'the stack notified the owner').toHaveLength(1);
-  const enabled = await api('PATCH', `/v1/forms/${form.id}`, {
-    key: form.apiKey,
-    body: { autoreplyEnabled: true },
-  });
-  expect(enabled.status, enabled.text).toBe(200);
-  return { job: { formId: form.id, submissionId, kind: 'autoreply' }, owner, visitor };
-}
-
-/** One SQS record as Lambda hands it over; `receiveCount` as the queue counts deliveries. */
-function sqsRecord(body: unknown, messageId: string, receiveCount = 1): SQSRecord {
-  const now = String(Date.now());
-  return {
-    messageId,
-    receiptHandle: `receipt-${messageId}-${receiveCount}`,
-    body: JSON.stringify(body),
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: now,
-      SenderId: 'local',
-      ApproximateFirstReceiveTimestamp: now,
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:${inject('localStack').region}:000000000000:emails`,
-    awsRegion: inject('localStack').region,
-  };
-}
-
-const eventOf = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
-
-async function emailMark(job: AutoreplyJob['job']) {
-  const { Item } = await documents.send(
-    new GetCommand({
-      TableName: inject('localStack').tableName,
-      Key: { pk: `FORM#${job.formId}`, sk: `EMAIL#${job.submissionId}#${job.kind}` },
-    }),
-  );
-  return Item;
-}
 
 const sesError = <T>(
   ErrorClass: new (options: { message: string; $metadata: { httpStatusCode: number } }) => T,
@@ -160,14 +79,20 @@ describe('email worker under SES faults', () => {
     expect(logged).toContain('email refused by SES, not retried');
     expect(logged).toContain('"EmailRejected"');
     expect(logged).not.toContain('"EmailRetried"');
-    // The claim is kept.
-    expect(await emailMark(job)).toMatchObject({ entity: 'emailMark' });
+    // The claim is kept, and final.
+    const mark = await emailMark(job);
+    expect(mark).toMatchObject({ entity: 'emailMark', refusedAt: expect.any(String) });
 
-    // The same message delivered again (SQS is at least once): nothing is sent.
+    // The same message delivered again (SQS is at least once), even long past the claim's
+    // lease (the worker's clock moved on, Date only): nothing is sent.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(mark!.claimedAt) + (EMAIL_CLAIM_LEASE_SECONDS + 1) * 1000);
     const again = await handler(eventOf(sqsRecord(job, messageId, 2)));
+    vi.useRealTimers();
     expect(again).toEqual({ batchItemFailures: [] });
     expect(sendEmail).toHaveBeenCalledTimes(1);
     expect(await emailsTo(visitor)).toEqual([]);
+    expect(await emailMark(job)).toEqual(mark);
   });
 
   it('a throttled send is reported failed, its claim released, and a later delivery sends exactly once (SES client mocked to inject TooManyRequestsException)', async () => {
@@ -181,7 +106,7 @@ describe('email worker under SES faults', () => {
     // (nothing to send, done), so the handler answers with the partial failure.
     const messageId = crypto.randomUUID();
     const goneId = crypto.randomUUID();
-    const gone = { ...job, submissionId: `gone-${unique()}` };
+    const gone = { ...job, submissionId: `gone-${crypto.randomUUID().slice(0, 8)}` };
     const first = await handler(eventOf(sqsRecord(job, messageId), sqsRecord(gone, goneId)));
     expect(first).toEqual({ batchItemFailures: [{ itemIdentifier: messageId }] });
     expect(sendEmail).toHaveBeenCalledTimes(1);
@@ -196,7 +121,11 @@ describe('email worker under SES faults', () => {
     expect(retried).toEqual({ batchItemFailures: [] });
     expect(sendEmail).toHaveBeenCalledTimes(2);
     expect(sendEmail.mock.calls[1]?.[0]).toMatchObject({ to: visitor, replyTo: owner });
-    expect(await emailMark(job)).toMatchObject({ entity: 'emailMark' });
+    expect(await emailMark(job)).toMatchObject({
+      entity: 'emailMark',
+      sentAt: expect.any(String),
+      sesMessageId: 'ses-message-1',
+    });
 
     // And once more (a duplicate): still sent exactly once.
     const duplicate = await handler(eventOf(sqsRecord(job, messageId, 3)));
@@ -216,6 +145,41 @@ describe('email worker under SES faults', () => {
     // Powertools throws when every record failed: Lambda then leaves the whole batch.
     await expect(handler(eventOf(sqsRecord(job, crypto.randomUUID())))).rejects.toThrow();
     expect(sendEmail).toHaveBeenCalledTimes(1);
+    expect(await emailMark(job)).toBeUndefined();
+  });
+
+  it('an email SES accepted whose mark cannot be written is logged, not failed, so the queue does not send it again (sendEmail mocked to remove the mark while SES has the email, a write fault DynamoDB Local cannot be asked for)', async () => {
+    const { job } = await unsentAutoreply();
+    const { documents } = await localStore();
+    sendEmail.mockImplementationOnce(async () => {
+      await documents.send(
+        new DeleteCommand({
+          TableName: inject('localStack').tableName,
+          Key: { pk: `FORM#${job.formId}`, sk: `EMAIL#${job.submissionId}#${job.kind}` },
+        }),
+      );
+      return { messageId: 'ses-message-unmarked' };
+    });
+
+    // Errors are logged to stderr.
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      errors.push(String(chunk));
+      return true;
+    });
+
+    const result = await handler(eventOf(sqsRecord(job, crypto.randomUUID())));
+    expect(result, 'the message is done: failing it would send the email twice').toEqual({
+      batchItemFailures: [],
+    });
+    expect(sendEmail).toHaveBeenCalledTimes(1);
+    expect(output.join('')).toContain('"EmailSent"');
+    const logged = errors.join('');
+    expect(logged).toContain('"level":"error"');
+    expect(logged).toContain('email sent but not marked sent');
+    expect(logged).toContain('ses-message-unmarked');
+    expect(logged).toContain('ConditionalCheckFailedException');
+    // Marking sent never writes a mark of its own (one without its claim and TTL).
     expect(await emailMark(job)).toBeUndefined();
   });
 });
