@@ -140,12 +140,14 @@ const EMAIL_MARK_SECONDS = 30 * 86_400;
 
 /**
  * Claims one email of a submission before it is sent: false when another
- * delivery holds it (its send is in flight, within the lease) or when it is
- * final (sent, or refused by SES). A claim that was never marked sent
+ * delivery holds it (its send may be in flight, within the lease) or when it
+ * is final (marked sent, or refused by SES). A claim never marked sent
  * expires after EMAIL_CLAIM_LEASE_SECONDS: its claimer died between the
  * claim and the send (a timeout, a crash), so the redelivered message takes
- * it over and sends. Each email therefore goes at least once, and twice only
- * when a claimer dies after SES accepted it but before `recordEmailSent`.
+ * it over. An email is thus sent at least once while its message lives (the
+ * queue retries it, then keeps it in its dead-letter queue), and twice only
+ * when SES accepted it but it was not marked sent (its worker died in
+ * between, or the write failed) and the message came again.
  */
 export async function claimEmail(
   formId: string,

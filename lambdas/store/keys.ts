@@ -95,7 +95,10 @@ export const deliveryKey = (formId: string, submissionId: string) => ({
 });
 export const DELIVERY_PREFIX = 'DELIVERY#';
 
-/** Claims one email of a submission, so a message received twice sends it once. */
+/**
+ * One email of a submission: claimed for a lease before the send, final once sent or
+ * refused, so a message received twice sends it once (store/deliveries.ts).
+ */
 export const emailMarkKey = (formId: string, submissionId: string, kind: string) => ({
   pk: `FORM#${formId}`,
   sk: `EMAIL#${submissionId}#${kind}`,
