@@ -19,6 +19,7 @@ import {
 } from '#store/deliveries.ts';
 import { type DeliveryContext, readDeliveryContext } from '#store/delivery-context.ts';
 import { autoReplyRecipientScope, countRequest } from '#store/request-counts.ts';
+import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { queueWorker } from './batch-worker.ts';
 
 /**
@@ -43,16 +44,33 @@ async function send(record: SQSRecord): Promise<void> {
     log.info('email skipped', { ...job, reason: 'nothing to send' });
     return;
   }
+  const claim = await claimEmail(
+    job.formId,
+    job.submissionId,
+    job.kind,
+    new Date(),
+    EMAIL_CLAIM_LEASE_SECONDS,
+  );
+  if (claim === 'final') {
+    log.info('email skipped', { ...job, reason: 'sent already' });
+    return;
+  }
+  if (claim === 'held') {
+    // Another delivery of this message is sending it, or died doing so: this copy comes
+    // back after the queue's visibility timeout, past the lease, to find it sent or to
+    // take the claim over. Deleted now, it could be the message's last copy.
+    log.info('email held by another delivery', { ...job });
+    throw new Error('email claimed by another delivery; looked at again later');
+  }
+  // Counted once the email is this delivery's to send: a duplicate or held delivery of the
+  // same auto-reply does not use up the address's allowance.
   if (job.kind === 'autoreply' && (await autoRepliesExceeded(message.to))) {
     count('AutoReplyLimited');
     log.info('email skipped', {
       ...job,
       reason: 'auto-replies to this address are over the limit',
     });
-    return;
-  }
-  if (!(await claimEmail(job.formId, job.submissionId, job.kind, new Date()))) {
-    log.info('email skipped', { ...job, reason: 'sent already, or being sent' });
+    await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date(), 'limit');
     return;
   }
   let messageId: string;
@@ -62,7 +80,7 @@ async function send(record: SQSRecord): Promise<void> {
     if (classifySendError(error) === 'permanent') {
       count('EmailRejected', 1, { kind: job.kind });
       log.warn('email refused by SES, not retried', { ...job, ...errorFields(error) });
-      await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date());
+      await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date(), 'ses');
       return;
     }
     count('EmailRetried', 1, { kind: job.kind });

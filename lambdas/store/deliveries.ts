@@ -3,7 +3,6 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { config } from '#config';
 import { DELIVERY_RETENTION_SECONDS, type Delivery } from '#domain/delivery-log.ts';
 import type { DeliveryStatus } from '#domain/webhook-delivery.ts';
-import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { documents } from './client.ts';
 import { DELIVERY_PREFIX, deliveryKey, emailMarkKey, formKey, stripPlumbing } from './keys.ts';
 import { getItem } from './table.ts';
@@ -139,34 +138,54 @@ export type EmailKind = 'notification' | 'autoreply';
 const EMAIL_MARK_SECONDS = 30 * 86_400;
 
 /**
- * Claims one email of a submission before it is sent: false when another
- * delivery holds it (its send may be in flight, within the lease) or when it
- * is final (marked sent, or refused by SES). A claim never marked sent
- * expires after EMAIL_CLAIM_LEASE_SECONDS: its claimer died between the
- * claim and the send (a timeout, a crash), so the redelivered message takes
- * it over. An email is thus sent at least once while its message lives (the
- * queue retries it, then keeps it in its dead-letter queue), and twice only
- * when SES accepted it but it was not marked sent (its worker died in
- * between, or the write failed) and the message came again.
+ * What claiming an email found: `claimed` (this delivery sends it), `final`
+ * (sent already, or refused by SES: nothing to do) or `held` (another
+ * delivery claimed it within the lease: its send may be in flight, or its
+ * worker may have died; look again later).
+ */
+export type EmailClaim = 'claimed' | 'final' | 'held';
+
+/**
+ * Claims one email of a submission before it is sent. A claim never marked
+ * sent expires after `leaseSeconds`: its claimer died between the claim and
+ * the send (a timeout, a crash), so a later delivery takes it over. An email
+ * is thus sent at least once while its message lives (the queue retries it,
+ * then keeps it in its dead-letter queue), and twice only when SES accepted
+ * it but it was not marked sent (its worker died in between, or the write
+ * failed) and the message came again.
  */
 export async function claimEmail(
   formId: string,
   submissionId: string,
   kind: EmailKind,
   now: Date,
-): Promise<boolean> {
-  const staleBefore = new Date(now.getTime() - EMAIL_CLAIM_LEASE_SECONDS * 1000);
-  return putIf(
-    {
-      ...emailMarkKey(formId, submissionId, kind),
-      entity: 'emailMark',
-      claimedAt: now.toISOString(),
-      expiresAt: expiresAt(now, EMAIL_MARK_SECONDS),
-    },
-    'attribute_not_exists(pk) OR (attribute_not_exists(sentAt) AND ' +
-      'attribute_not_exists(refusedAt) AND claimedAt < :staleBefore)',
-    { ':staleBefore': staleBefore.toISOString() },
-  );
+  leaseSeconds: number,
+): Promise<EmailClaim> {
+  const staleBefore = new Date(now.getTime() - leaseSeconds * 1000);
+  try {
+    await documents.send(
+      new PutCommand({
+        TableName: config.tableName,
+        Item: {
+          ...emailMarkKey(formId, submissionId, kind),
+          entity: 'emailMark',
+          claimedAt: now.toISOString(),
+          expiresAt: expiresAt(now, EMAIL_MARK_SECONDS),
+        },
+        ConditionExpression:
+          'attribute_not_exists(pk) OR (attribute_not_exists(sentAt) AND ' +
+          'attribute_not_exists(refusedAt) AND claimedAt < :staleBefore)',
+        ExpressionAttributeValues: { ':staleBefore': staleBefore.toISOString() },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'claimed';
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // The mark as it stood, in raw attribute values (the document client leaves errors be).
+    const held = error.Item;
+    return held?.sentAt || held?.refusedAt ? 'final' : 'held';
+  }
 }
 
 /** Marks a claimed email sent (SES accepted it as `messageId`): it is never claimed again. */
@@ -182,15 +201,21 @@ export async function recordEmailSent(
   });
 }
 
-/** Marks a claimed email refused by SES for good: it is never claimed again. */
+/**
+ * Marks a claimed email not to be sent, for good: refused by SES (a bad
+ * address, a rejected message) or by the per-recipient auto-reply limit. It
+ * is never claimed again.
+ */
 export async function recordEmailRefused(
   formId: string,
   submissionId: string,
   kind: EmailKind,
   now: Date,
+  by: 'ses' | 'limit',
 ): Promise<void> {
-  await finishEmail(formId, submissionId, kind, 'SET refusedAt = :at', {
+  await finishEmail(formId, submissionId, kind, 'SET refusedAt = :at, refusedBy = :by', {
     ':at': now.toISOString(),
+    ':by': by,
   });
 }
 

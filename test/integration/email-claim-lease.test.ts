@@ -70,14 +70,16 @@ describe('the claim of an email is a lease; a sent email is final', () => {
     expect(mark!.expiresAt).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400);
   });
 
-  it('a claim without sentAt within the lease (a send in flight) makes a duplicate delivery skip', async () => {
+  it('a claim without sentAt within the lease (a send in flight) sends nothing and hands the duplicate back to the queue, to look again past the lease', async () => {
     const { job, visitor } = await unsentAutoreply();
     // Just inside the lease: the claimer may still be sending.
     const claimedAt = secondsAgo(LEASE - 10);
     await writeEmailMark(job, { claimedAt });
 
-    const result = await handler(eventOf(sqsRecord(job, crypto.randomUUID(), 2)));
-    expect(result).toEqual({ batchItemFailures: [] });
+    // Failed, not deleted (it may be the message's last copy); a batch of one fails whole.
+    await expect(handler(eventOf(sqsRecord(job, crypto.randomUUID(), 2)))).rejects.toThrow(
+      /All records failed/,
+    );
     expect(sendEmail).not.toHaveBeenCalled();
     expect(await emailsTo(visitor)).toEqual([]);
     const mark = await emailMark(job);
@@ -100,7 +102,7 @@ describe('the claim of an email is a lease; a sent email is final', () => {
     expect(await emailMark(job), 'the mark is untouched').toEqual(before);
   });
 
-  it('a worker that dies between its claim and the send loses nothing: a redelivery within the lease skips, the one after it sends exactly once (sendEmail mocked to never answer once, as a Lambda timeout leaves a send)', async () => {
+  it('a worker that dies between its claim and the send loses nothing: a redelivery within the lease goes back to the queue, the one after it sends exactly once (sendEmail mocked to never answer once, as a Lambda timeout leaves a send)', async () => {
     const { job, visitor } = await unsentAutoreply();
     const messageId = crypto.randomUUID();
 
@@ -117,9 +119,11 @@ describe('the claim of an email is a lease; a sent email is final', () => {
     expect(abandoned).toMatchObject({ entity: 'emailMark', claimedAt: expect.any(String) });
     expect(abandoned?.sentAt).toBeUndefined();
 
-    // A duplicate delivery while the claim holds: skipped, the send may still be in flight.
-    const early = await handler(eventOf(sqsRecord(job, messageId, 2)));
-    expect(early).toEqual({ batchItemFailures: [] });
+    // A delivery while the claim holds sends nothing and goes back to the queue: the send
+    // may still be in flight, or (as here) its worker may be gone.
+    await expect(handler(eventOf(sqsRecord(job, messageId, 2)))).rejects.toThrow(
+      /All records failed/,
+    );
     expect(sendEmail).toHaveBeenCalledTimes(1);
     expect(await emailMark(job)).toEqual(abandoned);
 
@@ -137,5 +141,43 @@ describe('the claim of an email is a lease; a sent email is final', () => {
       sentAt: expect.any(String),
       sesMessageId: inbox[0]!.messageId,
     });
+  });
+  it("held deliveries of an auto-reply do not use up its address's hourly allowance: the delivery that takes the claim over still sends", async () => {
+    const { job, visitor } = await unsentAutoreply();
+    await writeEmailMark(job, { claimedAt: secondsAgo(10) });
+    const messageId = crypto.randomUUID();
+    for (const receiveCount of [2, 3, 4, 5]) {
+      await expect(handler(eventOf(sqsRecord(job, messageId, receiveCount)))).rejects.toThrow(
+        /All records failed/,
+      );
+    }
+    // The claimer died: past the lease, the next delivery sends, within the 3 an hour.
+    await writeEmailMark(job, { claimedAt: secondsAgo(LEASE + 5) });
+    expect(await handler(eventOf(sqsRecord(job, messageId, 6)))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(await emailsTo(visitor)).toHaveLength(1);
+  });
+
+  it("an auto-reply over its address's limit is final: marked refused by the limit, never sent by a later delivery", async () => {
+    const { job, visitor } = await unsentAutoreply();
+    const counts = await import('../../lambdas/store/request-counts.ts');
+    const { windowAt } = await import('../../lambdas/domain/rate-limit.ts');
+    const scope = counts.autoReplyRecipientScope(visitor);
+    for (let i = 0; i < 3; i++) await counts.countRequest(scope, windowAt(Date.now(), 3600));
+
+    expect(await handler(eventOf(sqsRecord(job, crypto.randomUUID(), 1)))).toEqual({
+      batchItemFailures: [],
+    });
+    const mark = await emailMark(job);
+    expect(mark).toMatchObject({ refusedAt: expect.any(String), refusedBy: 'limit' });
+    // A later delivery, past the lease (the worker's Date moved on): nothing to send.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(mark!.claimedAt) + (LEASE + 5) * 1000);
+    const later = await handler(eventOf(sqsRecord(job, crypto.randomUUID(), 2)));
+    vi.useRealTimers();
+    expect(later).toEqual({ batchItemFailures: [] });
+    expect(sendEmail).not.toHaveBeenCalled();
+    expect(await emailsTo(visitor)).toEqual([]);
   });
 });
