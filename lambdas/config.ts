@@ -82,6 +82,11 @@ export function queueUrl(name: QueueName): string {
   return required(QUEUES[name].urlVariable);
 }
 
+/** The URL of one queue's dead-letter queue (only with `queue:<name>:deadLetter` access). */
+export function deadLetterQueueUrl(name: QueueName): string {
+  return required(QUEUES[name].deadLetterUrlVariable);
+}
+
 /** The wiring, then every deployer setting (`config.freeFormLimit`, …). */
 export const config = Object.defineProperties(wiring, settingGetters) as typeof wiring &
   SettingValues;

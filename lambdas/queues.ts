@@ -12,23 +12,45 @@ export interface QueueDefinition {
   name: string;
   /** Environment variable that carries the queue URL to functions. */
   urlVariable: string;
+  /**
+   * Environment variable that carries its dead-letter queue's URL to a
+   * function granted `queue:<name>:deadLetter` (one that moves a message
+   * there itself).
+   */
+  deadLetterUrlVariable: string;
   /** At least 6 × its consumer's timeout (AWS's advice for Lambda consumers). */
   visibilityTimeoutSeconds: number;
   /** Receives before the dead-letter queue, from the deployment's settings. */
   maxReceiveCount: (settings: Pick<SettingValues, 'webhookRetryDelaysSeconds'>) => number;
 }
 
+/**
+ * Receives of a webhook message that may send nothing without costing a
+ * retry. SQS counts every receive, also one that never reaches the worker's
+ * send: a throttled Lambda invocation hands its batch back with the count
+ * raised (AWS advises a maxReceiveCount of at least 5 for this), and so does a
+ * worker that timed out or crashed first. The worker numbers attempts from
+ * the delivery log, not from receives, and moves a message whose retries are
+ * spent to the dead-letter queue itself; SQS's own move after this many
+ * extra receives is only the backstop for a message that never gets through
+ * (a worker failing on it every time).
+ */
+export const WEBHOOK_LOST_RECEIVE_SLACK = 5;
+
 export const QUEUES = {
   webhooks: {
     name: 'webhooks',
     urlVariable: 'WEBHOOK_QUEUE_URL',
+    deadLetterUrlVariable: 'WEBHOOK_DEAD_LETTER_QUEUE_URL',
     visibilityTimeoutSeconds: 180,
-    // The first attempt and one per retry delay: the receive after the last goes to the DLQ.
-    maxReceiveCount: (settings) => settings.webhookRetryDelaysSeconds.length + 1,
+    // The first attempt, one per retry delay, and slack for receives that sent nothing.
+    maxReceiveCount: (settings) =>
+      settings.webhookRetryDelaysSeconds.length + 1 + WEBHOOK_LOST_RECEIVE_SLACK,
   },
   emails: {
     name: 'emails',
     urlVariable: 'EMAIL_QUEUE_URL',
+    deadLetterUrlVariable: 'EMAIL_DEAD_LETTER_QUEUE_URL',
     visibilityTimeoutSeconds: 360,
     maxReceiveCount: () => 5,
   },

@@ -114,7 +114,8 @@ export const workers: readonly Worker[] = [
     memoryMb: 256,
     // A batch's attempts run at once, each at most 10 s, plus their reads and writes.
     timeoutSeconds: 30,
-    access: ['table:read', 'table:write'],
+    // Moves a message whose retries are spent to the webhooks DLQ itself (lambdas/queues.ts).
+    access: ['table:read', 'table:write', 'queue:webhooks:deadLetter'],
     trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
   },
   {

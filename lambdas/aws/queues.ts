@@ -1,9 +1,10 @@
 import {
   ChangeMessageVisibilityCommand,
   SendMessageBatchCommand,
+  SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { queueUrl } from '#config';
+import { deadLetterQueueUrl, queueUrl } from '#config';
 import type { QueueName } from '#queues';
 
 // Created once per container; the endpoint comes from AWS_ENDPOINT_URL_SQS locally.
@@ -43,6 +44,32 @@ export async function retryLater(
       QueueUrl: queueUrl(queue),
       ReceiptHandle: receiptHandle,
       VisibilityTimeout: Math.min(43_200, Math.max(0, Math.round(seconds))),
+    }),
+  );
+}
+
+/**
+ * Puts a copy of a received message (the same body, with these string
+ * attributes) in the queue's dead-letter queue, where SQS's own redrive would
+ * have put it; the caller then lets the original be deleted. A failure
+ * between the two leaves the original to come back: at worst a second copy,
+ * never none.
+ */
+export async function sendToDeadLetters(
+  queue: QueueName,
+  body: string,
+  attributes: Record<string, string> = {},
+): Promise<void> {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: deadLetterQueueUrl(queue),
+      MessageBody: body,
+      MessageAttributes: Object.fromEntries(
+        Object.entries(attributes).map(([name, value]) => [
+          name,
+          { DataType: 'String', StringValue: value },
+        ]),
+      ),
     }),
   );
 }

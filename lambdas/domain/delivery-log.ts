@@ -74,6 +74,49 @@ export function withAttempt(delivery: Delivery, attempt: DeliveryAttempt): Deliv
   };
 }
 
+/** How one received queue message stands, as far as numbering its attempt goes. */
+export interface ReceivedMessage {
+  /** SQS's ApproximateReceiveCount: 1 on a message's first receive. */
+  receiveCount: number;
+  /**
+   * Set on a message the worker moved to the dead-letter queue: the `at` of
+   * the attempt after which it gave up. A redrive copies it back with the
+   * body, so the message says which failure it is the redrive of.
+   */
+  deadLetteredAfter?: string;
+}
+
+/**
+ * The number of the attempt a received message makes, or undefined when it
+ * sends nothing. Counted from what was attempted (the stored attempts of the
+ * current sending), not from receives: a receive that sent nothing (a
+ * throttled invocation, a worker that timed out or crashed before sending)
+ * costs no retry and leaves no gap in the numbers.
+ *
+ * - delivered: never sent again.
+ * - a message's first receive starts a sending (1): queued by the fan-out,
+ *   by the retry route, or moved back from the dead-letter queue.
+ * - pending: its first receive sent nothing, so this is still attempt 1.
+ * - retrying: one past the last stored attempt.
+ * - failed: a message still around after its delivery gave up sends nothing
+ *   (a duplicate, or one whose deletion failed), unless it is the redrive of
+ *   exactly this failure whose first receive was lost: then it starts anew.
+ *   The receive count alone cannot tell these apart, `deadLetteredAfter` can.
+ */
+export function attemptNumber(delivery: Delivery, message: ReceivedMessage): number | undefined {
+  if (delivery.status === 'delivered') return undefined;
+  if (message.receiveCount <= 1) return 1;
+  const last = delivery.attempts.at(-1);
+  switch (delivery.status) {
+    case 'pending':
+      return 1;
+    case 'retrying':
+      return (last?.number ?? 0) + 1;
+    case 'failed':
+      return last !== undefined && message.deadLetteredAfter === last.at ? 1 : undefined;
+  }
+}
+
 /** A failed delivery sent again by hand: pending, its attempts kept. */
 export function requeued(delivery: Delivery, now: Date): Delivery {
   return { ...delivery, status: 'pending', updatedAt: now.toISOString() };

@@ -1,8 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
-import { retryLater } from '#aws/queues.ts';
+import { retryLater, sendToDeadLetters } from '#aws/queues.ts';
 import { config } from '#config';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
 import {
+  attemptNumber,
   type Delivery,
   type DeliveryAttempt,
   pendingDelivery,
@@ -23,21 +24,29 @@ import { queueWorker } from './batch-worker.ts';
 class RetryLater extends Error {}
 
 /**
+ * The message attribute naming the failure a dead-lettered message is the
+ * redrive of (see attemptNumber); the admin redrive copies attributes back.
+ */
+export const DEAD_LETTERED_AFTER = 'deadLetteredAfter';
+
+/**
  * One attempt of one submission's `submission.created` webhook (SPEC
  * "Events", DESIGN §4), read as things are now: the current URL and secret,
  * the submission as stored. A 2xx is delivered; a timeout, network error,
  * 408, 429 or 5xx is tried again after the schedule's next delay (the
  * message is hidden that long, then reported failed so SQS hands it back);
- * anything else fails at once and marks the webhook failing. The message's
- * receive count numbers the attempt, so after the last delay the next
- * receive moves the message to the dead-letter queue.
+ * anything else fails at once and marks the webhook failing. The delivery
+ * log numbers the attempt (attemptNumber), not the receive count: a receive
+ * that sent nothing costs no retry, and the queue's maxReceiveCount leaves
+ * slack for such receives (lambdas/queues.ts). So the receive after the last
+ * attempt is no longer SQS's move to the dead-letter queue: once the retries
+ * are spent, the worker puts the message there itself.
  */
 // Deliveries are independent: a slow receiver does not hold up the batch's others.
 export const handler = queueWorker(() => deliver, { parallel: true });
 
 async function deliver(record: SQSRecord): Promise<void> {
   const job = JSON.parse(record.body) as WebhookJob;
-  const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
   const context = await readDeliveryContext(job.formId, job.submissionId);
   if (!context?.webhook || context.team.plan !== 'pro') {
     log.info('webhook delivery skipped', { ...job, reason: 'nothing to deliver' });
@@ -50,10 +59,13 @@ async function deliver(record: SQSRecord): Promise<void> {
   const delivery =
     stored ?? pendingDelivery({ formId: job.formId, submissionId: submission.id, webhookId, now });
   // A delivered webhook is never sent again. A failed one is sent again only by a fresh
-  // message (receive count 1: moved back from the dead-letter queue); a message still
-  // going round after its delivery failed sends nothing more.
-  if (delivery.status === 'delivered') return;
-  if (delivery.status === 'failed' && attempt > 1) return;
+  // message (moved back from the dead-letter queue, or the retry route's); a message
+  // still going round after its delivery failed sends nothing more.
+  const attempt = attemptNumber(delivery, {
+    receiveCount: Number(record.attributes.ApproximateReceiveCount ?? '1'),
+    deadLetteredAfter: record.messageAttributes?.[DEAD_LETTERED_AFTER]?.stringValue,
+  });
+  if (attempt === undefined) return;
 
   const body = webhookPayload(submission, now, submission.isSpam);
   const timestamp = Math.floor(now.getTime() / 1000);
@@ -77,6 +89,7 @@ async function deliver(record: SQSRecord): Promise<void> {
       : undefined;
   const outcome: DeliveryAttempt['outcome'] =
     verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'retrying' : 'failed';
+  const givingUp = verdict === 'retry' && delay === undefined;
   const attemptRecord: DeliveryAttempt = {
     number: attempt,
     at: now.toISOString(),
@@ -88,8 +101,17 @@ async function deliver(record: SQSRecord): Promise<void> {
     nextAttemptAt:
       delay !== undefined ? new Date(now.getTime() + delay * 1000).toISOString() : null,
   };
+  if (givingUp) {
+    // The retry window ran out: the message goes to the dead-letter queue (then this
+    // handler succeeds and the original is deleted). Before the delivery reads failed,
+    // so a failure in between brings the message back to try again, never loses it;
+    // the copy names this attempt, which a redrive needs (attemptNumber).
+    await sendToDeadLetters('webhooks', record.body, { [DEAD_LETTERED_AFTER]: attemptRecord.at });
+  }
   if (!(await saveDelivery(withAttempt(delivery, attemptRecord), stored, new Date()))) {
     // Another handler of the same delivery got there first: its chain goes on, this one ends.
+    // (A dead-letter copy sent above stays: its redrive is a fresh message, which sends
+    // again unless the delivery is delivered by then.)
     log.info('webhook attempt superseded', { ...job, webhookId, attempt });
     return;
   }
@@ -116,12 +138,6 @@ async function deliver(record: SQSRecord): Promise<void> {
   }
   count('WebhookFailed');
   await markWebhook(job.formId, { state: 'failing', lastError: lastErrorOf(result, verdict) }, now);
-  if (verdict === 'retry') {
-    // The retry window ran out: back to the queue at once, whose next receive
-    // is one past its maxReceiveCount, so SQS moves it to the dead-letter queue.
-    await retryLater('webhooks', record.receiptHandle, 0);
-    throw new RetryLater(`attempt ${attempt} was the last; the message goes to the DLQ`);
-  }
 }
 
 function lastErrorOf(result: AttemptResult, verdict: 'retry' | 'fail' | 'delivered'): string {

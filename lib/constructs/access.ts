@@ -16,13 +16,13 @@ export interface AccessTargets {
 
 type Grant = (fn: ServiceFunction, targets: AccessTargets) => void;
 
-/** `queue:<name>:send` for every queue of lambdas/queues.ts. */
+/** `queue:<name>:send` and `queue:<name>:deadLetter` for every queue of lambdas/queues.ts. */
 const QUEUE_GRANTS = Object.fromEntries(
-  (Object.keys(QUEUES) as QueueName[]).map((name): [string, Grant] => [
-    `queue:${name}:send`,
-    (fn, { queues }) => queues.get(name).grantSend(fn),
+  (Object.keys(QUEUES) as QueueName[]).flatMap((name): [string, Grant][] => [
+    [`queue:${name}:send`, (fn, { queues }) => queues.get(name).grantSend(fn)],
+    [`queue:${name}:deadLetter`, (fn, { queues }) => queues.get(name).grantDeadLetterSend(fn)],
   ]),
-) as Record<`queue:${QueueName}:send`, Grant>;
+) as Record<`queue:${QueueName}:${'send' | 'deadLetter'}`, Grant>;
 
 /**
  * Every access a route or worker may declare (lambdas/access.ts takes the
@@ -53,7 +53,11 @@ const GRANTS = {
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */
   'forms:update': (fn, { storage }) => storage.grantFormUpdates(fn),
-  /** Send to one queue of lambdas/queues.ts: its URL variable and SendMessage on it only. */
+  /**
+   * Send to one queue of lambdas/queues.ts (`:send`), or move a message to its
+   * dead-letter queue (`:deadLetter`): the URL variable and SendMessage on that
+   * queue only.
+   */
   ...QUEUE_GRANTS,
 } satisfies Record<string, Grant>;
 

@@ -85,6 +85,21 @@ export class ServiceQueue extends Construct {
   }
 
   /**
+   * The dead-letter queue's URL variable and SendMessage on that DLQ only: for
+   * a consumer that moves a message there itself (the webhook worker, whose
+   * queue's maxReceiveCount leaves slack for receives that sent nothing).
+   */
+  grantDeadLetterSend(fn: ServiceFunction): void {
+    fn.addEnvironment(this.definition.deadLetterUrlVariable, this.deadLetterQueue.queueUrl);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sqs:SendMessage'],
+        resources: [this.deadLetterQueue.queueArn],
+      }),
+    );
+  }
+
+  /**
    * Checks that a message stays invisible while a consumer with this timeout
    * works on it, with AWS's margin for a Lambda consumer (6 × its timeout:
    * the poller's own retries and batching window); otherwise SQS hands it to

@@ -25,6 +25,8 @@ export function localEnvironment(
   extra: {
     baseUrl: string;
     queueUrls: Record<string, string>;
+    /** Each queue's dead-letter queue URL, by queue name. */
+    deadLetterUrls?: Record<string, string>;
     logLevel: string;
     turnstileVerifyUrl: string;
   },
@@ -61,6 +63,8 @@ export function localEnvironment(
   for (const queue of Object.values(QUEUES)) {
     const url = extra.queueUrls[queue.name];
     if (url) env[queue.urlVariable] = url;
+    const deadLetterUrl = extra.deadLetterUrls?.[queue.name];
+    if (deadLetterUrl) env[queue.deadLetterUrlVariable] = deadLetterUrl;
   }
   return env;
 }

@@ -150,6 +150,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       localEnvironment(endpoints, {
         baseUrl: gateway.url,
         queueUrls: Object.fromEntries(Object.entries(queues).map(([name, q]) => [name, q.url])),
+        deadLetterUrls: Object.fromEntries(
+          Object.entries(queues).map(([name, q]) => [name, q.deadLetterUrl]),
+        ),
         logLevel: options.logLevel,
         turnstileVerifyUrl: turnstile.verifyUrl,
       }),

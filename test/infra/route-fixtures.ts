@@ -96,6 +96,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   ],
   'queue:webhooks:send': ['sqs:SendMessage'],
   'queue:emails:send': ['sqs:SendMessage'],
+  'queue:webhooks:deadLetter': ['sqs:SendMessage'],
+  'queue:emails:deadLetter': ['sqs:SendMessage'],
 };
 
 /** Every function may write its own log group, nothing more, whatever its access. */

@@ -1,6 +1,6 @@
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { QUEUES } from '../../lambdas/queues.ts';
+import { QUEUES, WEBHOOK_LOST_RECEIVE_SLACK } from '../../lambdas/queues.ts';
 import { routes } from '../../lambdas/routes.ts';
 import { INSERTED_SPAM_PATTERN, INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
 import { type Worker, workers } from '../../lambdas/workers.ts';
@@ -287,9 +287,10 @@ describe('least privilege: access plus what the trigger needs, nothing more', ()
     (name, worker) => {
       const allowed = new Set<string>();
       for (const kind of worker.access) {
-        const match = /^queue:(\w+):send$/.exec(kind);
-        if (match)
-          allowed.add(built.logicalId(serviceQueue(match[1] as keyof typeof QUEUES).queue));
+        const match = /^queue:(\w+):(send|deadLetter)$/.exec(kind);
+        if (!match) continue;
+        const queue = serviceQueue(match[1] as keyof typeof QUEUES);
+        allowed.add(built.logicalId(match[2] === 'send' ? queue.queue : queue.deadLetterQueue));
       }
       if (worker.trigger.kind === 'queue')
         allowed.add(built.logicalId(serviceQueue(worker.trigger.queue).queue));
@@ -451,6 +452,58 @@ describe('the deployed tables', () => {
     const queue = custom.template.toJSON().Resources[
       custom.logicalId(custom.stack.queues.get('webhooks').queue)
     ].Properties as { RedrivePolicy: { maxReceiveCount: number } };
-    expect(queue.RedrivePolicy.maxReceiveCount).toBe(3);
+    // Two delays: three attempts, plus the slack for receives that sent nothing.
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(3 + WEBHOOK_LOST_RECEIVE_SLACK);
+  });
+
+  it('the webhooks queue leaves slack for receives that sent nothing: attempts + 5, never under AWS’s advised 5', () => {
+    // Eight attempts by default (seven delays): a throttled or crashed receive must not cut them short.
+    const real = synthesize();
+    const redriveOf = (synthesized: typeof real) =>
+      (
+        synthesized.template.toJSON().Resources[
+          synthesized.logicalId(synthesized.stack.queues.get('webhooks').queue)
+        ].Properties as { RedrivePolicy: { maxReceiveCount: number } }
+      ).RedrivePolicy.maxReceiveCount;
+    expect(WEBHOOK_LOST_RECEIVE_SLACK).toBe(5);
+    expect(redriveOf(real)).toBe(
+      (cdkJsonContext.webhookRetryDelaysSeconds as number[]).length + 1 + 5,
+    );
+    // The shortest schedule (one delay, two attempts) still allows 7 receives: over AWS's 5.
+    expect(redriveOf(synthesize({ context: { webhookRetryDelaysSeconds: '60' } }))).toBe(7);
+  });
+
+  it('only the webhook worker may send to the webhooks DLQ: its URL variable and SendMessage on that DLQ only', () => {
+    const real = synthesize();
+    const realResources = real.template.toJSON().Resources as typeof resources;
+    const webhooks = real.stack.queues.get('webhooks');
+    const dlqArn = queueArn(real.logicalId(webhooks.deadLetterQueue));
+    const sqsOf = (name: string) =>
+      statementsOfRole(real, real.logicalId(real.functionOf(name).role)).filter((s) =>
+        [s.Action].flat().some((a) => a.startsWith('sqs:')),
+      );
+    const variablesOfReal = (name: string) =>
+      (
+        realResources[real.logicalId(real.functionOf(name).lambda)]!.Properties.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+    expect(sqsOf('webhookWorker')).toContainEqual({
+      Effect: 'Allow',
+      Action: 'sqs:SendMessage',
+      Resource: dlqArn,
+    });
+    expect(variablesOfReal('webhookWorker')[QUEUES.webhooks.deadLetterUrlVariable]).toEqual({
+      Ref: real.logicalId(webhooks.deadLetterQueue),
+    });
+    for (const fn of [...routes, ...workers]) {
+      if (fn.name === 'webhookWorker') continue;
+      expect(JSON.stringify(sqsOf(fn.name)), fn.name).not.toContain(
+        `"${real.logicalId(webhooks.deadLetterQueue)}"`,
+      );
+      expect(variablesOfReal(fn.name), fn.name).not.toHaveProperty(
+        QUEUES.webhooks.deadLetterUrlVariable,
+      );
+    }
   });
 });

@@ -109,7 +109,7 @@ describe('admin dlq: the dead-letter queues of the local stack', () => {
     expect(submissionId).toBeTruthy();
     expect((await deliveryWhen(form, submissionId, 'failed'))?.status).toBe('failed');
 
-    // show: the message reaches the DLQ on the receive after the last attempt.
+    // show: the worker moves the message to the DLQ after the last attempt.
     const dead = await eventually(
       () => shown('webhooks'),
       ({ messages }) => ours(messages, submissionId).length > 0,
@@ -120,7 +120,9 @@ describe('admin dlq: the dead-letter queues of the local stack', () => {
       receiveCount: expect.any(Number),
       sentAt: expect.stringMatching(/Z$/),
     });
-    expect(message!.receiveCount).toBeGreaterThan(1);
+    // A copy the worker sent (SendMessage), not SQS's move of the original: its receive
+    // count is the DLQ's own (the peeks'), no longer the source queue's.
+    expect(message!.receiveCount).toBeGreaterThanOrEqual(1);
     // show peeks: it consumed nothing.
     expect(ours((await shown('webhooks')).messages, submissionId)).toHaveLength(1);
 
