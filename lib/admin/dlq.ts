@@ -15,10 +15,12 @@ import {
  * Operator tools for dead-letter queues (`npm run admin -- dlq …`). A DLQ is
  * read by peeking (ReceiveMessage with VisibilityTimeout 0, nothing deleted);
  * a redrive moves messages one by one, SendMessage to the source queue with the
- * same body first and DeleteMessage from the DLQ after, so a failure between
- * the two duplicates a message at worst and never loses one. A redriven message
- * is a fresh one (receive count 1), which the webhook worker takes as "send a
- * failed delivery again", with the same `webhook-id`.
+ * same body and message attributes first and DeleteMessage from the DLQ after,
+ * so a failure between the two duplicates a message at worst and never loses
+ * one. A redriven message is a fresh one (receive count 1), which the webhook
+ * worker takes as "send a failed delivery again", with the same `webhook-id`;
+ * its `deadLetteredAfter` attribute, copied back, keeps it so when that first
+ * receive is lost (lambdas/domain/delivery-log.ts, attemptNumber).
  */
 
 /** One dead-letter queue and the queue its messages came from (`null` when unknown). */
