@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { FOLDERS, type Flags, foldersOf } from './submission-folders.ts';
+import { type Flags, FOLDERS, foldersOf } from './submission-folders.ts';
 import { inEnglish } from './validation-issues.ts';
 
 /**
