@@ -11,11 +11,11 @@ export type PlanName = 'free' | 'pro';
  * a team that dropped to Free can still edit other settings of a form that
  * keeps Pro values from before.
  *
- * `completionMode`: SPEC marks the custom completion message and the redirect
- * as Pro, not the mode. `message` stays Free: without the Pro title and text
- * it shows the default copy. `redirect` is Pro, because all it does is send
- * visitors to the Pro `redirectUrl`; otherwise a downgraded team could switch
- * it back on with a URL saved while on Pro.
+ * `completionMode` is Free (SPEC marks the completion title, message and
+ * `redirectUrl` as Pro, not the mode): a Free form in `message` mode shows
+ * the default copy, and one in `redirect` mode (possible only with a URL
+ * kept from Pro days) shows the thank-you page, because the submit path
+ * redirects for Pro teams only (`redirectTarget`).
  */
 const PRO_WHEN: { [K in keyof FormUpdate]?: (value: NonNullable<FormUpdate[K]>) => boolean } = {
   closedMessage: () => true,
@@ -24,7 +24,6 @@ const PRO_WHEN: { [K in keyof FormUpdate]?: (value: NonNullable<FormUpdate[K]>) 
   autoreplyEnabled: (value) => value,
   autoreplySubject: () => true,
   autoreplyBody: () => true,
-  completionMode: (value) => value === 'redirect',
   completionTitle: () => true,
   completionMessage: () => true,
   redirectUrl: () => true,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { admin } from '../support/admin.ts';
+import { api } from '../support/api.ts';
 import { newForm } from '../support/forms.ts';
 import { submit } from '../support/submit.ts';
 
@@ -46,6 +48,24 @@ describe('POST /s/{key} from a browser (Accept: text/html)', () => {
     // Scripts still get JSON.
     const json = await submit(form.key, { json: { a: 'c' } });
     expect(json.body).toMatchObject({ ok: true, submissionId: expect.any(String) });
+  });
+
+  it('completionMode is not a Pro setting (SPEC): a team back on Free may set redirect with the URL it kept, and its browser posts see the thank-you page', async () => {
+    const form = await newForm('pro', { redirectUrl: 'https://www.example.com/thanks' });
+    expect((await admin('team', 'plan', '--team', form.teamId, '--plan', 'free')).code).toBe(0);
+    const patched = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { completionMode: 'redirect' },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({
+      completionMode: 'redirect',
+      redirectUrl: 'https://www.example.com/thanks',
+    });
+    const response = await submit(form.key, { form: { a: 'b' }, headers: BROWSER });
+    expect(response.status).toBe(200);
+    expect(response.headers.location).toBeUndefined();
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('_redirect is Pro and may only lead back to the posting site or an allowed one', async () => {

@@ -190,7 +190,6 @@ describe('PATCH /v1/forms/{id} on a Free team', () => {
     completionTitle: 'Thanks',
     completionMessage: 'We got it',
     redirectUrl: 'https://example.com/thanks',
-    completionMode: 'redirect',
     allowUploads: true,
     uploadLimitMb: 20,
   };

@@ -306,7 +306,6 @@ describe('Pro settings', () => {
     ['completionTitle', { completionTitle: 'Thanks' }],
     ['completionMessage', { completionMessage: 'We will be in touch' }],
     ['redirectUrl', { redirectUrl: url }],
-    ['completionMode', { completionMode: 'redirect' }, { redirectUrl: url }],
     ['allowUploads', { allowUploads: true }],
     ['uploadLimitMb', { uploadLimitMb: 25 }],
   ];
@@ -362,9 +361,14 @@ describe('Pro settings', () => {
     });
   });
 
-  it('the message and default completion modes are Free', () => {
+  it('every completion mode is Free (SPEC marks its title, message and redirectUrl Pro, not the mode)', () => {
     expect(patch(form(), { completionMode: 'message' }, 'free').completionMode).toBe('message');
-    expect(proSettingsIn(parseFormUpdate({ completionMode: 'default' }))).toEqual([]);
+    expect(patch(form({ redirectUrl: url }), { completionMode: 'redirect' }, 'free')).toMatchObject(
+      { completionMode: 'redirect', redirectUrl: url },
+    );
+    for (const completionMode of ['default', 'message', 'redirect']) {
+      expect(proSettingsIn(parseFormUpdate({ completionMode }))).toEqual([]);
+    }
   });
 
   it('a Free team can still edit other settings of a form that kept Pro values', () => {
