@@ -218,9 +218,14 @@ export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
   return forms;
 }
 
-/** The public submit path's first lookup: which form a key belongs to. */
+/**
+ * The public submit path's first lookup: which form a key belongs to. A
+ * consistent read (1 read unit, not 0.5): after a key rotation SPEC.md's old
+ * endpoint "stops accepting at once", which a lagging read of the deleted
+ * mapping would not honour.
+ */
 export async function findFormKey(key: string): Promise<FormKeyMapping | undefined> {
-  const item = await getItem(formKeyMappingKey(key));
+  const item = await getItem(formKeyMappingKey(key), { consistent: true });
   return item ? { formId: item.formId as string, teamId: item.teamId as string } : undefined;
 }
 

@@ -4,6 +4,8 @@ export interface DynamoDbMeter {
   /** Sequential round trips: a call starting while none is in flight opens a new one. */
   rounds: number;
   calls: string[];
+  /** Each call's ConsistentRead, in the order of `calls` (undefined: not asked). */
+  consistent: (boolean | undefined)[];
   /** Capacity units consumed (every call is asked to return them). */
   capacity: number;
   /** The same, split by the kind of call. */
@@ -27,6 +29,7 @@ export function meterDynamoDb(client: DynamoDBClient) {
       if (meter.inFlight === 0) meter.rounds += 1;
       meter.inFlight += 1;
       meter.calls.push(context.commandName ?? 'unknown');
+      meter.consistent.push((args.input as { ConsistentRead?: boolean }).ConsistentRead);
       try {
         const result = await next(args);
         const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
@@ -54,6 +57,7 @@ function fresh(): DynamoDbMeter {
   return {
     rounds: 0,
     calls: [],
+    consistent: [],
     capacity: 0,
     readCapacity: 0,
     writeCapacity: 0,
