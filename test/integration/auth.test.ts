@@ -50,4 +50,28 @@ describe('API key authentication', () => {
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject(UNAUTHORIZED);
   });
+
+  it.each([
+    ['PATCH', '', { body: { name: '' } }],
+    ['POST', '/duplicate', { body: { nameSuffix: 42 } }],
+    ['GET', '/submissions?pageSize=0', {}],
+    ['PATCH', '/submissions', { body: { target: { filter: 'nope' } } }],
+    ['DELETE', '/submissions', { body: {} }],
+    ['GET', '/export.csv?filter=nope', {}],
+    ['PUT', '/webhook', { body: { url: 'not a url' } }],
+    ['GET', '/webhook/deliveries?limit=0', {}],
+  ] as const)(
+    "another team's form answers 404 before its body or query is read: %s %s",
+    async (method, path, request) => {
+      const owner = await newTeam('pro');
+      const other = await newTeam('pro');
+      const form = await api('POST', '/v1/forms', { key: owner.apiKey, body: { name: 'Theirs' } });
+      const url = `/v1/forms/${form.body.id}${path}`;
+      const foreign = await api(method, url, { key: other.apiKey, ...request });
+      expect(foreign.status, foreign.text).toBe(404);
+      expect(foreign.body).toMatchObject({ ok: false, error: 'not_found' });
+      // The same request from the owner is refused for its body or query.
+      expect((await api(method, url, { key: owner.apiKey, ...request })).status).toBe(400);
+    },
+  );
 });

@@ -11,8 +11,8 @@ import { getTeamForm, insertForm } from '#store/forms.ts';
 import { getWebhook } from '#store/webhooks.ts';
 
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
-  const { nameSuffix } = parse(duplicateFormInput, body);
   const source = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const { nameSuffix } = parse(duplicateFormInput, body);
   const name = duplicateName(source.name, nameSuffix);
   if (!name) {
     throw invalidRequest('The copy’s name would exceed 200 characters', [

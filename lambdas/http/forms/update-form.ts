@@ -9,9 +9,9 @@ import { errorFields, log } from '#log';
 import { changeTeamForm } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
-  const update = parseFormUpdate(body);
+  // Parsed once the form is found: another team's form is 404 whatever the body (SPEC.md).
   const { before, after } = await changeTeamForm(caller.team.teamId, pathParameters.id, (current) =>
-    applyFormUpdate(current, update, caller.team.plan, new Date()),
+    applyFormUpdate(current, parseFormUpdate(body), caller.team.plan, new Date()),
   );
   await syncCloseSchedule(before, after);
   return json(200, toFullForm(after, config.baseUrl));

@@ -11,7 +11,7 @@ import { bulkEdit } from './bulk.ts';
  * of its deleted submissions' files behind.
  */
 export const handler = managementRoute(async ({ body, caller, pathParameters, remainingMs }) => {
-  const input = parse(bulkDeleteInput, body);
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const input = parse(bulkDeleteInput, body);
   return bulkEdit(form.id, input.target, () => 'delete', remainingMs, deleteFilesOf);
 });

@@ -5,8 +5,8 @@ import { getTeamFormWithColumns } from '#store/forms.ts';
 import { exportBody } from './export-body.ts';
 
 export const handler = streamingRoute(async ({ event, caller, pathParameters, query }) => {
-  const { filter } = parse(exportQuery, query, 'query string');
   const { form, columns } = await getTeamFormWithColumns(caller.team.teamId, pathParameters.id);
+  const { filter } = parse(exportQuery, query, 'query string');
   // The moment the export covers: API Gateway's receipt of the request.
   const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
   return {

@@ -7,8 +7,8 @@ import { getTeamFormWithFolders } from '#store/forms.ts';
 
 export const handler = managementRoute(async ({ caller, pathParameters, query }) => {
   const asOf = new Date().toISOString();
-  const request = parse(listQuery, query, 'query string');
   const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
+  const request = parse(listQuery, query, 'query string');
   const list = await readSubmissionList(form.id, folders, request);
   return json(200, {
     items: list.items.map(toListItem),

@@ -6,8 +6,8 @@ import { getTeamForm } from '#store/forms.ts';
 import { bulkEdit } from './bulk.ts';
 
 export const handler = managementRoute(async ({ body, caller, pathParameters, remainingMs }) => {
-  const input = parse(bulkUpdateInput, body);
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const input = parse(bulkUpdateInput, body);
   return bulkEdit(
     form.id,
     input.target,

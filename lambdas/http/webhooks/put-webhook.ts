@@ -9,8 +9,8 @@ import { getWebhook, putWebhook } from '#store/webhooks.ts';
 
 /** Connect (201, new secret) or change the URL (200, same secret). */
 export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
-  const { url } = parse(webhookInput({ allowLoopback: config.webhookAllowLoopback }), body);
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const { url } = parse(webhookInput({ allowLoopback: config.webhookAllowLoopback }), body);
   if (caller.team.plan !== 'pro') throw planRequired('A webhook');
   const existing = await getWebhook(form.id);
   const now = new Date();
