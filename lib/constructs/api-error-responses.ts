@@ -57,7 +57,10 @@ export function addErrorResponses(api: RestApi): void {
         ...response.headers,
       },
       templates: {
-        'application/json': `{"ok":false,"error":${JSON.stringify(response.error)},"message":${message}}`,
+        // A gateway response can set headers only from literals and request
+        // parameters, not `x-request-id`: the id is in the body (and in API
+        // Gateway's own x-amzn-RequestId header), the same id the logs carry.
+        'application/json': `{"ok":false,"error":${JSON.stringify(response.error)},"message":${message},"requestId":"$context.requestId"}`,
       },
     });
   }

@@ -23,11 +23,19 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** A synchronous Lambda invoke carries at most this much event JSON. */
 const MAX_EVENT_BYTES = 6 * 1024 * 1024;
 /** What the stack's REQUEST_TOO_LARGE gateway response answers (lib/constructs/api-error-responses.ts). */
-const TOO_LARGE: APIGatewayProxyResult = {
-  statusCode: 413,
-  headers: { 'access-control-allow-origin': '*' },
-  body: '{"ok":false,"error":"payload_too_large","message":"Request Too Long"}',
-};
+function tooLarge(): APIGatewayProxyResult {
+  const requestId = randomUUID();
+  return {
+    statusCode: 413,
+    headers: { 'access-control-allow-origin': '*', 'x-amzn-requestid': requestId },
+    body: JSON.stringify({
+      ok: false,
+      error: 'payload_too_large',
+      message: 'Request Too Long',
+      requestId,
+    }),
+  };
+}
 /** What a request that reaches a closing gateway gets: API Gateway's 503 shape. */
 const UNAVAILABLE: APIGatewayProxyResult = {
   statusCode: 503,
@@ -122,7 +130,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req);
   if (body === undefined) {
-    send(res, TOO_LARGE);
+    send(res, tooLarge());
     return;
   }
   const url = new URL(req.url ?? '/', 'http://local');
@@ -134,7 +142,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const event = buildEvent(req, url, method, body, target.resource, target.pathParameters);
   if (Buffer.byteLength(JSON.stringify(event)) > MAX_EVENT_BYTES) {
     // Lambda refuses the invoke and API Gateway answers 413 itself.
-    send(res, TOO_LARGE);
+    send(res, tooLarge());
     return;
   }
   const handler = await loadHandler(target.handler);

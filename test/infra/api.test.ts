@@ -118,7 +118,7 @@ describe('API Gateway’s own errors', () => {
   ).map(propertiesOf);
 
   it.each(['DEFAULT_4XX', 'DEFAULT_5XX', 'THROTTLED', 'MISSING_AUTHENTICATION_TOKEN'])(
-    '%s answers the JSON envelope {ok:false,error,message} with CORS',
+    '%s answers the JSON envelope {ok:false,error,message} with CORS and the request id',
     (type) => {
       const response = responses.find((r) => r.ResponseType === type);
       expect(response, `no gateway response for ${type}`).toBeDefined();
@@ -130,11 +130,17 @@ describe('API Gateway’s own errors', () => {
       ).toBe("'*'");
       const template = (response!.ResponseTemplates as Record<string, string>)['application/json']!;
       // API Gateway substitutes messageString with an already-quoted string.
-      const body = JSON.parse(template.replace('$context.error.messageString', '"sample"'));
+      const body = JSON.parse(
+        template
+          .replace('$context.error.messageString', '"sample"')
+          .replace('$context.requestId', 'request-1'),
+      );
       expect(body, `${type} body must be the service's error envelope`).toEqual({
         ok: false,
         error: expect.stringMatching(/^[a-z_]+$/),
         message: expect.any(String),
+        // No header can carry it here (SPEC.md wants x-request-id on every response).
+        requestId: 'request-1',
       });
     },
   );

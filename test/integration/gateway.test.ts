@@ -27,4 +27,16 @@ describe('local gateway and fallback', () => {
     expect(response.status).toBe(200);
     expect(Array.isArray(response.body.forms)).toBe(true);
   });
+
+  it("a body over API Gateway's 10 MB is its own 413, carrying the request id in the envelope and x-amzn-RequestId", async () => {
+    const response = await api('POST', '/s/any-key', {
+      key: null,
+      rawBody: 'a='.padEnd(10 * 1024 * 1024 + 1, 'x'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toMatchObject({ ok: false, error: 'payload_too_large' });
+    expect(response.body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-amzn-requestid')).toBe(response.body.requestId);
+  });
 });
