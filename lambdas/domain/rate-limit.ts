@@ -1,6 +1,7 @@
 /**
- * Fixed-window rate limits: each window is one counter item, so a check is a
- * single atomic ADD. A burst can straddle a boundary (up to twice the limit
+ * Fixed-window rate limits: a window is one counter item (or, for a limit
+ * high enough to heat one item, a few shards: `rateShards`), so a check is
+ * one atomic ADD. A burst can straddle a boundary (up to twice the limit
  * over two adjacent windows); for per-minute limits that is accepted in
  * exchange for one write per request and no clock coordination.
  */

@@ -18,7 +18,7 @@ import {
   releaseEmail,
 } from '#store/deliveries.ts';
 import { type DeliveryContext, readDeliveryContext } from '#store/delivery-context.ts';
-import { autoReplyRecipientScope, countRequest } from '#store/request-counts.ts';
+import { autoReplyRecipientScope, countRequest, uncountRequest } from '#store/request-counts.ts';
 import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { queueWorker } from './batch-worker.ts';
 
@@ -44,15 +44,16 @@ async function send(record: SQSRecord): Promise<void> {
     log.info('email skipped', { ...job, reason: 'nothing to send' });
     return;
   }
+  const claimedAt = new Date();
   const claim = await claimEmail(
     job.formId,
     job.submissionId,
     job.kind,
-    new Date(),
+    claimedAt,
     EMAIL_CLAIM_LEASE_SECONDS,
   );
   if (claim === 'final') {
-    log.info('email skipped', { ...job, reason: 'sent already' });
+    log.info('email skipped', { ...job, reason: 'final: sent, or refused for good' });
     return;
   }
   if (claim === 'held') {
@@ -64,7 +65,8 @@ async function send(record: SQSRecord): Promise<void> {
   }
   // Counted once the email is this delivery's to send: a duplicate or held delivery of the
   // same auto-reply does not use up the address's allowance.
-  if (job.kind === 'autoreply' && (await autoRepliesExceeded(message.to))) {
+  const allowance = job.kind === 'autoreply' ? await takeAutoReply(message.to) : undefined;
+  if (allowance && !allowance.within) {
     count('AutoReplyLimited');
     log.info('email skipped', {
       ...job,
@@ -84,7 +86,13 @@ async function send(record: SQSRecord): Promise<void> {
       return;
     }
     count('EmailRetried', 1, { kind: job.kind });
-    await releaseEmail(job.formId, job.submissionId, job.kind);
+    // Nothing went out: the retry takes the claim and the address's allowance anew.
+    await allowance
+      ?.giveBack()
+      .catch((undo: unknown) =>
+        log.warn('auto-reply allowance not given back', { ...job, ...errorFields(undo) }),
+      );
+    await releaseEmail(job.formId, job.submissionId, job.kind, claimedAt);
     throw error;
   }
   count('EmailSent', 1, { kind: job.kind });
@@ -118,8 +126,13 @@ function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undef
 /** Auto-replies one address may get an hour, from every form of the deployment. */
 export const AUTOREPLIES_PER_RECIPIENT_PER_HOUR = 3;
 
-async function autoRepliesExceeded(address: string): Promise<boolean> {
+/** Counts one auto-reply to `address` this hour; `giveBack` undoes it when the send failed for now. */
+async function takeAutoReply(address: string) {
+  const scope = autoReplyRecipientScope(address);
   const window = windowAt(Date.now(), 3600);
-  const sent = await countRequest(autoReplyRecipientScope(address), window);
-  return sent > AUTOREPLIES_PER_RECIPIENT_PER_HOUR;
+  const sent = await countRequest(scope, window);
+  return {
+    within: sent <= AUTOREPLIES_PER_RECIPIENT_PER_HOUR,
+    giveBack: () => uncountRequest(scope, window),
+  };
 }

@@ -238,12 +238,28 @@ async function finishEmail(
   );
 }
 
-/** Gives a claim back after a send that failed for now, so the retried message may send. */
-export async function releaseEmail(formId: string, submissionId: string, kind: EmailKind) {
-  await documents.send(
-    new DeleteCommand({
-      TableName: config.tableName,
-      Key: emailMarkKey(formId, submissionId, kind),
-    }),
-  );
+/**
+ * Gives a claim back after a send that failed for now, so the retried message
+ * may send: only the claim written at `claimedAt`, never another delivery's
+ * claim nor a final mark.
+ */
+export async function releaseEmail(
+  formId: string,
+  submissionId: string,
+  kind: EmailKind,
+  claimedAt: Date,
+): Promise<void> {
+  try {
+    await documents.send(
+      new DeleteCommand({
+        TableName: config.tableName,
+        Key: emailMarkKey(formId, submissionId, kind),
+        ConditionExpression:
+          'claimedAt = :mine AND attribute_not_exists(sentAt) AND attribute_not_exists(refusedAt)',
+        ExpressionAttributeValues: { ':mine': claimedAt.toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
+import {
+  ProvisionedThroughputExceededException,
+  ThrottlingException,
+} from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { shareOf } from '#domain/counter-shares.ts';
+import { ServiceError } from '#domain/errors.ts';
 import { probeOrder, type RateWindow, rateShards } from '#domain/rate-limit.ts';
 import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
@@ -37,13 +42,54 @@ export async function countRequest(scope: string, window: RateWindow): Promise<n
   return Number(Attributes?.hits ?? 1);
 }
 
+/** Takes one request back out of `scope`'s window (one that was counted but did not happen). */
+export async function uncountRequest(scope: string, window: RateWindow): Promise<void> {
+  await documents.send(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: rateWindowKey(scope, window.start),
+      UpdateExpression: 'ADD hits :minusOne',
+      ConditionExpression: 'attribute_exists(hits)',
+      ExpressionAttributeValues: { ':minusOne': -1 },
+    }),
+  );
+}
+
+/**
+ * Shards seen over their share, per window, in this container. A shard over
+ * its share stays over it until its window ends, so a request need not
+ * write to it again: once every shard of a window is known full, refusals
+ * cost no write, and a flood past the limit does not heat the very items
+ * the shards spread. Entries of past windows are dropped as windows turn.
+ */
+const knownFull = new Map<string, { end: number; shards: Set<number> }>();
+
+function fullShardsOf(scope: string, window: RateWindow): Set<number> {
+  const key = `${scope}#${window.start}`;
+  let entry = knownFull.get(key);
+  if (!entry) {
+    for (const [old, { end }] of knownFull) if (end <= window.start) knownFull.delete(old);
+    entry = { end: window.end, shards: new Set() };
+    knownFull.set(key, entry);
+  }
+  return entry.shards;
+}
+
+/** DynamoDB refusing a write for throughput: the item or its partition is over its pace. */
+function throttled(error: unknown): boolean {
+  return (
+    error instanceof ProvisionedThroughputExceededException || error instanceof ThrottlingException
+  );
+}
+
 /**
  * Counts one request against `limit` requests in `scope`'s window: true when
  * it is within the limit. A window whose limit is high enough to heat one
  * item (`rateShards`) is counted on shards, each admitting its share; a
  * request tries them from a random one and is refused only when every share
- * is used up, so the limit stays exact. At the default limits this is one
- * write to one item, as `countRequest`.
+ * is used up, so the limit stays exact. A throttled shard is passed over
+ * like a full one, and a request that found only throttled shards (and no
+ * room) is `503 busy`. At the default limits this is one write to one item.
  */
 export async function admitRequest(
   scope: string,
@@ -51,10 +97,27 @@ export async function admitRequest(
   limit: number,
   shards = rateShards(limit, (window.end - window.start) / 1000),
 ): Promise<boolean> {
-  if (shards <= 1) return (await countRequest(scope, window)) <= limit;
+  const full = fullShardsOf(scope, window);
+  let throttledOnly = false;
   for (const k of probeOrder(shards)) {
+    if (full.has(k)) continue;
+    const shardScope = shards <= 1 ? scope : `${scope}#${k}`;
+    let hits: number;
+    try {
+      hits = await countRequest(shardScope, window);
+    } catch (error) {
+      if (!throttled(error)) throw error;
+      throttledOnly = true;
+      continue;
+    }
     // An over-count on a shard already used up takes no room from the others.
-    if ((await countRequest(`${scope}#${k}`, window)) <= shareOf(limit, shards, k)) return true;
+    if (hits <= shareOf(limit, shards, k)) return true;
+    full.add(k);
+  }
+  if (throttledOnly && full.size < shards) {
+    throw new ServiceError(503, 'busy', 'Too many requests at once; try again', {
+      headers: { 'retry-after': '1' },
+    });
   }
   return false;
 }

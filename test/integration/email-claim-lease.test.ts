@@ -180,4 +180,18 @@ describe('the claim of an email is a lease; a sent email is final', () => {
     expect(sendEmail).not.toHaveBeenCalled();
     expect(await emailsTo(visitor)).toEqual([]);
   });
+  it("a release gives back only its own unsent claim: never another delivery's claim, nor a sent mark", async () => {
+    const { releaseEmail } = await import('../../lambdas/store/deliveries.ts');
+    const { job } = await unsentAutoreply();
+    const mine = secondsAgo(5);
+    await writeEmailMark(job, { claimedAt: secondsAgo(1) });
+    await releaseEmail(job.formId, job.submissionId, job.kind, mine);
+    expect(await emailMark(job), "another delivery's claim stays").toBeDefined();
+    await writeEmailMark(job, { claimedAt: mine, sentAt: secondsAgo(2) });
+    await releaseEmail(job.formId, job.submissionId, job.kind, mine);
+    expect(await emailMark(job), 'a sent mark stays').toMatchObject({ sentAt: expect.any(String) });
+    await writeEmailMark(job, { claimedAt: mine });
+    await releaseEmail(job.formId, job.submissionId, job.kind, mine);
+    expect(await emailMark(job), 'its own unsent claim goes').toBeUndefined();
+  });
 });

@@ -137,6 +137,26 @@ describe('email worker under SES faults', () => {
     ]);
   });
 
+  it('an auto-reply SES throttled three times still goes out on the fourth delivery: a send that failed for now gives the address its allowance back (SES client mocked to inject TooManyRequestsException)', async () => {
+    const { job } = await unsentAutoreply();
+    for (let i = 0; i < 3; i++) {
+      sendEmail.mockRejectedValueOnce(
+        sesError(TooManyRequestsException, 'Maximum sending rate exceeded.', 429),
+      );
+    }
+    sendEmail.mockResolvedValue({ messageId: 'ses-message-4' });
+    const messageId = crypto.randomUUID();
+    for (const receiveCount of [1, 2, 3]) {
+      await expect(handler(eventOf(sqsRecord(job, messageId, receiveCount)))).rejects.toThrow();
+    }
+    expect(await handler(eventOf(sqsRecord(job, messageId, 4)))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(sendEmail).toHaveBeenCalledTimes(4);
+    expect(await emailMark(job)).toMatchObject({ sesMessageId: 'ses-message-4' });
+    expect(output.join('')).not.toContain('"AutoReplyLimited"');
+  });
+
   it('a batch of one throttled message fails whole, so the queue keeps it (SES client mocked to inject TooManyRequestsException)', async () => {
     const { job } = await unsentAutoreply();
     sendEmail.mockRejectedValueOnce(

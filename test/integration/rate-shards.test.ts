@@ -56,13 +56,47 @@ describe('sharded rate window', () => {
     expect(results).toEqual([...Array(10).fill(true), false, false]);
   });
 
-  it('counts a window of one shard on the unsharded item, as the default limits always did', async () => {
+  it('counts a window of one shard on the unsharded item; once it is known full, a refusal writes nothing', async () => {
     const scope = `TEST#SHARDS#${crypto.randomUUID()}`;
     const window = limits.windowAt(Date.now(), 60);
-    const admitted = await Promise.all(
-      Array.from({ length: 8 }, () => counts.admitRequest(scope, window, 5)),
+    const admitted: boolean[] = [];
+    for (let i = 0; i < 8; i++) admitted.push(await counts.admitRequest(scope, window, 5));
+    expect(admitted).toEqual([true, true, true, true, true, false, false, false]);
+    // The 6th found the window full; the 7th and 8th did not write again.
+    expect(await hitsOf(scope, window.start)).toBe(6);
+  });
+
+  it('passes over a throttled shard, and answers 503 busy when only throttled shards may have room (DynamoDB client middleware injects ProvisionedThroughputExceededException, which DynamoDB Local never sends)', async () => {
+    const { ProvisionedThroughputExceededException } = await import('@aws-sdk/client-dynamodb');
+    const { dynamodb } = await import('../../lambdas/store/client.ts');
+    const scope = `TEST#SHARDS#${crypto.randomUUID()}`;
+    const window = limits.windowAt(Date.now(), 60);
+    const name = `throttle-${scope}`;
+    dynamodb.middlewareStack.add(
+      (next) => async (args) => {
+        // Marshalled or not, depending on where the document client's own middleware runs.
+        const pk = (args.input as { Key?: { pk?: string | { S?: string } } }).Key?.pk;
+        const key = typeof pk === 'string' ? pk : pk?.S;
+        if (key === `RATE#${scope}#0#${window.start}`) {
+          throw new ProvisionedThroughputExceededException({
+            message: 'The level of configured provisioned throughput for the table was exceeded.',
+            $metadata: { httpStatusCode: 400 },
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
     );
-    expect(admitted.filter(Boolean)).toHaveLength(5);
-    expect(await hitsOf(scope, window.start)).toBe(8);
+    try {
+      const admitted: boolean[] = [];
+      for (let i = 0; i < 30; i++) admitted.push(await counts.admitRequest(scope, window, 40, 4));
+      expect(admitted.every(Boolean), 'shards 1 to 3 take their 30').toBe(true);
+      await expect(counts.admitRequest(scope, window, 40, 4)).rejects.toMatchObject({
+        status: 503,
+        code: 'busy',
+      });
+    } finally {
+      dynamodb.middlewareStack.remove(name);
+    }
   });
 });
