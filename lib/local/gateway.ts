@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { fallbackRoute, matchRoute } from '../../lambdas/routes.ts';
 import { isStreamingHandler } from './awslambda-shim.ts';
+import { integrationFailure, tooLarge } from './gateway-errors.ts';
 import { invokeWithTimeout, lambdaContext, loadHandler } from './lambda-runtime.ts';
 import { serveStreamedInvoke } from './streamed-invoke.ts';
 
@@ -22,20 +23,6 @@ export const BINARY_MEDIA_TYPES = ['multipart/form-data'];
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** A synchronous Lambda invoke carries at most this much event JSON. */
 const MAX_EVENT_BYTES = 6 * 1024 * 1024;
-/** What the stack's REQUEST_TOO_LARGE gateway response answers (lib/constructs/api-error-responses.ts). */
-function tooLarge(): APIGatewayProxyResult {
-  const requestId = randomUUID();
-  return {
-    statusCode: 413,
-    headers: { 'access-control-allow-origin': '*', 'x-amzn-requestid': requestId },
-    body: JSON.stringify({
-      ok: false,
-      error: 'payload_too_large',
-      message: 'Request Too Long',
-      requestId,
-    }),
-  };
-}
 /** What a request that reaches a closing gateway gets: API Gateway's 503 shape. */
 const UNAVAILABLE: APIGatewayProxyResult = {
   statusCode: 503,
@@ -74,8 +61,7 @@ export async function startGateway(options: { port: number; host?: string }): Pr
       process.stderr.write(
         `local gateway: ${error instanceof Error ? error.stack : String(error)}\n`,
       );
-      if (!res.headersSent)
-        send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+      if (!res.headersSent) send(res, integrationFailure());
       else res.destroy();
     });
     const work = Promise.all([served, answered]).then(() => {
@@ -153,7 +139,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     process.stderr.write(
       `local gateway: ${target.name} is ${streaming ? '' : 'not '}a streaming route but its handler is ${streaming ? 'not ' : ''}wrapped in awslambda.streamifyResponse\n`,
     );
-    send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+    send(res, integrationFailure());
     return;
   }
   if (streaming) {
@@ -168,11 +154,11 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   } catch (error) {
     // What API Gateway answers when the function itself fails or times out.
     process.stderr.write(`local gateway: ${target.name} failed: ${String(error)}\n`);
-    send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+    send(res, integrationFailure());
     return;
   }
   if (!result || typeof result.statusCode !== 'number') {
-    send(res, { statusCode: 502, body: '{"message":"Internal server error"}' });
+    send(res, integrationFailure());
     return;
   }
   send(res, result);

@@ -7,6 +7,7 @@ import {
   PRELUDE_DELIMITER_BYTES,
   streamingHighWaterMark,
 } from './awslambda-shim.ts';
+import { integrationFailure } from './gateway-errors.ts';
 import { type LambdaHandler, withinTimeout } from './lambda-runtime.ts';
 
 /**
@@ -137,8 +138,9 @@ export async function serveStreamedInvoke(
     stream.destroy();
     if (res.headersSent) res.destroy();
     else {
-      res.writeHead(502, { 'content-type': 'application/json' });
-      res.end('{"message":"Internal server error"}');
+      const failure = integrationFailure();
+      res.writeHead(failure.statusCode, failure.headers as Record<string, string>);
+      res.end(failure.body);
     }
   }
 }

@@ -83,7 +83,13 @@ describe('the local STREAM relay', () => {
     });
     let response = await fetch(url);
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ message: 'Internal server error' });
+    // DEFAULT_5XX as the stack shapes it: the envelope with API Gateway's request id.
+    expect(await response.json()).toEqual({
+      ok: false,
+      error: 'internal_error',
+      message: 'Internal server error',
+      requestId: response.headers.get('x-amzn-requestid'),
+    });
     expect(failures.join()).toContain('boom');
     server?.closeAllConnections();
     await new Promise<void>((resolve) => server!.close(() => resolve()));
