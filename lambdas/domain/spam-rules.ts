@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Submission } from './submission-model.ts';
 
 /**
  * The spam marks of SPEC step 10: link spam, decided here from the answers
@@ -17,6 +18,18 @@ const INVALID_MARKER = '_invalid';
  */
 export function spamExpiredUpTo(now: Date, retentionDays: number): string {
   return new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+}
+
+/**
+ * Whether stored spam is past its retention at `upTo` (`spamExpiredUpTo`):
+ * counted from when the owner moved it to spam, or else from its receipt,
+ * so moving an old submission to spam does not make it go at once.
+ */
+export function spamExpired(
+  submission: Pick<Submission, 'isSpam' | 'createdAt' | 'spamAt'>,
+  upTo: string,
+): boolean {
+  return submission.isSpam && (submission.spamAt ?? submission.createdAt) <= upTo;
 }
 
 /** Three links in one post is past what a contact message plausibly carries. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { UUID_PATTERN } from './ids.ts';
 import { FOLDERS } from './submission-folders.ts';
-import type { Submission } from './submission-model.ts';
+import { type Submission, submissionView } from './submission-model.ts';
 import { inEnglish } from './validation-issues.ts';
 
 export { type PageWindow, pageHolding, pageWindow } from './submission-pages.ts';
@@ -42,6 +42,6 @@ export function previewOf(data: Record<string, string>): string {
     .trimEnd()}…`;
 }
 
-export function toListItem(submission: Submission): Submission & { preview: string } {
-  return { ...submission, preview: previewOf(submission.data) };
+export function toListItem(submission: Submission) {
+  return { ...submissionView(submission), preview: previewOf(submission.data) };
 }

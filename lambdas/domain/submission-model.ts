@@ -34,6 +34,19 @@ export interface Submission {
   isSpam: boolean;
   isTest: boolean;
   createdAt: string;
+  /**
+   * Stored only: when the owner moved it to spam (a flag change), so spam is
+   * kept `spamRetentionDays` from that moment, not from its receipt. Spam
+   * stored as spam has none (`createdAt` is that moment). Never shown: the
+   * API answers `submissionView`.
+   */
+  spamAt?: string;
+}
+
+/** The submission as the API shows it (SPEC.md "Submission"): without what is stored only. */
+export function submissionView(submission: Submission): Omit<Submission, 'spamAt'> {
+  const { spamAt: _stored, ...shown } = submission;
+  return shown;
 }
 
 /** One answer problem inside `data._invalid` (reason codes of DESIGN.md §5). */

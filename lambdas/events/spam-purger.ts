@@ -1,7 +1,7 @@
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { config } from '#config';
 import { ServiceError } from '#domain/errors.ts';
-import { spamExpiredUpTo } from '#domain/spam-rules.ts';
+import { spamExpired, spamExpiredUpTo } from '#domain/spam-rules.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
@@ -10,7 +10,8 @@ import { streamWorker } from './batch-worker.ts';
 
 /**
  * Runs when a form stores spam (filter INSERTED_SPAM_PATTERN): deletes that
- * form's spam received more than `spamRetentionDays` ago, with its files, in
+ * form's spam older than `spamRetentionDays` (from when the owner moved it
+ * to spam, or else from its receipt: `spamExpired`), with its files, in
  * the same counted transactions as a bulk DELETE, so folder counters stay
  * exact. Spam only piles up while spam keeps arriving, and every arrival
  * clears what has expired, so a form's stored spam stays within the
@@ -41,7 +42,7 @@ async function purgeExpiredSpam(formId: string, upTo: string): Promise<void> {
     const { count: deleted } = await editSubmissions(
       formId,
       walkFolder(formId, 'spam', { createdUpTo: upTo, batchSize: SUBMISSIONS_PER_TRANSACTION }),
-      (submission) => (submission.isSpam ? 'delete' : undefined),
+      (submission) => (spamExpired(submission, upTo) ? 'delete' : undefined),
       { afterCommit: deleteFilesOf },
     );
     if (deleted > 0) {

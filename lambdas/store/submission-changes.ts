@@ -177,6 +177,13 @@ function flagUpdate(submission: Submission, after: Flags): TransactItem {
     else removes.push(`#in_${folder}`);
   }
   if (holding.size > 0) attributeValues[':form'] = formKey(submission.formId).pk;
+  // Spam is kept from when it became spam (spamExpired): the move is that moment.
+  if (after.isSpam && !submission.isSpam) {
+    sets.push('spamAt = :spamAt');
+    attributeValues[':spamAt'] = new Date().toISOString();
+  } else if (!after.isSpam) {
+    removes.push('spamAt');
+  }
   return {
     Update: {
       Key: submissionKey(submission.formId, submission.id),

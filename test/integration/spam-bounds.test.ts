@@ -1,4 +1,5 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { api, stack } from '../support/api.ts';
 import { newForm, storedItems, type TestForm } from '../support/forms.ts';
@@ -78,12 +79,12 @@ describe('spam is stored, within bounds', () => {
     expect(otherSpam.body).toEqual({ ok: true, submissionId: expect.any(String) });
   });
 
-  it('spam received over 30 days ago is deleted with its files when the form next stores spam; counters stay exact', async () => {
+  it('spam over 30 days old (from receipt, or from when the owner moved it to spam) is deleted with its files when the form next stores spam; counters stay exact', async () => {
     const form = await newForm('pro', { allowUploads: true });
     await localStore();
     const now = Date.now();
     // Seeded clean, then moved to spam by the owner: an inserted spam item would itself wake
-    // the purger. Spam the owner moved there counts by when it was received too.
+    // the purger. Spam the owner moved there counts from the move.
     const old = await seedSubmissions({
       formId: form.id,
       teamId: form.teamId,
@@ -106,6 +107,21 @@ describe('spam is stored, within bounds', () => {
       body: { target: { ids: [...old.ids, ...recent.ids] }, isSpam: true },
     });
     expect(marked.body).toEqual({ count: 9 });
+    // The move stamps spamAt; five of the old ones were moved long ago (stamped so by hand,
+    // as 31 days would leave them), the sixth today: it is kept, though received 36 days ago.
+    const { documents } = await localStore();
+    const movedToday = old.ids[5]!;
+    for (const [i, id] of old.ids.slice(0, 5).entries()) {
+      await documents.send(
+        new UpdateCommand({
+          TableName: stack().tableName,
+          Key: { pk: `FORM#${form.id}`, sk: `SUB#${id}` },
+          UpdateExpression: 'SET spamAt = :at',
+          ConditionExpression: 'attribute_exists(spamAt)',
+          ExpressionAttributeValues: { ':at': new Date(now - (31 + i) * DAY_MS).toISOString() },
+        }),
+      );
+    }
     const oldClean = await seedSubmissions({
       formId: form.id,
       teamId: form.teamId,
@@ -128,15 +144,21 @@ describe('spam is stored, within bounds', () => {
 
     const after = await eventually(
       () => folderTotal(form, 'spam'),
-      (folder) => folder.total === 4,
+      (folder) => folder.total === 5,
     );
-    expect(after.total).toBe(4);
-    expect(after.ids.sort()).toEqual([...recent.ids, newSpam].sort());
+    expect(after.total).toBe(5);
+    expect(after.ids.sort()).toEqual([...recent.ids, movedToday, newSpam].sort());
     const all = await folderTotal(form, 'all');
     expect(all.total).toBe(3);
     expect(all.ids.sort()).toEqual([...oldClean.ids, clean.body?.submissionId as string].sort());
     const items = await storedItems(form.id);
-    expect(items).toHaveLength(7);
+    expect(items).toHaveLength(8);
+    // What the API shows of a submission: spamAt is stored only.
+    const shown = await api('GET', `/v1/forms/${form.id}/submissions/${movedToday}`, {
+      key: form.apiKey,
+    });
+    expect(shown.body).toMatchObject({ id: movedToday, isSpam: true });
+    expect(shown.body).not.toHaveProperty('spamAt');
     expect(await uploadsOf(form.id)).not.toContain(fileKey);
     const list = await api('GET', '/v1/forms', { key: form.apiKey });
     const listed = (list.body.forms as { id: string; submissionCount: number }[]).find(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateFingerprint, isLinkSpam } from '../../lambdas/domain/spam-rules.ts';
+import {
+  duplicateFingerprint,
+  isLinkSpam,
+  spamExpired,
+  spamExpiredUpTo,
+} from '../../lambdas/domain/spam-rules.ts';
 
 describe('isLinkSpam', () => {
   it('leaves a message without links clean', () => {
@@ -151,5 +156,26 @@ describe('duplicateFingerprint', () => {
     expect(duplicateFingerprint('f', { a: '', b: 'x' })).not.toBe(
       duplicateFingerprint('f', { a: 'x', b: '' }),
     );
+  });
+});
+
+describe('spam retention', () => {
+  const upTo = spamExpiredUpTo(new Date('2026-11-23T12:00:00Z'), 30);
+
+  it('counts 30 days from receipt for spam stored as spam', () => {
+    expect(upTo).toBe('2026-10-24T12:00:00.000Z');
+    expect(spamExpired({ isSpam: true, createdAt: '2026-10-24T11:59:59.000Z' }, upTo)).toBe(true);
+    expect(spamExpired({ isSpam: true, createdAt: '2026-10-24T12:00:01.000Z' }, upTo)).toBe(false);
+  });
+
+  it('counts from the move for spam the owner moved there, and never takes what is not spam', () => {
+    const old = '2026-09-01T00:00:00.000Z';
+    expect(
+      spamExpired({ isSpam: true, createdAt: old, spamAt: '2026-11-20T00:00:00.000Z' }, upTo),
+    ).toBe(false);
+    expect(
+      spamExpired({ isSpam: true, createdAt: old, spamAt: '2026-10-01T00:00:00.000Z' }, upTo),
+    ).toBe(true);
+    expect(spamExpired({ isSpam: false, createdAt: old }, upTo)).toBe(false);
   });
 });

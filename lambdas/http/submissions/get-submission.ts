@@ -1,5 +1,6 @@
 import { notFound } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
+import { submissionView } from '#domain/submission-model.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { getTeamForm } from '#store/forms.ts';
@@ -8,7 +9,7 @@ import { getSubmission } from '#store/submissions.ts';
 /** Reading a submission leaves it unread: only PATCH changes `read`. */
 export const handler = managementRoute(async ({ caller, pathParameters }) => {
   const submission = await teamSubmission(caller.team.teamId, pathParameters);
-  return json(200, submission);
+  return json(200, submissionView(submission));
 });
 
 /**
