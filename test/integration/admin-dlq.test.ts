@@ -11,6 +11,7 @@ import { admin } from '../support/admin.ts';
 import { stack } from '../support/api.ts';
 import { connectWebhook, deliveryWhen, eventually, newReceiver } from '../support/delivery.ts';
 import { newForm } from '../support/forms.ts';
+import { messagesIn } from '../support/queues.ts';
 import { freshVisitor, submit } from '../support/submit.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -73,18 +74,7 @@ async function ownQueuePair(): Promise<{ source: string; dlq: string }> {
   return { source, dlq };
 }
 
-async function depthOf(url: string): Promise<number> {
-  const { Attributes = {} } = await sqs().send(
-    new GetQueueAttributesCommand({
-      QueueUrl: url,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-    }),
-  );
-  return (
-    Number(Attributes.ApproximateNumberOfMessages) +
-    Number(Attributes.ApproximateNumberOfMessagesNotVisible)
-  );
-}
+const depthOf = (url: string) => messagesIn(sqs(), url);
 
 async function drain(url: string): Promise<string[]> {
   const bodies: string[] = [];

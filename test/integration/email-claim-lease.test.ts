@@ -1,14 +1,14 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EMAIL_CLAIM_LEASE_SECONDS } from '../../lambdas/workers.ts';
 import { emailsTo, eventually } from '../support/delivery.ts';
 import {
   emailMark,
+  emailWorkerUnderTest,
   eventOf,
   sqsRecord,
   unsentAutoreply,
   writeEmailMark,
 } from '../support/email-worker.ts';
-import { localStore } from '../support/store.ts';
 
 /**
  * An email's claim is a lease, a sent email is final. The real email worker runs here,
@@ -21,20 +21,11 @@ vi.mock('#aws/email.ts', async (importOriginal) => {
   return { ...real, sendEmail: vi.fn(real.sendEmail) };
 });
 
-type Handler = typeof import('../../lambdas/events/email-worker.ts').handler;
-type SendEmail = typeof import('../../lambdas/aws/email.ts').sendEmail;
-
-let handler: Handler;
-let sendEmail: ReturnType<typeof vi.mocked<SendEmail>>;
+let handler: Awaited<ReturnType<typeof emailWorkerUnderTest>>['handler'];
+let sendEmail: Awaited<ReturnType<typeof emailWorkerUnderTest>>['sendEmail'];
 
 beforeAll(async () => {
-  // The worker's configuration, as the stack gives it to the function.
-  await localStore();
-  process.env.EMAIL_SENDER_ADDRESS = 'forms@example.com';
-  process.env.AWS_ENDPOINT_URL_SESV2 = inject('localStack').endpoints.ses;
-  process.env.LOG_LEVEL = 'warn';
-  ({ handler } = await import('../../lambdas/events/email-worker.ts'));
-  sendEmail = vi.mocked((await import('#aws/email.ts')).sendEmail);
+  ({ handler, sendEmail } = await emailWorkerUnderTest('warn'));
 });
 
 beforeEach(() => {

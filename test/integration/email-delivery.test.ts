@@ -1,13 +1,9 @@
-import {
-  GetQueueAttributesCommand,
-  SendMessageBatchCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { api } from '../support/api.ts';
 import { emailsTo, eventually, type SentEmail } from '../support/delivery.ts';
 import { newForm, type TestForm } from '../support/forms.ts';
+import { messagesIn } from '../support/queues.ts';
 import { localStore } from '../support/store.ts';
 import { freshVisitor, submit } from '../support/submit.ts';
 
@@ -111,23 +107,7 @@ async function sendJobs(client: SQSClient, jobs: EmailJob[]): Promise<void> {
  * the queue did drain, so an assertion of "no email" after it is never vacuous.
  */
 async function untilEmailQueueDrained(client: SQSClient, timeoutMs = 90_000): Promise<void> {
-  const inQueue = async () => {
-    const { Attributes = {} } = await client.send(
-      new GetQueueAttributesCommand({
-        QueueUrl: emailQueueUrl(),
-        AttributeNames: [
-          'ApproximateNumberOfMessages',
-          'ApproximateNumberOfMessagesNotVisible',
-          'ApproximateNumberOfMessagesDelayed',
-        ],
-      }),
-    );
-    return (
-      Number(Attributes.ApproximateNumberOfMessages ?? 0) +
-      Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
-      Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
-    );
-  };
+  const inQueue = () => messagesIn(client, emailQueueUrl());
   const left = await eventually(inQueue, (count) => count === 0, timeoutMs);
   expect(left, 'messages still in the emails queue').toBe(0);
 }

@@ -4,7 +4,13 @@ import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } fr
 import type { EmailMessage } from '../../lambdas/domain/email-messages.ts';
 import { EMAIL_CLAIM_LEASE_SECONDS } from '../../lambdas/workers.ts';
 import { emailsTo } from '../support/delivery.ts';
-import { emailMark, eventOf, sqsRecord, unsentAutoreply } from '../support/email-worker.ts';
+import {
+  emailMark,
+  emailWorkerUnderTest,
+  eventOf,
+  sqsRecord,
+  unsentAutoreply,
+} from '../support/email-worker.ts';
 import { localStore } from '../support/store.ts';
 
 /**
@@ -17,22 +23,11 @@ vi.mock('#aws/email.ts', async (importOriginal) => ({
   sendEmail: vi.fn(),
 }));
 
-type Handler = typeof import('../../lambdas/events/email-worker.ts').handler;
-type SendEmail = typeof import('../../lambdas/aws/email.ts').sendEmail;
-
-let handler: Handler;
-let sendEmail: ReturnType<typeof vi.mocked<SendEmail>>;
+let handler: Awaited<ReturnType<typeof emailWorkerUnderTest>>['handler'];
+let sendEmail: Awaited<ReturnType<typeof emailWorkerUnderTest>>['sendEmail'];
 
 beforeAll(async () => {
-  // The worker's configuration, as the stack gives it to the function.
-  await localStore();
-  const info = inject('localStack');
-  process.env.EMAIL_SENDER_ADDRESS = 'forms@example.com';
-  // Were the mock ever bypassed, a real send would still stay on 127.0.0.1.
-  process.env.AWS_ENDPOINT_URL_SESV2 = info.endpoints.ses;
-  process.env.LOG_LEVEL = 'info';
-  ({ handler } = await import('../../lambdas/events/email-worker.ts'));
-  sendEmail = vi.mocked((await import('#aws/email.ts')).sendEmail);
+  ({ handler, sendEmail } = await emailWorkerUnderTest('info'));
 });
 
 // The worker's JSON log lines and metrics, read off stdout.

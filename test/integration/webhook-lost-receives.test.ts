@@ -21,6 +21,7 @@ import {
   newReceiver,
 } from '../support/delivery.ts';
 import { newForm, type TestForm } from '../support/forms.ts';
+import { messagesIn } from '../support/queues.ts';
 import { freshVisitor, submit } from '../support/submit.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -135,24 +136,7 @@ async function attribute(url: string, name: 'QueueArn'): Promise<string> {
   return Attributes[name]!;
 }
 
-/** Every message of the queue: visible, in flight and delayed. */
-async function depthOf(url: string): Promise<number> {
-  const { Attributes = {} } = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: url,
-      AttributeNames: [
-        'ApproximateNumberOfMessages',
-        'ApproximateNumberOfMessagesNotVisible',
-        'ApproximateNumberOfMessagesDelayed',
-      ],
-    }),
-  );
-  return (
-    Number(Attributes.ApproximateNumberOfMessages ?? 0) +
-    Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
-    Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
-  );
-}
+const depthOf = (url: string) => messagesIn(sqs, url);
 
 /**
  * A Pro form with a stored submission whose webhook job only this file's

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { expect, inject } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 import { api } from './api.ts';
 import { emailsTo, eventually } from './delivery.ts';
 import { newForm } from './forms.ts';
@@ -124,4 +124,26 @@ export async function writeEmailMark(
       },
     }),
   );
+}
+
+type Handler = typeof import('../../lambdas/events/email-worker.ts').handler;
+type SendEmail = typeof import('../../lambdas/aws/email.ts').sendEmail;
+
+/**
+ * The real email worker, configured as the stack configures the function, and the
+ * `sendEmail` the calling test file replaced with `vi.mock('#aws/email.ts', …)` (a mock
+ * applies to the whole file's module graph, this module's imports included).
+ */
+export async function emailWorkerUnderTest(logLevel: 'info' | 'warn'): Promise<{
+  handler: Handler;
+  sendEmail: ReturnType<typeof vi.mocked<SendEmail>>;
+}> {
+  await localStore();
+  process.env.EMAIL_SENDER_ADDRESS = 'forms@example.com';
+  // Were the mock ever bypassed, a real send would still stay on 127.0.0.1.
+  process.env.AWS_ENDPOINT_URL_SESV2 = inject('localStack').endpoints.ses;
+  process.env.LOG_LEVEL = logLevel;
+  const { handler } = await import('../../lambdas/events/email-worker.ts');
+  const sendEmail = vi.mocked((await import('#aws/email.ts')).sendEmail);
+  return { handler, sendEmail };
 }
