@@ -91,6 +91,33 @@ describe('form counters over shards', () => {
     expect((await shardsOf(form.id)).counted).toBe(16);
   });
 
+  it('maxSubmissions changed while posts keep arriving: the caps always sum to the limit in force, and the limit stays exact', async () => {
+    const form = await newForm('pro', { maxSubmissions: 2000 });
+    const posting = burst(form.key, 240, 'steady');
+    for (const maxSubmissions of [1500, 1800, 1200, 1600, 240]) {
+      // A change that keeps losing the race to posts is 409 (README): sent again, as a client would.
+      let status = 0;
+      for (let attempt = 0; attempt < 5 && status !== 200; attempt++) {
+        const changed = await api('PATCH', `/v1/forms/${form.id}`, {
+          key: form.apiKey,
+          body: { maxSubmissions },
+        });
+        status = changed.status;
+      }
+      expect(status, `maxSubmissions ${maxSubmissions} saved`).toBe(200);
+    }
+    const posted = tally(await posting);
+    const read = await shardsOf(form.id);
+    expect(read.counted).toBe(posted[200]);
+    expect(read.counted).toBeLessThanOrEqual(240);
+    expect([...read.shards.values()].reduce((sum, s) => sum + (s.cap ?? 0), 0)).toBe(240);
+    // Then exactly the room left: never past 240.
+    const more = tally(await burst(form.key, 250 - read.counted, 'after'));
+    expect(more[200] ?? 0).toBe(240 - read.counted);
+    expect((await shardsOf(form.id)).counted).toBe(240);
+    await expectCountersExact(form.id);
+  });
+
   it('a form whose shards are missing (stored before them) gets them on its next post', async () => {
     const form = await newForm('pro', { maxSubmissions: 3 });
     const { documents } = await localStore();
