@@ -63,8 +63,17 @@ export async function uncountRequest(scope: string, window: RateWindow): Promise
  * the shards spread. Entries of past windows are dropped as windows turn.
  */
 const knownFull = new Map<string, { end: number; shards: Set<number> }>();
+// Only windows with a full shard get an entry, so a flood of distinct visitors under
+// their limit adds nothing here.
 
-function fullShardsOf(scope: string, window: RateWindow): Set<number> {
+const NONE_FULL: ReadonlySet<number> = new Set();
+
+/** The shards of the window known full here; an entry is made only once one is. */
+function fullShardsOf(scope: string, window: RateWindow): ReadonlySet<number> {
+  return knownFull.get(`${scope}#${window.start}`)?.shards ?? NONE_FULL;
+}
+
+function markFull(scope: string, window: RateWindow, shard: number): void {
   const key = `${scope}#${window.start}`;
   let entry = knownFull.get(key);
   if (!entry) {
@@ -72,7 +81,7 @@ function fullShardsOf(scope: string, window: RateWindow): Set<number> {
     entry = { end: window.end, shards: new Set() };
     knownFull.set(key, entry);
   }
-  return entry.shards;
+  entry.shards.add(shard);
 }
 
 /** DynamoDB refusing a write for throughput: the item or its partition is over its pace. */
@@ -98,7 +107,7 @@ export async function admitRequest(
   shards = rateShards(limit, (window.end - window.start) / 1000),
 ): Promise<boolean> {
   const full = fullShardsOf(scope, window);
-  let throttledOnly = false;
+  let throttledAny = false;
   for (const k of probeOrder(shards)) {
     if (full.has(k)) continue;
     const shardScope = shards <= 1 ? scope : `${scope}#${k}`;
@@ -107,14 +116,15 @@ export async function admitRequest(
       hits = await countRequest(shardScope, window);
     } catch (error) {
       if (!throttled(error)) throw error;
-      throttledOnly = true;
+      throttledAny = true;
       continue;
     }
     // An over-count on a shard already used up takes no room from the others.
     if (hits <= shareOf(limit, shards, k)) return true;
-    full.add(k);
+    markFull(scope, window, k);
   }
-  if (throttledOnly && full.size < shards) {
+  // Refused only when every shard is known full; a throttled one might have had room.
+  if (throttledAny && fullShardsOf(scope, window).size < shards) {
     throw new ServiceError(503, 'busy', 'Too many requests at once; try again', {
       headers: { 'retry-after': '1' },
     });
