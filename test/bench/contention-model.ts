@@ -68,6 +68,12 @@ export interface ContentionStats {
   inFlightMs: number[];
   /** Per item: committed transactions per whole second (of the model's commit time) of the run. */
   commitsPerSecond: Map<string, Map<number, number>>;
+  /**
+   * Per partition key: item writes (Put, Update, Delete; not ConditionCheck)
+   * of committed transactions. DynamoDB gives one partition about 1,000 WCU a
+   * second, and the model does not hold posts to it: these say how near.
+   */
+  writesPerPartition: Map<string, number>;
 }
 
 export interface ContentionModel {
@@ -108,6 +114,12 @@ export function kindOf(item: string): ItemKind {
   if (pk.startsWith('FORM#') && sk.startsWith('SPAM#')) return 'spamQuota';
   if (pk.startsWith('DUP#')) return 'duplicateMark';
   return 'other';
+}
+
+/** The partition key of an `itemOf` string. */
+export function partitionOf(item: string): string {
+  const [, pkJson] = item.split('\u0000');
+  return (JSON.parse(pkJson!) as { S?: string } | null)?.S ?? pkJson!;
 }
 
 /** A readable name for an `itemOf` string: `pk / sk`. */
@@ -161,6 +173,7 @@ export function installContentionModel(
     committed: 0,
     inFlightMs: [],
     commitsPerSecond: new Map(),
+    writesPerPartition: new Map(),
   });
   const stats = freshStats();
   let epoch = performance.now();
@@ -203,6 +216,14 @@ export function installContentionModel(
           // When the model has it commit: DynamoDB Local answers queued transactions in bursts.
           const commitAt = real ? answered : sent + (options.inFlightMs as number);
           const second = Math.floor((commitAt - epoch) / 1000);
+          for (const entry of wire.TransactItems) {
+            if ('ConditionCheck' in entry) continue;
+            const partition = partitionOf(itemOf(entry));
+            stats.writesPerPartition.set(
+              partition,
+              (stats.writesPerPartition.get(partition) ?? 0) + 1,
+            );
+          }
           for (const item of items) {
             const perSecond = stats.commitsPerSecond.get(item) ?? new Map<number, number>();
             perSecond.set(second, (perSecond.get(second) ?? 0) + 1);

@@ -12,8 +12,10 @@
  * (posts round-robin); 20 teams with one form each. Fresh forms per cell.
  * Prints per cell posts stored per second, the transactions the model
  * cancelled (and on which kind of item), `503 busy` answers, p50/p99
- * latency of every answer, and the peak commits per second on the hottest
- * form and usage item; a table, then one JSON line.
+ * latency of every answer, the peak commits per second on the hottest
+ * form and usage item, and the partition key stored posts write most (with
+ * the posts a second one partition's 1,000 WCU allow); a table, then one
+ * JSON line.
  */
 
 import { Agent, request } from 'node:http';
@@ -35,6 +37,9 @@ const SHAPES = {
   '20-teams': '20 teams × 1 form',
 } as const;
 type Shape = keyof typeof SHAPES;
+
+/** What DynamoDB gives one partition a second (write units). */
+const PARTITION_WCU_PER_SECOND = 1000;
 
 const { values } = parseArgs({
   options: {
@@ -100,7 +105,8 @@ const MODEL_NOTE = [
     : `Hold: ${IN_FLIGHT_MS} ms modelled in flight + ${HOLD_MS} ms after commit = ${IN_FLIGHT_MS + HOLD_MS} ms from send, whatever DynamoDB Local takes.`,
   'Assumptions: the later of two overlapping transactions is cancelled and a cancelled one holds',
   'nothing; single-item writes never conflict; no per-item or per-partition throughput limit',
-  '(≈1,000 WCU/s) is modelled: the peak commits/s on the hottest items are printed to compare.',
+  '(≈1,000 WCU/s) is modelled: the peak commits/s on the hottest items, and the writes a stored',
+  'post makes on its most written partition key, are printed to compare.',
   'Underneath, DynamoDB Local’s serial execution bounds posts/s (AWS would be far faster), and',
   'posts go over HTTP to the in-process local gateway, handlers sharing one process and 2 cores.',
   IN_FLIGHT_MS === 'real'
@@ -182,6 +188,8 @@ interface Cell {
     form: { item: string; peakCommitsPerSecond: number; wcuPerWrite: number };
     usage: { item: string; peakCommitsPerSecond: number; wcuPerWrite: number };
   };
+  /** The partition key most written by stored posts' transactions, and what that caps. */
+  hottestPartition: { partition: string; writesPerStoredPost: number; postsPerSecondCap: number };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -381,6 +389,28 @@ async function runCell(
     storedLatencyMs: pair(storedLatencies),
     transactionInFlightMs: pair(stats.inFlightMs),
     hottest,
+    hottestPartition: hottestPartitionOf(stats, stored),
+  };
+}
+
+/**
+ * The partition key stored posts' transactions write most, in writes per
+ * stored post, and the posts a second that key allows at DynamoDB's 1,000
+ * WCU a second per partition (a transactional write of ≤ 1 KB costs 2),
+ * before the list-index entries (1 WCU each, on the index's partition) and
+ * before split for heat, which may part fixed sort keys (counter shards)
+ * from the ever-growing ones (submissions).
+ */
+function hottestPartitionOf(stats: ContentionStats, stored: number): Cell['hottestPartition'] {
+  let best = { partition: '', writes: 0 };
+  for (const [partition, writes] of stats.writesPerPartition) {
+    if (writes > best.writes) best = { partition, writes };
+  }
+  const perPost = stored > 0 ? best.writes / stored : 0;
+  return {
+    partition: best.partition,
+    writesPerStoredPost: Number(perPost.toFixed(2)),
+    postsPerSecondCap: perPost > 0 ? Math.round(PARTITION_WCU_PER_SECOND / (2 * perPost)) : 0,
   };
 }
 
@@ -477,6 +507,16 @@ function hottestLines(results: Cell[]): string {
       `${h.peakCommitsPerSecond}/s × ${h.wcuPerWrite} WCU = ${h.peakCommitsPerSecond * h.wcuPerWrite} WCU/s`;
     lines.push(
       `- ${SHAPES[cell.shape]}, ${cell.concurrency}: form item ${wcu(form)}; usage item ${wcu(usage)} (ceiling ≈ 1,000 WCU/s per item, not modelled)`,
+    );
+  }
+  lines.push(
+    '',
+    'Hottest partition key, transactional writes per stored post → posts/s one partition allows (1,000 WCU/s, 2 WCU a write; not modelled in time):',
+  );
+  for (const cell of results) {
+    const { partition, writesPerStoredPost, postsPerSecondCap } = cell.hottestPartition;
+    lines.push(
+      `- ${SHAPES[cell.shape]}, ${cell.concurrency}: ${partition || 'none'}: ${writesPerStoredPost} writes → ≈ ${postsPerSecondCap} posts/s`,
     );
   }
   return lines.join('\n');
