@@ -60,11 +60,11 @@ export async function uncountRequest(scope: string, window: RateWindow): Promise
  * its share stays over it until its window ends, so a request need not
  * write to it again: once every shard of a window is known full, refusals
  * cost no write, and a flood past the limit does not heat the very items
- * the shards spread. Entries of past windows are dropped as windows turn.
+ * the shards spread. Only windows with a full shard get an entry, so a flood
+ * of distinct visitors under their limits adds nothing here; entries of past
+ * windows are dropped as windows turn.
  */
 const knownFull = new Map<string, { end: number; shards: Set<number> }>();
-// Only windows with a full shard get an entry, so a flood of distinct visitors under
-// their limit adds nothing here.
 
 const NONE_FULL: ReadonlySet<number> = new Set();
 
