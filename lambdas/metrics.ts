@@ -39,6 +39,8 @@ export type MetricName =
   | 'WebhookDelivered'
   | 'WebhookRetried'
   | 'WebhookFailed'
+  /** Deliveries ended unsent, dimension `reason`: `webhook_removed`, `plan_not_pro`, `submission_deleted`. */
+  | 'WebhookCancelled'
   /** Emails sent, refused for good by SES (not retried), or failed for now (retried). */
   | 'EmailSent'
   | 'EmailRejected'
@@ -62,6 +64,7 @@ export const METRIC_DIMENSIONS = {
   WebhookDelivered: [],
   WebhookRetried: [],
   WebhookFailed: [],
+  WebhookCancelled: ['reason'],
   EmailSent: ['kind'],
   EmailRejected: ['kind'],
   EmailRetried: ['kind'],

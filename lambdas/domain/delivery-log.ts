@@ -1,12 +1,16 @@
-import type { DeliveryStatus } from './webhook-delivery.ts';
+import { ServiceError } from './errors.ts';
+import type { CancelReason, DeliveryStatus } from './webhook-delivery.ts';
 
 /**
  * The webhook delivery log of a form (DESIGN §4): one delivery per
  * submission, identified by the submission's id, with every attempt made.
  * Status values (SPEC leaves them open): `pending` (queued, not tried yet),
  * `retrying` (an attempt failed in a way worth retrying; the next one is
- * scheduled), `delivered` (a 2xx), `failed` (not retried: a 3xx or 4xx, a
- * refused address, or the retry window ran out).
+ * scheduled), and three final ones: `delivered` (a 2xx), `failed` (not
+ * retried: a 3xx or 4xx, a refused address, or the retry window ran out) and
+ * `cancelled` (nothing was sent when its turn came: `cancelReason` says
+ * why). Every message of a delivery ends in one of the final three, so no
+ * open status outlives the message that would end it.
  */
 
 export interface DeliveryAttempt {
@@ -33,6 +37,14 @@ export interface Delivery {
   /** `webhook-id` of every attempt, so receivers can de-duplicate. */
   webhookId: string;
   status: DeliveryStatus;
+  /** Why it was cancelled, while `cancelled`. */
+  cancelReason?: CancelReason;
+  /**
+   * `createdAt` of the webhook connection the delivery is for: a disconnect
+   * ends it, and a webhook connected since is another connection. Absent on
+   * deliveries stored before connections were told apart (any connection).
+   */
+  webhookConnectedAt?: string;
   /** Newest last; the last KEPT_ATTEMPTS only. */
   attempts: DeliveryAttempt[];
   createdAt: string;
@@ -49,6 +61,8 @@ export function pendingDelivery(input: {
   formId: string;
   submissionId: string;
   webhookId: string;
+  /** The connection it is for (the webhook's `createdAt`), when known. */
+  webhookConnectedAt: string | undefined;
   now: Date;
 }): Delivery {
   const at = input.now.toISOString();
@@ -58,6 +72,7 @@ export function pendingDelivery(input: {
     submissionId: input.submissionId,
     webhookId: input.webhookId,
     status: 'pending',
+    ...(input.webhookConnectedAt ? { webhookConnectedAt: input.webhookConnectedAt } : {}),
     attempts: [],
     createdAt: at,
     updatedAt: at,
@@ -66,12 +81,40 @@ export function pendingDelivery(input: {
 
 /** The delivery after one more attempt: its outcome becomes the delivery's status. */
 export function withAttempt(delivery: Delivery, attempt: DeliveryAttempt): Delivery {
+  const { cancelReason: _ended, ...open } = delivery;
   return {
-    ...delivery,
+    ...open,
     status: attempt.outcome,
     attempts: [...delivery.attempts, attempt].slice(-KEPT_ATTEMPTS),
     updatedAt: attempt.at,
   };
+}
+
+/**
+ * What to send the delivery with, or why it cannot be sent now: checked
+ * when its message comes, as things are then (messages carry ids only).
+ */
+export function sendableOrCancelled<S, W extends { createdAt: string }>(input: {
+  delivery: Pick<Delivery, 'webhookConnectedAt'>;
+  /** The submission now, unless deleted. */
+  submission: S | undefined;
+  /** The form's webhook now, if one is connected. */
+  webhook: W | undefined;
+  pro: boolean;
+}): { submission: S; webhook: W } | { cancel: CancelReason } {
+  const { delivery, submission, webhook } = input;
+  if (submission === undefined) return { cancel: 'submission_deleted' };
+  if (webhook === undefined) return { cancel: 'webhook_removed' };
+  if (delivery.webhookConnectedAt && delivery.webhookConnectedAt !== webhook.createdAt) {
+    return { cancel: 'webhook_removed' };
+  }
+  if (!input.pro) return { cancel: 'plan_not_pro' };
+  return { submission, webhook };
+}
+
+/** The delivery ended without an attempt: final, its attempts kept. */
+export function cancelledDelivery(delivery: Delivery, reason: CancelReason, now: Date): Delivery {
+  return { ...delivery, status: 'cancelled', cancelReason: reason, updatedAt: now.toISOString() };
 }
 
 /** How one received queue message stands, as far as numbering its attempt goes. */
@@ -102,6 +145,8 @@ export interface ReceivedMessage {
  *   (a duplicate, or one whose deletion failed), unless it is the redrive of
  *   exactly this failure whose first receive was lost: then it starts anew.
  *   The receive count alone cannot tell these apart, `deadLetteredAfter` can.
+ * - cancelled: a message still around after the cancellation sends nothing
+ *   (the retry route requeues a cancelled delivery as pending first).
  */
 export function attemptNumber(delivery: Delivery, message: ReceivedMessage): number | undefined {
   if (delivery.status === 'delivered') return undefined;
@@ -114,12 +159,40 @@ export function attemptNumber(delivery: Delivery, message: ReceivedMessage): num
       return (last?.number ?? 0) + 1;
     case 'failed':
       return last !== undefined && message.deadLetteredAfter === last.at ? 1 : undefined;
+    case 'cancelled':
+      return undefined;
   }
 }
 
-/** A failed delivery sent again by hand: pending, its attempts kept. */
-export function requeued(delivery: Delivery, now: Date): Delivery {
-  return { ...delivery, status: 'pending', updatedAt: now.toISOString() };
+/**
+ * Refuses to send again a delivery that is open or delivered (409
+ * `delivery_not_failed`), or whose submission was deleted (409
+ * `delivery_not_retryable`: there is nothing left to send).
+ */
+export function assertRetryable(delivery: Delivery): void {
+  if (delivery.status === 'cancelled' && delivery.cancelReason === 'submission_deleted') {
+    throw new ServiceError(
+      409,
+      'delivery_not_retryable',
+      'The submission was deleted; there is nothing to send',
+    );
+  }
+  if (delivery.status !== 'failed' && delivery.status !== 'cancelled') {
+    throw new ServiceError(
+      409,
+      'delivery_not_failed',
+      `The delivery is ${delivery.status}; only a failed or cancelled one is sent again`,
+    );
+  }
+}
+
+/**
+ * A failed or cancelled delivery sent again by hand: pending, for the
+ * webhook connected now, its attempts kept.
+ */
+export function requeued(delivery: Delivery, webhookConnectedAt: string, now: Date): Delivery {
+  const { cancelReason: _ended, ...rest } = delivery;
+  return { ...rest, status: 'pending', webhookConnectedAt, updatedAt: now.toISOString() };
 }
 
 /** A delivery as the API shows it. */
@@ -131,6 +204,7 @@ export function toDeliveryView(delivery: Delivery) {
     submissionId,
     webhookId,
     status,
+    cancelReason: status === 'cancelled' ? (delivery.cancelReason ?? null) : null,
     attemptCount: attempts.length,
     nextAttemptAt: status === 'retrying' ? (last?.nextAttemptAt ?? null) : null,
     attempts,

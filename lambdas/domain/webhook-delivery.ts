@@ -18,9 +18,27 @@ export const RETRY_JITTER = 0.2;
 /** SQS ChangeMessageVisibility allows at most 12 h. */
 export const MAX_RETRY_DELAY_SECONDS = 43_200;
 
-/** Delivery item statuses (SPEC leaves them unshown; DESIGN §4 names these). */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'retrying', 'failed'] as const;
+/**
+ * Delivery item statuses (SPEC leaves them unshown): `pending` and
+ * `retrying` are open, the other three final (delivery-log.ts says when).
+ */
+export const DELIVERY_STATUSES = [
+  'pending',
+  'delivered',
+  'retrying',
+  'failed',
+  'cancelled',
+] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * Why a delivery was cancelled, found when its message came to be sent:
+ * the webhook it was queued for was disconnected (a webhook connected since
+ * is another connection), the team is no longer on Pro, or the submission
+ * was deleted.
+ */
+export const CANCEL_REASONS = ['webhook_removed', 'plan_not_pro', 'submission_deleted'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 export type AttemptError = 'timeout' | 'network' | 'refused_address' | 'invalid_url';
 

@@ -47,7 +47,13 @@ export const handler = streamWorker(
       if (channels.includes('webhook')) {
         const webhookId = webhookMessageId(submissionId);
         const now = new Date();
-        const delivery = pendingDelivery({ formId, submissionId, webhookId, now });
+        const delivery = pendingDelivery({
+          formId,
+          submissionId,
+          webhookId,
+          webhookConnectedAt: context.webhook?.createdAt,
+          now,
+        });
         // Queued once: a retried fan-out queues again only a delivery nothing has tried yet
         // (its first message may never have been sent), so no second retry chain starts.
         if ((await putPendingDelivery(delivery, now)) || (await untried(formId, submissionId))) {

@@ -4,9 +4,11 @@ import { config } from '#config';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
 import {
   attemptNumber,
+  cancelledDelivery,
   type Delivery,
   type DeliveryAttempt,
   pendingDelivery,
+  sendableOrCancelled,
   withAttempt,
 } from '#domain/delivery-log.ts';
 import { type AttemptResult, classifyAttempt, nextDelaySeconds } from '#domain/webhook-delivery.ts';
@@ -16,7 +18,7 @@ import { log } from '#log';
 import { count } from '#metrics';
 import { sendWebhook } from '#net/webhook-sender.ts';
 import { getDelivery, saveDelivery } from '#store/deliveries.ts';
-import { readDeliveryContext } from '#store/delivery-context.ts';
+import { readSubmissionContext } from '#store/delivery-context.ts';
 import { markWebhook } from '#store/webhooks.ts';
 import { queueWorker } from './batch-worker.ts';
 
@@ -40,32 +42,55 @@ export const DEAD_LETTERED_AFTER = 'deadLetteredAfter';
  * that sent nothing costs no retry, and the queue's maxReceiveCount leaves
  * slack for such receives (lambdas/queues.ts). So the receive after the last
  * attempt is no longer SQS's move to the dead-letter queue: once the retries
- * are spent, the worker puts the message there itself.
+ * are spent, the worker puts the message there itself. A delivery whose
+ * webhook was disconnected, whose team left Pro or whose submission was
+ * deleted meanwhile ends `cancelled` with the reason, never left open.
  */
 // Deliveries are independent: a slow receiver does not hold up the batch's others.
 export const handler = queueWorker(() => deliver, { parallel: true });
 
 async function deliver(record: SQSRecord): Promise<void> {
   const job = JSON.parse(record.body) as WebhookJob;
-  const context = await readDeliveryContext(job.formId, job.submissionId);
-  if (!context?.webhook || context.team.plan !== 'pro') {
-    log.info('webhook delivery skipped', { ...job, reason: 'nothing to deliver' });
+  const context = await readSubmissionContext(job.formId, job.submissionId);
+  if (!context) {
+    // The form is gone, and its delivery log with it: nothing to record.
+    log.info('webhook delivery skipped', { ...job, reason: 'form deleted' });
     return;
   }
-  const { submission, webhook } = context;
-  const webhookId = webhookMessageId(submission.id);
+  const webhookId = webhookMessageId(job.submissionId);
   const now = new Date();
-  const stored = await getDelivery(job.formId, submission.id);
+  const stored = await getDelivery(job.formId, job.submissionId);
   const delivery =
-    stored ?? pendingDelivery({ formId: job.formId, submissionId: submission.id, webhookId, now });
+    stored ??
+    pendingDelivery({
+      formId: job.formId,
+      submissionId: job.submissionId,
+      webhookId,
+      webhookConnectedAt: context.webhook?.createdAt,
+      now,
+    });
   // A delivered webhook is never sent again. A failed one is sent again only by a fresh
   // message (moved back from the dead-letter queue, or the retry route's); a message
-  // still going round after its delivery failed sends nothing more.
+  // still going round after its delivery ended sends nothing more.
   const attempt = attemptNumber(delivery, {
     receiveCount: Number(record.attributes.ApproximateReceiveCount ?? '1'),
     deadLetteredAfter: record.messageAttributes?.[DEAD_LETTERED_AFTER]?.stringValue,
   });
   if (attempt === undefined) return;
+  const sendable = sendableOrCancelled({
+    delivery,
+    submission: context.submission,
+    webhook: context.webhook,
+    pro: context.team.plan === 'pro',
+  });
+  if ('cancel' in sendable) {
+    if (await saveDelivery(cancelledDelivery(delivery, sendable.cancel, now), stored, now)) {
+      count('WebhookCancelled', 1, { reason: sendable.cancel });
+      log.info('webhook delivery cancelled', { ...job, webhookId, reason: sendable.cancel });
+    }
+    return;
+  }
+  const { submission, webhook } = sendable;
 
   const body = webhookPayload(submission, now, submission.isSpam);
   const timestamp = Math.floor(now.getTime() / 1000);

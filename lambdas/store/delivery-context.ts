@@ -38,17 +38,30 @@ export async function readDeliveryContext(
   formId: string,
   submissionId: string,
 ): Promise<DeliveryContext | undefined> {
+  const read = await readSubmissionContext(formId, submissionId);
+  return read?.submission ? { ...read, submission: read.submission } : undefined;
+}
+
+/**
+ * As readDeliveryContext, telling a deleted submission (`submission`
+ * undefined) from a deleted form or team (undefined): the webhook worker
+ * ends the delivery of the first, and the second takes its deliveries along.
+ */
+export async function readSubmissionContext(
+  formId: string,
+  submissionId: string,
+): Promise<(FormContext & { submission?: Submission; hints: EmailHints }) | undefined> {
   const items = await batchGetAll(
     [submissionKey(formId, submissionId), formKey(formId), webhookKey(formId)],
     CONSISTENT,
   );
+  const formContext = await withTeam(items);
+  if (!formContext) return undefined;
   const submissionItem = items.find((item) => item.entity === 'submission');
-  const formContext = submissionItem && (await withTeam(items));
-  if (!submissionItem || !formContext) return undefined;
   return {
     ...formContext,
-    submission: toSubmission(submissionItem),
-    hints: (submissionItem.emailHints as EmailHints | undefined) ?? {},
+    submission: submissionItem ? toSubmission(submissionItem) : undefined,
+    hints: (submissionItem?.emailHints as EmailHints | undefined) ?? {},
   };
 }
 

@@ -382,6 +382,8 @@ export class Observability extends Construct {
               productMetric('WebhookRetried').with({ label: 'WebhookRetried' }),
               productMetric('WebhookFailed').with({ label: 'WebhookFailed' }),
             ],
+            // Ended unsent (webhook removed, plan, submission deleted): one line per reason.
+            right: [searchProductMetric('WebhookCancelled', 'WebhookCancelled')],
             width,
             height,
           }),

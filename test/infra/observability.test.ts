@@ -331,6 +331,7 @@ describe('dashboard', () => {
       'SubmissionSpam',
       'SubmissionDropped',
       'SubmissionRejected',
+      'WebhookCancelled',
     ]);
     for (const [, schema, name] of searches) {
       expect(schema?.split(','), name).toEqual([

@@ -9,7 +9,14 @@ import {
 } from '../../lambdas/domain/delivery-log.ts';
 
 const start = new Date('2026-01-01T00:00:00.000Z');
-const fresh = pendingDelivery({ formId: 'f', submissionId: 's', webhookId: 'msg_s', now: start });
+const connectedAt = '2025-12-31T00:00:00.000Z';
+const fresh = pendingDelivery({
+  formId: 'f',
+  submissionId: 's',
+  webhookId: 'msg_s',
+  webhookConnectedAt: connectedAt,
+  now: start,
+});
 
 function attempt(number: number, outcome: DeliveryAttempt['outcome'], second: number) {
   return {
@@ -53,6 +60,7 @@ describe('attempt numbers come from what was attempted, not from SQS receives', 
   it('a retried delivery (pending again) starts at 1, also when that message’s first receive was lost', () => {
     const again = requeued(
       deliveryAfter(attempt(1, 'failed', 0)),
+      connectedAt,
       new Date(start.getTime() + 60_000),
     );
     expect(attemptNumber(again, { receiveCount: 1 })).toBe(1);

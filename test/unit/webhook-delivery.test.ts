@@ -58,8 +58,8 @@ describe('DEFAULT_RETRY_DELAYS_SECONDS and DELIVERY_STATUSES', () => {
     expect(Math.max(...schedule) * 1.2).toBeLessThanOrEqual(MAX_RETRY_DELAY_SECONDS);
   });
 
-  it('names the four statuses', () => {
-    expect(DELIVERY_STATUSES).toEqual(['pending', 'delivered', 'retrying', 'failed']);
+  it('names the five statuses', () => {
+    expect(DELIVERY_STATUSES).toEqual(['pending', 'delivered', 'retrying', 'failed', 'cancelled']);
   });
 });
 

@@ -12,6 +12,7 @@ import { formUpdateInput } from '#domain/form-update.ts';
 import { exportQuery } from '#domain/submission-export.ts';
 import { listQuery } from '#domain/submission-list.ts';
 import { uploadRequestSchema } from '#domain/upload-request.ts';
+import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
 import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 import { webhookInput } from '#domain/webhooks.ts';
 import { type Route, routes } from '#routes';
@@ -143,7 +144,10 @@ const ERRORS: Record<string, { codes: string[]; description: string; retryAfter?
   },
   '404': { codes: ['not_found'], description: 'Unknown path, or not in the key’s team.' },
   '405': { codes: ['method_not_allowed'], description: 'Known path, other method (`Allow`).' },
-  '409': { codes: ['conflict', 'delivery_not_failed'], description: 'A conflict.' },
+  '409': {
+    codes: ['conflict', 'delivery_not_failed', 'delivery_not_retryable'],
+    description: 'A conflict.',
+  },
   '413': {
     codes: ['payload_too_large', 'file_too_large', 'too_many_files'],
     description: 'The body is too large.',
@@ -712,7 +716,8 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
     deliveryId: string,
     submissionId: string,
     webhookId: { type: 'string', pattern: '^msg_' },
-    status: { enum: ['pending', 'retrying', 'delivered', 'failed'] },
+    status: { enum: [...DELIVERY_STATUSES] },
+    cancelReason: nullable({ enum: [...CANCEL_REASONS] }),
     attemptCount: { type: 'integer', minimum: 0 },
     nextAttemptAt: nullable(dateTime),
     attempts: {

@@ -1,6 +1,6 @@
 import { enqueue } from '#aws/queues.ts';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
-import { requeued, toDeliveryView } from '#domain/delivery-log.ts';
+import { assertRetryable, requeued, toDeliveryView } from '#domain/delivery-log.ts';
 import { notFound, planRequired, ServiceError } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -10,9 +10,9 @@ import { getTeamForm } from '#store/forms.ts';
 import { getWebhook } from '#store/webhooks.ts';
 
 /**
- * Sends a failed delivery again, with the same `webhook-id`, signed with the
- * current secret to the current URL, with a fresh retry schedule: `202` and
- * the delivery, now `pending`.
+ * Sends a failed or cancelled delivery again, with the same `webhook-id`,
+ * signed with the current secret to the current URL (the webhook connected
+ * now), with a fresh retry schedule: `202` and the delivery, now `pending`.
  */
 export const handler = managementRoute(async ({ caller, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
@@ -20,16 +20,11 @@ export const handler = managementRoute(async ({ caller, pathParameters }) => {
   const delivery = isUuid(deliveryId) ? await getDelivery(form.id, deliveryId) : undefined;
   if (!delivery) throw notFound('Delivery');
   if (caller.team.plan !== 'pro') throw planRequired('A webhook');
-  if (!(await getWebhook(form.id))) throw notFound('Webhook');
-  if (delivery.status !== 'failed') {
-    throw new ServiceError(
-      409,
-      'delivery_not_failed',
-      `The delivery is ${delivery.status}; only a failed one is sent again`,
-    );
-  }
+  const webhook = await getWebhook(form.id);
+  if (!webhook) throw notFound('Webhook');
+  assertRetryable(delivery);
   const now = new Date();
-  const pending = requeued(delivery, now);
+  const pending = requeued(delivery, webhook.createdAt, now);
   if (!(await saveDelivery(pending, delivery, now))) {
     throw new ServiceError(409, 'conflict', 'The delivery changed meanwhile; retry the request');
   }
