@@ -10,6 +10,9 @@ import type { Access } from './access.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A method a path answers: a route's, or HEAD where answersHead says so. */
+export type AllowedMethod = Method | 'HEAD';
+
 export interface Route {
   /** Unique, stable camelCase name: the function's construct id. */
   name: string;
@@ -357,6 +360,17 @@ export const fallbackRoute = {
   access: [] as readonly Access[],
 } as const;
 
+/**
+ * Public GET routes (the hosted page, the embed script, the API document
+ * and its page) answer HEAD too, with the GET's status and headers and no
+ * body: people and link checkers probe pages with `curl -I`. The CDK stack
+ * adds the HEAD method, the local gateway and the fallback's `Allow`
+ * follow this rule, and withRequestId drops the body.
+ */
+export function answersHead(route: Pick<Route, 'method' | 'auth'>): boolean {
+  return route.method === 'GET' && route.auth === 'public';
+}
+
 export interface RouteMatch {
   route: Route;
   pathParameters: Record<string, string>;
@@ -390,16 +404,19 @@ const compiled = routes.map((route) => ({
 export function matchRoute(
   method: string,
   path: string,
-): { match: RouteMatch | undefined; allowed: Method[]; isPublic: boolean } {
-  const allowed: Method[] = [];
+): { match: RouteMatch | undefined; allowed: AllowedMethod[]; isPublic: boolean } {
+  const allowed: AllowedMethod[] = [];
   let match: RouteMatch | undefined;
   let isPublic = false;
+  const asked = method.toUpperCase();
   for (const { route, regex, names } of compiled) {
     const found = regex.exec(path);
     if (!found) continue;
     allowed.push(route.method);
+    if (answersHead(route)) allowed.push('HEAD');
     if (route.auth === 'public') isPublic = true;
-    if (route.method === method.toUpperCase() && !match) {
+    const takes = route.method === asked || (asked === 'HEAD' && answersHead(route));
+    if (takes && !match) {
       const pathParameters: Record<string, string> = {};
       names.forEach((name, i) => {
         pathParameters[name] = safeDecode(found[i + 1]!);

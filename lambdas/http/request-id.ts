@@ -7,6 +7,7 @@ import type { HttpResponse } from './respond.ts';
  * Puts the request id on the log scope and on every response, errors
  * included, and logs one line per request. The line names the route
  * template, not the path, and the caller only by key id (added by auth).
+ * A HEAD request is answered as its GET, without the body (answersHead).
  */
 export function withRequestId(
   inner: (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>,
@@ -14,9 +15,13 @@ export function withRequestId(
   return (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> =>
     inRequestScope(event, async (requestId) => {
       const response = await inner(event, context);
+      const headers = { ...response.headers, ...requestIdHeaders(requestId) };
+      const head = event.httpMethod.toUpperCase() === 'HEAD';
       return {
         status: response.statusCode,
-        result: { ...response, headers: { ...response.headers, ...requestIdHeaders(requestId) } },
+        result: head
+          ? { ...response, headers, body: '', isBase64Encoded: false }
+          : { ...response, headers },
       };
     });
 }

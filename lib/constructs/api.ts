@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '../../lambdas/routes.ts';
+import { answersHead, type Route } from '../../lambdas/routes.ts';
 import { addErrorResponses } from './api-error-responses.ts';
 import type { ServiceFunction } from './service-function.ts';
 
@@ -154,7 +154,9 @@ export class Api extends Construct {
         : undefined,
       allowTestInvoke: false,
     });
-    this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration);
+    const resource = this.restApi.root.resourceForPath(route.path);
+    resource.addMethod(route.method, integration);
+    if (answersHead(route)) resource.addMethod('HEAD', integration);
     if (isSubmitRoute(route)) this.throttleMethod(route, this.submitThrottle);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, routes } from '../../lambdas/routes.ts';
+import { answersHead, fallbackRoute, routes } from '../../lambdas/routes.ts';
 import { workers } from '../../lambdas/workers.ts';
 import { deployedMethods } from './api-methods.ts';
 import { everyAccessRoutes } from './route-fixtures.ts';
@@ -76,8 +76,25 @@ describe('the REST API', () => {
       }
     });
 
+    it('public GET routes answer HEAD through their own function, and no other route does', () => {
+      const heads = methods.filter((m) => m.httpMethod === 'HEAD');
+      const expected = table.filter(answersHead);
+      expect(heads.map((m) => m.path).sort()).toEqual(expected.map((r) => r.path).sort());
+      for (const route of expected) {
+        const head = heads.find((m) => m.path === route.path);
+        expect(head?.functionId, `HEAD ${route.path}`).toBe(
+          built.logicalId(built.functionOf(route.name).lambda),
+        );
+      }
+    });
+
     it('has no method beyond the route table and the fallback catch-alls', () => {
-      const expected = new Set(table.map((route) => `${route.method} ${route.path}`));
+      const expected = new Set(
+        table.flatMap((route) => [
+          `${route.method} ${route.path}`,
+          ...(answersHead(route) ? [`HEAD ${route.path}`] : []),
+        ]),
+      );
       const extra = methods.filter(
         (m) => m.httpMethod !== 'ANY' && !expected.has(`${m.httpMethod} ${m.path}`),
       );

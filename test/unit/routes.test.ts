@@ -50,6 +50,20 @@ describe('route table', () => {
     expect(matchRoute('GET', `/v1/forms/${id}/extra`).allowed).toEqual([]);
   });
 
+  it('public GET routes take HEAD as their GET and list it as allowed; management routes do not', () => {
+    expect(matchRoute('HEAD', '/f/abc').match?.route.name).toBe('getFormPage');
+    expect(matchRoute('head', '/embed.js').match?.route.name).toBe('getEmbedScript');
+    expect(matchRoute('HEAD', '/v1/openapi.json').match?.route.name).toBe('getOpenApiDocument');
+    expect(matchRoute('HEAD', '/v1/docs').match?.route.name).toBe('getApiDocsPage');
+    expect(matchRoute('POST', '/f/abc').allowed).toEqual(['GET', 'HEAD']);
+    expect(matchRoute('HEAD', '/v1/forms')).toEqual({
+      match: undefined,
+      allowed: ['GET', 'POST'],
+      isPublic: false,
+    });
+    expect(matchRoute('HEAD', '/s/abc').match).toBeUndefined();
+  });
+
   it('keeps a malformed %-escape in a path parameter as sent instead of throwing', () => {
     expect(matchRoute('GET', '/v1/forms/%E0%A4%A').match?.pathParameters).toEqual({
       id: '%E0%A4%A',
