@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { apiKeyAuth, type Caller } from './middleware/api-key-auth.ts';
+import { type Caller, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { withRequestId } from './request-id.ts';
@@ -32,7 +32,7 @@ export function managementRoute(fn: (request: ManagementRequest) => Promise<Http
   const chain = middy<APIGatewayProxyEvent, HttpResponse>()
     .use(errorEnvelope())
     // Authenticate first: an anonymous caller learns nothing about body parsing.
-    .use(apiKeyAuth())
+    .use(callerAuth())
     .use(jsonBody())
     .handler((event, context) => {
       const { caller, body } = context as ManagementContext;

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { errorFields, log } from '#log';
-import { apiKeyAuth, type Caller } from './middleware/api-key-auth.ts';
+import { type Caller, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { inRequestScope, requestIdHeaders } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
@@ -39,7 +39,7 @@ export function streamingRoute(fn: (request: StreamingRequest) => Promise<Stream
   const chain = middy<APIGatewayProxyEvent, ChainResult>()
     // Both only ever set a JSON HttpResponse, which is one of ChainResult.
     .use(errorEnvelope() as Middleware)
-    .use(apiKeyAuth() as Middleware)
+    .use(callerAuth() as Middleware)
     .handler((event, context) =>
       fn({
         event,

@@ -4,7 +4,49 @@ import { ENTITY_ATTRIBUTE, INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from './schema.t
 /** Every key of the single table is built here and nowhere else. */
 
 export const teamKey = (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'TEAM' });
+
+/** A member of a team, in the team's partition (its sessions beside it). */
+export const memberKey = (teamId: string, userId: string) => ({
+  pk: `TEAM#${teamId}`,
+  sk: `MEMBER#${userId}`,
+});
+export const MEMBER_PREFIX = 'MEMBER#';
+
+/** The teams an address belongs to: sign-in finds them by the address. */
+export const membershipKey = (email: string, teamId: string) => ({
+  pk: `MEMBERSHIP#${email}`,
+  sk: `TEAM#${teamId}`,
+});
+export const membershipsOfEmail = (email: string) => `MEMBERSHIP#${email}`;
+
+/** A dashboard session, by member, in the team's partition; `sessionId` is the secret's hash. */
+export const sessionKey = (teamId: string, userId: string, sessionId: string) => ({
+  pk: `TEAM#${teamId}`,
+  sk: `${sessionPrefix(userId)}${sessionId}`,
+});
+export const sessionPrefix = (userId: string) => `SESSION#${userId}#`;
+
+/** A pending sign-in of an address (its code), and its link's token by hash. */
+export const signInKey = (email: string) => ({ pk: `SIGNIN#${email}`, sk: 'SIGNIN' });
+export const signInTokenKey = (tokenHash: string) => ({
+  pk: `SIGNINTOKEN#${tokenHash}`,
+  sk: 'SIGNINTOKEN',
+});
+
+/** The team's audit trail, newest last (UUID v7 ids sort by time). */
+export const auditKey = (teamId: string, eventId: string) => ({
+  pk: `TEAM#${teamId}`,
+  sk: `${AUDIT_PREFIX}${eventId}`,
+});
+export const AUDIT_PREFIX = 'AUDIT#';
+
 export const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
+/** A key's entry in its team's list of keys (what `GET /v1/team/api-keys` shows). */
+export const apiKeyListingKey = (teamId: string, keyId: string) => ({
+  pk: `TEAM#${teamId}`,
+  sk: `${API_KEY_PREFIX_SK}${keyId}`,
+});
+export const API_KEY_PREFIX_SK = 'APIKEY#';
 export const formKey = (formId: string) => ({ pk: `FORM#${formId}`, sk: 'FORM' });
 /** A form's webhook lives in the form's partition, so deleting the form's items removes it. */
 export const webhookKey = (formId: string) => ({ pk: `FORM#${formId}`, sk: 'WEBHOOK' });

@@ -25,6 +25,11 @@ export function managementKeyScope(keyId: string): string {
   return `key#${keyId}`;
 }
 
+/** The management API's limit on one signed-in member (all their sessions together). */
+export function memberScope(teamId: string, userId: string): string {
+  return `member#${teamId}#${userId}`;
+}
+
 /**
  * Counts one request in `scope`'s window and returns the count so far. The
  * item expires (TTL) a minute after its window ends.

@@ -1,29 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import type { Plan, Team } from '#domain/team.ts';
 import { childrenOf } from './by-parent.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
+import { ownerMemberItems } from './members.ts';
 import { updateIf } from './retries.ts';
-import { getItem, putNewItem } from './table.ts';
+import { getItem, transact } from './table.ts';
 
-export type Plan = 'free' | 'pro';
-
-export interface Team {
-  teamId: string;
-  name: string;
-  ownerEmail: string;
-  ownerUserId: string;
-  plan: Plan;
-  /** Forms the team holds now; the Free limit is enforced on it atomically. */
-  formCount: number;
-  /** Overrides the plan's monthly submission allowance when set (admin CLI). */
-  monthlyAllowance?: number;
-  createdAt: string;
-}
+export type { Plan, Team } from '#domain/team.ts';
 
 export async function createTeam(input: {
   name: string;
   ownerEmail: string;
   plan: Plan;
 }): Promise<Team> {
+  const createdAt = new Date().toISOString();
   const team: Team = {
     teamId: randomUUID(),
     name: input.name,
@@ -31,9 +21,20 @@ export async function createTeam(input: {
     ownerUserId: randomUUID(),
     plan: input.plan,
     formCount: 0,
-    createdAt: new Date().toISOString(),
+    createdAt,
+    membersSince: createdAt,
+    ownerCount: 1,
   };
-  await putNewItem({ ...teamKey(team.teamId), entity: 'team', parentPk: ALL_TEAMS, ...team });
+  // The owner is the team's first member from the start.
+  await transact([
+    {
+      Put: {
+        Item: { ...teamKey(team.teamId), entity: 'team', parentPk: ALL_TEAMS, ...team },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...ownerMemberItems(team, createdAt),
+  ]);
   return team;
 }
 

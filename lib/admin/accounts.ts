@@ -33,6 +33,7 @@ async function createKeyFor(team: Team, name: string): Promise<{ keyId: string; 
     hash: issued.hash,
     teamId: team.teamId,
     userId: team.ownerUserId,
+    createdByEmail: team.ownerEmail,
     name,
   });
   return { keyId: issued.keyId, apiKey: issued.apiKey };

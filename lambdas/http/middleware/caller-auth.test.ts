@@ -7,7 +7,7 @@ import { issueApiKey } from '#domain/api-keys.ts';
 import { ServiceError } from '#domain/errors.ts';
 import { managementRoute } from '#http/management-route.ts';
 import type { HttpResponse } from '#http/respond.ts';
-import { apiKeyAuth } from './api-key-auth.ts';
+import { callerAuth } from './caller-auth.ts';
 
 /*
  * The middleware reads the key store (DynamoDB) directly. These tests do not
@@ -86,7 +86,7 @@ async function authenticate(headers: Record<string, string> | null) {
   const request = requestWith(headers);
   let thrown: unknown;
   try {
-    await apiKeyAuth().before!(request);
+    await callerAuth().before!(request);
   } catch (error) {
     thrown = error;
   }

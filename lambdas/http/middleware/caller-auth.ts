@@ -1,0 +1,138 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { config } from '#config';
+import { hashMatches, keyIdOf } from '#domain/api-keys.ts';
+import { ServiceError, unauthorized } from '#domain/errors.ts';
+import type { Role } from '#domain/members.ts';
+import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
+import {
+  cookieValue,
+  fromOwnOrigin,
+  parseSessionCookie,
+  SESSION_COOKIE,
+  sessionLive,
+  sessionNeedsTouch,
+} from '#domain/sessions.ts';
+import { header } from '#http/request.ts';
+import type { HttpResponse } from '#http/respond.ts';
+import { addLogContext } from '#log';
+import { getApiKey, noteApiKeyUse } from '#store/api-keys.ts';
+import { ensureOwnerMember } from '#store/members.ts';
+import { admitRequest, managementKeyScope, memberScope } from '#store/request-counts.ts';
+import { readSessionContext, touchSession } from '#store/sessions.ts';
+import { getTeam, type Team } from '#store/teams.ts';
+
+/**
+ * Who makes a management request: an API key (`Authorization: Bearer`),
+ * which acts as an owner of its team, or a member signed in to the
+ * dashboard (the session cookie), with their role.
+ */
+export interface Caller {
+  team: Team;
+  /** The member: a session's, or the one who created the API key. */
+  userId: string;
+  role: Role;
+  via: 'apiKey' | 'session';
+  /** The API key's public id (API-key callers). */
+  keyId?: string;
+  /** The session's id (session callers). */
+  sessionId?: string;
+  /** The member's address (session callers). */
+  email?: string;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The one authentication of the management API: a Bearer API key when the
+ * request sends one (unchanged for API clients), else the session cookie,
+ * else 401. A cookie request that changes state must come from the
+ * service's own origin (403 `csrf`). Each caller counts against its own
+ * per-minute limit (the key's, or the member's).
+ */
+export function callerAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> {
+  return {
+    before: async (request) => {
+      const authorization = header(request.event, 'authorization');
+      const cookie = cookieValue(header(request.event, 'cookie'), SESSION_COOKIE);
+      let caller: Caller;
+      if (authorization) caller = await apiKeyCaller(authorization);
+      else if (cookie) caller = await sessionCaller(cookie, request.event);
+      else throw unauthorized('Send an API key as Authorization: Bearer <key>, or sign in');
+      addLogContext(
+        caller.via === 'apiKey'
+          ? { keyId: caller.keyId, teamId: caller.team.teamId }
+          : { userId: caller.userId, teamId: caller.team.teamId },
+      );
+      (request.context as unknown as { caller: Caller }).caller = caller;
+    },
+  };
+}
+
+async function apiKeyCaller(authorization: string): Promise<Caller> {
+  const apiKey = BEARER.exec(authorization)?.[1];
+  const keyId = apiKey ? keyIdOf(apiKey) : undefined;
+  if (!apiKey || !keyId) throw unauthorized('The Authorization header is not a valid API key');
+  const record = await getApiKey(keyId);
+  if (!record || !hashMatches(apiKey, record.hash)) throw unauthorized('Unknown API key');
+  if (record.revokedAt) throw unauthorized('This API key has been revoked');
+  const now = new Date();
+  const window = windowAt(now.getTime(), 60);
+  // The team read, the rate count and the day's use are independent: one round trip.
+  const [team, admitted] = await Promise.all([
+    getTeam(record.teamId),
+    admitRequest(managementKeyScope(keyId), window, config.managementRatePerMinute),
+    noteApiKeyUse(record, now.toISOString().slice(0, 10)),
+  ]);
+  if (!admitted) throw rateLimited('This API key', window, now);
+  if (!team) throw unauthorized('The team of this API key no longer exists');
+  await ensureOwnerMember(team, now);
+  return { team, userId: record.userId, role: 'owner', via: 'apiKey', keyId };
+}
+
+async function sessionCaller(cookie: string, event: APIGatewayProxyEvent): Promise<Caller> {
+  const ids = parseSessionCookie(cookie);
+  if (!ids) throw signInAgain();
+  const now = new Date();
+  const { session, team } = await readSessionContext(ids);
+  if (!session || !team || !sessionLive(session, now)) throw signInAgain();
+  if (!SAFE_METHODS.has(event.httpMethod.toUpperCase())) {
+    const origin = {
+      secFetchSite: header(event, 'sec-fetch-site'),
+      origin: header(event, 'origin'),
+    };
+    if (!fromOwnOrigin(origin, config.baseUrl)) {
+      throw new ServiceError(
+        403,
+        'csrf',
+        'A signed-in change must come from the dashboard itself (same origin)',
+      );
+    }
+  }
+  const window = windowAt(now.getTime(), 60);
+  const [admitted] = await Promise.all([
+    admitRequest(memberScope(team.teamId, session.userId), window, config.managementRatePerMinute),
+    sessionNeedsTouch(session, now) ? touchSession(session, now) : undefined,
+  ]);
+  if (!admitted) throw rateLimited('A signed-in member', window, now);
+  return {
+    team,
+    userId: session.userId,
+    role: session.role,
+    via: 'session',
+    sessionId: session.sessionId,
+    email: session.email,
+  };
+}
+
+const signInAgain = () => unauthorized('Your session has ended; sign in again');
+
+function rateLimited(who: string, window: ReturnType<typeof windowAt>, now: Date) {
+  return new ServiceError(
+    429,
+    'rate_limited',
+    `${who} is limited to ${config.managementRatePerMinute} requests a minute`,
+    { headers: { 'retry-after': String(retryAfterSeconds(window, now.getTime())) } },
+  );
+}

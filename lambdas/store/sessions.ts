@@ -1,0 +1,141 @@
+import type { Role } from '#domain/members.ts';
+import { type Session, sessionExpiresAt } from '#domain/sessions.ts';
+import type { Team } from '#domain/team.ts';
+import { memberKey, sessionKey, sessionPrefix, stripPlumbing, teamKey } from './keys.ts';
+import { batchGetAll, batchWriteAll, transactUnlessRefused, updateIf } from './retries.ts';
+import { itemsWithPrefix } from './table.ts';
+
+/**
+ * Sessions, each in its team's partition under its member, with a TTL at
+ * the time it would end unused (DynamoDB deletes expired items within days,
+ * so reads check the time themselves).
+ */
+
+const ttlOf = (session: Pick<Session, 'createdAt' | 'lastSeenAt'>) =>
+  Math.ceil(sessionExpiresAt(session).getTime() / 1000);
+
+/**
+ * Stores a new session, only while its member is still there with the role
+ * the session carries: false when the member was removed or changed
+ * meanwhile (removals and role changes sweep sessions after their own
+ * write, so either order leaves no stale session).
+ */
+export async function putSession(session: Session): Promise<boolean> {
+  const refused = await transactUnlessRefused([
+    {
+      Put: {
+        Item: {
+          ...sessionKey(session.teamId, session.userId, session.sessionId),
+          entity: 'session',
+          ...session,
+          expiresAt: ttlOf(session),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      ConditionCheck: {
+        Key: memberKey(session.teamId, session.userId),
+        ConditionExpression: '#role = :role',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': session.role },
+      },
+    },
+  ]);
+  return refused === undefined;
+}
+
+/**
+ * What a session cookie stands for, read in one consistent BatchGet: the
+ * session and its team (either may be gone).
+ */
+export async function readSessionContext(ids: {
+  teamId: string;
+  userId: string;
+  sessionId: string;
+}): Promise<{ session?: Session; team?: Team }> {
+  const items = await batchGetAll(
+    [sessionKey(ids.teamId, ids.userId, ids.sessionId), teamKey(ids.teamId)],
+    { consistent: true },
+  );
+  const of = <T>(entity: string) => {
+    const item = items.find((each) => each.entity === entity);
+    return item ? stripPlumbing<T>(item) : undefined;
+  };
+  return { session: of<Session>('session'), team: of<Team>('team') };
+}
+
+/** Slides the session forward; nothing when it was ended meanwhile. */
+export async function touchSession(session: Session, now: Date): Promise<void> {
+  const lastSeenAt = now.toISOString();
+  await updateIf({
+    Key: sessionKey(session.teamId, session.userId, session.sessionId),
+    UpdateExpression: 'SET lastSeenAt = :at, expiresAt = :ttl',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':at': lastSeenAt, ':ttl': ttlOf({ ...session, lastSeenAt }) },
+  });
+}
+
+async function sessionsOf(teamId: string, userId: string): Promise<Session[]> {
+  const items = await itemsWithPrefix(teamKey(teamId).pk, sessionPrefix(userId), {
+    consistent: true,
+  });
+  return items.map((item) => stripPlumbing<Session>(item));
+}
+
+/** A member's sessions that have not ended, newest first. */
+export async function listSessions(teamId: string, userId: string, now: Date): Promise<Session[]> {
+  return (await sessionsOf(teamId, userId))
+    .filter((session) => sessionExpiresAt(session).getTime() > now.getTime())
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Ends one session; false when it had ended already. */
+export async function deleteSession(ids: {
+  teamId: string;
+  userId: string;
+  sessionId: string;
+}): Promise<boolean> {
+  const refused = await transactUnlessRefused([
+    {
+      Delete: {
+        Key: sessionKey(ids.teamId, ids.userId, ids.sessionId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+  ]);
+  return refused === undefined;
+}
+
+/** BatchWrite takes 25 requests at a time. */
+const BATCH_WRITES = 25;
+
+/** Ends every session of a member but `keep`; how many ended. */
+export async function deleteSessionsOf(
+  teamId: string,
+  userId: string,
+  keep?: string,
+): Promise<number> {
+  const ending = (await sessionsOf(teamId, userId)).filter((s) => s.sessionId !== keep);
+  for (let at = 0; at < ending.length; at += BATCH_WRITES) {
+    await batchWriteAll(
+      ending.slice(at, at + BATCH_WRITES).map((session) => ({
+        DeleteRequest: { Key: sessionKey(teamId, userId, session.sessionId) },
+      })),
+    );
+  }
+  return ending.length;
+}
+
+/** Gives a member's sessions their new role (after the member item changed). */
+export async function setSessionsRole(teamId: string, userId: string, role: Role): Promise<void> {
+  for (const session of await sessionsOf(teamId, userId)) {
+    await updateIf({
+      Key: sessionKey(teamId, userId, session.sessionId),
+      UpdateExpression: 'SET #role = :role',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':role': role },
+    });
+  }
+}
