@@ -129,6 +129,7 @@ process.stdout.write(
     `  Written to    ${resolve(args['state-dir'], 'dev.json')}`,
     '',
     `Try: curl -X POST ${info.baseUrl}/v1/forms -H "Authorization: Bearer ${info.apiKeys.pro}" -H 'content-type: application/json' -d '{"name":"Contact"}'`,
+    `Sign in as pro@dev.local (or free@dev.local): curl -X POST ${info.baseUrl}/v1/auth/sign-in -H 'content-type: application/json' -d '{"email":"pro@dev.local"}'; the link and code arrive in the mail inbox.`,
     'Ctrl-C stops everything.',
     '',
     // The test harness waits for this exact line.

@@ -54,4 +54,12 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 360,
     maxReceiveCount: () => 5,
   },
+  /** Sign-in emails: the route answers alike for members and strangers; the mailer tells them apart. */
+  signIns: {
+    name: 'signIns',
+    urlVariable: 'SIGN_IN_QUEUE_URL',
+    deadLetterUrlVariable: 'SIGN_IN_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: () => 3,
+  },
 } as const satisfies Record<string, QueueDefinition>;

@@ -21,7 +21,12 @@ export interface Route {
   path: string;
   /** Handler module relative to `lambdas/`, exporting `handler`. */
   handler: string;
-  auth: 'public' | 'apiKey';
+  /**
+   * `public`: any website (CORS on every answer); `apiKey`: the management
+   * API, a Bearer API key or a dashboard session (callerAuth); `anonymous`:
+   * no caller yet (signing in), same origin only.
+   */
+  auth: 'public' | 'apiKey' | 'anonymous';
   memoryMb: number;
   timeoutSeconds: number;
   /** Streams its response (REST API `STREAM` transfer mode). */
@@ -36,6 +41,14 @@ const MANAGEMENT_ACCESS = ['rateLimits:count'] as const satisfies readonly Acces
 const managementDefaults = {
   auth: 'apiKey',
   memoryMb: 512,
+  timeoutSeconds: 10,
+  streaming: false,
+} as const;
+
+/** Signing in: JSON, no caller yet; counts requests against per-address and per-IP limits. */
+const signInDefaults = {
+  auth: 'anonymous',
+  memoryMb: 256,
   timeoutSeconds: 10,
   streaming: false,
 } as const;
@@ -273,6 +286,152 @@ export const routes: readonly Route[] = [
     access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       'Streams the submissions of a filter as CSV, newest first (UTF-8 with BOM, formula cells neutralized).',
+  },
+  {
+    ...signInDefaults,
+    name: 'signIn',
+    method: 'POST',
+    path: '/v1/auth/sign-in',
+    handler: 'http/auth/sign-in.ts',
+    access: ['rateLimits:count', 'queue:signIns:send'],
+    summary:
+      'Emails a one-time sign-in link and 6-digit code to a member; answers the same for any address.',
+  },
+  {
+    ...signInDefaults,
+    name: 'verifySignIn',
+    method: 'POST',
+    path: '/v1/auth/verify',
+    handler: 'http/auth/verify.ts',
+    access: ['rateLimits:count', 'table:read', 'table:write'],
+    summary: 'Uses a sign-in link token or code once and starts a session (cookie).',
+  },
+  {
+    ...managementDefaults,
+    name: 'signOut',
+    method: 'POST',
+    path: '/v1/auth/sign-out',
+    handler: 'http/auth/sign-out.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Ends this session at once and clears its cookie.',
+  },
+  {
+    ...managementDefaults,
+    name: 'getSession',
+    method: 'GET',
+    path: '/v1/auth/session',
+    handler: 'http/auth/get-session.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary: 'Who is asking: the member, the team and role, and the other teams of the address.',
+  },
+  {
+    ...managementDefaults,
+    name: 'switchTeam',
+    method: 'POST',
+    path: '/v1/auth/session/team',
+    handler: 'http/auth/switch-team.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Moves the signed-in person to another of their teams: a new session there.',
+  },
+  {
+    ...managementDefaults,
+    name: 'listSessions',
+    method: 'GET',
+    path: '/v1/auth/sessions',
+    handler: 'http/auth/list-sessions.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary: "The signed-in member's sessions, this one marked current.",
+  },
+  {
+    ...managementDefaults,
+    name: 'endOtherSessions',
+    method: 'DELETE',
+    path: '/v1/auth/sessions',
+    handler: 'http/auth/end-other-sessions.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Signs the member out everywhere but here.',
+  },
+  {
+    ...managementDefaults,
+    name: 'getTeam',
+    method: 'GET',
+    path: '/v1/team',
+    handler: 'http/team/get-team.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary: "The team: plan, this month's usage and allowance, member and form counts.",
+  },
+  {
+    ...managementDefaults,
+    name: 'listMembers',
+    method: 'GET',
+    path: '/v1/team/members',
+    handler: 'http/team/list-members.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary: "The team's members (owners only).",
+  },
+  {
+    ...managementDefaults,
+    name: 'inviteMember',
+    method: 'POST',
+    path: '/v1/team/members',
+    handler: 'http/team/invite-member.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:signIns:send'],
+    summary: 'Adds a member and emails them a sign-in link (owners only).',
+  },
+  {
+    ...managementDefaults,
+    name: 'updateMember',
+    method: 'PATCH',
+    path: '/v1/team/members/{userId}',
+    handler: 'http/team/update-member.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: "Changes a member's role or name; the team keeps an owner (owners only).",
+  },
+  {
+    ...managementDefaults,
+    name: 'removeMember',
+    method: 'DELETE',
+    path: '/v1/team/members/{userId}',
+    handler: 'http/team/remove-member.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Removes a member and ends their sessions at once; not the last owner (owners only).',
+  },
+  {
+    ...managementDefaults,
+    name: 'listApiKeys',
+    method: 'GET',
+    path: '/v1/team/api-keys',
+    handler: 'http/team/list-api-keys.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      "The team's API keys: name, creator, created, last used; never the secret (owners only).",
+  },
+  {
+    ...managementDefaults,
+    name: 'createApiKey',
+    method: 'POST',
+    path: '/v1/team/api-keys',
+    handler: 'http/team/create-api-key.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Creates an API key and shows it this once (owners only).',
+  },
+  {
+    ...managementDefaults,
+    name: 'revokeApiKey',
+    method: 'DELETE',
+    path: '/v1/team/api-keys/{keyId}',
+    handler: 'http/team/revoke-api-key.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Revokes an API key at once (owners only).',
+  },
+  {
+    ...managementDefaults,
+    name: 'listAuditEvents',
+    method: 'GET',
+    path: '/v1/team/audit',
+    handler: 'http/team/list-audit.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary: "The team's audit trail, newest first, kept a year (owners only).",
   },
   {
     name: 'createUploads',

@@ -126,4 +126,13 @@ export const workers: readonly Worker[] = [
     access: ['table:read', 'table:write', 'email:send'],
     trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
   },
+  {
+    name: 'signInMailer',
+    handler: 'events/sign-in-mailer.ts',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    // Finds the address's teams, stores the sign-in's hashes, sends the email.
+    access: ['table:read', 'table:write', 'email:send'],
+    trigger: { kind: 'queue', queue: 'signIns', batchSize: 10 },
+  },
 ];

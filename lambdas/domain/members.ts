@@ -1,7 +1,4 @@
-import * as z from 'zod/mini';
-import { boundedText } from './bounded-text.ts';
 import { ServiceError } from './errors.ts';
-import { inEnglish } from './validation-issues.ts';
 
 /**
  * The people of a team. A member is one email address in one team: the same
@@ -23,7 +20,7 @@ export interface Member {
 }
 
 /** RFC 5321's limit on a path; any longer address cannot be delivered. */
-const MAX_EMAIL_LENGTH = 254;
+export const MAX_EMAIL_LENGTH = 254;
 
 /**
  * One spelling per sign-in address: trimmed and lower-cased. Mail systems
@@ -34,32 +31,6 @@ const MAX_EMAIL_LENGTH = 254;
 export function memberEmail(value: string): string {
   return value.trim().toLowerCase();
 }
-
-const emailField = z.pipe(
-  z.string().check(z.trim(), z.maxLength(MAX_EMAIL_LENGTH), z.toLowerCase()),
-  z.email('Must be an email address'),
-);
-
-/** `POST /v1/team/members`. */
-export const inviteMemberInput = inEnglish(
-  z.strictObject({
-    email: emailField,
-    name: z._default(boundedText(0, 200), ''),
-    role: z._default(z.enum(ROLES), 'member'),
-  }),
-);
-export type InviteMemberInput = z.infer<typeof inviteMemberInput>;
-
-/** `PATCH /v1/team/members/{userId}`. */
-export const updateMemberInput = inEnglish(
-  z.strictObject({
-    role: z.optional(z.enum(ROLES)),
-    name: z.optional(boundedText(0, 200)),
-  }),
-);
-
-/** `POST /v1/auth/sign-in`. */
-export const signInInput = inEnglish(z.strictObject({ email: emailField }));
 
 export const lastOwner = () =>
   new ServiceError(

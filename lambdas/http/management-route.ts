@@ -47,3 +47,27 @@ export function managementRoute(fn: (request: ManagementRequest) => Promise<Http
     });
   return withRequestId(chain);
 }
+
+/** What an anonymous JSON route's handler gets: no caller. */
+export type AnonymousRequest = Omit<ManagementRequest, 'caller'>;
+
+/**
+ * Wraps a JSON route anyone may call (sign-in and its verification): the
+ * request id, the error envelope and the JSON body, without authentication.
+ * Same origin as the dashboard: no CORS.
+ */
+export function anonymousRoute(fn: (request: AnonymousRequest) => Promise<HttpResponse>) {
+  const chain = middy<APIGatewayProxyEvent, HttpResponse>()
+    .use(errorEnvelope())
+    .use(jsonBody())
+    .handler((event, context) =>
+      fn({
+        event,
+        body: (context as ManagementContext).body,
+        pathParameters: event.pathParameters ?? {},
+        query: event.queryStringParameters ?? {},
+        remainingMs: () => context.getRemainingTimeInMillis(),
+      }),
+    );
+  return withRequestId(chain);
+}

@@ -10,7 +10,7 @@ import {
   stripPlumbing,
   teamKey,
 } from './keys.ts';
-import { transactUnlessRefused, updateIf } from './retries.ts';
+import { batchGetAll, transactUnlessRefused, updateIf } from './retries.ts';
 import { deleteSessionsOf, setSessionsRole } from './sessions.ts';
 import { getItem, itemsWithPrefix, type TableTransactItem } from './table.ts';
 
@@ -128,6 +128,17 @@ export async function membershipsOf(email: string): Promise<Membership[]> {
     consistent: true,
   });
   return items.map((item) => ({ teamId: String(item.teamId), userId: String(item.userId) }));
+}
+
+/** The address's memberships as members (each team's member item), in no order. */
+export async function membersOfAddress(email: string): Promise<Member[]> {
+  const memberships = await membershipsOf(email);
+  if (memberships.length === 0) return [];
+  const items = await batchGetAll(
+    memberships.map((m) => memberKey(m.teamId, m.userId)),
+    { consistent: true },
+  );
+  return items.map((item) => stripPlumbing<Member>(item));
 }
 
 function ownerCountChange(teamId: string, delta: 1 | -1): TableTransactItem {

@@ -3,7 +3,7 @@ import type { Plan, Team } from '#domain/team.ts';
 import { childrenOf } from './by-parent.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
 import { ownerMemberItems } from './members.ts';
-import { updateIf } from './retries.ts';
+import { batchGetAll, updateIf } from './retries.ts';
 import { getItem, transact } from './table.ts';
 
 export type { Plan, Team } from '#domain/team.ts';
@@ -36,6 +36,12 @@ export async function createTeam(input: {
     ...ownerMemberItems(team, createdAt),
   ]);
   return team;
+}
+
+/** The teams that exist of `teamIds`, in no order. */
+export async function getTeams(teamIds: readonly string[]): Promise<Team[]> {
+  const items = await batchGetAll(teamIds.map(teamKey));
+  return items.map((item) => stripPlumbing<Team>(item));
 }
 
 export async function getTeam(teamId: string): Promise<Team | undefined> {

@@ -98,6 +98,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'queue:emails:send': ['sqs:SendMessage'],
   'queue:webhooks:deadLetter': ['sqs:SendMessage'],
   'queue:emails:deadLetter': ['sqs:SendMessage'],
+  'queue:signIns:send': ['sqs:SendMessage'],
+  'queue:signIns:deadLetter': ['sqs:SendMessage'],
 };
 
 /** Every function may write its own log group, nothing more, whatever its access. */

@@ -87,9 +87,7 @@ describe('session lifetime: idle 7 days (sliding), 30 days at most', () => {
 
   it('use slides it forward, but never past 30 days from its start', () => {
     const used = { ...fresh, lastSeenAt: plus(29 * 86_400).toISOString() };
-    expect(sessionExpiresAt(used).toISOString()).toBe(
-      plus(SESSION_ABSOLUTE_SECONDS).toISOString(),
-    );
+    expect(sessionExpiresAt(used).toISOString()).toBe(plus(SESSION_ABSOLUTE_SECONDS).toISOString());
     expect(sessionLive(used, plus(SESSION_ABSOLUTE_SECONDS - 1))).toBe(true);
     expect(sessionLive(used, plus(SESSION_ABSOLUTE_SECONDS))).toBe(false);
   });

@@ -1,11 +1,20 @@
 import { cancelFormClose } from '#aws/scheduler.ts';
+import { actorOf, audit } from '#http/audit-trail.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import { deleteTeamForm } from '#store/forms.ts';
 
-export const handler = managementRoute(async ({ caller, pathParameters }) => {
+export const handler = managementRoute(async ({ caller, pathParameters, event }) => {
   const form = await deleteTeamForm(caller.team.teamId, pathParameters.id);
+  await audit({
+    teamId: caller.team.teamId,
+    actor: actorOf(caller),
+    event,
+    action: 'form.deleted',
+    target: form.id,
+    details: { name: form.name },
+  });
   if (form.autoCloseAt) {
     // A leftover schedule would find no form and do nothing; deleting it is tidiness.
     await cancelFormClose(form.id).catch((error: unknown) =>

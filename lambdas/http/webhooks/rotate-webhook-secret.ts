@@ -1,15 +1,23 @@
 import { notFound } from '#domain/errors.ts';
 import { rotateWebhookSecret, toWebhookView } from '#domain/webhooks.ts';
+import { actorOf, audit } from '#http/audit-trail.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { getWebhook, putWebhook } from '#store/webhooks.ts';
 
-export const handler = managementRoute(async ({ caller, pathParameters }) => {
+export const handler = managementRoute(async ({ caller, pathParameters, event }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
   const existing = await getWebhook(form.id);
   if (!existing) throw notFound('Webhook');
   const webhook = rotateWebhookSecret(existing, new Date());
   await putWebhook(webhook);
+  await audit({
+    teamId: caller.team.teamId,
+    actor: actorOf(caller),
+    event,
+    action: 'webhook.secret_rotated',
+    target: form.id,
+  });
   return json(200, toWebhookView(webhook));
 });

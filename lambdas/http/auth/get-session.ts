@@ -1,0 +1,29 @@
+import { notFound } from '#domain/errors.ts';
+import { toMemberView } from '#domain/members.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getMember, membersOfAddress } from '#store/members.ts';
+import { getTeams } from '#store/teams.ts';
+
+/**
+ * `GET /v1/auth/session`: who is asking (the member, or the API key's
+ * creator), in which team with which role, and the other teams a signed-in
+ * address belongs to (`POST /v1/auth/session/team` moves there).
+ */
+export const handler = managementRoute(async ({ caller }) => {
+  const member = await getMember(caller.team.teamId, caller.userId);
+  if (!member) throw notFound('Member');
+  const members = caller.email ? await membersOfAddress(caller.email) : [member];
+  const teams = await getTeams(members.map((m) => m.teamId));
+  const nameOf = new Map(teams.map((team) => [team.teamId, team]));
+  return json(200, {
+    via: caller.via,
+    user: toMemberView(member),
+    role: caller.role,
+    team: { teamId: caller.team.teamId, name: caller.team.name, plan: caller.team.plan },
+    teams: members.flatMap((m) => {
+      const team = nameOf.get(m.teamId);
+      return team ? [{ teamId: m.teamId, name: team.name, plan: team.plan, role: m.role }] : [];
+    }),
+  });
+});

@@ -1,0 +1,13 @@
+import { config } from '#config';
+import { sessionCookieHeader } from '#domain/sessions.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { deleteSession } from '#store/sessions.ts';
+import { sessionOf } from './require-session.ts';
+
+/** `POST /v1/auth/sign-out`: ends this session at once and clears its cookie. */
+export const handler = managementRoute(async ({ caller }) => {
+  const { sessionId } = sessionOf(caller);
+  await deleteSession({ teamId: caller.team.teamId, userId: caller.userId, sessionId });
+  return json(200, { ok: true }, { 'set-cookie': sessionCookieHeader(null, config.baseUrl) });
+});

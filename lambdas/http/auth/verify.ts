@@ -1,0 +1,81 @@
+import { ServiceError, unauthorized } from '#domain/errors.ts';
+import { verifyInput } from '#domain/member-input.ts';
+import { toMemberView } from '#domain/members.ts';
+import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
+import { VERIFIES_PER_IP_PER_MINUTE } from '#domain/sign-in-limits.ts';
+import { clientIpOf } from '#domain/visitor.ts';
+import { audit } from '#http/audit-trail.ts';
+import { anonymousRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { membersOfAddress, recordSignIn } from '#store/members.ts';
+import { admitRequest, verifyIpScope } from '#store/request-counts.ts';
+import { useSignInCode, useSignInToken } from '#store/sign-ins.ts';
+import { startSession } from './session-cookie.ts';
+
+const failed = () =>
+  unauthorized(
+    'The link or code is wrong, used, replaced by a newer one or expired; ask for a new one',
+  );
+
+/**
+ * `POST /v1/auth/verify { token } | { email, code }`: uses the sign-in once
+ * and starts a session (the cookie), in `teamId` when given and the address
+ * is a member there, else in the team the member signed in to last. A wrong
+ * code is recorded in the audit trail of each of the address's teams.
+ */
+export const handler = anonymousRoute(async ({ event, body }) => {
+  const input = parse(verifyInput, body);
+  const now = new Date();
+  const ip = clientIpOf({ sourceIp: event.requestContext?.identity?.sourceIp }) ?? 'unknown';
+  const window = windowAt(now.getTime(), 60);
+  if (!(await admitRequest(verifyIpScope(ip), window, VERIFIES_PER_IP_PER_MINUTE))) {
+    throw new ServiceError(429, 'rate_limited', 'Too many sign-in attempts; wait a minute', {
+      headers: { 'retry-after': String(retryAfterSeconds(window, now.getTime())) },
+    });
+  }
+  let email: string | undefined;
+  if ('token' in input) {
+    email = await useSignInToken(input.token, now);
+  } else {
+    const check = await useSignInCode(input.email, input.code, now);
+    if (check === 'wrong') {
+      for (const member of await membersOfAddress(input.email)) {
+        await audit({
+          teamId: member.teamId,
+          actor: { kind: 'anonymous', userId: null, email: input.email, keyId: null },
+          event,
+          action: 'auth.code_failed',
+          target: member.userId,
+        });
+      }
+    }
+    if (check === 'signed_in') email = input.email;
+  }
+  if (!email) throw failed();
+  const members = await membersOfAddress(email);
+  const chosen =
+    members.find((member) => member.teamId === input.teamId) ??
+    members.toSorted((a, b) => (b.lastSignInAt ?? '').localeCompare(a.lastSignInAt ?? ''))[0];
+  if (!chosen) throw failed();
+  const started = await startSession(chosen, event, now);
+  if (!started) throw failed();
+  await recordSignIn(chosen.teamId, chosen.userId, now);
+  await audit({
+    teamId: chosen.teamId,
+    actor: { kind: 'member', userId: chosen.userId, email, keyId: null },
+    event,
+    action: 'auth.signed_in',
+    target: chosen.userId,
+    details: { method: 'token' in input ? 'link' : 'code' },
+  });
+  return json(
+    200,
+    {
+      user: toMemberView({ ...chosen, lastSignInAt: now.toISOString() }),
+      teamId: chosen.teamId,
+      teams: members.map((member) => ({ teamId: member.teamId, role: member.role })),
+    },
+    { 'set-cookie': started.setCookie },
+  );
+});

@@ -1,0 +1,46 @@
+import { issueApiKey } from '#domain/api-keys.ts';
+import { createApiKeyInput } from '#domain/member-input.ts';
+import { actorOf, audit } from '#http/audit-trail.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { putApiKey } from '#store/api-keys.ts';
+import { getMember } from '#store/members.ts';
+import { requireOwner } from './require-owner.ts';
+
+/**
+ * `POST /v1/team/api-keys { name? }` (owners): `201` with the key itself,
+ * shown this once (only its hash is kept).
+ */
+export const handler = managementRoute(async ({ caller, body, event }) => {
+  requireOwner(caller);
+  const { name } = parse(createApiKeyInput, body);
+  const issued = issueApiKey();
+  const creator = caller.email ?? (await getMember(caller.team.teamId, caller.userId))?.email;
+  const record = await putApiKey({
+    keyId: issued.keyId,
+    hash: issued.hash,
+    teamId: caller.team.teamId,
+    userId: caller.userId,
+    createdByEmail: creator ?? null,
+    name,
+  });
+  await audit({
+    teamId: record.teamId,
+    actor: actorOf(caller),
+    event,
+    action: 'api_key.created',
+    target: record.keyId,
+    details: { name },
+  });
+  return json(201, {
+    keyId: record.keyId,
+    name: record.name,
+    apiKey: issued.apiKey,
+    userId: record.userId,
+    createdByEmail: record.createdByEmail ?? null,
+    createdAt: record.createdAt,
+    lastUsedOn: null,
+    revokedAt: null,
+  });
+});

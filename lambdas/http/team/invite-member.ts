@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { enqueue } from '#aws/queues.ts';
+import { inviteMemberInput } from '#domain/member-input.ts';
+import { type Member, toMemberView } from '#domain/members.ts';
+import type { SignInJob } from '#domain/sign-in-job.ts';
+import { actorOf, audit } from '#http/audit-trail.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { addMember } from '#store/members.ts';
+import { requireOwner } from './require-owner.ts';
+
+/**
+ * `POST /v1/team/members { email, name?, role? }` (owners): adds the member
+ * and sends them a sign-in email; 409 `already_member`.
+ */
+export const handler = managementRoute(async ({ caller, body, event }) => {
+  requireOwner(caller);
+  const input = parse(inviteMemberInput, body);
+  const now = new Date();
+  const member: Member = {
+    userId: randomUUID(),
+    teamId: caller.team.teamId,
+    email: input.email,
+    name: input.name,
+    role: input.role,
+    createdAt: now.toISOString(),
+    lastSignInAt: null,
+  };
+  await addMember(member);
+  await enqueue('signIns', [
+    { email: member.email, requestedAt: now.toISOString(), reason: 'invite' } satisfies SignInJob,
+  ]);
+  await audit({
+    teamId: member.teamId,
+    actor: actorOf(caller),
+    event,
+    action: 'member.invited',
+    target: member.userId,
+    details: { email: member.email, role: member.role },
+  });
+  return json(201, toMemberView(member));
+});

@@ -1,0 +1,25 @@
+import { notFound } from '#domain/errors.ts';
+import { actorOf, audit } from '#http/audit-trail.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getMember, removeMember } from '#store/members.ts';
+import { requireOwner } from './require-owner.ts';
+
+/**
+ * `DELETE /v1/team/members/{userId}` (owners): the member and every session
+ * of theirs end at once; 409 `last_owner` for the team's only owner.
+ */
+export const handler = managementRoute(async ({ caller, pathParameters, event }) => {
+  requireOwner(caller);
+  const member = await getMember(caller.team.teamId, pathParameters.userId ?? '');
+  if (!member || !(await removeMember(member))) throw notFound('Member');
+  await audit({
+    teamId: member.teamId,
+    actor: actorOf(caller),
+    event,
+    action: 'member.removed',
+    target: member.userId,
+    details: { email: member.email },
+  });
+  return json(200, { ok: true });
+});

@@ -1,0 +1,24 @@
+import { notFound } from '#domain/errors.ts';
+import { actorOf, audit } from '#http/audit-trail.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getApiKey, revokeApiKey } from '#store/api-keys.ts';
+import { requireOwner } from './require-owner.ts';
+
+/** `DELETE /v1/team/api-keys/{keyId}` (owners): the key stops working at once. */
+export const handler = managementRoute(async ({ caller, pathParameters, event }) => {
+  requireOwner(caller);
+  const keyId = pathParameters.keyId ?? '';
+  const record = /^[a-z0-9]{16}$/.test(keyId) ? await getApiKey(keyId) : undefined;
+  if (!record || record.teamId !== caller.team.teamId) throw notFound('API key');
+  await revokeApiKey(keyId);
+  await audit({
+    teamId: record.teamId,
+    actor: actorOf(caller),
+    event,
+    action: 'api_key.revoked',
+    target: keyId,
+    details: { name: record.name },
+  });
+  return json(200, { ok: true });
+});

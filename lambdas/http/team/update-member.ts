@@ -1,0 +1,34 @@
+import { notFound, ServiceError } from '#domain/errors.ts';
+import { updateMemberInput } from '#domain/member-input.ts';
+import { toMemberView } from '#domain/members.ts';
+import { actorOf, audit } from '#http/audit-trail.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { getMember, updateMember } from '#store/members.ts';
+import { requireOwner } from './require-owner.ts';
+
+/**
+ * `PATCH /v1/team/members/{userId} { role?, name? }` (owners): 409
+ * `last_owner` when no owner would be left. The member's sessions take the
+ * new role at once.
+ */
+export const handler = managementRoute(async ({ caller, body, pathParameters, event }) => {
+  requireOwner(caller);
+  const member = await getMember(caller.team.teamId, pathParameters.userId ?? '');
+  if (!member) throw notFound('Member');
+  const change = parse(updateMemberInput, body);
+  if (!(await updateMember(member, change))) {
+    throw new ServiceError(409, 'conflict', 'The member changed meanwhile; retry the request');
+  }
+  const updated = { ...member, ...change };
+  await audit({
+    teamId: member.teamId,
+    actor: actorOf(caller),
+    event,
+    action: 'member.updated',
+    target: member.userId,
+    details: { role: updated.role, previousRole: member.role },
+  });
+  return json(200, toMemberView(updated));
+});
