@@ -142,7 +142,7 @@ async function run(): Promise<unknown> {
   await connect();
   const accounts = await import('../lib/admin/accounts.ts');
   const teams = await import('../lambdas/store/teams.ts');
-  const keys = await import('../lambdas/store/api-keys.ts');
+  const keys = await import('../lambdas/store/api-key-listings.ts');
   switch (command) {
     case 'team create': {
       const { team, apiKey } = await accounts.createTeamWithKey(

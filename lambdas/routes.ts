@@ -33,6 +33,16 @@ export interface Route {
   streaming: boolean;
   access: readonly Access[];
   summary: string;
+  /**
+   * Routes that share one function (`http/groups/<group>.generated.ts`
+   * loads each route's handler on its first request). For routes people
+   * call rarely and together, such as the dashboard's accounts routes: they
+   * share warm containers instead of each starting cold, and the stack
+   * stays under CloudFormation's 500 resources. A group's routes agree on
+   * memory, timeout and streaming; its function gets every grant any of
+   * them names. Without a group, a route is its own function.
+   */
+  group?: string;
 }
 
 /** Every management route counts its caller's requests against the per-key limit. */
@@ -45,13 +55,18 @@ const managementDefaults = {
   streaming: false,
 } as const;
 
-/** Signing in: JSON, no caller yet; counts requests against per-address and per-IP limits. */
-const signInDefaults = {
-  auth: 'anonymous',
+/** A form's webhook and its delivery log: set up once, read now and then; one function. */
+const webhookDefaults = { ...managementDefaults, group: 'webhooks' } as const;
+
+/** The accounts routes (sign-in, sessions, the team): one function, `accounts`. */
+const accountsDefaults = {
+  ...managementDefaults,
   memoryMb: 256,
-  timeoutSeconds: 10,
-  streaming: false,
+  group: 'accounts',
 } as const;
+
+/** Signing in: JSON, no caller yet; counts requests against per-address and per-IP limits. */
+const signInDefaults = { ...accountsDefaults, auth: 'anonymous' } as const;
 
 /** The public documents and pages: small answers, no AWS call unless a route names one. */
 const publicPageDefaults = {
@@ -61,6 +76,9 @@ const publicPageDefaults = {
   streaming: false,
   access: [],
 } as const;
+
+/** The API's own documentation: one function, `docs`. */
+const docsDefaults = { ...publicPageDefaults, group: 'docs' } as const;
 
 export const routes: readonly Route[] = [
   {
@@ -217,7 +235,7 @@ export const routes: readonly Route[] = [
       'A download link for one uploaded file, valid 15 minutes, that saves it as an attachment.',
   },
   {
-    ...managementDefaults,
+    ...webhookDefaults,
     name: 'getWebhook',
     method: 'GET',
     path: '/v1/forms/{id}/webhook',
@@ -226,7 +244,7 @@ export const routes: readonly Route[] = [
     summary: "Shows the form's webhook: URL, state and signing secret.",
   },
   {
-    ...managementDefaults,
+    ...webhookDefaults,
     name: 'putWebhook',
     method: 'PUT',
     path: '/v1/forms/{id}/webhook',
@@ -236,7 +254,7 @@ export const routes: readonly Route[] = [
       'Connects a webhook (Pro; issues a whsec_ secret) or changes its URL (keeps the secret).',
   },
   {
-    ...managementDefaults,
+    ...webhookDefaults,
     name: 'rotateWebhookSecret',
     method: 'POST',
     path: '/v1/forms/{id}/webhook/rotate-secret',
@@ -245,7 +263,7 @@ export const routes: readonly Route[] = [
     summary: 'Issues a new signing secret; deliveries use it at once.',
   },
   {
-    ...managementDefaults,
+    ...webhookDefaults,
     name: 'deleteWebhook',
     method: 'DELETE',
     path: '/v1/forms/{id}/webhook',
@@ -254,7 +272,7 @@ export const routes: readonly Route[] = [
     summary: 'Disconnects the webhook and deletes its secret.',
   },
   {
-    ...managementDefaults,
+    ...webhookDefaults,
     name: 'listWebhookDeliveries',
     method: 'GET',
     path: '/v1/forms/{id}/webhook/deliveries',
@@ -264,7 +282,7 @@ export const routes: readonly Route[] = [
       'Webhook deliveries newest first, with every attempt; filter by status, page with next.',
   },
   {
-    ...managementDefaults,
+    ...webhookDefaults,
     name: 'retryWebhookDelivery',
     method: 'POST',
     path: '/v1/forms/{id}/webhook/deliveries/{deliveryId}/retry',
@@ -307,7 +325,7 @@ export const routes: readonly Route[] = [
     summary: 'Uses a sign-in link token or code once and starts a session (cookie).',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'signOut',
     method: 'POST',
     path: '/v1/auth/sign-out',
@@ -316,7 +334,7 @@ export const routes: readonly Route[] = [
     summary: 'Ends this session at once and clears its cookie.',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'getSession',
     method: 'GET',
     path: '/v1/auth/session',
@@ -325,7 +343,7 @@ export const routes: readonly Route[] = [
     summary: 'Who is asking: the member, the team and role, and the other teams of the address.',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'switchTeam',
     method: 'POST',
     path: '/v1/auth/session/team',
@@ -334,7 +352,7 @@ export const routes: readonly Route[] = [
     summary: 'Moves the signed-in person to another of their teams: a new session there.',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'listSessions',
     method: 'GET',
     path: '/v1/auth/sessions',
@@ -343,7 +361,7 @@ export const routes: readonly Route[] = [
     summary: "The signed-in member's sessions, this one marked current.",
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'endOtherSessions',
     method: 'DELETE',
     path: '/v1/auth/sessions',
@@ -352,7 +370,7 @@ export const routes: readonly Route[] = [
     summary: 'Signs the member out everywhere but here.',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'getTeam',
     method: 'GET',
     path: '/v1/team',
@@ -361,7 +379,7 @@ export const routes: readonly Route[] = [
     summary: "The team: plan, this month's usage and allowance, member and form counts.",
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'listMembers',
     method: 'GET',
     path: '/v1/team/members',
@@ -370,7 +388,7 @@ export const routes: readonly Route[] = [
     summary: "The team's members (owners only).",
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'inviteMember',
     method: 'POST',
     path: '/v1/team/members',
@@ -379,7 +397,7 @@ export const routes: readonly Route[] = [
     summary: 'Adds a member and emails them a sign-in link (owners only).',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'updateMember',
     method: 'PATCH',
     path: '/v1/team/members/{userId}',
@@ -388,7 +406,7 @@ export const routes: readonly Route[] = [
     summary: "Changes a member's role or name; the team keeps an owner (owners only).",
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'removeMember',
     method: 'DELETE',
     path: '/v1/team/members/{userId}',
@@ -397,7 +415,7 @@ export const routes: readonly Route[] = [
     summary: 'Removes a member and ends their sessions at once; not the last owner (owners only).',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'listApiKeys',
     method: 'GET',
     path: '/v1/team/api-keys',
@@ -407,7 +425,7 @@ export const routes: readonly Route[] = [
       "The team's API keys: name, creator, created, last used; never the secret (owners only).",
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'createApiKey',
     method: 'POST',
     path: '/v1/team/api-keys',
@@ -416,7 +434,7 @@ export const routes: readonly Route[] = [
     summary: 'Creates an API key and shows it this once (owners only).',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'revokeApiKey',
     method: 'DELETE',
     path: '/v1/team/api-keys/{keyId}',
@@ -425,7 +443,7 @@ export const routes: readonly Route[] = [
     summary: 'Revokes an API key at once (owners only).',
   },
   {
-    ...managementDefaults,
+    ...accountsDefaults,
     name: 'listAuditEvents',
     method: 'GET',
     path: '/v1/team/audit',
@@ -448,7 +466,7 @@ export const routes: readonly Route[] = [
       'Presigned S3 POSTs (15 minutes, up to the form’s uploadLimitMb) for files posted straight to storage, then named in `_uploads`.',
   },
   {
-    ...publicPageDefaults,
+    ...docsDefaults,
     name: 'getOpenApiDocument',
     method: 'GET',
     path: '/v1/openapi.json',
@@ -456,7 +474,7 @@ export const routes: readonly Route[] = [
     summary: 'The OpenAPI 3.1 document of this API (public, cacheable for five minutes).',
   },
   {
-    ...publicPageDefaults,
+    ...docsDefaults,
     name: 'getApiDocsPage',
     method: 'GET',
     path: '/v1/docs',
@@ -465,7 +483,7 @@ export const routes: readonly Route[] = [
       'The API reference page (HTML): Redoc draws this document, served from this origin only.',
   },
   {
-    ...publicPageDefaults,
+    ...docsDefaults,
     name: 'getApiDocsScript',
     method: 'GET',
     path: '/v1/docs/redoc.js',
@@ -505,6 +523,69 @@ export const routes: readonly Route[] = [
       'The script of the hosted page and of the embed (<script src=".../embed.js" data-form="KEY" async>).',
   },
 ];
+
+/** One function of the stack: a route's own, or a group's. */
+export interface RouteFunction {
+  /** The construct id: the route's name, or its group's. */
+  name: string;
+  /** Handler module relative to `lambdas/`. */
+  handler: string;
+  routes: readonly Route[];
+  memoryMb: number;
+  timeoutSeconds: number;
+  streaming: boolean;
+  access: readonly Access[];
+}
+
+/** The handler module of a group's function. */
+export const groupHandler = (group: string) => `http/groups/${group}.generated.ts`;
+
+/**
+ * The functions a route table needs: one per route without a group, one
+ * per group. Throws when a group's routes disagree on memory, timeout or
+ * streaming, or a group is named like a route.
+ */
+export function routeFunctions(table: readonly Route[] = routes): RouteFunction[] {
+  const functions: RouteFunction[] = [];
+  const groups = new Map<string, RouteFunction>();
+  for (const route of table) {
+    if (!route.group) {
+      functions.push({ ...route, handler: route.handler, routes: [route] });
+      continue;
+    }
+    const known = groups.get(route.group);
+    if (!known) {
+      const fn: RouteFunction = {
+        name: route.group,
+        handler: groupHandler(route.group),
+        routes: [route],
+        memoryMb: route.memoryMb,
+        timeoutSeconds: route.timeoutSeconds,
+        streaming: route.streaming,
+        access: [...route.access],
+      };
+      groups.set(route.group, fn);
+      functions.push(fn);
+      continue;
+    }
+    if (
+      known.memoryMb !== route.memoryMb ||
+      known.timeoutSeconds !== route.timeoutSeconds ||
+      known.streaming !== route.streaming
+    ) {
+      throw new Error(
+        `route ${route.name} disagrees with group ${route.group} on memory, timeout or streaming`,
+      );
+    }
+    known.routes = [...known.routes, route];
+    known.access = [...new Set([...known.access, ...route.access])];
+  }
+  const names = new Set(table.map((route) => route.name));
+  for (const group of groups.keys()) {
+    if (names.has(group)) throw new Error(`group ${group} is named like a route`);
+  }
+  return functions;
+}
 
 /**
  * Answers every request no route matches: 404 for an unknown path, 405 for a

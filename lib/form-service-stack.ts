@@ -1,7 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { fallbackRoute, type Route, routes as routeTable } from '../lambdas/routes.ts';
+import {
+  fallbackRoute,
+  type Route,
+  routeFunctions,
+  routes as routeTable,
+} from '../lambdas/routes.ts';
 import { settingsEnvironment } from '../lambdas/settings.ts';
 import { type Worker, workers as workerTable } from '../lambdas/workers.ts';
 import { grantAccess } from './constructs/access.ts';
@@ -87,17 +92,28 @@ export class FormServiceStack extends Stack {
       tracing: settings.tracing,
     };
 
-    for (const route of routes) {
-      const fn = new ServiceFunction(this, route.name, {
+    // One function per route, or per group of routes (routes.ts `group`).
+    for (const spec of routeFunctions(routes)) {
+      const [first] = spec.routes;
+      const fn = new ServiceFunction(this, spec.name, {
         ...functionDefaults,
-        entry: `${LAMBDAS_DIR}${route.handler}`,
-        description: `${route.method} ${route.path}: ${route.summary}`,
-        memoryMb: route.memoryMb,
-        timeoutSeconds: route.timeoutSeconds,
-        reservedConcurrency: isSubmitRoute(route) ? settings.submitReservedConcurrency : undefined,
+        entry: `${LAMBDAS_DIR}${spec.handler}`,
+        description:
+          spec.routes.length === 1 && first
+            ? `${first.method} ${first.path}: ${first.summary}`.slice(0, 256)
+            : `Routes of group ${spec.name}: ${spec.routes.map((r) => r.name).join(', ')}`.slice(
+                0,
+                256,
+              ),
+        memoryMb: spec.memoryMb,
+        timeoutSeconds: spec.timeoutSeconds,
+        reservedConcurrency: spec.routes.some(isSubmitRoute)
+          ? settings.submitReservedConcurrency
+          : undefined,
       });
-      grantAccess(fn, route.access, targets);
-      this.api.addRoute(route, fn);
+      grantAccess(fn, spec.access, targets);
+      for (const route of spec.routes)
+        this.api.addRoute(route, fn, { shared: spec.routes.length > 1 });
     }
 
     const fallback = new ServiceFunction(this, fallbackRoute.name, {

@@ -1,8 +1,8 @@
 import { randomUUIDv7 } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { AuditAction, AuditActor } from '#domain/audit.ts';
-import { clientIpOf } from '#domain/visitor.ts';
 import type { Caller } from '#http/middleware/caller-auth.ts';
+import { sourceIpOf } from '#http/request.ts';
 import { errorFields, log } from '#log';
 import { recordAudit } from '#store/audit.ts';
 
@@ -34,7 +34,7 @@ export async function audit(input: {
       actor: input.actor,
       target: input.target ?? null,
       details: input.details ?? {},
-      ip: clientIpOf({ sourceIp: input.event.requestContext?.identity?.sourceIp }) ?? null,
+      ip: sourceIpOf(input.event),
       at,
     });
   } catch (error) {

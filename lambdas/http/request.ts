@@ -19,3 +19,11 @@ export function bodyBytes(event: APIGatewayProxyEvent): Buffer {
 export function requestIdOf(event: APIGatewayProxyEvent): string {
   return event.requestContext?.requestId ?? 'unknown';
 }
+
+/**
+ * The caller's address as API Gateway saw it (on an edge-optimized API, the
+ * viewer's); never X-Forwarded-For, which the caller writes.
+ */
+export function sourceIpOf(event: APIGatewayProxyEvent): string | null {
+  return event.requestContext?.identity?.sourceIp || null;
+}

@@ -1,5 +1,5 @@
 import { issueApiKey } from '../../lambdas/domain/api-keys.ts';
-import { putApiKey } from '../../lambdas/store/api-keys.ts';
+import { putApiKey } from '../../lambdas/store/api-key-listings.ts';
 import { createTeam, getTeam, type Plan, type Team } from '../../lambdas/store/teams.ts';
 
 /**

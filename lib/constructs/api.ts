@@ -135,7 +135,12 @@ export class Api extends Construct {
     }
   }
 
-  addRoute(route: Route, fn: ServiceFunction): void {
+  /**
+   * A route's method, integrated with its function. A function `shared` by
+   * a group's routes gets one invoke permission for this API instead of one
+   * per method.
+   */
+  addRoute(route: Route, fn: ServiceFunction, options: { shared?: boolean } = {}): void {
     if (this.fallbackAttached) throw new Error(`route ${route.name} added after the fallback`);
     if (!route.streaming && route.timeoutSeconds > BUFFERED_TIMEOUT_SECONDS) {
       throw new Error(
@@ -153,6 +158,7 @@ export class Api extends Construct {
         ? Duration.seconds(Math.min(route.timeoutSeconds, STREAM_TIMEOUT_SECONDS))
         : undefined,
       allowTestInvoke: false,
+      scopePermissionToMethod: !options.shared,
     });
     const resource = this.restApi.root.resourceForPath(route.path);
     resource.addMethod(route.method, integration);

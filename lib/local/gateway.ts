@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { fallbackRoute, matchRoute } from '../../lambdas/routes.ts';
+import { fallbackRoute, matchRoute, routeFunctions } from '../../lambdas/routes.ts';
 import { isStreamingHandler } from './awslambda-shim.ts';
 import { integrationFailure, tooLarge } from './gateway-errors.ts';
 import { invokeWithTimeout, lambdaContext, loadHandler } from './lambda-runtime.ts';
@@ -113,6 +113,11 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** Each route's function (its own, or its group's), so a grouped route runs through its group's module as on AWS. */
+const functionOfRoute = new Map(
+  routeFunctions().flatMap((fn) => fn.routes.map((route) => [route.name, fn] as const)),
+);
+
 async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req);
   if (body === undefined) {
@@ -122,8 +127,15 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
   const method = (req.method ?? 'GET').toUpperCase();
   const { match } = matchRoute(method, url.pathname);
+  const fn = match && functionOfRoute.get(match.route.name);
   const target = match
-    ? { ...match.route, resource: match.route.path, pathParameters: match.pathParameters }
+    ? {
+        ...match.route,
+        name: fn?.name ?? match.route.name,
+        handler: fn?.handler ?? match.route.handler,
+        resource: match.route.path,
+        pathParameters: match.pathParameters,
+      }
     : { ...fallbackRoute, resource: '/{proxy+}', pathParameters: { proxy: url.pathname.slice(1) } };
   const event = buildEvent(req, url, method, body, target.resource, target.pathParameters);
   if (Buffer.byteLength(JSON.stringify(event)) > MAX_EVENT_BYTES) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersHead, fallbackRoute, routes } from '../../lambdas/routes.ts';
+import { answersHead, fallbackRoute, routeFunctions, routes } from '../../lambdas/routes.ts';
 import { workers } from '../../lambdas/workers.ts';
 import { deployedMethods } from './api-methods.ts';
 import { everyAccessRoutes } from './route-fixtures.ts';
@@ -101,11 +101,23 @@ describe('the REST API', () => {
       expect(describeMethods(extra), 'methods not in the route table').toBe('');
     });
 
-    it('builds one function per route plus the fallback and one per worker, nothing else', () => {
+    it('builds one function per route or group of routes, the fallback and one per worker, nothing else', () => {
       const functions = Object.keys(resourcesOfType(built.template, 'AWS::Lambda::Function'));
       expect(functions, `functions: ${functions.join(', ')}`).toHaveLength(
-        table.length + 1 + workers.length,
+        routeFunctions(table).length + 1 + workers.length,
       );
+    });
+
+    it('a group of routes is one function, invoked by each of its methods under one permission', () => {
+      for (const spec of routeFunctions(table).filter((fn) => fn.routes.length > 1)) {
+        const id = built.logicalId(built.functionOf(spec.routes[0]!.name).lambda);
+        const served = methods.filter((m) => m.functionId === id).map((m) => m.httpMethod);
+        expect(served.length).toBeGreaterThanOrEqual(spec.routes.length);
+        const permissions = Object.values(
+          resourcesOfType(built.template, 'AWS::Lambda::Permission'),
+        ).filter((p) => JSON.stringify(propertiesOf(p).FunctionName).includes(id));
+        expect(permissions, spec.name).toHaveLength(1);
+      }
     });
   });
 

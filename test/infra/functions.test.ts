@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, type Route } from '../../lambdas/routes.ts';
+import { fallbackRoute, type Route, routeFunctions } from '../../lambdas/routes.ts';
 import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,
@@ -31,8 +31,9 @@ function scheduleGroupName(): string {
   return JSON.stringify({ Ref: groups[0]! });
 }
 
+/** Each function once: a route's own, a group's (with every grant of its routes), the fallback. */
 const allFunctions: Array<Pick<Route, 'name' | 'memoryMb' | 'timeoutSeconds' | 'access'>> = [
-  ...everyAccessRoutes,
+  ...routeFunctions(everyAccessRoutes),
   fallbackRoute,
 ];
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import type { Route } from '../../lambdas/routes.ts';
+import { type Route, routes } from '../../lambdas/routes.ts';
 import type { Worker } from '../../lambdas/workers.ts';
 import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
 import { createFormServiceApp } from '../../lib/form-service-app.ts';
@@ -57,8 +57,11 @@ export function synthesize(options: BuildOptions = {}): Synthesized {
     const element = (construct.node.defaultChild ?? construct) as CfnElement;
     return stack.resolve(element.logicalId) as string;
   };
+  // A grouped route's function is its group's (lambdas/routes.ts `group`).
+  const table = options.routes ?? routes;
   const functionOf = (name: string): ServiceFunction => {
-    const found = stack.node.tryFindChild(name);
+    const group = table.find((route) => route.name === name)?.group;
+    const found = stack.node.tryFindChild(group ?? name);
     if (!found) throw new Error(`no function construct named "${name}" in the stack`);
     return found as ServiceFunction;
   };

@@ -1,7 +1,7 @@
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { QUEUES, WEBHOOK_LOST_RECEIVE_SLACK } from '../../lambdas/queues.ts';
-import { routes } from '../../lambdas/routes.ts';
+import { routeFunctions, routes } from '../../lambdas/routes.ts';
 import { INSERTED_SPAM_PATTERN, INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
 import { type Worker, workers } from '../../lambdas/workers.ts';
 import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
@@ -50,10 +50,10 @@ const byKind = (kind: Worker['trigger']['kind']) =>
   probeWorkers.filter((w) => w.trigger.kind === kind);
 
 describe('one function per worker, built like a route’s', () => {
-  it('the stack has one function per route, the fallback and one per worker', () => {
+  it('the stack has one function per route or group, the fallback and one per worker', () => {
     built.template.resourceCountIs(
       'AWS::Lambda::Function',
-      everyAccessRoutes.length + 1 + probeWorkers.length,
+      routeFunctions(everyAccessRoutes).length + 1 + probeWorkers.length,
     );
   });
 

@@ -2,8 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '#config';
 import type { Member } from '#domain/members.ts';
 import { issueSession, sessionCookieHeader } from '#domain/sessions.ts';
-import { clientIpOf } from '#domain/visitor.ts';
-import { header } from '#http/request.ts';
+import { header, sourceIpOf } from '#http/request.ts';
 import { putSession } from '#store/sessions.ts';
 
 /**
@@ -18,7 +17,7 @@ export async function startSession(
   const { cookieValue, session } = issueSession({
     member,
     now,
-    ip: clientIpOf({ sourceIp: event.requestContext?.identity?.sourceIp }) ?? null,
+    ip: sourceIpOf(event),
     userAgent: header(event, 'user-agent') ?? null,
   });
   if (!(await putSession(session))) return undefined;

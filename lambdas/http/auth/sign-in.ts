@@ -4,9 +4,9 @@ import { signInInput } from '#domain/member-input.ts';
 import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
 import type { SignInJob } from '#domain/sign-in-job.ts';
 import { SIGN_INS_PER_ADDRESS_PER_HOUR, SIGN_INS_PER_IP_PER_HOUR } from '#domain/sign-in-limits.ts';
-import { clientIpOf } from '#domain/visitor.ts';
 import { anonymousRoute } from '#http/management-route.ts';
 import { parse } from '#http/parse.ts';
+import { sourceIpOf } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { admitRequest, signInAddressScope, signInIpScope } from '#store/request-counts.ts';
 
@@ -20,7 +20,7 @@ export const handler = anonymousRoute(async ({ event, body }) => {
   const { email } = parse(signInInput, body);
   const now = Date.now();
   const window = windowAt(now, 3600);
-  const ip = clientIpOf({ sourceIp: event.requestContext?.identity?.sourceIp }) ?? 'unknown';
+  const ip = sourceIpOf(event) ?? 'unknown';
   const [byAddress, byIp] = await Promise.all([
     admitRequest(signInAddressScope(email), window, SIGN_INS_PER_ADDRESS_PER_HOUR),
     admitRequest(signInIpScope(ip), window, SIGN_INS_PER_IP_PER_HOUR),

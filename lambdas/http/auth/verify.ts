@@ -3,10 +3,10 @@ import { verifyInput } from '#domain/member-input.ts';
 import { toMemberView } from '#domain/members.ts';
 import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
 import { VERIFIES_PER_IP_PER_MINUTE } from '#domain/sign-in-limits.ts';
-import { clientIpOf } from '#domain/visitor.ts';
 import { audit } from '#http/audit-trail.ts';
 import { anonymousRoute } from '#http/management-route.ts';
 import { parse } from '#http/parse.ts';
+import { sourceIpOf } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { membersOfAddress, recordSignIn } from '#store/members.ts';
 import { admitRequest, verifyIpScope } from '#store/request-counts.ts';
@@ -27,7 +27,7 @@ const failed = () =>
 export const handler = anonymousRoute(async ({ event, body }) => {
   const input = parse(verifyInput, body);
   const now = new Date();
-  const ip = clientIpOf({ sourceIp: event.requestContext?.identity?.sourceIp }) ?? 'unknown';
+  const ip = sourceIpOf(event) ?? 'unknown';
   const window = windowAt(now.getTime(), 60);
   if (!(await admitRequest(verifyIpScope(ip), window, VERIFIES_PER_IP_PER_MINUTE))) {
     throw new ServiceError(429, 'rate_limited', 'Too many sign-in attempts; wait a minute', {

@@ -16,10 +16,8 @@ import {
 import { header } from '#http/request.ts';
 import type { HttpResponse } from '#http/respond.ts';
 import { addLogContext } from '#log';
-import { getApiKey, noteApiKeyUse } from '#store/api-keys.ts';
-import { ensureOwnerMember } from '#store/members.ts';
+import { getApiKey } from '#store/api-keys.ts';
 import { admitRequest, managementKeyScope, memberScope } from '#store/request-counts.ts';
-import { readSessionContext, touchSession } from '#store/sessions.ts';
 import { getTeam, type Team } from '#store/teams.ts';
 
 /**
@@ -79,15 +77,22 @@ async function apiKeyCaller(authorization: string): Promise<Caller> {
   if (record.revokedAt) throw unauthorized('This API key has been revoked');
   const now = new Date();
   const window = windowAt(now.getTime(), 60);
+  const today = now.toISOString().slice(0, 10);
   // The team read, the rate count and the day's use are independent: one round trip.
+  // The day's first request notes the use; only it loads the code that writes it.
   const [team, admitted] = await Promise.all([
     getTeam(record.teamId),
     admitRequest(managementKeyScope(keyId), window, config.managementRatePerMinute),
-    noteApiKeyUse(record, now.toISOString().slice(0, 10)),
+    record.lastUsedOn === today && record.listed
+      ? undefined
+      : import('#store/api-key-listings.ts').then((m) => m.noteApiKeyUse(record, today)),
   ]);
   if (!admitted) throw rateLimited('This API key', window, now);
   if (!team) throw unauthorized('The team of this API key no longer exists');
-  await ensureOwnerMember(team, now);
+  if (!team.membersSince) {
+    // A team made before members: its owner becomes one, once.
+    await (await import('#store/members.ts')).ensureOwnerMember(team, now);
+  }
   return { team, userId: record.userId, role: 'owner', via: 'apiKey', keyId };
 }
 
@@ -95,6 +100,8 @@ async function sessionCaller(cookie: string, event: APIGatewayProxyEvent): Promi
   const ids = parseSessionCookie(cookie);
   if (!ids) throw signInAgain();
   const now = new Date();
+  // Loaded by the first cookie request only: API-key callers never read it at a cold start.
+  const { readSessionContext, touchSession } = await import('#store/sessions.ts');
   const { session, team } = await readSessionContext(ids);
   if (!session || !team || !sessionLive(session, now)) throw signInAgain();
   if (!SAFE_METHODS.has(event.httpMethod.toUpperCase())) {

@@ -4,7 +4,7 @@ import { actorOf, audit } from '#http/audit-trail.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
-import { putApiKey } from '#store/api-keys.ts';
+import { putApiKey } from '#store/api-key-listings.ts';
 import { getMember } from '#store/members.ts';
 import { requireOwner } from './require-owner.ts';
 

@@ -2,7 +2,8 @@ import { notFound } from '#domain/errors.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
-import { getApiKey, revokeApiKey } from '#store/api-keys.ts';
+import { revokeApiKey } from '#store/api-key-listings.ts';
+import { getApiKey } from '#store/api-keys.ts';
 import { requireOwner } from './require-owner.ts';
 
 /** `DELETE /v1/team/api-keys/{keyId}` (owners): the key stops working at once. */

@@ -1,0 +1,31 @@
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { ServiceError } from '#domain/errors.ts';
+import { errorBody, type HttpResponse, json } from './respond.ts';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>;
+
+/**
+ * The handler of a group's function (routes.ts `group`): picks the route by
+ * method and resource template and loads its handler module on first use
+ * (each is its own chunk, so a cold start reads only the route it serves).
+ */
+export function routeDispatcher(table: Record<string, () => Promise<{ handler: Handler }>>) {
+  const loaded = new Map<string, Promise<Handler>>();
+  return async (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> => {
+    const method = event.httpMethod.toUpperCase();
+    // A HEAD reaches only routes that answer it (routes.ts answersHead): as their GET.
+    const key = `${method === 'HEAD' ? 'GET' : method} ${event.resource}`;
+    const load = table[key];
+    if (!load) {
+      // API Gateway sends this function only its routes; anything else is a wiring mistake.
+      const error = new ServiceError(404, 'not_found', `No route for ${key}`);
+      return json(error.status, errorBody(error.code, error.message));
+    }
+    let handler = loaded.get(key);
+    if (!handler) {
+      handler = load().then((module) => module.handler);
+      loaded.set(key, handler);
+    }
+    return (await handler)(event, context);
+  };
+}
