@@ -5,9 +5,8 @@ import { config } from '#config';
 import { issueSignIn, SIGN_IN_TTL_SECONDS, signInEmail } from '#domain/sign-in.ts';
 import type { SignInJob } from '#domain/sign-in-job.ts';
 import { errorFields, log } from '#log';
-import { membershipsOf } from '#store/members.ts';
+import { getTeams, membershipsOf } from '#store/members.ts';
 import { putSignIn } from '#store/sign-ins.ts';
-import { getTeams } from '#store/teams.ts';
 import { queueWorker } from './batch-worker.ts';
 
 /**

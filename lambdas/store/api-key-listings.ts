@@ -1,7 +1,7 @@
 import { type ApiKeyListing, type ApiKeyRecord, getApiKey } from './api-keys.ts';
 import { API_KEY_PREFIX_SK, apiKeyKey, apiKeyListingKey, stripPlumbing, teamKey } from './keys.ts';
-import { transactUnlessRefused } from './retries.ts';
 import { itemsWithPrefix, type TableTransactItem } from './table.ts';
+import { transactUnlessRefused } from './transactions.ts';
 
 /**
  * Keys as the team manages them: created, listed, revoked, and their day's

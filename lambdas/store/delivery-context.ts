@@ -1,9 +1,9 @@
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import type { Webhook } from '#domain/webhooks.ts';
+import { batchGetAll } from './batches.ts';
 import { toSubmission } from './folder-reads.ts';
 import { formKey, stripPlumbing, submissionKey, teamKey, webhookKey } from './keys.ts';
-import { batchGetAll } from './retries.ts';
 import type { EmailHints } from './submissions.ts';
 import { getItem } from './table.ts';
 import type { Team } from './teams.ts';

@@ -6,6 +6,7 @@ import { type Folder, type FolderSizes, foldersOf } from '#domain/submission-fol
 import type { ListQuery } from '#domain/submission-list.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { pageHolding, pageWindow } from '#domain/submission-pages.ts';
+import { batchGetAll } from './batches.ts';
 import { documents } from './client.ts';
 import {
   formKey,
@@ -14,7 +15,6 @@ import {
   submissionKey,
   submissionSortKeyUpTo,
 } from './keys.ts';
-import { batchGetAll } from './retries.ts';
 import { INDEXES } from './schema.ts';
 
 /**

@@ -9,6 +9,7 @@ import { isUuid } from '#domain/ids.ts';
 import type { FolderSizes } from '#domain/submission-folders.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { answerCatalogueOf, newAnswerCatalogueItem } from './answer-columns.ts';
+import { batchWriteAll } from './batches.ts';
 import { childrenOf } from './by-parent.ts';
 import { documents } from './client.ts';
 import {
@@ -29,7 +30,7 @@ import {
   teamFormsParent,
   teamKey,
 } from './keys.ts';
-import { AGAIN, batchWriteAll, retrying, updateIf } from './retries.ts';
+import { AGAIN, retrying, updateIf } from './retries.ts';
 import { getItem, itemsWithPrefix, type TableTransactItem, transact } from './table.ts';
 import { webhookItem } from './webhooks.ts';
 

@@ -1,6 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { alreadyMember, lastOwner, type Member, memberEmail, type Role } from '#domain/members.ts';
+import type { Team } from '#domain/team.ts';
+import { batchGetAll } from './batches.ts';
 import { documents } from './client.ts';
 import {
   MEMBER_PREFIX,
@@ -10,9 +12,10 @@ import {
   stripPlumbing,
   teamKey,
 } from './keys.ts';
-import { batchGetAll, transactUnlessRefused, updateIf } from './retries.ts';
+import { updateIf } from './retries.ts';
 import { deleteSessionsOf, setSessionsRole } from './sessions.ts';
 import { getItem, itemsWithPrefix, type TableTransactItem } from './table.ts';
+import { transactUnlessRefused } from './transactions.ts';
 
 /**
  * Members of a team and the index of teams by address. The team item
@@ -214,4 +217,10 @@ export async function recordSignIn(teamId: string, userId: string, now: Date): P
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeValues: { ':now': now.toISOString() },
   });
+}
+
+/** The teams that exist of `teamIds`, in no order (an address's teams). */
+export async function getTeams(teamIds: readonly string[]): Promise<Team[]> {
+  const items = await batchGetAll(teamIds.map(teamKey));
+  return items.map((item) => stripPlumbing<Team>(item));
 }

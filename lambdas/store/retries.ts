@@ -1,18 +1,8 @@
-import {
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  type BatchWriteCommandInput,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { ServiceError } from '#domain/errors.ts';
 import { documents } from './client.ts';
-import { type TableTransactItem, transact } from './table.ts';
 
 /**
  * How the store tries again, in one place: a transaction that lost a race,
@@ -83,61 +73,6 @@ export function busyRetries(attempts: number, message: string, lastError: () => 
   };
 }
 
-/** How often a batch may come back with unprocessed requests before giving up. */
-const BATCH_ATTEMPTS = 9;
-
-/** Sends `pending` until DynamoDB has processed all of it; `send` returns what is left. */
-async function untilProcessed<T>(
-  what: string,
-  pending: T[],
-  send: (batch: T[]) => Promise<T[]>,
-): Promise<void> {
-  const retries = {
-    attempts: BATCH_ATTEMPTS,
-    backoff: true,
-    exhausted: () => new Error(`DynamoDB kept returning unprocessed ${what}`),
-  };
-  await retrying(retries, async () => {
-    pending = await send(pending);
-    return pending.length > 0 ? AGAIN : undefined;
-  });
-}
-
-type Key = Record<string, unknown>;
-
-/**
- * BatchGet of at most 100 keys of the table, unprocessed keys retried; the
- * items found, in no order. `consistent` for a reader that must see the
- * latest writes.
- */
-export async function batchGetAll(
-  keys: readonly Key[],
-  options: { consistent?: boolean } = {},
-): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  await untilProcessed('keys', [...keys], async (batch) => {
-    const request = { Keys: batch, ConsistentRead: options.consistent };
-    const result = await documents.send(
-      new BatchGetCommand({ RequestItems: { [config.tableName]: request } }),
-    );
-    found.push(...(result.Responses?.[config.tableName] ?? []));
-    return result.UnprocessedKeys?.[config.tableName]?.Keys ?? [];
-  });
-  return found;
-}
-
-type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
-
-/** BatchWrite of at most 25 requests on the table, unprocessed ones retried. */
-export async function batchWriteAll(requests: readonly WriteRequest[]): Promise<void> {
-  await untilProcessed('writes', [...requests], async (batch) => {
-    const result = await documents.send(
-      new BatchWriteCommand({ RequestItems: { [config.tableName]: batch } }),
-    );
-    return result.UnprocessedItems?.[config.tableName] ?? [];
-  });
-}
-
 /**
  * An UpdateItem whose condition decides whether it applies (the item exists,
  * is still as read, …): true when it did, false when the condition failed.
@@ -150,35 +85,4 @@ export async function updateIf(input: Omit<UpdateCommandInput, 'TableName'>): Pr
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
-}
-
-/**
- * A transaction whose conditions are the answer: undefined when it
- * committed, else the positions of the items whose condition failed. A
- * transaction cancelled by a concurrent writer is tried again (then `503
- * busy`), as its conditions have not been judged.
- */
-export async function transactUnlessRefused(
-  items: readonly TableTransactItem[],
-): Promise<number[] | undefined> {
-  let lastError: unknown;
-  return retrying(
-    busyRetries(5, 'Too many changes at once; try again', () => lastError),
-    async () => {
-      try {
-        await transact(items);
-        return undefined;
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const reasons = error.CancellationReasons ?? [];
-        const refused = reasons.flatMap((reason, i) =>
-          reason.Code === 'ConditionalCheckFailed' ? [i] : [],
-        );
-        if (refused.length > 0) return refused;
-        lastError = error;
-        if (cancelledForNow(reasons)) return AGAIN;
-        throw error;
-      }
-    },
-  );
 }

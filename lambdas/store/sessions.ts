@@ -1,9 +1,11 @@
 import type { Role } from '#domain/members.ts';
 import { type Session, sessionExpiresAt } from '#domain/sessions.ts';
 import type { Team } from '#domain/team.ts';
+import { batchGetAll, batchWriteAll } from './batches.ts';
 import { memberKey, sessionKey, sessionPrefix, stripPlumbing, teamKey } from './keys.ts';
-import { batchGetAll, batchWriteAll, transactUnlessRefused, updateIf } from './retries.ts';
+import { updateIf } from './retries.ts';
 import { itemsWithPrefix } from './table.ts';
+import { transactUnlessRefused } from './transactions.ts';
 
 /**
  * Sessions, each in its team's partition under its member, with a TTL at

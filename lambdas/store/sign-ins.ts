@@ -9,9 +9,9 @@ import {
   SIGN_IN_TTL_SECONDS,
   sameHash,
 } from '#domain/sign-in.ts';
+import { batchWriteAll } from './batches.ts';
 import { documents } from './client.ts';
 import { signInKey, signInTokenKey } from './keys.ts';
-import { batchWriteAll } from './retries.ts';
 import { getItem, transact } from './table.ts';
 
 /**

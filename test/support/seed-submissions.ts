@@ -51,7 +51,7 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
     import('../../lambdas/store/submissions.ts'),
     import('../../lambdas/domain/submission-folders.ts'),
     import('../../lambdas/store/keys.ts'),
-    import('../../lambdas/store/retries.ts'),
+    import('../../lambdas/store/batches.ts'),
     import('../../lambdas/store/answer-columns.ts'),
   ]);
   const { documents } = await import('../../lambdas/store/client.ts');

@@ -2,8 +2,7 @@ import { notFound } from '#domain/errors.ts';
 import { toMemberView } from '#domain/members.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
-import { getMember, membersOfAddress } from '#store/members.ts';
-import { getTeams } from '#store/teams.ts';
+import { getMember, getTeams, membersOfAddress } from '#store/members.ts';
 
 /**
  * `GET /v1/auth/session`: who is asking (the member, or the API key's
