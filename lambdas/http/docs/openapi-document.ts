@@ -1,4 +1,5 @@
 import { type $ZodType, toJSONSchema } from 'zod/v4/core';
+import { auditQuery } from '#domain/audit-query.ts';
 import { bulkDeleteInput, bulkUpdateInput } from '#domain/bulk-target.ts';
 import { deliveryListQuery } from '#domain/delivery-list-query.ts';
 import {
@@ -10,6 +11,14 @@ import { createFormInput, duplicateFormInput } from '#domain/form-input.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { formUpdateInput } from '#domain/form-update.ts';
 import { exportQuery } from '#domain/submission-export.ts';
+import {
+  createApiKeyInput,
+  inviteMemberInput,
+  signInInput,
+  switchTeamInput,
+  updateMemberInput,
+  verifyInput,
+} from '#domain/member-input.ts';
 import { listQuery } from '#domain/submission-list.ts';
 import { uploadRequestSchema } from '#domain/upload-request.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
@@ -38,6 +47,13 @@ const REQUEST_SCHEMAS: Record<string, { body?: $ZodType; query?: $ZodType }> = {
   exportSubmissionsCsv: { query: exportQuery },
   putWebhook: { body: webhookInput({ allowLoopback: false }) },
   listWebhookDeliveries: { query: deliveryListQuery },
+  signIn: { body: signInInput },
+  verifySignIn: { body: verifyInput },
+  switchTeam: { body: switchTeamInput },
+  inviteMember: { body: inviteMemberInput },
+  updateMember: { body: updateMemberInput },
+  createApiKey: { body: createApiKeyInput },
+  listAuditEvents: { query: auditQuery },
 };
 
 /** JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a request may send. */
@@ -299,6 +315,8 @@ function tagOf(route: Route): string {
   }
   if (route.path.startsWith('/v1/forms')) return 'Forms';
   if (route.path.startsWith('/f/') || route.path === '/embed.js') return 'Hosted forms';
+  if (route.path.startsWith('/v1/auth')) return 'Sign-in';
+  if (route.path.startsWith('/v1/team')) return 'Team';
   return 'Docs';
 }
 
@@ -340,7 +358,7 @@ function managementOperation(route: Route): Json {
     operationId: operationId(route),
     summary: route.summary,
     tags: [tagOf(route)],
-    security: [{ apiKey: [] }],
+    security: route.auth === 'anonymous' ? [] : [{ apiKey: [] }, { session: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(schemas.body
       ? {
@@ -585,7 +603,7 @@ function publicOperation(route: Route): Json {
 }
 
 function operationOf(route: Route): Json {
-  if (route.auth === 'apiKey') return managementOperation(route);
+  if (route.auth !== 'public') return managementOperation(route);
   if (route.method === 'POST' && route.path === '/s/{key}') return submitOperation(route);
   if (route.method === 'POST' && route.path === '/s/{key}/uploads') return uploadsOperation(route);
   return publicOperation(route);
@@ -762,6 +780,8 @@ export function buildOpenApiDocument(table: readonly Route[] = routes): Json {
       { name: 'Submissions', description: 'Submissions API.' },
       { name: 'Webhooks', description: 'Webhook settings and deliveries.' },
       { name: 'Hosted forms', description: 'The hosted form page and the embed.' },
+      { name: 'Sign-in', description: 'Email sign-in and dashboard sessions.' },
+      { name: 'Team', description: 'The team: members, API keys, the audit trail (owners).' },
       { name: 'Docs', description: 'This document.' },
     ],
     paths,
@@ -790,6 +810,13 @@ export function buildOpenApiDocument(table: readonly Route[] = routes): Json {
           type: 'http',
           scheme: 'bearer',
           description: 'An API key of the team: `Authorization: Bearer <API key>`.',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'fs_session',
+          description:
+            'A dashboard session (POST /v1/auth/verify sets it). Changes need Sec-Fetch-Site: same-origin or an Origin equal to the service’s (else 403 csrf).',
         },
       },
       schemas: COMPONENT_SCHEMAS,
