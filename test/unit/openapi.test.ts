@@ -37,9 +37,7 @@ describe('openapi.json', () => {
       expect(op.summary).toBe(route.summary);
       const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       expect(op.parameters?.filter((p) => p.in === 'path').map((p) => p.name) ?? []).toEqual(names);
-      expect(op.security).toEqual(
-        route.auth === 'apiKey' ? [{ apiKey: [] }, { session: [] }] : [],
-      );
+      expect(op.security).toEqual(route.auth === 'apiKey' ? [{ apiKey: [] }, { session: [] }] : []);
     }
   });
 
