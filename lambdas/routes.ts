@@ -194,6 +194,16 @@ export const routes: readonly Route[] = [
   },
   {
     ...managementDefaults,
+    name: 'searchSubmissions',
+    method: 'GET',
+    path: '/v1/forms/{id}/submissions/search',
+    handler: 'http/submissions/search-submissions.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      'Finds submissions whose answers hold every word (case and accents aside), 200 read a call, newest first, with a cursor.',
+  },
+  {
+    ...managementDefaults,
     name: 'getSubmission',
     method: 'GET',
     path: '/v1/forms/{id}/submissions/{submissionId}',
@@ -620,17 +630,37 @@ function pattern(path: string): RegExp {
   const source = path
     .split('/')
     .map((part) =>
-      /^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+      /^\{[^}]+\+\}$/.test(part)
+        ? '(.+)'
+        : /^\{[^}]+\}$/.test(part)
+          ? '([^/]+)'
+          : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
     )
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
 
 function parameterNames(path: string): string[] {
-  return [...path.matchAll(/\{([^}+]+)\}/g)].map((m) => m[1]!);
+  return [...path.matchAll(/\{([^}+]+)\+?\}/g)].map((m) => m[1]!);
 }
 
-const compiled = routes.map((route) => ({
+/**
+ * Most specific first, as API Gateway matches: a literal segment beats a
+ * parameter in the same place (`/submissions/search` before
+ * `/submissions/{submissionId}`), a parameter beats a greedy `{proxy+}`.
+ */
+const specificity = (path: string) =>
+  path.split('/').map((part) => (part.endsWith('+}') ? 0 : part.startsWith('{') ? 1 : 2));
+const bySpecificity = (a: Route, b: Route) => {
+  const [left, right] = [specificity(a.path), specificity(b.path)];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const difference = (right[i] ?? -1) - (left[i] ?? -1);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+};
+
+const compiled = [...routes].sort(bySpecificity).map((route) => ({
   route,
   regex: pattern(route.path),
   names: parameterNames(route.path),
@@ -649,9 +679,14 @@ export function matchRoute(
   let match: RouteMatch | undefined;
   let isPublic = false;
   const asked = method.toUpperCase();
+  // The most specific resource that matches is the one (as in API Gateway's tree): only its
+  // methods are allowed, whatever less specific templates would also match.
+  let resource: string | undefined;
   for (const { route, regex, names } of compiled) {
+    if (resource !== undefined && route.path !== resource) continue;
     const found = regex.exec(path);
     if (!found) continue;
+    resource = route.path;
     allowed.push(route.method);
     if (answersHead(route)) allowed.push('HEAD');
     if (route.auth === 'public') isPublic = true;

@@ -115,6 +115,8 @@ export interface FormSummary {
   endpoint: string;
   createdAt: string;
   submissionCount: number;
+  /** Unread submissions (not spam): the dashboard's badge; beyond SPEC's list shape. */
+  unreadCount: number;
 }
 
 export function endpointOf(baseUrl: string, key: string): string {
@@ -135,7 +137,7 @@ export function toFormSummary(
   form: Pick<
     FormRecord,
     'id' | 'name' | 'type' | 'emoji' | 'status' | 'key' | 'createdAt' | 'submissionCount'
-  >,
+  > & { unreadCount: number },
   baseUrl: string,
 ): FormSummary {
   return {
@@ -148,5 +150,6 @@ export function toFormSummary(
     endpoint: endpointOf(baseUrl, form.key),
     createdAt: form.createdAt,
     submissionCount: form.submissionCount,
+    unreadCount: form.unreadCount,
   };
 }

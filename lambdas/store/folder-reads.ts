@@ -6,6 +6,7 @@ import { type Folder, type FolderSizes, foldersOf } from '#domain/submission-fol
 import type { ListQuery } from '#domain/submission-list.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { pageHolding, pageWindow } from '#domain/submission-pages.ts';
+import { SEARCH_READ_LIMIT } from '#domain/submission-search.ts';
 import { batchGetAll } from './batches.ts';
 import { documents } from './client.ts';
 import {
@@ -287,4 +288,29 @@ export async function readSubmissionList(
           total,
         });
   return { items, page: window.page, pageCount: window.pageCount, total };
+}
+
+/**
+ * The form's submissions newest first from the base table (whole items, all
+ * folders), `SEARCH_READ_LIMIT` at most and one Query (so one 1 MB page at
+ * most), after the submission `after`; `next` is the last one read when more
+ * may follow. What a search call reads.
+ */
+export async function readSubmissionsNewestFirst(
+  formId: string,
+  options: { after?: string },
+): Promise<{ submissions: Submission[]; next: string | null }> {
+  const page = await documents.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      KeyConditionExpression: 'pk = :form AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':form': formKey(formId).pk, ':prefix': SUBMISSION_PREFIX },
+      ScanIndexForward: false,
+      Limit: SEARCH_READ_LIMIT,
+      ExclusiveStartKey: options.after ? submissionKey(formId, options.after) : undefined,
+    }),
+  );
+  const submissions = (page.Items ?? []).map(toSubmission);
+  const last = submissions.at(-1);
+  return { submissions, next: page.LastEvaluatedKey && last ? last.id : null };
 }

@@ -202,9 +202,9 @@ const LIST_COUNT_READS = 16;
 export type ListedForm = Pick<
   FormRecord,
   'id' | 'teamId' | 'name' | 'type' | 'emoji' | 'status' | 'key' | 'createdAt' | 'submissionCount'
->;
+> & { unreadCount: number };
 
-/** The team's forms, newest first, each with its `submissionCount` summed from its shards. */
+/** The team's forms, newest first, each with its `submissionCount` and unread summed from its shards. */
 export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
   const forms = await childrenOf<ListedForm>(teamFormsParent(teamId));
   let next = 0;
@@ -212,7 +212,12 @@ export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
     while (next < forms.length) {
       const i = next++;
       const form = forms[i]!;
-      forms[i] = { ...form, submissionCount: (await readCounters(form.id)).counted };
+      const counters = await readCounters(form.id);
+      forms[i] = {
+        ...form,
+        submissionCount: counters.counted,
+        unreadCount: counters.folders.unread,
+      };
     }
   };
   await Promise.all(Array.from({ length: Math.min(LIST_COUNT_READS, forms.length) }, counting));

@@ -52,7 +52,10 @@ describe('new forms', () => {
   });
 
   it('the short shape carries exactly the list fields', () => {
-    const summary = toFormSummary(newForm({ ...base, name: 'A', type: 'rsvp' }), 'https://x');
+    const summary = toFormSummary(
+      { ...newForm({ ...base, name: 'A', type: 'rsvp' }), unreadCount: 2 },
+      'https://x',
+    );
     expect(Object.keys(summary).sort()).toEqual(
       [
         'createdAt',
@@ -64,6 +67,7 @@ describe('new forms', () => {
         'status',
         'submissionCount',
         'type',
+        'unreadCount',
       ].sort(),
     );
   });

@@ -64,6 +64,21 @@ describe('route table', () => {
     expect(matchRoute('HEAD', '/s/abc').match).toBeUndefined();
   });
 
+  it('a literal segment beats a parameter in the same place, as in API Gateway', () => {
+    const id = '0b6f6f1e-5c1a-4a53-9d1b-4a7c7e0c2f10';
+    expect(matchRoute('GET', `/v1/forms/${id}/submissions/search`).match?.route.name).toBe(
+      'searchSubmissions',
+    );
+    expect(matchRoute('GET', `/v1/forms/${id}/submissions/${id}`).match?.route.name).toBe(
+      'getSubmission',
+    );
+    // Only the most specific resource's methods: DELETE on the search path is 405 with GET.
+    expect(matchRoute('DELETE', `/v1/forms/${id}/submissions/search`)).toMatchObject({
+      match: undefined,
+      allowed: ['GET'],
+    });
+  });
+
   it('keeps a malformed %-escape in a path parameter as sent instead of throwing', () => {
     expect(matchRoute('GET', '/v1/forms/%E0%A4%A').match?.pathParameters).toEqual({
       id: '%E0%A4%A',

@@ -10,7 +10,6 @@ import {
 import { createFormInput, duplicateFormInput } from '#domain/form-input.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { formUpdateInput } from '#domain/form-update.ts';
-import { exportQuery } from '#domain/submission-export.ts';
 import {
   createApiKeyInput,
   inviteMemberInput,
@@ -19,6 +18,8 @@ import {
   updateMemberInput,
   verifyInput,
 } from '#domain/member-input.ts';
+import { searchQuery } from '#domain/search-query.ts';
+import { exportQuery } from '#domain/submission-export.ts';
 import { listQuery } from '#domain/submission-list.ts';
 import { uploadRequestSchema } from '#domain/upload-request.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
@@ -54,6 +55,7 @@ const REQUEST_SCHEMAS: Record<string, { body?: $ZodType; query?: $ZodType }> = {
   updateMember: { body: updateMemberInput },
   createApiKey: { body: createApiKeyInput },
   listAuditEvents: { query: auditQuery },
+  searchSubmissions: { query: searchQuery },
 };
 
 /** JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a request may send. */
@@ -232,7 +234,24 @@ const SUCCESS: Record<string, Record<string, { description: string; schema?: Jso
         pageCount: { type: 'integer' },
         total: { type: 'integer' },
         unreadCount: { type: 'integer' },
+        folderCounts: objectOf({
+          all: { type: 'integer', minimum: 0 },
+          unread: { type: 'integer', minimum: 0 },
+          starred: { type: 'integer', minimum: 0 },
+          spam: { type: 'integer', minimum: 0 },
+        }),
         asOf: dateTime,
+      }),
+    },
+  },
+  searchSubmissions: {
+    '200': {
+      description: 'The matches among the next submissions read, newest first.',
+      schema: objectOf({
+        items: { type: 'array', items: ref('Submission') },
+        next: nullable(string),
+        searched: { type: 'integer', minimum: 0 },
+        total: { type: 'integer', minimum: 0 },
       }),
     },
   },
@@ -687,6 +706,7 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
     endpoint: string,
     createdAt: dateTime,
     submissionCount: { type: 'integer', minimum: 0 },
+    unreadCount: { type: 'integer', minimum: 0 },
   }),
   Submission: {
     type: 'object',

@@ -17,6 +17,8 @@ export const handler = managementRoute(async ({ caller, pathParameters, query })
     pageCount: list.pageCount,
     total: list.total,
     unreadCount: folders.unread,
+    // Every folder's size (all excludes spam): the dashboard's folder tabs, from the same read.
+    folderCounts: folders,
     asOf,
   });
 });

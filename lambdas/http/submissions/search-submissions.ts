@@ -1,0 +1,29 @@
+import { searchQuery } from '#domain/search-query.ts';
+import { toListItem } from '#domain/submission-list.ts';
+import { matches, words } from '#domain/submission-search.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { parse } from '#http/parse.ts';
+import { json } from '#http/respond.ts';
+import { readSubmissionsNewestFirst } from '#store/folder-reads.ts';
+import { getTeamFormWithFolders } from '#store/forms.ts';
+
+/**
+ * `GET /v1/forms/{id}/submissions/search?q=&folder=&cursor=`: the matches
+ * among the next slice of the form's submissions (newest first), `next` to
+ * go on from (null at the end), `searched` how many this call looked at and
+ * `total` how many the form holds, spam included.
+ */
+export const handler = managementRoute(async ({ caller, pathParameters, query }) => {
+  const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
+  const request = parse(searchQuery, query, 'query string');
+  const wanted = words(request.q);
+  const slice = await readSubmissionsNewestFirst(form.id, { after: request.cursor });
+  return json(200, {
+    items: slice.submissions
+      .filter((submission) => matches(submission, request.folder, wanted))
+      .map(toListItem),
+    next: slice.next,
+    searched: slice.submissions.length,
+    total: folders.all + folders.spam,
+  });
+});
