@@ -77,6 +77,9 @@ const publicPageDefaults = {
   access: [],
 } as const;
 
+/** The dashboard's page and files: one function, `app`. */
+const appDefaults = { ...publicPageDefaults, group: 'app' } as const;
+
 /** The API's own documentation: one function, `docs`. */
 const docsDefaults = { ...publicPageDefaults, group: 'docs' } as const;
 
@@ -476,6 +479,31 @@ export const routes: readonly Route[] = [
       'Presigned S3 POSTs (15 minutes, up to the form’s uploadLimitMb) for files posted straight to storage, then named in `_uploads`.',
   },
   {
+    ...appDefaults,
+    name: 'getAppShell',
+    method: 'GET',
+    path: '/app',
+    handler: 'http/app/get-app-shell.ts',
+    summary: 'The dashboard (HTML): the page of every /app path; it signs in and calls /v1.',
+  },
+  {
+    ...appDefaults,
+    name: 'getAppPage',
+    method: 'GET',
+    path: '/app/{path+}',
+    handler: 'http/app/get-app-shell.ts',
+    summary: 'The dashboard at one of its paths (the same page; the script shows the screen).',
+  },
+  {
+    ...appDefaults,
+    name: 'getAppAsset',
+    method: 'GET',
+    path: '/app/assets/{file}',
+    handler: 'http/app/get-app-asset.ts',
+    summary:
+      "A file of the dashboard (script, styles), named by its content's hash: cacheable a year.",
+  },
+  {
     ...docsDefaults,
     name: 'getOpenApiDocument',
     method: 'GET',
@@ -620,6 +648,10 @@ export const fallbackRoute = {
 export function answersHead(route: Pick<Route, 'method' | 'auth'>): boolean {
   return route.method === 'GET' && route.auth === 'public';
 }
+
+/** Routes of the API (and its pages): the OpenAPI document lists these; the dashboard's are not API. */
+export const documentedRoute = (route: Pick<Route, 'path'>) =>
+  route.path !== '/app' && !route.path.startsWith('/app/');
 
 export interface RouteMatch {
   route: Route;

@@ -25,7 +25,7 @@ import { uploadRequestSchema } from '#domain/upload-request.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
 import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 import { webhookInput } from '#domain/webhooks.ts';
-import { type Route, routes } from '#routes';
+import { documentedRoute, type Route, routes } from '#routes';
 
 /**
  * The OpenAPI 3.1 document of the service, built from THE route table
@@ -780,7 +780,7 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
 /** The document. Deterministic: the same table and schemas give the same JSON. */
 export function buildOpenApiDocument(table: readonly Route[] = routes): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const route of table) {
+  for (const route of table.filter(documentedRoute)) {
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = operationOf(route);
   }

@@ -4,10 +4,8 @@ import { routeDispatcher } from '#http/route-dispatcher.ts';
 export const handler = routeDispatcher({
   'GET /v1/forms/{id}/webhook': () => import('#http/webhooks/get-webhook.ts'),
   'PUT /v1/forms/{id}/webhook': () => import('#http/webhooks/put-webhook.ts'),
-  'POST /v1/forms/{id}/webhook/rotate-secret': () =>
-    import('#http/webhooks/rotate-webhook-secret.ts'),
+  'POST /v1/forms/{id}/webhook/rotate-secret': () => import('#http/webhooks/rotate-webhook-secret.ts'),
   'DELETE /v1/forms/{id}/webhook': () => import('#http/webhooks/delete-webhook.ts'),
   'GET /v1/forms/{id}/webhook/deliveries': () => import('#http/webhooks/list-deliveries.ts'),
-  'POST /v1/forms/{id}/webhook/deliveries/{deliveryId}/retry': () =>
-    import('#http/webhooks/retry-delivery.ts'),
+  'POST /v1/forms/{id}/webhook/deliveries/{deliveryId}/retry': () => import('#http/webhooks/retry-delivery.ts'),
 });

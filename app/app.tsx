@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call, onSignedOut } from './api.ts';
+import { MAYBE_SIGNED_IN } from './base.ts';
+import { Problem } from './parts/feedback.tsx';
+import { Header } from './parts/header.tsx';
+import { match, navigate, useLocation } from './router.ts';
+import { Forms } from './screens/forms.tsx';
+import { Inbox } from './screens/inbox.tsx';
+import { Share } from './screens/share.tsx';
+import { SignIn } from './screens/sign-in.tsx';
+import { SubmissionView } from './screens/submission.tsx';
+import { rememberPlace, type Session, SessionContext } from './session.ts';
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'out' }
+  | { kind: 'in'; session: Session }
+  | { kind: 'failed'; error: unknown };
+
+export function App() {
+  const location = useLocation();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  // After a sign-in in this page, the cookie exists whatever the shell saw.
+  const signedInOnce = useRef(false);
+
+  const load = useCallback(() => {
+    if (!signedInOnce.current && !MAYBE_SIGNED_IN) {
+      setState({ kind: 'out' });
+      return;
+    }
+    call<Session>('GET', '/v1/auth/session')
+      .then((session) => setState({ kind: 'in', session }))
+      .catch((error: unknown) =>
+        setState(
+          error instanceof ApiError && error.status === 401
+            ? { kind: 'out' }
+            : { kind: 'failed', error },
+        ),
+      );
+  }, []);
+
+  useEffect(load, []);
+  useEffect(
+    () =>
+      onSignedOut(() => {
+        rememberPlace(
+          `${window.location.pathname.replace(/^.*?\/app/, '') || '/'}${window.location.search}`,
+        );
+        setState({ kind: 'out' });
+      }),
+    [],
+  );
+  useEffect(() => {
+    if (state.kind === 'out' && location.path !== '/sign-in')
+      navigate('/sign-in', { replace: true });
+  }, [state.kind, location.path]);
+
+  if (state.kind === 'loading')
+    return (
+      <p role="status" class="loading">
+        Loading…
+      </p>
+    );
+  if (state.kind === 'failed')
+    return (
+      <main id="main">
+        <Problem error={state.error} retry={load} />
+      </main>
+    );
+  if (state.kind === 'out' || location.path === '/sign-in') {
+    return (
+      <SignIn
+        onSignedIn={() => {
+          signedInOnce.current = true;
+          // Not 'out' any more, or the redirect to sign-in below would undo the navigation.
+          setState({ kind: 'loading' });
+          load();
+        }}
+      />
+    );
+  }
+  return (
+    <SessionContext.Provider value={state.session}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <Header onSignedOut={() => setState({ kind: 'out' })} onSwitched={load} />
+      <Screen path={location.path} query={location.query} />
+    </SessionContext.Provider>
+  );
+}
+
+function Screen(props: { path: string; query: URLSearchParams }) {
+  const { path, query } = props;
+  let found = match('/forms/:id/submissions/:submissionId', path);
+  if (found)
+    return <SubmissionView formId={found.id!} submissionId={found.submissionId!} query={query} />;
+  found = match('/forms/:id/share', path);
+  if (found) return <Share formId={found.id!} />;
+  found = match('/forms/:id', path);
+  if (found) return <Inbox formId={found.id!} query={query} />;
+  if (path === '/' || path === '') return <Forms />;
+  return (
+    <main id="main">
+      <h1>Not found</h1>
+      <p>There is no page here.</p>
+    </main>
+  );
+}

@@ -1,0 +1,497 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call } from '../api.ts';
+import { BASE_PATH } from '../base.ts';
+import type { Folder, Form, Submission, SubmissionPage } from '../model.ts';
+import { FOLDERS } from '../model.ts';
+import { Confirm } from '../parts/confirm.tsx';
+import { Loading, Problem } from '../parts/feedback.tsx';
+import { KeyHelp, useInboxKeys } from '../parts/inbox-keys.tsx';
+import { Link } from '../parts/link.tsx';
+import { StatusBadge } from '../parts/status-badge.tsx';
+import { navigate } from '../router.ts';
+import { When } from '../time.tsx';
+import { SearchResults } from './search-results.tsx';
+import { SharePanel } from './share.tsx';
+
+type Page = SubmissionPage & { folderCounts: Record<Folder, number> };
+
+/** How often the inbox looks for new submissions (and whenever the window regains focus). */
+const POLL_MS = 15_000;
+const PAGE_SIZES = [15, 25, 50, 100];
+
+const FOLDER_NAMES: Record<Folder, string> = {
+  all: 'All',
+  unread: 'Unread',
+  starred: 'Starred',
+  spam: 'Spam',
+};
+
+export function inboxPath(formId: string, folder: Folder, page = 1, pageSize = 15): string {
+  const query = new URLSearchParams();
+  if (folder !== 'all') query.set('folder', folder);
+  if (page !== 1) query.set('page', String(page));
+  if (pageSize !== 15) query.set('pageSize', String(pageSize));
+  const text = query.toString();
+  return `/forms/${formId}${text ? `?${text}` : ''}`;
+}
+
+/** A form's inbox: folders, a page of submissions, triage in bulk, search, new ones as they come. */
+export function Inbox(props: { formId: string; query: URLSearchParams }) {
+  const { formId, query } = props;
+  const folder = (
+    FOLDERS.includes(query.get('folder') as Folder) ? query.get('folder') : 'all'
+  ) as Folder;
+  const page = Math.max(1, Number(query.get('page')) || 1);
+  const pageSize = PAGE_SIZES.includes(Number(query.get('pageSize')))
+    ? Number(query.get('pageSize'))
+    : 15;
+  const q = query.get('q') ?? '';
+
+  const [form, setForm] = useState<Form>();
+  const [list, setList] = useState<Page>();
+  const [error, setError] = useState<unknown>();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const [anchor, setAnchor] = useState<number>();
+  const [fresh, setFresh] = useState(0);
+  const [notice, setNotice] = useState('');
+  const [confirming, setConfirming] = useState<string[] | 'all'>();
+  const [busy, setBusy] = useState(false);
+  const [help, setHelp] = useState(false);
+  const rows = useRef<HTMLTableSectionElement>(null);
+
+  const listPath = `/v1/forms/${formId}/submissions?filter=${folder}&page=${page}&pageSize=${pageSize}`;
+  const load = useCallback(async () => {
+    setError(undefined);
+    try {
+      const [formView, listView] = await Promise.all([
+        form?.id === formId ? form : call<Form>('GET', `/v1/forms/${formId}`),
+        call<Page>('GET', listPath),
+      ]);
+      setForm(formView);
+      setList(listView);
+      setFresh(0);
+      setSelected(new Set());
+      setAllMatching(false);
+    } catch (failure) {
+      setError(failure);
+    }
+  }, [formId, listPath]);
+  useEffect(() => void load(), [load]);
+
+  // New submissions: counted, not shown until asked, so nothing moves under the reader.
+  useEffect(() => {
+    if (!list || q) return;
+    const look = async () => {
+      const latest = await call<Page>(
+        'GET',
+        `/v1/forms/${formId}/submissions?filter=${folder}&pageSize=1`,
+      ).catch(() => undefined);
+      if (latest && latest.total > list.total) setFresh(latest.total - list.total);
+    };
+    const timer = setInterval(look, POLL_MS);
+    window.addEventListener('focus', look);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('focus', look);
+    };
+  }, [list, formId, folder, q]);
+
+  const items = list?.items ?? [];
+  const toggle = (index: number, range: boolean) => {
+    const next = new Set(selected);
+    const id = items[index]!.id;
+    const on = !next.has(id);
+    if (range && anchor !== undefined) {
+      const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
+      for (let i = from; i <= to; i++) {
+        if (on) next.add(items[i]!.id);
+        else next.delete(items[i]!.id);
+      }
+    } else if (on) next.add(id);
+    else next.delete(id);
+    setAnchor(index);
+    setSelected(next);
+    setAllMatching(false);
+  };
+
+  const target = () =>
+    allMatching ? { filter: folder, asOf: list!.asOf } : { ids: [...selected] };
+
+  const change = async (
+    flags: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam'>>,
+    ids?: string[],
+  ) => {
+    setBusy(true);
+    try {
+      const answer = await call<{ count: number }>('PATCH', `/v1/forms/${formId}/submissions`, {
+        target: ids ? { ids } : target(),
+        ...flags,
+      });
+      setNotice(`${answer.count} ${answer.count === 1 ? 'submission' : 'submissions'} changed`);
+      await load();
+    } catch (failure) {
+      setNotice(failure instanceof Error ? failure.message : 'The change failed');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (what: string[] | 'all') => {
+    setConfirming(undefined);
+    setBusy(true);
+    try {
+      const answer = await call<{ count: number }>('DELETE', `/v1/forms/${formId}/submissions`, {
+        target: what === 'all' ? { filter: folder, asOf: list!.asOf } : { ids: what },
+      });
+      setNotice(`${answer.count} ${answer.count === 1 ? 'submission' : 'submissions'} deleted`);
+      await load();
+    } catch (failure) {
+      setNotice(failure instanceof Error ? failure.message : 'The delete failed');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const sendTest = async () => {
+    try {
+      await call('POST', `/v1/forms/${formId}/test-submissions`);
+      setNotice('Test submission sent');
+      await load();
+    } catch (failure) {
+      setNotice(failure instanceof Error ? failure.message : 'The test submission failed');
+    }
+  };
+
+  const focused = useInboxKeys({
+    rows,
+    count: items.length,
+    onOpen: (i) => navigate(submissionPath(formId, items[i]!.id, folder, page, pageSize)),
+    onRead: (i) => void change({ read: !items[i]!.read }, [items[i]!.id]),
+    onStar: (i) => void change({ starred: !items[i]!.starred }, [items[i]!.id]),
+    onDelete: (i) => setConfirming([items[i]!.id]),
+    onSelect: (i) => toggle(i, false),
+    onHelp: () => setHelp(true),
+    enabled: !confirming && !help,
+  });
+
+  if (error) {
+    return (
+      <main id="main">
+        <Problem error={error} retry={load}>
+          {error instanceof ApiError && error.status === 404 && (
+            <p>
+              <Link to="/">Back to your forms</Link>
+            </p>
+          )}
+        </Problem>
+      </main>
+    );
+  }
+  if (!form || !list)
+    return (
+      <main id="main">
+        <Loading label="Loading submissions…" />
+      </main>
+    );
+
+  const counts = list.folderCounts;
+  const nothingYet = counts.all + counts.spam === 0;
+  const selectedCount = allMatching ? list.total : selected.size;
+  const exportUrl = `${BASE_PATH}/v1/forms/${formId}/export.csv?filter=${folder}`;
+
+  return (
+    <main id="main" class="inbox">
+      <p>
+        <Link to="/">← Forms</Link>
+      </p>
+      <div class="title">
+        <h1>
+          {form.emoji && <span aria-hidden="true">{form.emoji} </span>}
+          {form.name}
+        </h1>
+        <StatusBadge status={form.status} closedReason={form.closedReason} />
+      </div>
+      <div class="tools">
+        <Link to={`/forms/${formId}/share`}>Share</Link>
+        <a href={exportUrl} download>
+          Export CSV
+        </a>
+        <button type="button" onClick={sendTest}>
+          Send a test submission
+        </button>
+        <button type="button" class="quiet" onClick={() => setHelp(true)}>
+          Keyboard shortcuts
+        </button>
+      </div>
+
+      <nav aria-label="Folders" class="folders">
+        {FOLDERS.map((each) => (
+          <Link
+            key={each}
+            to={inboxPath(formId, each, 1, pageSize)}
+            aria-current={each === folder ? 'page' : undefined}
+          >
+            {FOLDER_NAMES[each]} <span class="count">{counts[each]}</span>
+          </Link>
+        ))}
+      </nav>
+
+      <SearchBox formId={formId} folder={folder} q={q} />
+
+      <p role="status" class="notice">
+        {notice}
+      </p>
+
+      {q ? (
+        <SearchResults formId={formId} folder={folder} q={q} pageSize={pageSize} />
+      ) : nothingYet ? (
+        <section>
+          <h2>No submissions yet</h2>
+          <p>Post to this form from a website, the hosted page or the embed:</p>
+          <SharePanel form={form} />
+        </section>
+      ) : (
+        <>
+          {fresh > 0 && (
+            <button
+              type="button"
+              class="fresh"
+              onClick={() => {
+                navigate(inboxPath(formId, folder, 1, pageSize));
+                void load();
+              }}
+            >
+              {fresh} new {fresh === 1 ? 'submission' : 'submissions'}: show
+            </button>
+          )}
+          {selectedCount > 0 && (
+            <fieldset class="bulk">
+              <legend>{selectedCount} selected</legend>
+              {!allMatching && selected.size === items.length && list.total > items.length && (
+                <button type="button" class="quiet" onClick={() => setAllMatching(true)}>
+                  Select all {list.total} in {FOLDER_NAMES[folder]}
+                </button>
+              )}
+              <button type="button" disabled={busy} onClick={() => change({ read: true })}>
+                Mark read
+              </button>
+              <button type="button" disabled={busy} onClick={() => change({ read: false })}>
+                Mark unread
+              </button>
+              <button type="button" disabled={busy} onClick={() => change({ starred: true })}>
+                Star
+              </button>
+              <button type="button" disabled={busy} onClick={() => change({ starred: false })}>
+                Unstar
+              </button>
+              {folder === 'spam' ? (
+                <button type="button" disabled={busy} onClick={() => change({ isSpam: false })}>
+                  Not spam
+                </button>
+              ) : (
+                <button type="button" disabled={busy} onClick={() => change({ isSpam: true })}>
+                  Spam
+                </button>
+              )}
+              <button
+                type="button"
+                class="danger"
+                disabled={busy}
+                onClick={() => setConfirming(allMatching ? 'all' : [...selected])}
+              >
+                Delete
+              </button>
+            </fieldset>
+          )}
+          {items.length === 0 ? (
+            <p>No submissions in {FOLDER_NAMES[folder]}.</p>
+          ) : (
+            <table class="submissions">
+              <caption class="visually-hidden">
+                {FOLDER_NAMES[folder]}: page {list.page} of {list.pageCount}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all on this page"
+                      checked={items.length > 0 && selected.size === items.length}
+                      onChange={(event) => {
+                        setSelected(
+                          event.currentTarget.checked ? new Set(items.map((s) => s.id)) : new Set(),
+                        );
+                        setAllMatching(false);
+                      }}
+                    />
+                  </th>
+                  <th scope="col">
+                    <span class="visually-hidden">Starred</span>
+                  </th>
+                  <th scope="col">Submission</th>
+                  <th scope="col">Received</th>
+                </tr>
+              </thead>
+              <tbody ref={rows}>
+                {items.map((submission, index) => (
+                  <Row
+                    key={submission.id}
+                    submission={submission}
+                    href={submissionPath(formId, submission.id, folder, page, pageSize)}
+                    selected={allMatching || selected.has(submission.id)}
+                    focused={focused === index}
+                    onToggle={(range) => toggle(index, range)}
+                    onStar={() => change({ starred: !submission.starred }, [submission.id])}
+                  />
+                ))}
+              </tbody>
+            </table>
+          )}
+          <Pager formId={formId} folder={folder} list={list} />
+        </>
+      )}
+
+      {confirming && (
+        <Confirm
+          title={`Delete ${confirming === 'all' ? list.total : confirming.length} ${
+            (confirming === 'all' ? list.total : confirming.length) === 1
+              ? 'submission'
+              : 'submissions'
+          }?`}
+          confirm="Delete"
+          onConfirm={() => remove(confirming)}
+          onCancel={() => setConfirming(undefined)}
+        >
+          <p>They and their files are deleted for good. They still count in this month’s usage.</p>
+        </Confirm>
+      )}
+      {help && <KeyHelp onClose={() => setHelp(false)} />}
+    </main>
+  );
+}
+
+export function submissionPath(
+  formId: string,
+  id: string,
+  folder: Folder,
+  page: number,
+  pageSize: number,
+) {
+  return `${inboxPath(formId, folder, page, pageSize).replace(`/forms/${formId}`, `/forms/${formId}/submissions/${id}`)}`;
+}
+
+function Row(props: {
+  submission: Submission;
+  href: string;
+  selected: boolean;
+  focused: boolean;
+  onToggle: (range: boolean) => void;
+  onStar: () => void;
+}) {
+  const { submission } = props;
+  const preview = submission.preview || '(no answers)';
+  return (
+    <tr
+      class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
+      aria-selected={props.selected}
+    >
+      <td>
+        <input
+          type="checkbox"
+          checked={props.selected}
+          aria-label={`Select: ${preview}`}
+          onClick={(event) => {
+            event.preventDefault();
+            props.onToggle(event.shiftKey);
+          }}
+        />
+      </td>
+      <td>
+        <button type="button" class="star" aria-pressed={submission.starred} onClick={props.onStar}>
+          <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>
+          <span class="visually-hidden">Star</span>
+        </button>
+      </td>
+      <td>
+        <Link to={props.href} class="preview">
+          {!submission.read && <span class="visually-hidden">Unread: </span>}
+          {preview}
+        </Link>
+        {submission.isTest && <span class="badge test">test</span>}
+        {submission.data._invalid && <span class="badge invalid">invalid answers</span>}
+      </td>
+      <td>
+        <When at={submission.createdAt} />
+      </td>
+    </tr>
+  );
+}
+
+function Pager(props: { formId: string; folder: Folder; list: Page }) {
+  const { list } = props;
+  return (
+    <nav aria-label="Pages" class="pager">
+      {list.page > 1 ? (
+        <Link to={inboxPath(props.formId, props.folder, list.page - 1, list.pageSize)}>
+          Previous page
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span>
+        Page {list.page} of {list.pageCount} · {list.total}{' '}
+        {list.total === 1 ? 'submission' : 'submissions'}
+      </span>
+      <label>
+        Per page{' '}
+        <select
+          value={list.pageSize}
+          onChange={(event) =>
+            navigate(inboxPath(props.formId, props.folder, 1, Number(event.currentTarget.value)))
+          }
+        >
+          {PAGE_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </label>
+      {list.page < list.pageCount ? (
+        <Link to={inboxPath(props.formId, props.folder, list.page + 1, list.pageSize)}>
+          Next page
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+function SearchBox(props: { formId: string; folder: Folder; q: string }) {
+  const [text, setText] = useState(props.q);
+  useEffect(() => setText(props.q), [props.q]);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const query = new URLSearchParams();
+    if (props.folder !== 'all') query.set('folder', props.folder);
+    if (text.trim()) query.set('q', text.trim());
+    navigate(`/forms/${props.formId}${query.toString() ? `?${query}` : ''}`);
+  };
+  return (
+    <search>
+      <form class="search" onSubmit={submit}>
+        <label for="search-answers">Search answers</label>
+        <input
+          id="search-answers"
+          type="search"
+          value={text}
+          maxLength={200}
+          onInput={(e) => setText(e.currentTarget.value)}
+        />
+        <button type="submit">Search</button>
+      </form>
+    </search>
+  );
+}

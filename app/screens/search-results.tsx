@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call } from '../api.ts';
+import type { Folder, Submission } from '../model.ts';
+import { Problem } from '../parts/feedback.tsx';
+import { Link } from '../parts/link.tsx';
+import { When } from '../time.tsx';
+import { submissionPath } from './inbox.tsx';
+
+interface SearchAnswer {
+  items: Submission[];
+  next: string | null;
+  searched: number;
+  total: number;
+}
+
+/** How many matches a search gathers before it waits to be asked for more. */
+const GATHER = 50;
+
+/**
+ * Search results as they come: the service reads 200 submissions a call,
+ * so the search goes on call after call (saying how far it has looked)
+ * until it has a page of matches or has read them all.
+ */
+export function SearchResults(props: {
+  formId: string;
+  folder: Folder;
+  q: string;
+  pageSize: number;
+}) {
+  const [found, setFound] = useState<Submission[]>([]);
+  const [searched, setSearched] = useState(0);
+  const [total, setTotal] = useState<number>();
+  const [next, setNext] = useState<string | null | undefined>(undefined);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const run = async (from: string | undefined, already: Submission[], looked: number) => {
+    setRunning(true);
+    setError(undefined);
+    let cursor = from;
+    let matches = already;
+    let count = looked;
+    try {
+      do {
+        const query = new URLSearchParams({ q: props.q, folder: props.folder });
+        if (cursor) query.set('cursor', cursor);
+        const answer = await call<SearchAnswer>(
+          'GET',
+          `/v1/forms/${props.formId}/submissions/search?${query}`,
+        );
+        matches = [...matches, ...answer.items];
+        count += answer.searched;
+        setFound(matches);
+        setSearched(count);
+        setTotal(answer.total);
+        setNext(answer.next);
+        cursor = answer.next ?? undefined;
+      } while (cursor && matches.length - already.length < GATHER);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  useEffect(() => {
+    setFound([]);
+    setSearched(0);
+    setNext(undefined);
+    void run(undefined, [], 0);
+  }, [props.formId, props.folder, props.q]);
+
+  return (
+    <section aria-labelledby="results-title">
+      <h2 id="results-title">
+        {found.length} {found.length === 1 ? 'match' : 'matches'} for “{props.q}”
+      </h2>
+      <p role="status">
+        {running ? 'Searching… ' : ''}
+        Searched {searched.toLocaleString()} of {(total ?? 0).toLocaleString()} submissions.
+      </p>
+      {error ? (
+        <Problem error={error} retry={() => run(next ?? undefined, found, searched)} />
+      ) : null}
+      <ul class="results">
+        {found.map((submission) => (
+          <li key={submission.id}>
+            <Link
+              to={submissionPath(props.formId, submission.id, props.folder, 1, props.pageSize)}
+              class="preview"
+            >
+              {submission.preview || '(no answers)'}
+            </Link>{' '}
+            <When at={submission.createdAt} />
+          </li>
+        ))}
+      </ul>
+      {next && !running && (
+        <button type="button" onClick={() => run(next, found, searched)}>
+          Search further
+        </button>
+      )}
+      <p>
+        <Link
+          to={`/forms/${props.formId}${props.folder !== 'all' ? `?folder=${props.folder}` : ''}`}
+        >
+          Clear the search
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, call } from '../api.ts';
+import { navigate } from '../router.ts';
+import { takePlace } from '../session.ts';
+
+/**
+ * Sign in by email: the address, then the link in the email (it lands here
+ * with the token in the URL fragment) or the 6-digit code it holds.
+ */
+export function SignIn(props: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const done = () => {
+    props.onSignedIn();
+    navigate(takePlace(), { replace: true });
+  };
+
+  useEffect(() => {
+    const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
+    if (!token) return;
+    // The token leaves the address bar (and history) at once.
+    window.history.replaceState(null, '', window.location.pathname);
+    setBusy(true);
+    call('POST', '/v1/auth/verify', { token })
+      .then(done)
+      .catch((failure: unknown) => {
+        setBusy(false);
+        setError(
+          failure instanceof ApiError && failure.status === 401
+            ? 'This sign-in link has been used or has expired. Ask for a new one.'
+            : messageOf(failure),
+        );
+      });
+  }, []);
+
+  const ask = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call('POST', '/v1/auth/sign-in', { email });
+      setSent(true);
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const verify = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call('POST', '/v1/auth/verify', { email, code: code.trim() });
+      done();
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError && failure.status === 401
+          ? 'That code is wrong, used or expired.'
+          : messageOf(failure),
+      );
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="sign-in" id="main">
+      <h1>Sign in</h1>
+      {!sent ? (
+        <form onSubmit={ask} noValidate={false}>
+          <label for="email">Email address</label>
+          <input
+            id="email"
+            type="email"
+            autocomplete="email"
+            required
+            value={email}
+            onInput={(event) => setEmail(event.currentTarget.value)}
+          />
+          <button type="submit" disabled={busy}>
+            Email me a sign-in link
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={verify}>
+          <p role="status">
+            Check your inbox: we sent a sign-in link and a 6-digit code to <strong>{email}</strong>{' '}
+            (if it belongs to a member). The link and the code work once, for 15 minutes.
+          </p>
+          <label for="code">6-digit code</label>
+          <input
+            id="code"
+            inputMode="numeric"
+            autocomplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            value={code}
+            onInput={(event) => setCode(event.currentTarget.value)}
+          />
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+          <button type="button" class="quiet" onClick={() => setSent(false)}>
+            Use another address
+          </button>
+        </form>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </main>
+  );
+}
+
+function messageOf(failure: unknown): string {
+  return failure instanceof Error ? failure.message : 'Something went wrong.';
+}

@@ -1,0 +1,278 @@
+import { useEffect, useState } from 'preact/hooks';
+import { answerRows, browserOf, countryName, size } from '../answers.ts';
+import { ApiError, call } from '../api.ts';
+import type { Folder, Form, Submission, SubmissionPage } from '../model.ts';
+import { FOLDERS } from '../model.ts';
+import { Confirm } from '../parts/confirm.tsx';
+import { Loading, Problem } from '../parts/feedback.tsx';
+import { Link } from '../parts/link.tsx';
+import { navigate } from '../router.ts';
+import { When } from '../time.tsx';
+import { inboxPath, submissionPath } from './inbox.tsx';
+
+interface Neighbours {
+  previous?: string;
+  next?: string;
+  page: number;
+}
+
+/**
+ * One submission: answers by the form's fields, problems where the checks
+ * found them, where it came from, its files, and the one before and after
+ * it in the folder. Opening it marks it read (the API's GET does not).
+ */
+export function SubmissionView(props: {
+  formId: string;
+  submissionId: string;
+  query: URLSearchParams;
+}) {
+  const { formId, submissionId, query } = props;
+  const folder = (
+    FOLDERS.includes(query.get('folder') as Folder) ? query.get('folder') : 'all'
+  ) as Folder;
+  const pageSize = Number(query.get('pageSize')) || 15;
+  const [form, setForm] = useState<Form>();
+  const [submission, setSubmission] = useState<Submission>();
+  const [around, setAround] = useState<Neighbours>();
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState('');
+  const [confirming, setConfirming] = useState(false);
+
+  const load = async () => {
+    setError(undefined);
+    try {
+      const [formView, found] = await Promise.all([
+        call<Form>('GET', `/v1/forms/${formId}`),
+        call<Submission>('GET', `/v1/forms/${formId}/submissions/${submissionId}`),
+      ]);
+      setForm(formView);
+      setSubmission(found);
+      if (!found.read) {
+        await call('PATCH', `/v1/forms/${formId}/submissions`, {
+          target: { ids: [found.id] },
+          read: true,
+        });
+        setSubmission({ ...found, read: true });
+      }
+      setAround(await neighbours(formId, submissionId, folder, pageSize));
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  useEffect(() => void load(), [formId, submissionId]);
+
+  const flag = async (flags: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam'>>) => {
+    try {
+      await call('PATCH', `/v1/forms/${formId}/submissions`, {
+        target: { ids: [submissionId] },
+        ...flags,
+      });
+      setSubmission((current) => current && { ...current, ...flags });
+      setNotice('Saved');
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 404) setError(failure);
+      else setNotice(failure instanceof Error ? failure.message : 'The change failed');
+    }
+  };
+
+  const remove = async () => {
+    setConfirming(false);
+    try {
+      const answer = await call<{ count: number }>('DELETE', `/v1/forms/${formId}/submissions`, {
+        target: { ids: [submissionId] },
+      });
+      if (answer.count === 0) {
+        setError(new ApiError(404, 'not_found', 'This submission was deleted already.'));
+        return;
+      }
+      navigate(inboxPath(formId, folder, around?.page ?? 1, pageSize));
+    } catch (failure) {
+      setNotice(failure instanceof Error ? failure.message : 'The delete failed');
+    }
+  };
+
+  const download = async (index: number) => {
+    try {
+      const link = await call<{ url: string }>(
+        'GET',
+        `/v1/forms/${formId}/submissions/${submissionId}/files/${index}`,
+      );
+      window.location.assign(link.url);
+    } catch (failure) {
+      setNotice(failure instanceof Error ? failure.message : 'The download failed');
+    }
+  };
+
+  const back = inboxPath(formId, folder, around?.page ?? 1, pageSize);
+  if (error) {
+    const gone = error instanceof ApiError && error.status === 404;
+    return (
+      <main id="main">
+        {gone ? (
+          <div role="alert">
+            <h1>Not found</h1>
+            <p>This submission (or its form) has been deleted.</p>
+          </div>
+        ) : (
+          <Problem error={error} retry={load} />
+        )}
+        <p>
+          <Link to={inboxPath(formId, folder, 1, pageSize)}>Back to the inbox</Link>
+        </p>
+      </main>
+    );
+  }
+  if (!form || !submission)
+    return (
+      <main id="main">
+        <Loading label="Loading the submission…" />
+      </main>
+    );
+
+  const rows = answerRows(submission.data, form.fields);
+  const files = submission.meta.files ?? [];
+  return (
+    <main id="main" class="submission">
+      <nav aria-label="Submission" class="around">
+        <Link to={back}>← {form.name}</Link>
+        {around?.previous ? (
+          <Link to={submissionPath(formId, around.previous, folder, 1, pageSize)}>Newer</Link>
+        ) : (
+          <span />
+        )}
+        {around?.next ? (
+          <Link to={submissionPath(formId, around.next, folder, 1, pageSize)}>Older</Link>
+        ) : (
+          <span />
+        )}
+      </nav>
+      <h1>
+        Submission <When at={submission.createdAt} />
+        {submission.isTest && <span class="badge test">test</span>}
+        {submission.isSpam && <span class="badge spam">spam</span>}
+      </h1>
+      <div class="tools">
+        <button
+          type="button"
+          aria-pressed={submission.starred}
+          onClick={() => flag({ starred: !submission.starred })}
+        >
+          {submission.starred ? 'Unstar' : 'Star'}
+        </button>
+        <button type="button" onClick={() => flag({ read: false })}>
+          Mark unread
+        </button>
+        <button type="button" onClick={() => flag({ isSpam: !submission.isSpam })}>
+          {submission.isSpam ? 'Not spam' : 'Spam'}
+        </button>
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>
+          Delete
+        </button>
+      </div>
+      <p role="status" class="notice">
+        {notice}
+      </p>
+      <dl class="answers">
+        {rows.map((row) => (
+          <div key={row.id} class={row.problem ? 'answer problem' : 'answer'}>
+            <dt>{row.label}</dt>
+            <dd>
+              {row.value === undefined || row.value === '' ? (
+                <span class="empty">(no answer)</span>
+              ) : (
+                row.value
+              )}
+              {row.problem && <p class="reason">{row.problem}</p>}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {files.length > 0 && (
+        <section aria-labelledby="files-title">
+          <h2 id="files-title">Files</h2>
+          <ul class="files">
+            {files.map((file, index) => (
+              <li key={`${file.name}-${index}`}>
+                {file.name}{' '}
+                <span class="meta">
+                  ({file.mime}, {size(file.size)})
+                </span>{' '}
+                <button
+                  type="button"
+                  onClick={() => download(index)}
+                  aria-label={`Download ${file.name}`}
+                >
+                  Download
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-labelledby="meta-title">
+        <h2 id="meta-title">Where it came from</h2>
+        <dl class="meta">
+          <dt>Received</dt>
+          <dd>{new Date(submission.createdAt).toLocaleString()}</dd>
+          {submission.meta.country && (
+            <>
+              <dt>Country</dt>
+              <dd>{countryName(submission.meta.country)}</dd>
+            </>
+          )}
+          {submission.meta.deviceClass && (
+            <>
+              <dt>Device</dt>
+              <dd>{submission.meta.deviceClass}</dd>
+            </>
+          )}
+          {submission.meta.userAgent && (
+            <>
+              <dt>Browser</dt>
+              <dd title={submission.meta.userAgent}>{browserOf(submission.meta.userAgent)}</dd>
+            </>
+          )}
+          <dt>Page</dt>
+          <dd>{submission.meta.referrer || '(not sent)'}</dd>
+          <dt>IP address</dt>
+          <dd>
+            {submission.meta.ip ?? (form.dontStoreIp ? '(not kept for this form)' : '(unknown)')}
+          </dd>
+        </dl>
+      </section>
+      {confirming && (
+        <Confirm
+          title="Delete this submission?"
+          confirm="Delete"
+          onConfirm={remove}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>It and its files are deleted for good.</p>
+        </Confirm>
+      )}
+    </main>
+  );
+}
+
+/** The submissions before and after this one in the folder, and the page that holds it. */
+async function neighbours(
+  formId: string,
+  id: string,
+  folder: Folder,
+  pageSize: number,
+): Promise<Neighbours> {
+  const list = (query: string) =>
+    call<SubmissionPage>(
+      'GET',
+      `/v1/forms/${formId}/submissions?filter=${folder}&pageSize=${pageSize}&${query}`,
+    );
+  const page = await list(`around=${id}`);
+  const at = page.items.findIndex((item) => item.id === id);
+  if (at < 0) return { page: page.page };
+  let previous = page.items[at - 1]?.id;
+  let next = page.items[at + 1]?.id;
+  if (!previous && page.page > 1) previous = (await list(`page=${page.page - 1}`)).items.at(-1)?.id;
+  if (!next && page.page < page.pageCount)
+    next = (await list(`page=${page.page + 1}`)).items[0]?.id;
+  return { previous, next, page: page.page };
+}
