@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { LocalStackInfo } from '../../lib/local/stack.ts';
+import { startChromiumServer } from '../support/browser.ts';
 import { startDevProcess } from '../support/dev-process.ts';
 import { type Certificate, localCertificate } from '../support/webhook-receiver.ts';
 
@@ -12,6 +13,8 @@ declare module 'vitest' {
     stateDir: string;
     /** The HTTPS webhook receivers' certificate, which the stack trusts. */
     receiverCertificate: Certificate;
+    /** The run's shared Chromium (playwright's browser server), empty when none was found. */
+    chromiumEndpoint: string;
   }
 }
 
@@ -44,7 +47,11 @@ export default async function setup(project: TestProject) {
   ]);
   project.provide('localStack', dev.info);
   project.provide('stateDir', stateDir);
+  // One Chromium for every browser test of the run; test files connect to it.
+  const chromiumServer = await startChromiumServer();
+  project.provide('chromiumEndpoint', chromiumServer?.wsEndpoint() ?? '');
   return async () => {
+    await chromiumServer?.close();
     const code = await dev.stop();
     await rm(stateDir, { recursive: true, force: true });
     if (code !== 0) throw new Error(`dev stack exited with ${code}:\n${dev.output()}`);

@@ -3,27 +3,44 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { chromiumPath } from './chromium-path.ts';
 
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/**
+ * The run's one Chromium (started by the integration global setup), or a
+ * Chromium of this file's own when none runs. Closing a shared one only
+ * disconnects this file.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
+  return startChromium();
+}
+
+/** A browser server every test file can connect to: one Chromium for the whole run. */
+export async function startChromiumServer() {
+  const executablePath = chromiumPath();
+  if (!executablePath) return undefined;
+  return chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
+
 /** Headless Chromium with the flags TOOLCHAIN.md found needed in a container. */
-export function launchChromium(): Promise<Browser> {
+function startChromium(): Promise<Browser> {
   const executablePath = chromiumPath();
   if (!executablePath) {
     throw new Error(
       'No Chromium found: `npm test` installs it with apt when run as root; otherwise install the `chromium` package or set CHROMIUM_PATH',
     );
   }
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
 /**

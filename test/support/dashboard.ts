@@ -1,0 +1,76 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { signedIn, signInEmailTo } from './accounts.ts';
+import { stack } from './api.ts';
+import { axeFindings } from './browser.ts';
+import { emailsTo } from './delivery.ts';
+
+/** A page of the dashboard, recording console errors, uncaught exceptions and failed requests. */
+export interface DashboardPage {
+  page: Page;
+  context: BrowserContext;
+  errors: string[];
+  failed: string[];
+  close: () => Promise<void>;
+}
+
+export async function openDashboard(
+  browser: Browser,
+  options: { cookie?: string; width?: number; dark?: boolean; path?: string } = {},
+): Promise<DashboardPage> {
+  const base = stack().baseUrl;
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    colorScheme: options.dark ? 'dark' : 'light',
+    acceptDownloads: true,
+  });
+  if (options.cookie) {
+    await context.addCookies([
+      {
+        name: 'fs_session',
+        value: options.cookie.split('=')[1]!,
+        url: base,
+        httpOnly: true,
+        sameSite: 'Lax',
+      },
+    ]);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  const failed: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  await page.goto(`${base}/app${options.path ?? ''}`);
+  return { page, context, errors, failed, close: () => context.close() };
+}
+
+/** Signs in through the page as a person does: the address, then the code from the email. */
+export async function signInThroughPage(page: Page, email: string): Promise<void> {
+  const seen = (await emailsTo(email)).length;
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect.poll(() => page.getByText('Check your inbox').count()).toBe(1);
+  const { code } = await signInEmailTo(email, seen);
+  await page.getByLabel('6-digit code').fill(code);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** A signed-in dashboard page for `email`, with the session made over the API (faster). */
+export async function dashboardAs(
+  browser: Browser,
+  email: string,
+  options: { width?: number; dark?: boolean; path?: string } = {},
+): Promise<DashboardPage> {
+  return openDashboard(browser, { ...options, cookie: await signedIn(email) });
+}
+
+/** axe-core finds nothing serious or critical on the page as it is. */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  expect(await axeFindings(page), `axe on ${where}`).toEqual([]);
+}
