@@ -26,12 +26,17 @@ export interface SignInEmail {
   code: string;
 }
 
+/** How many sign-in emails `to` has had so far. */
+export async function signInEmailsTo(to: string): Promise<number> {
+  return (await emailsTo(to)).filter((email) => email.subject.startsWith('Your sign-in code'))
+    .length;
+}
+
 /** The newest sign-in email `to` got after `seen` earlier ones, with its link's token and code. */
 export async function signInEmailTo(to: string, seen = 0): Promise<SignInEmail> {
-  const emails = await eventually(
-    () => emailsTo(to),
-    (list) => list.length > seen,
-  );
+  const signIns = async () =>
+    (await emailsTo(to)).filter((email) => email.subject.startsWith('Your sign-in code'));
+  const emails = await eventually(signIns, (list) => list.length > seen);
   const text = emails.at(-1)?.body.text ?? '';
   const token = /#token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
   const code = /code on the sign-in page: (\d{6})/.exec(text)?.[1];
@@ -54,7 +59,7 @@ export function authPost(
 
 /** Asks for a sign-in email and returns it. */
 export async function requestSignIn(email: string): Promise<SignInEmail> {
-  const seen = (await emailsTo(email)).length;
+  const seen = await signInEmailsTo(email);
   const asked = await authPost('/v1/auth/sign-in', { email });
   if (asked.status !== 202) throw new Error(`sign-in answered ${asked.status}: ${asked.text}`);
   return signInEmailTo(email, seen);

@@ -1,9 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { signedIn, signInEmailTo } from './accounts.ts';
+import { signedIn, signInEmailsTo, signInEmailTo } from './accounts.ts';
 import { stack } from './api.ts';
 import { axeFindings } from './browser.ts';
-import { emailsTo } from './delivery.ts';
 
 /** A page of the dashboard, recording console errors, uncaught exceptions and failed requests. */
 export interface DashboardPage {
@@ -52,7 +51,7 @@ export async function openDashboard(
 
 /** Signs in through the page as a person does: the address, then the code from the email. */
 export async function signInThroughPage(page: Page, email: string): Promise<void> {
-  const seen = (await emailsTo(email)).length;
+  const seen = await signInEmailsTo(email);
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await expect.poll(() => page.getByText('Check your inbox').count()).toBe(1);
