@@ -20,6 +20,8 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
+          // A page or a queue under the whole suite's load may take seconds to show a change.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
       {

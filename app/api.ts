@@ -20,7 +20,7 @@ export class ApiError extends Error {
 
 /** The network failed or the service answered 5xx: worth a retry button. */
 export const isTransient = (error: unknown) =>
-  !(error instanceof ApiError) || error.status >= 500 || error.status === 429;
+  !(error instanceof ApiError) || error.status === 0 || error.status >= 500 || error.status === 429;
 
 type Listener = () => void;
 const signedOutListeners = new Set<Listener>();

@@ -391,6 +391,7 @@ function Row(props: {
 }) {
   const { submission } = props;
   const preview = submission.preview || '(no answers)';
+  const from = senderOf(submission);
   return (
     <tr
       class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
@@ -414,6 +415,7 @@ function Row(props: {
         </button>
       </td>
       <td>
+        {from && from !== preview && <span class="from">{from}</span>}
         <Link to={props.href} class="preview">
           {!submission.read && <span class="visually-hidden">Unread: </span>}
           {preview}
@@ -494,4 +496,12 @@ function SearchBox(props: { formId: string; folder: Folder; q: string }) {
       </form>
     </search>
   );
+}
+
+/** Who sent it, when the answers say: an email answer, else a name. */
+function senderOf(submission: Submission): string | undefined {
+  const answers = Object.entries(submission.data).filter(([name]) => name !== '_invalid');
+  const email = answers.find(([, value]) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value));
+  const name = answers.find(([field]) => /name/i.test(field));
+  return email?.[1] ?? name?.[1];
 }
