@@ -1,0 +1,72 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signedIn, teamWithOwner } from '../support/accounts.ts';
+import { api } from '../support/api.ts';
+import { launchChromium } from '../support/browser.ts';
+import { expectAccessible, openDashboard } from '../support/dashboard.ts';
+import { freshVisitor, submit } from '../support/submit.ts';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let browser: Browser;
+let cookie: string;
+let screens: [string, string, string][];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const owner = await teamWithOwner('pro');
+  const form = await api('POST', '/v1/forms', { key: owner.apiKey, body: { name: 'Checked' } });
+  const empty = await api('POST', '/v1/forms', { key: owner.apiKey, body: { name: 'Empty' } });
+  const post = await submit(form.body.key as string, {
+    json: { name: 'Ada', email: 'not an address', message: 'A message long enough to preview' },
+    from: freshVisitor(),
+  });
+  cookie = await signedIn(owner.email);
+  const id = form.body.id as string;
+  // [screen, path, a heading it shows once drawn]
+  screens = [
+    ['forms', '', 'Forms'],
+    ['inbox', `/forms/${id}`, 'Checked'],
+    ['inbox, spam folder (empty)', `/forms/${id}?folder=spam`, 'Checked'],
+    ['search', `/forms/${id}?q=message`, '1 match for “message”'],
+    ['submission', `/forms/${id}/submissions/${post.body?.submissionId}`, 'Where it came from'],
+    ['share', `/forms/${id}/share`, 'Share Checked'],
+    ['new form without submissions', `/forms/${empty.body.id}`, 'No submissions yet'],
+    ['not found', '/nowhere', 'Not found'],
+  ];
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+describe('every screen has no serious or critical axe finding', () => {
+  it.each([
+    ['light, 1280 px', { dark: false, width: 1280 }],
+    ['dark, 1280 px', { dark: true, width: 1280 }],
+    ['light, 375 px', { dark: false, width: 375 }],
+    ['dark, 375 px', { dark: true, width: 375 }],
+  ] as const)('%s', async (_variant, options) => {
+    const signedOut = await openDashboard(browser, options);
+    try {
+      await signedOut.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await expectAccessible(signedOut.page, `sign-in, ${_variant}`);
+    } finally {
+      await signedOut.close();
+    }
+    const dashboard = await openDashboard(browser, { ...options, cookie });
+    try {
+      for (const [name, path, heading] of screens) {
+        await dashboard.page.goto(`${new URL(dashboard.page.url()).origin}/app${path}`);
+        await dashboard.page.getByRole('heading', { name: heading }).first().waitFor();
+        await expectAccessible(dashboard.page, `${name}, ${_variant}`);
+        const overflow = await dashboard.page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect(overflow, `${name}, ${_variant}: no sideways scrolling`).toBeLessThanOrEqual(0);
+      }
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+});
