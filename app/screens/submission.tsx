@@ -40,7 +40,12 @@ export function SubmissionView(props: {
 
   const load = async () => {
     setError(undefined);
+    // Another submission: nothing of the last one stays on screen, its neighbours least of all.
+    setSubmission(undefined);
+    setAround(undefined);
     try {
+      // The neighbours come from the folder's list, which the answers need not wait for.
+      const around = neighbours(formId, submissionId, folder, pageSize);
       const [formView, found] = await Promise.all([
         call<Form>('GET', `/v1/forms/${formId}`),
         call<Submission>('GET', `/v1/forms/${formId}/submissions/${submissionId}`),
@@ -54,7 +59,7 @@ export function SubmissionView(props: {
         });
         setSubmission({ ...found, read: true });
       }
-      setAround(await neighbours(formId, submissionId, folder, pageSize));
+      setAround(await around.catch(() => undefined));
     } catch (failure) {
       setError(failure);
     }

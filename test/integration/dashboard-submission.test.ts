@@ -110,6 +110,7 @@ describe('one submission', () => {
       await page.getByText('Person 3').waitFor();
       expect(page.url()).toContain(`/submissions/${ids[2]}`);
       await page.getByRole('link', { name: 'Older' }).click();
+      await page.getByText('Person 2').waitFor();
       await page.getByRole('link', { name: 'Older' }).click();
       await page.getByText('Person 1').waitFor();
       await page.getByRole('link', { name: '← Applications' }).click();
