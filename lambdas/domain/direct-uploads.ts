@@ -91,9 +91,11 @@ export function pendingUploadTimeProblem(
 /**
  * Object metadata travels as ASCII: names and fields are percent-encoded in
  * the policy (`x-amz-meta-name`, `x-amz-meta-field`) and decoded at submit.
+ * Text that is not well formed (a lone surrogate) has no encoding: U+FFFD
+ * stands for it.
  */
 export function encodeMetadata(value: string): string {
-  return encodeURIComponent(value);
+  return encodeURIComponent(value.toWellFormed());
 }
 
 /**

@@ -61,7 +61,7 @@ const HEADER_BREAKS = /[\r\n\t\v\f\u0085\u2028\u2029]+/gu;
  */
 export function headerValue(text: string, max: number = MAX_SUBJECT_LENGTH): string {
   // Hidden characters too (bidi marks, zero-width): a visitor's `_subject` cannot disguise text.
-  const oneLine = withoutHiddenCharacters(text.replace(HEADER_BREAKS, ' ')).trim();
+  const oneLine = withoutHiddenCharacters(text.toWellFormed().replace(HEADER_BREAKS, ' ')).trim();
   return cutToCodePoints(oneLine, max).trimEnd();
 }
 

@@ -18,7 +18,9 @@ export function uploadKey(formId: string, submissionId: string, index: number): 
  * `Content-Disposition: attachment` with the original name: an ASCII
  * fallback for old clients and the exact name in RFC 5987 `filename*`.
  */
-export function attachmentDisposition(name: string): string {
+export function attachmentDisposition(sent: string): string {
+  // A lone surrogate has no UTF-8: U+FFFD stands for it (encodeURIComponent would throw).
+  const name = sent.toWellFormed();
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'file';
   const exact = encodeURIComponent(name).replace(
     /['()*]/g,

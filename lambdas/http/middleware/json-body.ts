@@ -1,13 +1,17 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { invalidRequest, ServiceError } from '#domain/errors.ts';
+import { parseWellFormedJson } from '#domain/well-formed-json.ts';
 import { bodyBytes, header } from '#http/request.ts';
 import type { HttpResponse } from '#http/respond.ts';
 
 /** Management bodies are small settings objects; the largest (1,000 blocked IPs) is ~50 KB. */
 export const MAX_MANAGEMENT_BODY_BYTES = 256 * 1024;
 
-/** Parses a JSON body into `context.body`; wrong type → 415, bad JSON → 400. */
+/**
+ * Parses a JSON body into `context.body`, every string well formed; wrong
+ * type → 415, bad JSON → 400.
+ */
 export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Error> {
   return {
     before: (request) => {
@@ -25,7 +29,7 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Er
         throw new ServiceError(415, 'unsupported_media_type', 'Send the body as application/json');
       }
       try {
-        context.body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+        context.body = parseWellFormedJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
       } catch {
         throw invalidRequest('The request body is not valid JSON');
       }

@@ -16,6 +16,7 @@ import {
 } from '#domain/submit-rules.ts';
 import { uploadRequestSchema } from '#domain/upload-request.ts';
 import { blockedBy, originAllowed } from '#domain/visitor.ts';
+import { parseWellFormedJson } from '#domain/well-formed-json.ts';
 import { parse } from '#http/parse.ts';
 import { findFormKey } from '#store/forms.ts';
 import { readSubmitContext } from '#store/submit-context.ts';
@@ -127,7 +128,7 @@ function readFiles(request: SubmitRequest, quiet: boolean): DeclaredFile[] | und
     }
     let input: unknown;
     try {
-      input = JSON.parse(request.body.toString('utf8'));
+      input = parseWellFormedJson(request.body.toString('utf8'));
     } catch {
       throw new ServiceError(415, 'unsupported_media_type', 'The body is not valid JSON');
     }
