@@ -7,7 +7,7 @@ import {
   NotFound,
 } from '@aws-sdk/client-s3';
 import { config } from '#config';
-import { decodeMetadata, pendingUploadKey } from '#domain/direct-uploads.ts';
+import { decodeMetadata, pendingUploadKey, uploadAlreadyUsed } from '#domain/direct-uploads.ts';
 import { attachmentDisposition, uploadKey } from '#domain/uploads.ts';
 import { s3 } from './s3-client.ts';
 
@@ -79,7 +79,10 @@ export interface ClaimedUpload {
  * Copies checked pending objects to the submission's keys (file `firstIndex`
  * onward, after any multipart files), with the same Content-Type and
  * attachment disposition as a multipart file, so downloads and purgers treat
- * them alike. The pending objects stay until `deletePendingUploads`.
+ * them alike. The pending objects stay until `deletePendingUploads`. One
+ * gone since it was checked was used by a submission stored meanwhile: 400
+ * `upload_already_used` (the storing transaction's claim decides which
+ * submission gets an upload; this only answers a late copy in words).
  */
 export async function copyPendingUploads(
   formId: string,
@@ -88,18 +91,23 @@ export async function copyPendingUploads(
   firstIndex: number,
 ): Promise<void> {
   await Promise.all(
-    uploads.map((upload, i) =>
-      s3.send(
-        new CopyObjectCommand({
-          Bucket: config.uploadsBucket,
-          CopySource: `${config.uploadsBucket}/${pendingUploadKey(formId, upload.uploadId)}`,
-          Key: uploadKey(formId, submissionId, firstIndex + i),
-          MetadataDirective: 'REPLACE',
-          ContentType: upload.mime,
-          ContentDisposition: attachmentDisposition(upload.name),
-        }),
-      ),
-    ),
+    uploads.map(async (upload, i) => {
+      try {
+        await s3.send(
+          new CopyObjectCommand({
+            Bucket: config.uploadsBucket,
+            CopySource: `${config.uploadsBucket}/${pendingUploadKey(formId, upload.uploadId)}`,
+            Key: uploadKey(formId, submissionId, firstIndex + i),
+            MetadataDirective: 'REPLACE',
+            ContentType: upload.mime,
+            ContentDisposition: attachmentDisposition(upload.name),
+          }),
+        );
+      } catch (error) {
+        if (isMissing(error)) throw uploadAlreadyUsed(upload.uploadId);
+        throw error;
+      }
+    }),
   );
 }
 

@@ -1,3 +1,4 @@
+import { ServiceError } from './errors.ts';
 import { MAX_FILES_PER_SUBMISSION } from './submit-rules.ts';
 
 /**
@@ -125,3 +126,11 @@ export function decodeMetadata(value: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+/** A direct upload named by a post after another stored submission used it. */
+export const uploadAlreadyUsed = (uploadId: string) =>
+  new ServiceError(
+    400,
+    'upload_already_used',
+    `Upload ${uploadId} was already used by another submission (an upload is used once): upload the file again`,
+  );

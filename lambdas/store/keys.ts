@@ -146,6 +146,15 @@ export const emailMarkKey = (formId: string, submissionId: string, kind: string)
   sk: `EMAIL#${submissionId}#${kind}`,
 });
 
+/**
+ * A direct upload used by a stored submission: put in the storing
+ * transaction on condition that none exists, so an upload id is used once.
+ */
+export const uploadClaimKey = (formId: string, uploadId: string) => ({
+  pk: `UPLOAD#${formId}#${uploadId}`,
+  sk: 'UPLOAD',
+});
+
 /** Marks answers already received by a form within the duplicate window. */
 export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
   pk: `DUP#${formId}#${fingerprint}`,

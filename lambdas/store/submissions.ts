@@ -15,6 +15,7 @@ import {
   spamQuotaKey,
   submissionKey,
   USAGE_COUNTER_SHARDS,
+  uploadClaimKey,
   usageKey,
 } from './keys.ts';
 import { busyRetries, cancelledForNow, pause } from './retries.ts';
@@ -64,6 +65,8 @@ export interface SubmissionWrite {
   usage?: MonthlyUsage;
   /** Claims these answers for the duplicate window; a claim already held cancels the write. */
   duplicateMark?: { fingerprint: string; expiresAt: number };
+  /** Claims these direct uploads for this submission; one claimed already cancels the write. */
+  uploadClaims?: UploadClaims;
   /** Spam counted toward the form's monthly spam cap: the spam counter must stay below it. */
   spamQuota?: SpamQuota;
   /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
@@ -77,6 +80,12 @@ export interface SubmissionWrite {
    * by the same transaction. Absent or empty, the catalogue is not written.
    */
   newColumns?: readonly string[];
+}
+
+export interface UploadClaims {
+  uploadIds: readonly string[];
+  /** When a claim may go (TTL, epoch seconds): after its pending object could no longer be used. */
+  expiresAt: number;
 }
 
 export interface SpamQuota {
@@ -99,7 +108,14 @@ export type InsertOutcome =
   | { stored: true; nearLimit: boolean }
   | {
       stored: false;
-      reason: 'form_gone' | 'closed' | 'full' | 'limit_reached' | 'duplicate' | 'spam_cap_reached';
+      reason:
+        | 'form_gone'
+        | 'closed'
+        | 'full'
+        | 'limit_reached'
+        | 'duplicate'
+        | 'spam_cap_reached'
+        | 'upload_used';
     };
 
 /** Where one try counts the post: a form counter shard and a usage shard (or the near one). */
@@ -192,6 +208,7 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       const reasons = error.CancellationReasons ?? [];
       const failed = (i: number | undefined) =>
         i !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed';
+      if (at.uploadClaims?.some(failed)) return { stored: false, reason: 'upload_used' };
       if (failed(at.duplicateMark)) return { stored: false, reason: 'duplicate' };
       if (failed(at.spamQuota)) return { stored: false, reason: 'spam_cap_reached' };
       lastError = error;
@@ -262,7 +279,7 @@ function transactionItems(
   write: SubmissionWrite,
   placement: Placement,
   caps: ReturnType<typeof usageCaps> | undefined,
-): { items: TransactItem[]; at: { usage?: number; duplicateMark?: number; spamQuota?: number } } {
+): { items: TransactItem[]; at: TransactionPositions } {
   const { submission, now } = write;
   const counted = countsAsSubmission(submission);
   const adds = foldersOf(submission).map((folder) => folderCounter(folder));
@@ -301,7 +318,7 @@ function transactionItems(
       },
     },
   ];
-  const at: { usage?: number; duplicateMark?: number; spamQuota?: number } = {};
+  const at: TransactionPositions = {};
   if (write.usage && caps && placement.usage !== undefined) {
     const cap = placement.usage === 'near' ? caps.near : caps.quiet(placement.usage);
     at.usage = items.push(usageUpdate(write.teamId, write.usage.month, placement.usage, cap)) - 1;
@@ -310,6 +327,23 @@ function transactionItems(
     at.spamQuota = items.push(spamQuotaUpdate(submission.formId, write.spamQuota)) - 1;
   if (write.newColumns && write.newColumns.length > 0) {
     items.push(answerCatalogueUpdate(submission.formId, write.newColumns, now.getTime()));
+  }
+  if (write.uploadClaims && write.uploadClaims.uploadIds.length > 0) {
+    const { uploadIds, expiresAt } = write.uploadClaims;
+    at.uploadClaims = uploadIds.map(
+      (uploadId) =>
+        items.push({
+          Put: {
+            Item: {
+              ...uploadClaimKey(submission.formId, uploadId),
+              entity: 'uploadClaim',
+              submissionId: submission.id,
+              expiresAt,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        }) - 1,
+    );
   }
   if (write.duplicateMark) {
     at.duplicateMark = items.length;
@@ -328,6 +362,14 @@ function transactionItems(
     });
   }
   return { items, at };
+}
+
+/** Where the items whose failed conditions mean something sit in the transaction. */
+interface TransactionPositions {
+  usage?: number;
+  duplicateMark?: number;
+  spamQuota?: number;
+  uploadClaims?: number[];
 }
 
 /** One more spam this month for the form, below the cap. */
@@ -377,6 +419,7 @@ export interface PostToStore {
   counters?: FormCounters;
   spamQuota: SpamQuota;
   duplicateMark: NonNullable<SubmissionWrite['duplicateMark']>;
+  uploadClaims?: UploadClaims;
   now: Date;
   hints?: EmailHints;
   newColumns?: readonly string[];
@@ -386,8 +429,17 @@ export type StoredPost =
   | { stored: true; spam: boolean; nearLimit: boolean }
   | {
       stored: false;
-      /** `full`: no room left under `maxSubmissions`; `closed`: the form's gate is shut. */
-      reason: 'form_gone' | 'closed' | 'full' | 'limit_reached' | 'spam_cap_reached';
+      /**
+       * `full`: no room left under `maxSubmissions`; `closed`: the form's gate is shut;
+       * `upload_used`: a direct upload it names was used by another submission.
+       */
+      reason:
+        | 'form_gone'
+        | 'closed'
+        | 'full'
+        | 'limit_reached'
+        | 'spam_cap_reached'
+        | 'upload_used';
     };
 
 /**
@@ -408,6 +460,7 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     usage: spam ? undefined : post.usage,
     spamQuota: spam ? post.spamQuota : undefined,
     duplicateMark: spam ? undefined : post.duplicateMark,
+    uploadClaims: post.uploadClaims,
   });
   let spam = post.submission.isSpam;
   let outcome = await insertSubmission(write(spam));

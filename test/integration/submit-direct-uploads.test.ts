@@ -264,7 +264,7 @@ describe('direct uploads: refusals at submit', () => {
       from: freshVisitor(),
     });
     expect(second.status).toBe(400);
-    expect(second.body).toMatchObject({ ok: false, error: 'upload_not_found' });
+    expect(second.body).toMatchObject({ ok: false, error: 'upload_already_used' });
     expect(second.body?.message).toMatch(/already used/);
     expect(await storedItems(form.id)).toHaveLength(1);
     expect(await uploadsOf(form.id)).toEqual([
@@ -450,5 +450,65 @@ describe('POST /s/{key}/uploads refuses like the submit endpoint', () => {
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(String(response.headers['access-control-allow-methods'])).toContain('POST');
+  });
+});
+
+describe('an upload id is used once', () => {
+  it('eight posts naming one upload at once: exactly one is stored with the file, seven answer 400 upload_already_used, no copy', async () => {
+    await localStore();
+    const form = await newForm('pro', { allowUploads: true });
+    const [grant] = await grantsFor(form.key, [
+      { name: 'one.pdf', size: 2048, type: 'application/pdf' },
+    ]);
+    expect((await postToStorage(grant!, pdfBytes(2048))).status).toBe(204);
+    const posts = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        submit(form.key, {
+          json: { note: `racer ${n}`, _uploads: grant!.uploadId },
+          from: freshVisitor(),
+          allowServerError: true,
+        }),
+      ),
+    );
+    const statuses = posts.map((post) => post.status).sort();
+    expect(statuses).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    for (const post of posts.filter((p) => p.status === 400)) {
+      expect(post.body).toMatchObject({ ok: false, error: 'upload_already_used' });
+    }
+    const stored = (await storedItems(form.id)).filter((item) => item.entity === 'submission');
+    expect(stored).toHaveLength(1);
+    expect((stored[0]!.meta as { files: unknown[] }).files).toHaveLength(1);
+    const winner = posts.find((p) => p.status === 200)!.body?.submissionId as string;
+    expect(await uploadsOf(form.id)).toEqual([`forms/${form.id}/${winner}/0`]);
+    expect(await pendingExists(form.id, grant!.uploadId)).toBe(false);
+
+    // Sent again later, it is refused the same way.
+    const late = await submit(form.key, {
+      json: { note: 'late', _uploads: grant!.uploadId },
+      from: freshVisitor(),
+    });
+    expect(late.status).toBe(400);
+    expect(late.body).toMatchObject({ error: 'upload_already_used' });
+  });
+
+  it('a post refused after the check (closed form) leaves the upload for a retry', async () => {
+    await localStore();
+    const form = await newForm('pro', { allowUploads: true });
+    const [grant] = await grantsFor(form.key, [
+      { name: 'again.pdf', size: 1024, type: 'application/pdf' },
+    ]);
+    await postToStorage(grant!, pdfBytes(1024));
+    await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'paused' } });
+    const refused = await submit(form.key, {
+      json: { _uploads: grant!.uploadId },
+      from: freshVisitor(),
+    });
+    expect(refused.status).toBe(423);
+    await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'active' } });
+    const retried = await submit(form.key, {
+      json: { _uploads: grant!.uploadId },
+      from: freshVisitor(),
+    });
+    expect(retried.status, retried.text).toBe(200);
   });
 });

@@ -147,7 +147,13 @@ const RETRY_AFTER_HEADER = { description: 'Seconds to wait.', schema: { type: 'i
 /** Shared error responses, by status: the codes each may carry. */
 const ERRORS: Record<string, { codes: string[]; description: string; retryAfter?: boolean }> = {
   '400': {
-    codes: ['invalid_request', 'uploads_disabled', 'upload_not_found', 'upload_expired'],
+    codes: [
+      'invalid_request',
+      'uploads_disabled',
+      'upload_not_found',
+      'upload_already_used',
+      'upload_expired',
+    ],
     description:
       'Malformed JSON or a failed schema; on the public routes, files the form does not take.',
   },

@@ -3,6 +3,7 @@ import {
   isUploadId,
   MAX_DIRECT_FILES,
   pendingUploadTimeProblem,
+  uploadAlreadyUsed,
 } from '#domain/direct-uploads.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { FormRecord } from '#domain/form-model.ts';
@@ -71,7 +72,13 @@ export async function checkDirectUploads(
   let total = 0;
   for (const [i, uploadId] of uploadIds.entries()) {
     const object = objects[i];
-    if (!object) throw uploadNotFound(uploadId);
+    if (!object) {
+      // Gone from pending: used by a stored submission (its claim stands), or never there.
+      const { uploadClaimed } = await import('#store/upload-claims.ts');
+      throw (await uploadClaimed(form.id, uploadId))
+        ? uploadAlreadyUsed(uploadId)
+        : uploadNotFound(uploadId);
+    }
     const late = pendingUploadTimeProblem(uploadId, object.lastModified, now);
     if (late) throw uploadExpired(uploadId, late);
     const name = cleanFileName(object.name ?? 'file');

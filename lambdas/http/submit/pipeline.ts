@@ -2,7 +2,7 @@ import { randomUUIDv7 } from 'node:crypto';
 import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
-import { uploadIdsOf } from '#domain/direct-uploads.ts';
+import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/direct-uploads.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
@@ -92,6 +92,9 @@ const REFERRER_MAX = 2048;
  * once per container, on that first import.
  */
 const uploads = () => import('#aws/uploads.ts');
+/** A used upload's claim outlives its pending object (a day) by a day. */
+const UPLOAD_CLAIM_SECONDS = PENDING_UPLOAD_SECONDS + 86_400;
+
 /** Checking and moving direct uploads: loaded only by posts that name `_uploads`. */
 const pendingUploads = () => import('#aws/pending-uploads.ts');
 
@@ -215,6 +218,14 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
       fingerprint: duplicateFingerprint(form.id, data),
       expiresAt: Math.floor(now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
     },
+    // An upload id is used once: of posts racing with one, the transaction stores one.
+    uploadClaims:
+      direct.length > 0
+        ? {
+            uploadIds: direct.map((file) => file.uploadId),
+            expiresAt: Math.floor(now.getTime() / 1000) + UPLOAD_CLAIM_SECONDS,
+          }
+        : undefined,
     now,
     hints: { subject: special.subject, replyTo: special.replyTo },
     // Names the form's column catalogue lacks: usually none, and then nothing more is written.
@@ -233,6 +244,9 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
       throw formClosed(form, plan);
     }
     if (stored.reason === 'closed') throw formClosed(form, plan);
+    if (stored.reason === 'upload_used') {
+      throw uploadAlreadyUsed(direct.map((file) => file.uploadId).join(', '));
+    }
     throw submissionLimitReached();
   }
   if (direct.length > 0) await releaseDirectUploads(form.id, direct);
