@@ -4,7 +4,7 @@ import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { escapeHtml } from './html.ts';
 import { cutToCodePoints } from './submission-answers.ts';
 import type { StoredFile, Submission } from './submission-model.ts';
-import { withoutHiddenCharacters } from './visible-text.ts';
+import { withoutBidiControls, withoutHiddenCharacters } from './visible-text.ts';
 
 /**
  * The emails a stored submission causes (SPEC "Events" 7, DESIGN §4 "Email
@@ -138,6 +138,8 @@ export function submitterAddress(
 export interface PlaceholderContext {
   form: Pick<FormRecord, 'id' | 'name'>;
   submission: Pick<Submission, 'id' | 'createdAt' | 'data'>;
+  /** Whether `{{field.<id>}}` fills with the visitor's answer; when not, it fills with nothing. */
+  answers?: boolean;
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -150,8 +152,11 @@ const INVALID_NAME = '_invalid';
  * `{{form.id}}`, `{{submission.id}}`, `{{submission.createdAt}}` and
  * `{{field.<id>}}` (the answer of that name, empty when there is none).
  * Spaces inside the braces are allowed; an unknown placeholder stays as
- * written. Values are inserted as they are: the caller cleans or escapes the
- * result for where it goes.
+ * written. Answers come without bidi controls; otherwise values are inserted
+ * as they are: the caller cleans or escapes the result for where it goes.
+ * With `answers: false` (the auto-reply's default), field placeholders fill
+ * with nothing: a visitor must not write part of a mail sent in the owner's
+ * name to an address the visitor chose.
  */
 export function fillPlaceholders(template: string, context: PlaceholderContext): string {
   return template.replace(PLACEHOLDER, (written, name: string) => {
@@ -167,8 +172,8 @@ export function fillPlaceholders(template: string, context: PlaceholderContext):
     }
     if (name.startsWith(FIELD_PREFIX)) {
       const fieldName = name.slice(FIELD_PREFIX.length);
-      if (fieldName === INVALID_NAME) return '';
-      return answerOf(context.submission, fieldName) ?? '';
+      if (fieldName === INVALID_NAME || context.answers === false) return '';
+      return withoutBidiControls(answerOf(context.submission, fieldName) ?? '');
     }
     return written;
   });
@@ -246,12 +251,15 @@ export function answerRows(
     const value = answerOf(submission, field.id);
     if (value === undefined) continue;
     shown.add(field.id);
-    rows.push({ label: fieldLabel(field), value });
+    rows.push({ label: fieldLabel(field), value: withoutBidiControls(value) });
   }
   for (const name of Object.keys(submission.data)) {
     if (shown.has(name)) continue;
     shown.add(name);
-    rows.push({ label: visibleName(name), value: submission.data[name] ?? '' });
+    rows.push({
+      label: visibleName(name),
+      value: withoutBidiControls(submission.data[name] ?? ''),
+    });
   }
   return rows;
 }
@@ -439,7 +447,7 @@ export interface AutoReplyInput {
  */
 export function autoReply(input: AutoReplyInput): EmailMessage {
   const { form, submission } = input;
-  const context = { form, submission };
+  const context = { form, submission, answers: form.autoreplyAnswerPlaceholders === true };
   const subject =
     headerValue(fillPlaceholders(form.autoreplySubject ?? '', context)) ||
     headerValue(fillPlaceholders(DEFAULT_AUTOREPLY_SUBJECT, context));

@@ -4,6 +4,8 @@ import type { FieldDefinition, FormRecord, FormSettings, FormType } from './form
 export const DEFAULT_NOTIFY_SUBJECT = 'New submission: {{form.name}}';
 export const DEFAULT_NOTIFY_FROM_NAME = 'Form Service';
 export const DEFAULT_UPLOAD_LIMIT_MB = 10;
+/** A busy form's auto-replies in an hour: enough for a launch, bounded for an attack. */
+export const DEFAULT_AUTOREPLY_HOURLY_LIMIT = 100;
 
 /** Starter fields by form type (DESIGN.md §5); `custom` accepts any fields. */
 const STARTER_FIELDS: Record<FormType, FieldDefinition[] | null> = {
@@ -57,6 +59,8 @@ export function defaultSettings(name: string, type: FormType): FormSettings {
     autoreplyEnabled: false,
     autoreplySubject: null,
     autoreplyBody: null,
+    autoreplyAnswerPlaceholders: false,
+    autoreplyHourlyLimit: DEFAULT_AUTOREPLY_HOURLY_LIMIT,
     completionMode: 'default',
     completionTitle: null,
     completionMessage: null,
@@ -114,6 +118,15 @@ export function newForm(input: {
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/**
+ * A stored form with every setting it lacks at its default: a form stored
+ * before a setting existed reads as if it had been made with it.
+ */
+export function withSettingDefaults(form: FormRecord): FormRecord {
+  const { fields: _starter, ...defaults } = defaultSettings(form.name, form.type);
+  return { ...defaults, ...form };
 }
 
 /** Every setting's name, read off the defaults so a new setting is copied without a change here. */

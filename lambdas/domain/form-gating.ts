@@ -1,5 +1,9 @@
 import { ServiceError } from './errors.ts';
-import { DEFAULT_NOTIFY_FROM_NAME, DEFAULT_UPLOAD_LIMIT_MB } from './form-defaults.ts';
+import {
+  DEFAULT_AUTOREPLY_HOURLY_LIMIT,
+  DEFAULT_NOTIFY_FROM_NAME,
+  DEFAULT_UPLOAD_LIMIT_MB,
+} from './form-defaults.ts';
 import type { FormUpdate } from './form-update-input.ts';
 import type { Issue } from './validation-issues.ts';
 
@@ -24,6 +28,8 @@ const PRO_WHEN: { [K in keyof FormUpdate]?: (value: NonNullable<FormUpdate[K]>) 
   autoreplyEnabled: (value) => value,
   autoreplySubject: () => true,
   autoreplyBody: () => true,
+  autoreplyAnswerPlaceholders: (value) => value,
+  autoreplyHourlyLimit: (value) => value !== DEFAULT_AUTOREPLY_HOURLY_LIMIT,
   completionTitle: () => true,
   completionMessage: () => true,
   redirectUrl: () => true,

@@ -64,6 +64,14 @@ export interface FormSettings {
   autoreplyEnabled: boolean;
   autoreplySubject: string | null;
   autoreplyBody: string | null;
+  /**
+   * Whether `{{field.<id>}}` placeholders fill in the auto-reply. Off by
+   * default: the answers are the visitor's, and the auto-reply goes out in
+   * the owner's name to an address the visitor chose.
+   */
+  autoreplyAnswerPlaceholders: boolean;
+  /** Auto-replies the form sends in one hour at most (whoever they go to). */
+  autoreplyHourlyLimit: number;
   completionMode: CompletionMode;
   completionTitle: string | null;
   completionMessage: string | null;

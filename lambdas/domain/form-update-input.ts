@@ -79,6 +79,8 @@ export const formUpdateInput = inEnglish(
       autoreplyEnabled: z.optional(z.boolean()),
       autoreplySubject: nullish(headerText(1, 500)),
       autoreplyBody: nullish(boundedText(1, 5000)),
+      autoreplyAnswerPlaceholders: z.optional(z.boolean()),
+      autoreplyHourlyLimit: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
       completionMode: z.optional(z.enum(['default', 'message', 'redirect'])),
       completionTitle: nullish(boundedText(1, 200)),
       completionMessage: nullish(boundedText(1, 2000)),

@@ -15,3 +15,15 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 export function withoutHiddenCharacters(text: string): string {
   return text.replace(HIDDEN, '');
 }
+
+/**
+ * The bidi controls (embeddings, overrides, isolates and marks: U+061C,
+ * U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) removed, line breaks
+ * and everything else kept: an answer shown in an email cannot reorder the
+ * text around it (Trojan Source), and it keeps its paragraphs.
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+export function withoutBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, '');
+}

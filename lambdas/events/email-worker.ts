@@ -8,6 +8,7 @@ import {
   ownerNotification,
   submitterAddress,
 } from '#domain/email-messages.ts';
+import { mailboxOf } from '#domain/mailbox.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
@@ -18,7 +19,12 @@ import {
   releaseEmail,
 } from '#store/deliveries.ts';
 import { type DeliveryContext, readDeliveryContext } from '#store/delivery-context.ts';
-import { autoReplyRecipientScope, countRequest, uncountRequest } from '#store/request-counts.ts';
+import {
+  autoReplyFormScope,
+  autoReplyRecipientScope,
+  countRequest,
+  uncountRequest,
+} from '#store/request-counts.ts';
 import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { queueWorker } from './batch-worker.ts';
 
@@ -65,12 +71,18 @@ async function send(record: SQSRecord): Promise<void> {
   }
   // Counted once the email is this delivery's to send: a duplicate or held delivery of the
   // same auto-reply does not use up the address's allowance.
-  const allowance = job.kind === 'autoreply' ? await takeAutoReply(message.to) : undefined;
+  const allowance =
+    job.kind === 'autoreply'
+      ? await takeAutoReply(message.to, job.formId, context.form.autoreplyHourlyLimit)
+      : undefined;
   if (allowance && !allowance.within) {
     count('AutoReplyLimited');
     log.info('email skipped', {
       ...job,
-      reason: 'auto-replies to this address are over the limit',
+      reason:
+        allowance.by === 'form'
+          ? 'auto-replies of this form are over its hourly limit'
+          : 'auto-replies to this mailbox are over the limit',
     });
     await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date(), 'limit');
     return;
@@ -123,16 +135,29 @@ function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undef
   return to ? autoReply({ form, submission, to, replyTo: recipient }) : undefined;
 }
 
-/** Auto-replies one address may get an hour, from every form of the deployment. */
+/** Auto-replies one mailbox may get an hour, from every form of the deployment. */
 export const AUTOREPLIES_PER_RECIPIENT_PER_HOUR = 3;
 
-/** Counts one auto-reply to `address` this hour; `giveBack` undoes it when the send failed for now. */
-async function takeAutoReply(address: string) {
-  const scope = autoReplyRecipientScope(address);
+/**
+ * Counts one auto-reply this hour against the recipient's mailbox (its
+ * +tags and Gmail dots aside: `mailboxOf`) and against the form's own hourly
+ * limit; `within` when both have room. A refusal gives back what it took,
+ * and `giveBack` undoes both when the send failed for now.
+ */
+async function takeAutoReply(address: string, formId: string, formLimit: number) {
   const window = windowAt(Date.now(), 3600);
-  const sent = await countRequest(scope, window);
-  return {
-    within: sent <= AUTOREPLIES_PER_RECIPIENT_PER_HOUR,
-    giveBack: () => uncountRequest(scope, window),
+  const mailbox = autoReplyRecipientScope(mailboxOf(address));
+  const form = autoReplyFormScope(formId);
+  const giveBack = async (scopes: string[]) => {
+    await Promise.all(scopes.map((scope) => uncountRequest(scope, window)));
   };
+  if ((await countRequest(mailbox, window)) > AUTOREPLIES_PER_RECIPIENT_PER_HOUR) {
+    await giveBack([mailbox]);
+    return { within: false, by: 'recipient' as const, giveBack: async () => {} };
+  }
+  if ((await countRequest(form, window)) > formLimit) {
+    await giveBack([mailbox, form]);
+    return { within: false, by: 'form' as const, giveBack: async () => {} };
+  }
+  return { within: true, by: undefined, giveBack: () => giveBack([mailbox, form]) };
 }

@@ -1,3 +1,4 @@
+import { withSettingDefaults } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import type { Webhook } from '#domain/webhooks.ts';
@@ -73,7 +74,7 @@ export async function readFormContext(formId: string): Promise<FormContext | und
 async function withTeam(items: Record<string, unknown>[]): Promise<FormContext | undefined> {
   const formItem = items.find((item) => item.entity === 'form');
   if (!formItem) return undefined;
-  const form = stripPlumbing<FormRecord>(formItem);
+  const form = withSettingDefaults(stripPlumbing<FormRecord>(formItem));
   const teamItem = await getItem(teamKey(form.teamId), CONSISTENT);
   if (!teamItem) return undefined;
   const webhookItem = items.find((item) => item.entity === 'webhook');

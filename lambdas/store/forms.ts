@@ -3,7 +3,7 @@ import { QueryCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { AnswerCatalogue } from '#domain/answer-columns.ts';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/errors.ts';
-import { newFormKey } from '#domain/form-defaults.ts';
+import { newFormKey, withSettingDefaults } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isUuid } from '#domain/ids.ts';
 import type { FolderSizes } from '#domain/submission-folders.ts';
@@ -161,7 +161,10 @@ export function storedForm(items: readonly Record<string, unknown>[]): StoredFor
   const item = items.find((candidate) => candidate.sk === formKey('').sk);
   if (!item) return undefined;
   const counters = sumCounters(items);
-  const form = { ...stripPlumbing<FormRecord>(item), submissionCount: counters.counted };
+  const form = {
+    ...withSettingDefaults(stripPlumbing<FormRecord>(item)),
+    submissionCount: counters.counted,
+  };
   return { form, counters, columns: answerCatalogueOf(items) };
 }
 

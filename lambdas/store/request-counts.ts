@@ -12,12 +12,17 @@ import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
 
 /**
- * Auto-replies to one address: visitors choose the address, so without a
- * limit a form's auto-reply could be aimed at anyone, again and again. The
- * address is hashed: no address is kept in a key.
+ * Auto-replies to one mailbox (`mailboxOf` the address): visitors choose the
+ * address, so without a limit a form's auto-reply could be aimed at anyone,
+ * again and again. Hashed: no address is kept in a key.
  */
-export function autoReplyRecipientScope(address: string): string {
-  return `AUTOREPLY#${createHash('sha256').update(address.toLowerCase()).digest('hex')}`;
+export function autoReplyRecipientScope(mailbox: string): string {
+  return `AUTOREPLY#${createHash('sha256').update(mailbox).digest('hex')}`;
+}
+
+/** Auto-replies one form sends, whoever they go to (its `autoreplyHourlyLimit`). */
+export function autoReplyFormScope(formId: string): string {
+  return `AUTOREPLY-FORM#${formId}`;
 }
 
 /** The management API's limit on one API key (by its public key id). */

@@ -45,6 +45,7 @@ describe('a stored submission is announced: webhook, notification, auto-reply', 
       notifySubject: 'New {{form.name}}: {{field.name}} ({{submission.id}})',
       autoreplyEnabled: true,
       autoreplySubject: 'Thanks, {{field.name}}',
+      autoreplyAnswerPlaceholders: true,
       autoreplyBody: 'Hello {{field.name}},\nwe have your message.',
       fields: [
         { id: 'name', type: 'text', label: 'Your name' },
@@ -205,6 +206,85 @@ describe('auto-replies cannot be aimed at one address again and again', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await emailsTo(target)).toHaveLength(3);
+  });
+
+  it('+tags and letter case name one mailbox: 10 posts naming variants of it get 3 auto-replies, not 9', async () => {
+    const owner = `owner-${unique()}@example.com`;
+    const name = `victim${unique()}`;
+    const variants = [
+      `${name}+1@example.com`,
+      `${name}+2@example.com`,
+      `${name.toUpperCase()}@Example.com`,
+      `${name}@example.com`,
+      `${name}+news@EXAMPLE.COM`,
+    ];
+    const form = await newForm('pro', {
+      notifyEmail: owner,
+      autoreplyEnabled: true,
+      fields: [{ id: 'email', type: 'email' }],
+    });
+    for (let n = 0; n < 10; n++) {
+      const post = await submit(form.key, {
+        json: { email: variants[n % variants.length], n: String(n) },
+        from: freshVisitor(),
+      });
+      expect(post.status).toBe(200);
+    }
+    await eventually(
+      () => emailsTo(owner),
+      (list) => list.length === 10,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const store = (await (await fetch(new URL('/store', stack().mailUrl))).json()) as {
+      emails: { destination: { to: string[] } }[];
+    };
+    const replies = store.emails.filter((email) =>
+      email.destination.to.some((to) => to.toLowerCase().startsWith(name)),
+    );
+    expect(replies).toHaveLength(3);
+  });
+
+  it('a form sends at most its autoreplyHourlyLimit auto-replies an hour, whoever they go to', async () => {
+    const owner = `owner-${unique()}@example.com`;
+    const form = await newForm('pro', {
+      notifyEmail: owner,
+      autoreplyEnabled: true,
+      autoreplyHourlyLimit: 2,
+      fields: [{ id: 'email', type: 'email' }],
+    });
+    const visitors = Array.from({ length: 4 }, () => `visitor-${unique()}@example.com`);
+    for (const email of visitors) {
+      expect((await submit(form.key, { json: { email }, from: freshVisitor() })).status).toBe(200);
+    }
+    await eventually(
+      () => emailsTo(owner),
+      (list) => list.length === 4,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const replies = (await Promise.all(visitors.map((to) => emailsTo(to)))).flat();
+    expect(replies).toHaveLength(2);
+  });
+
+  it('the limit is a Pro setting of 1 to 1,000; answer placeholders in auto-replies are off until turned on', async () => {
+    const free = await newForm('free');
+    const refused = await api('PATCH', `/v1/forms/${free.id}`, {
+      key: free.apiKey,
+      body: { autoreplyHourlyLimit: 50 },
+    });
+    expect(refused.status).toBe(402);
+    const pro = await newForm('pro');
+    const created = await api('GET', `/v1/forms/${pro.id}`, { key: pro.apiKey });
+    expect(created.body).toMatchObject({
+      autoreplyHourlyLimit: 100,
+      autoreplyAnswerPlaceholders: false,
+    });
+    for (const bad of [0, 1001, 2.5, '10']) {
+      const response = await api('PATCH', `/v1/forms/${pro.id}`, {
+        key: pro.apiKey,
+        body: { autoreplyHourlyLimit: bad },
+      });
+      expect(response.status, String(bad)).toBe(400);
+    }
   });
 });
 

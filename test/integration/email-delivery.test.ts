@@ -168,6 +168,7 @@ describe('notification subject and Reply-To', () => {
       notifyEmail: owner,
       autoreplyEnabled: true,
       autoreplySubject: 'Thanks {{field.name}}',
+      autoreplyAnswerPlaceholders: true,
       fields: [
         { id: 'name', type: 'text', label: 'Name' },
         { id: 'work', type: 'email', label: 'Work email' },
@@ -305,6 +306,7 @@ describe('header injection', () => {
         notifySubject: 'Topic: {{field.topic}} on {{form.name}}',
         autoreplyEnabled: true,
         autoreplySubject: 'Re: {{field.topic}}',
+        autoreplyAnswerPlaceholders: true,
         fields: [
           { id: 'topic', type: 'text' },
           { id: 'email', type: 'email' },

@@ -35,6 +35,8 @@ export async function unsentAutoreply(): Promise<AutoreplyJob> {
   const form = await newForm('pro', {
     notifyEmail: owner,
     autoreplySubject: 'Thanks {{field.name}}',
+    // The auto-reply may carry the visitor's answers: the form's owner turned them on.
+    autoreplyAnswerPlaceholders: true,
     fields: [
       { id: 'name', type: 'text' },
       { id: 'email', type: 'email' },

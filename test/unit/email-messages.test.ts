@@ -501,6 +501,7 @@ describe('humanSize', () => {
 describe('autoReply', () => {
   const form = formWith({
     autoreplyEnabled: true,
+    autoreplyAnswerPlaceholders: true,
     autoreplySubject: 'Thanks, {{ field.name }}!',
     autoreplyBody:
       'Hi {{field.name}},\n\nWe got your message about <{{field.topic}}>.\r\n— {{form.name}}',
@@ -538,6 +539,17 @@ describe('autoReply', () => {
     expect(message.replyTo).toBeUndefined();
   });
 
+  it('fills no answer unless the owner turned answer placeholders on: a visitor writes no part of it', () => {
+    const message = autoReply({
+      form: { ...form, autoreplyAnswerPlaceholders: false },
+      submission: submissionWith({ name: 'Buy cheap pills at spam.example', topic: 'x' }),
+      to: 'victim@example.com',
+    });
+    expect(message.subject).toBe('Thanks, !');
+    expect(message.text).toBe('Hi ,\n\nWe got your message about <>.\n— Contact\n');
+    expect(message.html).not.toContain('spam.example');
+  });
+
   it('uses defaults when the form has no subject or body', () => {
     const message = autoReply({
       form: formWith({ autoreplySubject: null, autoreplyBody: null }),
@@ -546,5 +558,25 @@ describe('autoReply', () => {
     });
     expect(message.subject).toBe('We received your submission: Contact');
     expect(message.text).toContain('Thank you for your submission to Contact.');
+  });
+});
+
+describe('bidi controls in answers', () => {
+  it('never reach the notification body or a filled placeholder, line breaks kept', () => {
+    const form = formWith({ notifySubject: 'New: {{field.message}}' });
+    const submission = submissionWith({
+      message: 'pay \u202Egnp.exe\u202C now\nsecond line\u2066x\u2069',
+    });
+    const message = ownerNotification({
+      form,
+      submission,
+      recipient: 'owner@example.com',
+      manageUrl: 'https://x.example/forms/1',
+    });
+    for (const text of [message.text, message.html, message.subject]) {
+      expect(text).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    }
+    expect(message.text).toContain('pay gnp.exe now');
+    expect(message.text).toContain('second linex');
   });
 });

@@ -98,6 +98,8 @@ const FORM_SETTINGS: Record<string, Json> = {
   autoreplyEnabled: { type: 'boolean' },
   autoreplySubject: nullable(string),
   autoreplyBody: nullable(string),
+  autoreplyAnswerPlaceholders: { type: 'boolean' },
+  autoreplyHourlyLimit: { type: 'integer', minimum: 1, maximum: 1000 },
   completionMode: { enum: ['default', 'message', 'redirect'] },
   completionTitle: nullable(string),
   completionMessage: nullable(string),
