@@ -100,8 +100,13 @@ export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise
   return {
     stop: async () => {
       stopped = true;
-      abort.abort();
+      // A receive in flight is let finish and its batch handled: aborted, the messages it
+      // took would stay invisible for the queue's whole visibility timeout after a restart.
+      // Only a receive that outlives its own wait is cut off.
+      const waitMs = (options.waitSeconds ?? 1) * 1000 + 500;
+      const timer = setTimeout(() => abort.abort(), waitMs);
       await loop;
+      clearTimeout(timer);
     },
   };
 }

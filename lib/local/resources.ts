@@ -25,14 +25,24 @@ export async function ensureBucket(s3: S3Client): Promise<void> {
   }
 }
 
-/** Creates every queue of queues.ts with its dead-letter queue (CreateQueue is idempotent). */
+/**
+ * Creates every queue of queues.ts with its dead-letter queue (CreateQueue is
+ * idempotent). A queue kept from an earlier run answers with the URL it was
+ * made with, whose port may be another's now: its URL is taken on the
+ * emulator's current address (it finds queues by name, whatever the port).
+ */
 export async function ensureQueues(sqs: SQSClient): Promise<Record<string, LocalQueue>> {
+  const endpoint = await sqs.config.endpoint?.();
+  const here = (url: string) =>
+    endpoint
+      ? `${endpoint.protocol}//${endpoint.hostname}:${endpoint.port}${new URL(url).pathname}`
+      : url;
   const created: Record<string, LocalQueue> = {};
   for (const queue of Object.values(QUEUES)) {
     const dlq = await sqs.send(
       new CreateQueueCommand({ QueueName: `${LOCAL_QUEUE_PREFIX}-${queue.name}-dlq` }),
     );
-    const dlqArn = await arnOf(sqs, dlq.QueueUrl!);
+    const dlqArn = await arnOf(sqs, here(dlq.QueueUrl!));
     const main = await sqs.send(
       new CreateQueueCommand({
         QueueName: `${LOCAL_QUEUE_PREFIX}-${queue.name}`,
@@ -46,9 +56,9 @@ export async function ensureQueues(sqs: SQSClient): Promise<Record<string, Local
       }),
     );
     created[queue.name] = {
-      url: main.QueueUrl!,
-      arn: await arnOf(sqs, main.QueueUrl!),
-      deadLetterUrl: dlq.QueueUrl!,
+      url: here(main.QueueUrl!),
+      arn: await arnOf(sqs, here(main.QueueUrl!)),
+      deadLetterUrl: here(dlq.QueueUrl!),
     };
   }
   return created;

@@ -1,3 +1,4 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
@@ -19,7 +20,7 @@ import { LOCAL_REGION, loadHandler, localFunctionArn } from './lambda-runtime.ts
 import { startQueuePoller } from './queue-poller.ts';
 import { ensureBucket, ensureQueues, ensureScheduleGroup, localClients } from './resources.ts';
 import { scheduledInvoker } from './scheduled-invoker.ts';
-import { startStreamPoller } from './stream-poller.ts';
+import { type StreamPositions, startStreamPoller } from './stream-poller.ts';
 
 /** Batches of one queue handled at once locally. */
 const LOCAL_QUEUE_CONCURRENCY = 3;
@@ -120,8 +121,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         stopDynamoDb = handle.stop;
         return handle;
       }),
-      startSqsS3({ port: options.ports.sqsS3 }).then(track),
-      startSes({ port: options.ports.ses }).then(track),
+      startSqsS3({
+        port: options.ports.sqsS3,
+        dataDir: options.inMemory ? undefined : join(options.stateDir, 'sqs-s3'),
+      }).then(track),
+      startSes({
+        port: options.ports.ses,
+        inboxFile: options.inMemory ? undefined : join(options.stateDir, 'mail.jsonl'),
+      }).then(track),
       startTurnstile({ port: options.ports.turnstile }).then(track),
     ]);
 
@@ -191,6 +198,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
               maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
               timeoutSeconds: worker.timeoutSeconds,
             },
+            positions: options.inMemory
+              ? undefined
+              : streamPositionsIn(join(options.stateDir, 'stream-positions.json'), worker.name),
           });
           stops.push(poller.stop);
           break;
@@ -269,6 +279,29 @@ interface DevAccount {
  * its last run (plaintext lives only in the git-ignored dev.json); an
  * in-memory stack, or one whose keys no longer resolve, gets new ones.
  */
+/**
+ * A stream consumer's positions in one JSON file shared by the consumers
+ * (`{ consumer: { shardId: sequenceNumber } }`), written whole and renamed
+ * into place, so a crash mid-write leaves the last good file.
+ */
+function streamPositionsIn(file: string, consumer: string): StreamPositions {
+  const readAll = (): Record<string, Record<string, string>> => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return {};
+    }
+  };
+  return {
+    load: () => readAll()[consumer] ?? {},
+    save: (positions) => {
+      const all = { ...readAll(), [consumer]: positions };
+      writeFileSync(`${file}.tmp`, JSON.stringify(all));
+      renameSync(`${file}.tmp`, file);
+    },
+  };
+}
+
 async function developmentAccounts(
   options: LocalStackOptions,
 ): Promise<{ pro: DevAccount; free: DevAccount }> {

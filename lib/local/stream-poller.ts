@@ -40,11 +40,25 @@ export interface StreamPollerOptions {
   consumer: StreamConsumer;
   intervalMs?: number;
   onFailure?: (failed: DynamoDBStreamEvent['Records'], error: string) => void;
+  /**
+   * Where the poller keeps, per shard, the last record it has handed over
+   * (like a mapping's checkpoint): a restart goes on after it, and reads
+   * shards it never saw from their start. Without it, or with none saved
+   * yet, the poller starts at the stream's end (LATEST).
+   */
+  positions?: StreamPositions;
+}
+
+/** The consumer's last handled sequence number per shard, kept somewhere that outlives a restart. */
+export interface StreamPositions {
+  load(): Record<string, string>;
+  save(positions: Record<string, string>): void;
 }
 
 interface ShardCursor {
   iterator: string | undefined;
   done: boolean;
+  shardId?: string;
 }
 
 export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
@@ -53,6 +67,9 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   let stopped = false;
   let firstPass = true;
   const interval = options.intervalMs ?? 100;
+  const positions = options.positions?.load() ?? {};
+  // A saved position means this consumer ran before: what came since is not history to skip.
+  const resuming = Object.keys(positions).length > 0;
 
   async function discoverShards(): Promise<void> {
     let exclusiveStart: string | undefined;
@@ -64,7 +81,8 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
         const id = shard.ShardId!;
         if (shards.has(id)) continue;
         const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
-        if (firstPass && closed) {
+        const after = positions[id];
+        if (firstPass && !resuming && closed) {
           // Like StartingPosition LATEST: history before the poller started is not replayed.
           shards.set(id, { iterator: undefined, done: true });
           continue;
@@ -73,10 +91,12 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
           new GetShardIteratorCommand({
             StreamArn: streamArn,
             ShardId: id,
-            ShardIteratorType: firstPass ? 'LATEST' : 'TRIM_HORIZON',
+            ...(after
+              ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+              : { ShardIteratorType: firstPass && !resuming ? 'LATEST' : 'TRIM_HORIZON' }),
           }),
         );
-        shards.set(id, { iterator: ShardIterator, done: !ShardIterator });
+        shards.set(id, { iterator: ShardIterator, done: !ShardIterator, shardId: id });
       }
       exclusiveStart = StreamDescription?.LastEvaluatedShardId;
     } while (exclusiveStart);
@@ -97,6 +117,12 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       : records;
     const size = consumer.batchSize ?? 100;
     for (let i = 0; i < selected.length; i += size) await deliver(selected.slice(i, i + size));
+    // Handed over (or sent to the failure destination): a restart goes on after the page.
+    const last = records.at(-1)?.dynamodb?.SequenceNumber;
+    if (last && cursor.shardId && options.positions) {
+      positions[cursor.shardId] = last;
+      options.positions.save(positions);
+    }
     return records.length > 0;
   }
 

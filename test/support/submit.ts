@@ -26,6 +26,8 @@ export interface SubmitOptions {
   allowServerError?: boolean;
   /** Path instead of `/s/{key}`. */
   path?: string;
+  /** Another stack's base URL than the test run's. */
+  baseUrl?: string;
 }
 
 /** Real HTTP to the local gateway's submit endpoint (node:http, to choose the source address). */
@@ -43,7 +45,7 @@ export function submit(key: string, options: SubmitOptions = {}): Promise<Submit
     body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
   }
   if (options.contentType) headers['content-type'] = options.contentType;
-  const url = new URL(options.path ?? `/s/${key}`, stack().baseUrl);
+  const url = new URL(options.path ?? `/s/${key}`, options.baseUrl ?? stack().baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
       url,

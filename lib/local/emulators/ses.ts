@@ -1,3 +1,4 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { EmulatorHandle } from './handle.ts';
@@ -14,6 +15,8 @@ export interface SesOptions {
   port: number;
   /** Named in the error when the port is taken. */
   portFlag?: string;
+  /** A JSON-lines file that keeps the captured mail across restarts; in memory when absent. */
+  inboxFile?: string;
 }
 
 export interface SesHandle extends EmulatorHandle {
@@ -30,6 +33,7 @@ export interface SesHandle extends EmulatorHandle {
 export async function startSes(options: SesOptions): Promise<SesHandle> {
   const startedAt = performance.now();
   await assertPortFree(options.port, 'SES', options.portFlag ?? '--ses-port');
+  if (options.inboxFile) keepInbox(options.inboxFile);
   // The package's default host is '::' (every interface).
   const server = await sesLocal.default({ host: LOOPBACK, port: options.port });
   // A failed listen still resolves (Express hands the error to the callback): check.
@@ -46,6 +50,42 @@ export async function startSes(options: SesOptions): Promise<SesHandle> {
     storeUrl: `${endpoint}/store`,
     startupMs: Math.round(performance.now() - startedAt),
     stop: () => close(server),
+  };
+}
+
+/** The package's mail store module (CommonJS: its exports are read at each call). */
+interface SesStoreModule {
+  saveEmail: (email: unknown) => void;
+  clearStore: () => void;
+  getStoreReadonly: () => { emails: unknown[] };
+}
+const sesStore = createRequire(import.meta.url)('aws-ses-v2-local/dist/store.js') as SesStoreModule;
+let keptIn: string | undefined;
+
+/**
+ * The captured mail, kept in `file` (one email a line): read back at start,
+ * each new email appended as it is captured, emptied when the store is.
+ * The module's store is one per process, so the file is wired once.
+ */
+function keepInbox(file: string): void {
+  if (keptIn === file) return;
+  keptIn = file;
+  const emails = sesStore.getStoreReadonly().emails;
+  emails.length = 0;
+  if (existsSync(file)) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.trim()) emails.push(JSON.parse(line));
+    }
+  }
+  const save = sesStore.saveEmail;
+  sesStore.saveEmail = (email) => {
+    save(email);
+    appendFileSync(file, `${JSON.stringify(email)}\n`);
+  };
+  const clear = sesStore.clearStore;
+  sesStore.clearStore = () => {
+    clear();
+    writeFileSync(file, '');
   };
 }
 

@@ -7,6 +7,12 @@ export interface SqsS3Options {
   port: number;
   /** Named in the error when the port is taken. */
   portFlag?: string;
+  /**
+   * Where queues (their messages, in flight ones with their visibility and
+   * receive counts) and S3 objects are kept across restarts (fauxqs's SQLite
+   * persistence); in memory when absent.
+   */
+  dataDir?: string;
 }
 
 type Stores = NonNullable<BuildAppOptions['stores']>;
@@ -22,8 +28,11 @@ const POST_OBJECT_BODY_LIMIT = 101 * 1024 * 1024;
 export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle> {
   const startedAt = performance.now();
   await assertPortFree(options.port, 'SQS and S3 (fauxqs)', options.portFlag ?? '--sqs-port');
-  // Not startFauxqs(): it always listens on 0.0.0.0.
-  const app = buildApp({ logger: false, stores: await storesWithPlainQueueUrls() });
+  // Not startFauxqs(): it always listens on 0.0.0.0. Its persistence is wired as it wires it.
+  const stores = await storesWithPlainQueueUrls();
+  const persistence = options.dataDir ? await persistenceIn(options.dataDir, stores) : undefined;
+  const app = buildApp({ logger: false, stores });
+  if (persistence) app.addHook('preClose', () => persistence.close());
   // Browser POSTs of direct uploads (multipart/form-data, up to 100 MB a file) exceed
   // fauxqs's 11 MiB body limit; S3 itself bounds them by the signed policy.
   app.addContentTypeParser(
@@ -92,6 +101,39 @@ function answerBucketCors(app: App): void {
     }
     done(null, payload);
   });
+}
+
+interface Persistence {
+  close(): void;
+  load(sqs: Stores['sqsStore'], sns: Stores['snsStore'], s3: Stores['s3Store']): void;
+}
+
+/**
+ * fauxqs's SQLite persistence under `dataDir`, loaded into the stores and
+ * wired into them (and every queue loaded) as `startFauxqs({ dataDir })`
+ * does: state loads first, so loading writes nothing back.
+ */
+async function persistenceIn(dataDir: string, stores: Stores): Promise<Persistence> {
+  const module = (await import(
+    new URL('./persistence.js', import.meta.resolve('fauxqs')).href
+  )) as {
+    PersistenceManager?: new (dir: string) => Persistence;
+  };
+  if (typeof module.PersistenceManager !== 'function') {
+    throw new Error('fauxqs changed its layout: no PersistenceManager in ./persistence.js');
+  }
+  const persistence = new module.PersistenceManager(dataDir);
+  persistence.load(stores.sqsStore, stores.snsStore, stores.s3Store);
+  const wired = (target: unknown) => {
+    (target as { persistence: Persistence }).persistence = persistence;
+  };
+  wired(stores.sqsStore);
+  wired(stores.snsStore);
+  wired(stores.s3Store);
+  for (const queue of (stores.sqsStore as unknown as { allQueues(): unknown[] }).allQueues()) {
+    wired(queue);
+  }
+  return persistence;
 }
 
 /**
