@@ -1,22 +1,13 @@
+import {
+  ApiError,
+  type CallArgs,
+  type CallResult,
+  createClient,
+  type RouteName,
+} from '#client/client.ts';
 import { BASE_PATH } from './base.ts';
 
-/** An error answer of the API, with its envelope's code and issues. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly issues: { path: string; message: string }[];
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    issues: { path: string; message: string }[] = [],
-  ) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.issues = issues;
-  }
-}
+export { ApiError };
 
 /** The network failed or the service answered 5xx: worth a retry button. */
 export const isTransient = (error: unknown) =>
@@ -30,44 +21,22 @@ export function onSignedOut(listener: Listener): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
-/**
- * One call of the management API, same origin, with the session cookie.
- * JSON both ways; a non-2xx answer throws ApiError.
- */
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`${BASE_PATH}${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, 'network', 'The service could not be reached. Check your connection.');
-  }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!response.ok) {
-    const envelope = (parsed ?? {}) as {
-      error?: string;
-      message?: string;
-      issues?: ApiError['issues'];
-    };
-    if (response.status === 401 && !path.startsWith('/v1/auth/verify')) {
+/** The typed client, same origin, with the session cookie. */
+const client = createClient({
+  baseUrl: BASE_PATH,
+  credentials: 'same-origin',
+  onError: (error, route) => {
+    // A wrong sign-in code is a 401 too, but no session ended.
+    if (error.status === 401 && route !== 'verifySignIn') {
       for (const listener of signedOutListeners) listener();
     }
-    throw new ApiError(
-      response.status,
-      envelope.error ?? 'error',
-      envelope.message ?? `The service answered ${response.status}`,
-      envelope.issues,
-    );
-  }
-  return parsed as T;
+  },
+});
+
+/** One call of the API by route name; its success answer's body. A refusal throws ApiError. */
+export async function call<N extends RouteName>(
+  name: N,
+  ...input: CallArgs<N>
+): Promise<CallResult<N>['body']> {
+  return (await client.call(name, ...input)).body;
 }

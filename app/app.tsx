@@ -28,7 +28,7 @@ export function App() {
       setState({ kind: 'out' });
       return;
     }
-    call<Session>('GET', '/v1/auth/session')
+    call('getSession')
       .then((session) => setState({ kind: 'in', session }))
       .catch((error: unknown) =>
         setState(

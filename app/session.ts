@@ -1,13 +1,9 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { Session } from './model.ts';
 
 /** Who is signed in (GET /v1/auth/session). */
-export interface Session {
-  user: { userId: string; email: string; name: string; role: 'owner' | 'member' };
-  role: 'owner' | 'member';
-  team: { teamId: string; name: string; plan: 'free' | 'pro' };
-  teams: { teamId: string; name: string; plan: string; role: string }[];
-}
+export type { Session } from './model.ts';
 
 export const SessionContext = createContext<Session | undefined>(undefined);
 

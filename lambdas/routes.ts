@@ -55,6 +55,14 @@ const managementDefaults = {
   streaming: false,
 } as const;
 
+/**
+ * A form's settings: read and changed now and then from the dashboard or a
+ * script, never on a visitor's path; one function, `forms`. Changing and
+ * deleting a form keep functions of their own: they alone touch the close
+ * schedule, and the group would give that grant to every forms route.
+ */
+const formDefaults = { ...managementDefaults, group: 'forms' } as const;
+
 /** A form's webhook and its delivery log: set up once, read now and then; one function. */
 const webhookDefaults = { ...managementDefaults, group: 'webhooks' } as const;
 
@@ -76,6 +84,13 @@ const publicPageDefaults = {
   streaming: false,
   access: [],
 } as const;
+
+/**
+ * The hosted form page, its JSON and the embed script: what a visitor's
+ * browser loads before posting; one function, `pages`, so one warm container
+ * serves a page and its script.
+ */
+const pageDefaults = { ...publicPageDefaults, timeoutSeconds: 10, group: 'pages' } as const;
 
 /** The dashboard's page and files: one function, `app`. */
 const appDefaults = { ...publicPageDefaults, group: 'app' } as const;
@@ -107,7 +122,7 @@ export const routes: readonly Route[] = [
       'The public submit endpoint: stores a post (urlencoded, multipart with files, or JSON) after the checks of SPEC.md, in order.',
   },
   {
-    ...managementDefaults,
+    ...formDefaults,
     name: 'listForms',
     method: 'GET',
     path: '/v1/forms',
@@ -116,7 +131,7 @@ export const routes: readonly Route[] = [
     summary: "Lists the team's forms, newest first, in the short shape.",
   },
   {
-    ...managementDefaults,
+    ...formDefaults,
     name: 'createForm',
     method: 'POST',
     path: '/v1/forms',
@@ -125,7 +140,7 @@ export const routes: readonly Route[] = [
     summary: 'Creates a form with every setting at its default; 402 past the Free form limit.',
   },
   {
-    ...managementDefaults,
+    ...formDefaults,
     name: 'getForm',
     method: 'GET',
     path: '/v1/forms/{id}',
@@ -154,7 +169,7 @@ export const routes: readonly Route[] = [
       'Deletes the form, its submissions, uploads, schedule and webhook; the endpoint stops at once.',
   },
   {
-    ...managementDefaults,
+    ...formDefaults,
     name: 'duplicateForm',
     method: 'POST',
     path: '/v1/forms/{id}/duplicate',
@@ -164,7 +179,7 @@ export const routes: readonly Route[] = [
       'Copies a form (settings, fields, design) into a new open form with a new key; counts toward the Free limit.',
   },
   {
-    ...managementDefaults,
+    ...formDefaults,
     name: 'rotateFormKey',
     method: 'POST',
     path: '/v1/forms/{id}/rotate-key',
@@ -174,7 +189,7 @@ export const routes: readonly Route[] = [
       'Gives the form a new public key and endpoint; the old endpoint stops accepting at once.',
   },
   {
-    ...managementDefaults,
+    ...formDefaults,
     name: 'sendTestSubmission',
     method: 'POST',
     path: '/v1/forms/{id}/test-submissions',
@@ -529,30 +544,28 @@ export const routes: readonly Route[] = [
     summary: "The reference page's script: Redoc's standalone bundle, bundled with the service.",
   },
   {
-    ...publicPageDefaults,
+    ...pageDefaults,
     name: 'getFormPage',
     method: 'GET',
     path: '/f/{key}',
     handler: 'http/pages/get-form-page.ts',
-    timeoutSeconds: 10,
     // The uploads bucket's name, for the CSP's connect-src (the script posts files to it).
     access: ['table:read', 'uploads:postTarget'],
     summary:
       "The hosted form page (HTML): the form's fields and design; posts to /s/{key} with or without JavaScript.",
   },
   {
-    ...publicPageDefaults,
+    ...pageDefaults,
     name: 'getPublicForm',
     method: 'GET',
     path: '/f/{key}/form.json',
     handler: 'http/pages/get-form-json.ts',
-    timeoutSeconds: 10,
     access: ['table:read'],
     summary:
       "What the embed draws: the form's public fields and design (no secret); only to its allowed websites.",
   },
   {
-    ...publicPageDefaults,
+    ...pageDefaults,
     name: 'getEmbedScript',
     method: 'GET',
     path: '/embed.js',

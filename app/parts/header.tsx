@@ -6,11 +6,11 @@ import { Link } from './link.tsx';
 export function Header(props: { onSignedOut: () => void; onSwitched: () => void }) {
   const session = useSession();
   const signOut = async () => {
-    await call('POST', '/v1/auth/sign-out').catch(() => undefined);
+    await call('signOut').catch(() => undefined);
     props.onSignedOut();
   };
   const switchTo = async (teamId: string) => {
-    await call('POST', '/v1/auth/session/team', { teamId });
+    await call('switchTeam', { body: { teamId } });
     props.onSwitched();
   };
   return (

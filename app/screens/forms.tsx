@@ -19,16 +19,13 @@ export function Forms() {
   const load = async () => {
     setError(undefined);
     try {
-      const [list, teamView] = await Promise.all([
-        call<{ forms: FormSummary[] }>('GET', '/v1/forms'),
-        call<TeamView>('GET', '/v1/team'),
-      ]);
+      const [list, teamView] = await Promise.all([call('listForms'), call('getTeam')]);
       setForms(list.forms);
       setTeam(teamView);
       // Why a paused form is closed is on the form itself: few forms are paused.
       const paused = list.forms.filter((form) => form.status === 'paused');
       const reasons = await Promise.all(
-        paused.map((form) => call<Form>('GET', `/v1/forms/${form.id}`).catch(() => undefined)),
+        paused.map((form) => call('getForm', { params: { id: form.id } }).catch(() => undefined)),
       );
       setClosed(
         Object.fromEntries(reasons.flatMap((form) => (form ? [[form.id, form.closedReason]] : []))),
@@ -77,7 +74,7 @@ export function Forms() {
 
 function NewForm(props: { team: TeamView | undefined }) {
   const [name, setName] = useState('');
-  const [type, setType] = useState('contact');
+  const [type, setType] = useState<Form['type']>('contact');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const create = async (event: Event) => {
@@ -85,7 +82,7 @@ function NewForm(props: { team: TeamView | undefined }) {
     setBusy(true);
     setError(undefined);
     try {
-      const form = await call<Form>('POST', '/v1/forms', { name, type });
+      const form = await call('createForm', { body: { name, type } });
       navigate(`/forms/${form.id}/share`);
     } catch (failure) {
       setError(limitOrMessage(failure, props.team));
@@ -104,7 +101,11 @@ function NewForm(props: { team: TeamView | undefined }) {
         onInput={(e) => setName(e.currentTarget.value)}
       />
       <label for="new-form-type">Type</label>
-      <select id="new-form-type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+      <select
+        id="new-form-type"
+        value={type}
+        onChange={(e) => setType(e.currentTarget.value as Form['type'])}
+      >
         {TYPES.map((each) => (
           <option key={each} value={each}>
             {each}
@@ -128,7 +129,7 @@ function DuplicateButton(props: { form: FormSummary; onDone: () => void }) {
   const duplicate = async () => {
     setError(undefined);
     try {
-      await call('POST', `/v1/forms/${props.form.id}/duplicate`, {});
+      await call('duplicateForm', { params: { id: props.form.id }, body: {} });
       props.onDone();
     } catch (failure) {
       setError(limitOrMessage(failure, undefined));

@@ -60,13 +60,15 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const [help, setHelp] = useState(false);
   const rows = useRef<HTMLTableSectionElement>(null);
 
-  const listPath = `/v1/forms/${formId}/submissions?filter=${folder}&page=${page}&pageSize=${pageSize}`;
   const load = useCallback(async () => {
     setError(undefined);
     try {
       const [formView, listView] = await Promise.all([
-        form?.id === formId ? form : call<Form>('GET', `/v1/forms/${formId}`),
-        call<Page>('GET', listPath),
+        form?.id === formId ? form : call('getForm', { params: { id: formId } }),
+        call('listSubmissions', {
+          params: { id: formId },
+          query: { filter: folder, page, pageSize },
+        }),
       ]);
       setForm(formView);
       setList(listView);
@@ -76,17 +78,17 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
     } catch (failure) {
       setError(failure);
     }
-  }, [formId, listPath]);
+  }, [formId, folder, page, pageSize]);
   useEffect(() => void load(), [load]);
 
   // New submissions: counted, not shown until asked, so nothing moves under the reader.
   useEffect(() => {
     if (!list || q) return;
     const look = async () => {
-      const latest = await call<Page>(
-        'GET',
-        `/v1/forms/${formId}/submissions?filter=${folder}&pageSize=1`,
-      ).catch(() => undefined);
+      const latest = await call('listSubmissions', {
+        params: { id: formId },
+        query: { filter: folder, pageSize: 1 },
+      }).catch(() => undefined);
       if (latest && latest.total > list.total) setFresh(latest.total - list.total);
     };
     const timer = setInterval(look, POLL_MS);
@@ -124,9 +126,9 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   ) => {
     setBusy(true);
     try {
-      const answer = await call<{ count: number }>('PATCH', `/v1/forms/${formId}/submissions`, {
-        target: ids ? { ids } : target(),
-        ...flags,
+      const answer = await call('updateSubmissions', {
+        params: { id: formId },
+        body: { target: ids ? { ids } : target(), ...flags },
       });
       setNotice(`${answer.count} ${answer.count === 1 ? 'submission' : 'submissions'} changed`);
       await load();
@@ -141,8 +143,9 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
     setConfirming(undefined);
     setBusy(true);
     try {
-      const answer = await call<{ count: number }>('DELETE', `/v1/forms/${formId}/submissions`, {
-        target: what === 'all' ? { filter: folder, asOf: list!.asOf } : { ids: what },
+      const answer = await call('deleteSubmissions', {
+        params: { id: formId },
+        body: { target: what === 'all' ? { filter: folder, asOf: list!.asOf } : { ids: what } },
       });
       setNotice(`${answer.count} ${answer.count === 1 ? 'submission' : 'submissions'} deleted`);
       await load();
@@ -155,7 +158,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
 
   const sendTest = async () => {
     try {
-      await call('POST', `/v1/forms/${formId}/test-submissions`);
+      await call('sendTestSubmission', { params: { id: formId } });
       setNotice('Test submission sent');
       await load();
     } catch (failure) {

@@ -6,13 +6,6 @@ import { Link } from '../parts/link.tsx';
 import { When } from '../time.tsx';
 import { submissionPath } from './inbox.tsx';
 
-interface SearchAnswer {
-  items: Submission[];
-  next: string | null;
-  searched: number;
-  total: number;
-}
-
 /** How many matches a search gathers before it waits to be asked for more. */
 const GATHER = 50;
 
@@ -42,12 +35,10 @@ export function SearchResults(props: {
     let count = looked;
     try {
       do {
-        const query = new URLSearchParams({ q: props.q, folder: props.folder });
-        if (cursor) query.set('cursor', cursor);
-        const answer = await call<SearchAnswer>(
-          'GET',
-          `/v1/forms/${props.formId}/submissions/search?${query}`,
-        );
+        const answer = await call('searchSubmissions', {
+          params: { id: props.formId },
+          query: { q: props.q, folder: props.folder, cursor },
+        });
         matches = [...matches, ...answer.items];
         count += answer.searched;
         setFound(matches);

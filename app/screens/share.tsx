@@ -12,7 +12,7 @@ export function Share(props: { formId: string }) {
   const [error, setError] = useState<unknown>();
   const load = () => {
     setError(undefined);
-    call<Form>('GET', `/v1/forms/${props.formId}`).then(setForm, setError);
+    call('getForm', { params: { id: props.formId } }).then(setForm, setError);
   };
   useEffect(load, [props.formId]);
   if (error)

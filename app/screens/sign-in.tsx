@@ -25,7 +25,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
     // The token leaves the address bar (and history) at once.
     window.history.replaceState(null, '', window.location.pathname);
     setBusy(true);
-    call('POST', '/v1/auth/verify', { token })
+    call('verifySignIn', { body: { token } })
       .then(done)
       .catch((failure: unknown) => {
         setBusy(false);
@@ -42,7 +42,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      await call('POST', '/v1/auth/sign-in', { email });
+      await call('signIn', { body: { email } });
       setSent(true);
     } catch (failure) {
       setError(messageOf(failure));
@@ -56,7 +56,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      await call('POST', '/v1/auth/verify', { email, code: code.trim() });
+      await call('verifySignIn', { body: { email, code: code.trim() } });
       done();
     } catch (failure) {
       setError(

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { answerRows, browserOf, countryName, size } from '../answers.ts';
 import { ApiError, call } from '../api.ts';
-import type { Folder, Form, Submission, SubmissionPage } from '../model.ts';
+import type { Folder, Form, Submission } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
@@ -47,15 +47,15 @@ export function SubmissionView(props: {
       // The neighbours come from the folder's list, which the answers need not wait for.
       const around = neighbours(formId, submissionId, folder, pageSize);
       const [formView, found] = await Promise.all([
-        call<Form>('GET', `/v1/forms/${formId}`),
-        call<Submission>('GET', `/v1/forms/${formId}/submissions/${submissionId}`),
+        call('getForm', { params: { id: formId } }),
+        call('getSubmission', { params: { id: formId, submissionId } }),
       ]);
       setForm(formView);
       setSubmission(found);
       if (!found.read) {
-        await call('PATCH', `/v1/forms/${formId}/submissions`, {
-          target: { ids: [found.id] },
-          read: true,
+        await call('updateSubmissions', {
+          params: { id: formId },
+          body: { target: { ids: [found.id] }, read: true },
         });
         setSubmission({ ...found, read: true });
       }
@@ -68,9 +68,9 @@ export function SubmissionView(props: {
 
   const flag = async (flags: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam'>>) => {
     try {
-      await call('PATCH', `/v1/forms/${formId}/submissions`, {
-        target: { ids: [submissionId] },
-        ...flags,
+      await call('updateSubmissions', {
+        params: { id: formId },
+        body: { target: { ids: [submissionId] }, ...flags },
       });
       setSubmission((current) => current && { ...current, ...flags });
       setNotice('Saved');
@@ -83,8 +83,9 @@ export function SubmissionView(props: {
   const remove = async () => {
     setConfirming(false);
     try {
-      const answer = await call<{ count: number }>('DELETE', `/v1/forms/${formId}/submissions`, {
-        target: { ids: [submissionId] },
+      const answer = await call('deleteSubmissions', {
+        params: { id: formId },
+        body: { target: { ids: [submissionId] } },
       });
       if (answer.count === 0) {
         setError(new ApiError(404, 'not_found', 'This submission was deleted already.'));
@@ -98,10 +99,9 @@ export function SubmissionView(props: {
 
   const download = async (index: number) => {
     try {
-      const link = await call<{ url: string }>(
-        'GET',
-        `/v1/forms/${formId}/submissions/${submissionId}/files/${index}`,
-      );
+      const link = await call('getSubmissionFile', {
+        params: { id: formId, submissionId, index: String(index) },
+      });
       window.location.assign(link.url);
     } catch (failure) {
       setNotice(failure instanceof Error ? failure.message : 'The download failed');
@@ -266,18 +266,18 @@ async function neighbours(
   folder: Folder,
   pageSize: number,
 ): Promise<Neighbours> {
-  const list = (query: string) =>
-    call<SubmissionPage>(
-      'GET',
-      `/v1/forms/${formId}/submissions?filter=${folder}&pageSize=${pageSize}&${query}`,
-    );
-  const page = await list(`around=${id}`);
+  const list = (query: { around?: string; page?: number }) =>
+    call('listSubmissions', {
+      params: { id: formId },
+      query: { filter: folder, pageSize, ...query },
+    });
+  const page = await list({ around: id });
   const at = page.items.findIndex((item) => item.id === id);
   if (at < 0) return { page: page.page };
   let previous = page.items[at - 1]?.id;
   let next = page.items[at + 1]?.id;
-  if (!previous && page.page > 1) previous = (await list(`page=${page.page - 1}`)).items.at(-1)?.id;
+  if (!previous && page.page > 1) previous = (await list({ page: page.page - 1 })).items.at(-1)?.id;
   if (!next && page.page < page.pageCount)
-    next = (await list(`page=${page.page + 1}`)).items[0]?.id;
+    next = (await list({ page: page.page + 1 })).items[0]?.id;
   return { previous, next, page: page.page };
 }

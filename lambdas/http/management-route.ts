@@ -1,18 +1,19 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Contract } from './contract.ts';
+import { type ContractInput, contractInput } from './contract-input.ts';
 import { type Caller, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { withRequestId } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
 
-export interface ManagementRequest {
+export interface ManagementRequest<C extends Contract> {
   event: APIGatewayProxyEvent;
   caller: Caller;
-  /** Parsed JSON body, undefined when there was none. */
-  body: unknown;
+  /** The query string and JSON body, parsed by the route's contract when read. */
+  input: ContractInput<C>;
   pathParameters: Record<string, string | undefined>;
-  query: Record<string, string | undefined>;
   /** Milliseconds left before the function times out. */
   remainingMs: () => number;
 }
@@ -25,10 +26,14 @@ interface ManagementContext extends Context {
 
 /**
  * Wraps a management handler: request id and log scope, the error envelope,
- * API-key auth, JSON body. The handler itself only parses, calls the domain
- * and store, and maps the result.
+ * authentication (a Bearer key or a session), the JSON body, and its input
+ * read through its contract. The handler itself only parses, calls the
+ * domain and store, and maps the result.
  */
-export function managementRoute(fn: (request: ManagementRequest) => Promise<HttpResponse>) {
+export function managementRoute<C extends Contract>(
+  declared: C,
+  fn: (request: ManagementRequest<C>) => Promise<HttpResponse>,
+) {
   const chain = middy<APIGatewayProxyEvent, HttpResponse>()
     .use(errorEnvelope())
     // Authenticate first: an anonymous caller learns nothing about body parsing.
@@ -39,9 +44,8 @@ export function managementRoute(fn: (request: ManagementRequest) => Promise<Http
       return fn({
         event,
         caller,
-        body,
+        input: contractInput(declared, { query: event.queryStringParameters ?? {}, body }),
         pathParameters: event.pathParameters ?? {},
-        query: event.queryStringParameters ?? {},
         remainingMs: () => context.getRemainingTimeInMillis(),
       });
     });
@@ -49,23 +53,28 @@ export function managementRoute(fn: (request: ManagementRequest) => Promise<Http
 }
 
 /** What an anonymous JSON route's handler gets: no caller. */
-export type AnonymousRequest = Omit<ManagementRequest, 'caller'>;
+export type AnonymousRequest<C extends Contract> = Omit<ManagementRequest<C>, 'caller'>;
 
 /**
  * Wraps a JSON route anyone may call (sign-in and its verification): the
  * request id, the error envelope and the JSON body, without authentication.
  * Same origin as the dashboard: no CORS.
  */
-export function anonymousRoute(fn: (request: AnonymousRequest) => Promise<HttpResponse>) {
+export function anonymousRoute<C extends Contract>(
+  declared: C,
+  fn: (request: AnonymousRequest<C>) => Promise<HttpResponse>,
+) {
   const chain = middy<APIGatewayProxyEvent, HttpResponse>()
     .use(errorEnvelope())
     .use(jsonBody())
     .handler((event, context) =>
       fn({
         event,
-        body: (context as ManagementContext).body,
+        input: contractInput(declared, {
+          query: event.queryStringParameters ?? {},
+          body: (context as ManagementContext).body,
+        }),
         pathParameters: event.pathParameters ?? {},
-        query: event.queryStringParameters ?? {},
         remainingMs: () => context.getRemainingTimeInMillis(),
       }),
     );

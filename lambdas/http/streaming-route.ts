@@ -3,16 +3,19 @@ import { pipeline } from 'node:stream/promises';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { errorFields, log } from '#log';
+import type { Contract } from './contract.ts';
+import { type ContractInput, contractInput } from './contract-input.ts';
 import { type Caller, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { inRequestScope, requestIdHeaders } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
 
-export interface StreamingRequest {
+export interface StreamingRequest<C extends Contract> {
   event: APIGatewayProxyEvent;
   caller: Caller;
   pathParameters: Record<string, string | undefined>;
-  query: Record<string, string | undefined>;
+  /** The query string, parsed by the route's contract when read. */
+  input: ContractInput<C>;
 }
 
 /** A response whose body is read as it is sent: nothing holds it whole. */
@@ -35,7 +38,10 @@ type Middleware = MiddlewareObj<APIGatewayProxyEvent, ChainResult>;
  * HttpResponseStream prelude and the body is piped with backpressure: a slow
  * client slows the reads behind the body instead of filling memory.
  */
-export function streamingRoute(fn: (request: StreamingRequest) => Promise<StreamedResponse>) {
+export function streamingRoute<C extends Contract>(
+  declared: C,
+  fn: (request: StreamingRequest<C>) => Promise<StreamedResponse>,
+) {
   const chain = middy<APIGatewayProxyEvent, ChainResult>()
     // Both only ever set a JSON HttpResponse, which is one of ChainResult.
     .use(errorEnvelope() as Middleware)
@@ -45,7 +51,10 @@ export function streamingRoute(fn: (request: StreamingRequest) => Promise<Stream
         event,
         caller: (context as unknown as { caller: Caller }).caller,
         pathParameters: event.pathParameters ?? {},
-        query: event.queryStringParameters ?? {},
+        input: contractInput(declared, {
+          query: event.queryStringParameters ?? {},
+          body: undefined,
+        }),
       }),
     );
 

@@ -1,6 +1,6 @@
-/** `npm run routes`: writes the group handler modules the route table names. */
+/** `npm run routes`: writes the group handler modules the route table names, and the client's route map. */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { groupModules } from './route-groups.ts';
+import { CLIENT_ROUTES, clientRoutesModule, groupModules } from './route-groups.ts';
 
 const lambdas = new URL('../../lambdas/', import.meta.url);
 const modules = groupModules();
@@ -12,3 +12,5 @@ for (const [path, text] of modules) {
   writeFileSync(new URL(path, lambdas), text);
   console.log(`wrote lambdas/${path}`);
 }
+writeFileSync(new URL(CLIENT_ROUTES, lambdas), clientRoutesModule());
+console.log(`wrote lambdas/${CLIENT_ROUTES}`);

@@ -1,23 +1,31 @@
 /**
  * `npm run bench:bundles [-- --cold-runs N]`: every function of the stack
- * (routes, the fallback, workers) bundled as the stack bundles it, with its
- * size and its ratio to the floor (a bare DynamoDB client and one command,
- * same flags: dynamodb-floor.ts), and the submit handler's cold module init
- * against the floor's (medians of N fresh processes each, taken in turns).
+ * (routes, the fallback, workers) built alone, as it ships, with the bytes a
+ * cold start reads and their ratio to the floor (a bare DynamoDB client and
+ * one command, same flags: dynamodb-floor.ts), and the submit handler's
+ * cold module init against the floor's (medians of N fresh processes each,
+ * taken in turns). A route of a group (routes.ts `group`) is measured as
+ * its group's cold start for it: the dispatcher and that route's chunk.
  * Sizes are what a cold start reads (lib/bundling.ts splits what a handler
  * loads with import() into chunks); submit's total with its lazily
  * imported uploads module (the S3 client) is told apart.
  * Prints a table and a JSON line for scripts.
  */
 import { parseArgs } from 'node:util';
-import { fallbackRoute, routes } from '../../lambdas/routes.ts';
-import { workers } from '../../lambdas/workers.ts';
-import { bundleOf, bundleSizes, DYNAMODB_FLOOR, pairedColdInit } from './bundle.ts';
+import { fallbackRoute, routes } from '#routes';
+import { workers } from '#workers';
+import { bundleOf, DYNAMODB_FLOOR, groupStartupBytes, pairedColdInit } from './bundle.ts';
 
 const { values } = parseArgs({ options: { 'cold-runs': { type: 'string', default: '15' } } });
 
 const functions = [...routes, fallbackRoute, ...workers];
-const sizes = await bundleSizes(Object.fromEntries(functions.map((f) => [f.name, f.handler])));
+const sizes: Record<string, number> = {};
+// One build at a time: two cores, and each build alone is what ships.
+for (const fn of functions) {
+  const alone = await bundleOf(fn.handler);
+  const group = 'group' in fn ? fn.group : undefined;
+  sizes[fn.name] = alone.bytes + (group ? await groupStartupBytes(group) : 0);
+}
 const floor = await bundleOf(DYNAMODB_FLOOR);
 const submit = await bundleOf('http/submit/submit.ts');
 const [submitColdInitMs, floorColdInitMs] = pairedColdInit(

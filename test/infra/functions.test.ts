@@ -114,10 +114,10 @@ describe('every function', () => {
 
 describe('grants follow the route’s access list, and nothing more', () => {
   it('a function that only counts requests may update RATE# items and nothing else', () => {
-    const statements = statementsOf(built, 'getForm').filter((s) =>
+    const statements = statementsOf(built, 'getSubmission').filter((s) =>
       [s.Action].flat().includes('dynamodb:UpdateItem'),
     );
-    expect(statements, 'getForm UpdateItem statements').toHaveLength(1);
+    expect(statements, 'getSubmission UpdateItem statements').toHaveLength(1);
     expect((statements[0] as { Condition?: unknown }).Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] },
     });

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
-import { matchRoute, routes } from '../../lambdas/routes.ts';
-import { type ApiResponse, api } from '../support/api.ts';
+import { ApiError, createClient } from '#client/client.ts';
+import { documentedRoute, matchRoute, routes } from '#routes';
+import { authPost, cookieOf, requestSignIn, teamWithOwner, verify } from '../support/accounts.ts';
+import { type ApiResponse, api, stack } from '../support/api.ts';
 
 /**
  * Real answers of every route, validated against openapi.json:
@@ -30,47 +32,100 @@ function resolveResponse(response: Json): Json {
   return (document.components.responses as Record<string, Json>)[name]!;
 }
 
-async function call(
+/** Checks one real answer against the document: its status is listed, its body fits. */
+function expectDocumented(
   method: string,
   path: string,
-  options: Parameters<typeof api>[2] = {},
-): Promise<ApiResponse> {
-  const response = await api(method, path, options);
+  status: number,
+  contentType: string,
+  body: unknown,
+  text: string,
+): void {
   const { match } = matchRoute(method, path.split('?')[0]!);
   expect(match, `${method} ${path} matches a route`).toBeDefined();
   const route = match!.route;
   exercised.add(route.name);
   const operation = document.paths[route.path]?.[method.toLowerCase()];
   expect(operation, `${route.name} is in openapi.json`).toBeDefined();
-  const documented = operation!.responses[String(response.status)];
+  const documented = operation!.responses[String(status)];
   expect(
     documented,
-    `${route.name} answered ${response.status}, which openapi.json does not list: ${response.text.slice(0, 300)}`,
+    `${route.name} answered ${status}, which openapi.json does not list: ${text.slice(0, 300)}`,
   ).toBeDefined();
   const content = resolveResponse(documented!).content as Record<string, { schema: Json }>;
-  const contentType = response.headers.get('content-type') ?? '';
   if (contentType.startsWith('application/json')) {
-    const key = `${route.name} ${response.status}`;
+    const key = `${route.name} ${status}`;
     let validate = compiled.get(key);
     if (!validate) {
       const schema = content['application/json']!.schema;
       validate = ajv.compile({ ...schema, components: document.components });
       compiled.set(key, validate);
     }
-    const valid = validate(response.body);
+    const valid = validate(body);
     expect(valid, `${key}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-  } else if (response.status !== 304) {
+  } else if (status !== 304) {
     expect(Object.keys(content ?? {}), `${route.name}: ${contentType}`).toContain(
       contentType.split(';')[0],
     );
   }
+}
+
+async function call(
+  method: string,
+  path: string,
+  options: Parameters<typeof api>[2] = {},
+): Promise<ApiResponse> {
+  const response = await api(method, path, options);
+  expectDocumented(
+    method,
+    path,
+    response.status,
+    response.headers.get('content-type') ?? '',
+    response.body,
+    response.text,
+  );
   return response;
+}
+
+/** The typed client, every answer checked against the document as it arrives. */
+function checkedClient(headers: Record<string, string>) {
+  const checkedFetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const text = await response.clone().text();
+    const contentType = response.headers.get('content-type') ?? '';
+    const url = new URL(String(input));
+    expectDocumented(
+      init?.method ?? 'GET',
+      url.pathname,
+      response.status,
+      contentType,
+      contentType.startsWith('application/json') && text ? JSON.parse(text) : undefined,
+      text,
+    );
+    return response;
+  };
+  return createClient({ baseUrl: stack().baseUrl, headers, fetch: checkedFetch });
+}
+
+/** The code of the ApiError a call throws. */
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return `${(error as ApiError).status} ${(error as ApiError).code}`;
 }
 
 describe('real answers match openapi.json', () => {
   afterAll(() => {
     // Kept beside the test so a new route shows up here as not exercised.
-    expect(routes.map((r) => r.name).filter((name) => !exercised.has(name))).toEqual([]);
+    expect(
+      routes
+        .filter(documentedRoute)
+        .map((r) => r.name)
+        .filter((name) => !exercised.has(name)),
+    ).toEqual([]);
   });
 
   it('every management route, success and error answers', async () => {
@@ -208,5 +263,92 @@ describe('real answers match openapi.json', () => {
     ).toBe(403);
     expect((await call('GET', '/embed.js', { key: null })).status).toBe(200);
     expect((await call('DELETE', `/v1/forms/${created.body.id}`)).status).toBe(200);
+  });
+
+  it('the accounts routes and the search, through the typed client', async () => {
+    const owner = await teamWithOwner('pro');
+    const client = checkedClient({ authorization: `Bearer ${owner.apiKey}` });
+    const session = await client.call('getSession');
+    expect(session.body.user.email).toBe(owner.email);
+    expect((await client.call('getTeam')).body.teamId).toBe(owner.teamId);
+    const invited = await client.call('inviteMember', {
+      body: { email: `member-${owner.teamId.slice(0, 8)}@example.com`, role: 'member' },
+    });
+    expect(invited.status).toBe(201);
+    expect(
+      await refusal(client.call('inviteMember', { body: { email: invited.body.email } })),
+    ).toBe('409 already_member');
+    const userId = invited.body.userId;
+    expect(
+      (await client.call('updateMember', { params: { userId }, body: { name: 'Grace' } })).body
+        .name,
+    ).toBe('Grace');
+    expect((await client.call('listMembers')).body.members).toHaveLength(2);
+    const key = await client.call('createApiKey', { body: { name: 'Zapier' } });
+    expect(key.status).toBe(201);
+    expect((await client.call('listApiKeys')).body.apiKeys.length).toBeGreaterThanOrEqual(2);
+    await client.call('revokeApiKey', { params: { keyId: key.body.keyId } });
+    await client.call('removeMember', { params: { userId } });
+    expect(
+      await refusal(client.call('removeMember', { params: { userId: session.body.user.userId } })),
+    ).toBe('409 last_owner');
+    expect((await client.call('listAuditEvents', { query: { limit: 5 } })).body.events.length).toBe(
+      5,
+    );
+    expect(await refusal(client.call('listSessions'))).toBe('400 no_session');
+
+    const form = await client.call('createForm', { body: { name: 'Searched' } });
+    const found = await client.call('searchSubmissions', {
+      params: { id: form.body.id },
+      query: { q: 'anything' },
+    });
+    expect(found.body.items).toEqual([]);
+
+    // A person: sign-in by email, then the session's own routes with its cookie.
+    const asked = await authPost('/v1/auth/sign-in', { email: owner.email });
+    expectDocumented(
+      'POST',
+      '/v1/auth/sign-in',
+      asked.status,
+      'application/json',
+      asked.body,
+      asked.text,
+    );
+    expect(asked.status).toBe(202);
+    const wrong = await verify({ email: owner.email, code: '000000' });
+    expectDocumented(
+      'POST',
+      '/v1/auth/verify',
+      wrong.status,
+      'application/json',
+      wrong.body,
+      wrong.text,
+    );
+    const { code } = await requestSignIn(owner.email);
+    const signedIn = await verify({ email: owner.email, code });
+    expectDocumented(
+      'POST',
+      '/v1/auth/verify',
+      signedIn.status,
+      'application/json',
+      signedIn.body,
+      signedIn.text,
+    );
+    const person = checkedClient({
+      cookie: cookieOf(signedIn),
+      'sec-fetch-site': 'same-origin',
+    });
+    expect((await person.call('listSessions')).body.sessions.some((s) => s.current)).toBe(true);
+    const switched = await person.call('switchTeam', { body: { teamId: owner.teamId } });
+    expect(switched.body.teamId).toBe(owner.teamId);
+    // The switch ends this session and starts another: go on with the new cookie.
+    const moved = checkedClient({
+      cookie: (switched.headers.get('set-cookie') ?? '').split(';')[0]!,
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(await refusal(person.call('getSession'))).toBe('401 unauthorized');
+    await moved.call('endOtherSessions');
+    await moved.call('signOut');
+    expect(await refusal(moved.call('getSession'))).toBe('401 unauthorized');
   });
 });

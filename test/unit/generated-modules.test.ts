@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { APP_ASSETS } from '../../lambdas/http/app/assets.generated.ts';
 import { buildApp } from '../../lib/app/build-app.ts';
-import { groupModules } from '../../lib/routes/route-groups.ts';
+import { CLIENT_ROUTES, clientRoutesModule, groupModules } from '../../lib/routes/route-groups.ts';
 
 const LAMBDAS = new URL('../../lambdas/', import.meta.url);
 
@@ -14,6 +14,13 @@ describe('generated modules are what their sources give now', () => {
         text,
       );
     }
+  });
+
+  it('the typed client’s route map (npm run routes)', () => {
+    expect(
+      readFileSync(new URL(CLIENT_ROUTES, LAMBDAS), 'utf8'),
+      `${CLIENT_ROUTES} is stale: npm run routes`,
+    ).toBe(clientRoutesModule());
   });
 
   it('the dashboard’s files (npm run app)', () => {

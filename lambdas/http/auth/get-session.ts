@@ -1,5 +1,6 @@
 import { notFound } from '#domain/errors.ts';
 import { toMemberView } from '#domain/members.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { getMember, getTeams, membersOfAddress } from '#store/members.ts';
@@ -9,7 +10,13 @@ import { getMember, getTeams, membersOfAddress } from '#store/members.ts';
  * creator), in which team with which role, and the other teams a signed-in
  * address belongs to (`POST /v1/auth/session/team` moves there).
  */
-export const handler = managementRoute(async ({ caller }) => {
+export const contract = defineContract({
+  tag: 'Sign-in',
+  answers: [{ status: 200, description: 'Who is asking.', body: 'SessionView' }],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller }) => {
   const member = await getMember(caller.team.teamId, caller.userId);
   if (!member) throw notFound('Member');
   const members = caller.email ? await membersOfAddress(caller.email) : [member];

@@ -4,8 +4,8 @@ import { signInInput } from '#domain/member-input.ts';
 import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
 import type { SignInJob } from '#domain/sign-in-job.ts';
 import { SIGN_INS_PER_ADDRESS_PER_HOUR, SIGN_INS_PER_IP_PER_HOUR } from '#domain/sign-in-limits.ts';
+import { defineContract } from '#http/contract.ts';
 import { anonymousRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { sourceIpOf } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { admitRequest, signInAddressScope, signInIpScope } from '#store/request-counts.ts';
@@ -16,8 +16,21 @@ import { admitRequest, signInAddressScope, signInIpScope } from '#store/request-
  * out of the request), so the answer tells nobody who is one. Limited per
  * address and per IP address (429 with Retry-After).
  */
-export const handler = anonymousRoute(async ({ event, body }) => {
-  const { email } = parse(signInInput, body);
+export const contract = defineContract({
+  tag: 'Sign-in',
+  body: signInInput,
+  answers: [
+    {
+      status: 202,
+      description: 'Queued: a member gets the email; anyone else gets the same answer.',
+      body: 'SignInQueued',
+    },
+  ],
+  errors: [],
+});
+
+export const handler = anonymousRoute(contract, async ({ event, input }) => {
+  const { email } = input.body();
   const now = Date.now();
   const window = windowAt(now, 3600);
   const ip = sourceIpOf(event) ?? 'unknown';

@@ -4,8 +4,8 @@ import { toMemberView } from '#domain/members.ts';
 import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
 import { VERIFIES_PER_IP_PER_MINUTE } from '#domain/sign-in-limits.ts';
 import { audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { anonymousRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { sourceIpOf } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { membersOfAddress, recordSignIn } from '#store/members.ts';
@@ -24,8 +24,24 @@ const failed = () =>
  * is a member there, else in the team the member signed in to last. A wrong
  * code is recorded in the audit trail of each of the address's teams.
  */
-export const handler = anonymousRoute(async ({ event, body }) => {
-  const input = parse(verifyInput, body);
+export const contract = defineContract({
+  tag: 'Sign-in',
+  body: verifyInput,
+  answers: [
+    {
+      status: 200,
+      description: 'Signed in: a new session.',
+      body: 'SignedIn',
+      headers: {
+        'set-cookie': 'The session cookie (`fs_session`, HttpOnly, Secure, SameSite=Lax).',
+      },
+    },
+  ],
+  errors: ['unauthorized'],
+});
+
+export const handler = anonymousRoute(contract, async ({ event, input }) => {
+  const request = input.body();
   const now = new Date();
   const ip = sourceIpOf(event) ?? 'unknown';
   const window = windowAt(now.getTime(), 60);
@@ -35,27 +51,27 @@ export const handler = anonymousRoute(async ({ event, body }) => {
     });
   }
   let email: string | undefined;
-  if ('token' in input) {
-    email = await useSignInToken(input.token, now);
+  if ('token' in request) {
+    email = await useSignInToken(request.token, now);
   } else {
-    const check = await useSignInCode(input.email, input.code, now);
+    const check = await useSignInCode(request.email, request.code, now);
     if (check === 'wrong') {
-      for (const member of await membersOfAddress(input.email)) {
+      for (const member of await membersOfAddress(request.email)) {
         await audit({
           teamId: member.teamId,
-          actor: { kind: 'anonymous', userId: null, email: input.email, keyId: null },
+          actor: { kind: 'anonymous', userId: null, email: request.email, keyId: null },
           event,
           action: 'auth.code_failed',
           target: member.userId,
         });
       }
     }
-    if (check === 'signed_in') email = input.email;
+    if (check === 'signed_in') email = request.email;
   }
   if (!email) throw failed();
   const members = await membersOfAddress(email);
   const chosen =
-    members.find((member) => member.teamId === input.teamId) ??
+    members.find((member) => member.teamId === request.teamId) ??
     members.toSorted((a, b) => (b.lastSignInAt ?? '').localeCompare(a.lastSignInAt ?? ''))[0];
   if (!chosen) throw failed();
   const started = await startSession(chosen, event, now);
@@ -67,7 +83,7 @@ export const handler = anonymousRoute(async ({ event, body }) => {
     event,
     action: 'auth.signed_in',
     target: chosen.userId,
-    details: { method: 'token' in input ? 'link' : 'code' },
+    details: { method: 'token' in request ? 'link' : 'code' },
   });
   return json(
     200,

@@ -1,3 +1,4 @@
+import { defineContract } from '#http/contract.ts';
 import { staticAnswer } from './static-answer.ts';
 
 /**
@@ -55,6 +56,19 @@ function page(base: string): string {
 
 const withoutSlash = { body: page('docs/'), headers: HEADERS };
 const withSlash = { body: page(''), headers: HEADERS };
+
+export const contract = defineContract({
+  tag: 'Docs',
+  answers: [
+    { status: 200, description: 'The reference page.', body: { mediaType: 'text/html' } },
+    {
+      status: 304,
+      description: 'Not modified: `If-None-Match` named the current `ETag`.',
+      body: null,
+    },
+  ],
+  errors: [],
+});
 
 export const handler = staticAnswer((event) =>
   event.path?.endsWith('/') ? withSlash : withoutSlash,

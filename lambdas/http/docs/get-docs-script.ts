@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { defineContract } from '#http/contract.ts';
 import { REDOC_GZIP_BASE64 } from './redoc-bundle.generated.ts';
 import { staticAnswer } from './static-answer.ts';
 
@@ -24,5 +25,22 @@ const script = {
     'x-content-type-options': 'nosniff',
   },
 };
+
+export const contract = defineContract({
+  tag: 'Docs',
+  answers: [
+    {
+      status: 200,
+      description: 'Redoc and the page start-up.',
+      body: { mediaType: 'text/javascript' },
+    },
+    {
+      status: 304,
+      description: 'Not modified: `If-None-Match` named the current `ETag`.',
+      body: null,
+    },
+  ],
+  errors: [],
+});
 
 export const handler = staticAnswer(() => script);

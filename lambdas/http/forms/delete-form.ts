@@ -1,11 +1,18 @@
 import { cancelFormClose } from '#aws/scheduler.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import { deleteTeamForm } from '#store/forms.ts';
 
-export const handler = managementRoute(async ({ caller, pathParameters, event }) => {
+export const contract = defineContract({
+  tag: 'Forms',
+  answers: [{ status: 200, description: 'Deleted.', body: 'Ok' }],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
   const form = await deleteTeamForm(caller.team.teamId, pathParameters.id);
   await audit({
     teamId: caller.team.teamId,

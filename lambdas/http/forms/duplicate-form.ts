@@ -4,15 +4,22 @@ import { duplicateForm } from '#domain/form-defaults.ts';
 import { duplicateFormInput, duplicateName } from '#domain/form-input.ts';
 import { toFullForm } from '#domain/form-model.ts';
 import { copyWebhook } from '#domain/webhooks.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
 import { getTeamForm, insertForm } from '#store/forms.ts';
 import { getWebhook } from '#store/webhooks.ts';
 
-export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Forms',
+  body: duplicateFormInput,
+  answers: [{ status: 201, description: 'The copy.', body: 'Form' }],
+  errors: ['form_limit_reached'],
+});
+
+export const handler = managementRoute(contract, async ({ input, caller, pathParameters }) => {
   const source = await getTeamForm(caller.team.teamId, pathParameters.id);
-  const { nameSuffix } = parse(duplicateFormInput, body);
+  const { nameSuffix } = input.body();
   const name = duplicateName(source.name, nameSuffix);
   if (!name) {
     throw invalidRequest('The copy’s name would exceed 200 characters', [

@@ -2,13 +2,20 @@ import { randomUUIDv7 } from 'node:crypto';
 import { newAnswerNames } from '#domain/answer-columns.ts';
 import { notFound } from '#domain/errors.ts';
 import { testSubmission } from '#domain/test-submission.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { header } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { insertSubmission } from '#store/submissions.ts';
 
-export const handler = managementRoute(async ({ caller, event, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Forms',
+  answers: [{ status: 201, description: 'Stored.', body: 'SubmissionCreated' }],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller, event, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
   const now = new Date();
   const submission = testSubmission(form, {

@@ -2,16 +2,24 @@ import { cancelFormClose, scheduleFormClose } from '#aws/scheduler.ts';
 import { config } from '#config';
 import type { FormRecord } from '#domain/form-model.ts';
 import { toFullForm } from '#domain/form-model.ts';
-import { applyFormUpdate, parseFormUpdate } from '#domain/form-update.ts';
+import { applyFormUpdate, formUpdateInput } from '#domain/form-update.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import { changeTeamForm } from '#store/forms.ts';
 
-export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Forms',
+  body: formUpdateInput,
+  answers: [{ status: 200, description: 'The form as saved.', body: 'Form' }],
+  errors: ['plan_required', 'conflict'],
+});
+
+export const handler = managementRoute(contract, async ({ input, caller, pathParameters }) => {
   // Parsed once the form is found: another team's form is 404 whatever the body (SPEC.md).
   const { before, after } = await changeTeamForm(caller.team.teamId, pathParameters.id, (current) =>
-    applyFormUpdate(current, parseFormUpdate(body), caller.team.plan, new Date()),
+    applyFormUpdate(current, input.body(), caller.team.plan, new Date()),
   );
   await syncCloseSchedule(before, after);
   return json(200, toFullForm(after, config.baseUrl));

@@ -5,6 +5,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { issueApiKey } from '#domain/api-keys.ts';
 import { ServiceError } from '#domain/errors.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import type { HttpResponse } from '#http/respond.ts';
 import { callerAuth } from './caller-auth.ts';
@@ -164,7 +165,14 @@ describe('apiKeyAuth middleware', () => {
 
   describe('in the management chain', () => {
     const handler = vi.fn(async () => ({ statusCode: 200, body: '{}' }));
-    const route = managementRoute(handler);
+    const route = managementRoute(
+      defineContract({
+        tag: 'Test',
+        answers: [{ status: 200, description: 'OK.', body: 'Ok' }],
+        errors: [],
+      }),
+      handler,
+    );
     const context = { getRemainingTimeInMillis: () => 10_000 } as Context;
     /** Everything the chain logs, both streams: the log is part of what these tests check. */
     let logged: string[];

@@ -1,3 +1,4 @@
+import { defineContract } from '#http/contract.ts';
 import { staticAnswer } from '#http/docs/static-answer.ts';
 import { embedScript } from './embed-script.ts';
 
@@ -17,5 +18,22 @@ const script = {
     'access-control-allow-origin': '*',
   },
 };
+
+export const contract = defineContract({
+  tag: 'Hosted forms',
+  answers: [
+    {
+      status: 200,
+      description: 'The client of the hosted page and of the embed (no framework, one file).',
+      body: { mediaType: 'text/javascript' },
+    },
+    {
+      status: 304,
+      description: 'Not modified: `If-None-Match` named the current `ETag`.',
+      body: null,
+    },
+  ],
+  errors: [],
+});
 
 export const handler = staticAnswer(() => script);

@@ -1,4 +1,5 @@
 import { originAllowed } from '#domain/visitor.ts';
+import { defineContract } from '#http/contract.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
 import { header } from '#http/request.ts';
 import { withRequestId } from '#http/request-id.ts';
@@ -14,6 +15,13 @@ import { publicFormByKey } from './public-form-lookup.ts';
  * `origin_not_allowed` elsewhere, so the embed shows the refusal instead of
  * a form whose posts would all be refused.
  */
+export const contract = defineContract({
+  tag: 'Hosted forms',
+  answers: [{ status: 200, description: 'The form’s public settings.', body: 'PublicForm' }],
+  errors: ['origin_not_allowed', 'not_found'],
+  cors: true,
+});
+
 export const handler = withRequestId(async (event) => {
   const found = await publicFormByKey(event.pathParameters?.key, new Date());
   if (!found) return json(404, errorBody('not_found', 'No form has this address'), CORS_HEADERS);

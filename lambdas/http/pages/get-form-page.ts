@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { uploadsPostOrigin } from '#aws/upload-target.ts';
+import { defineContract } from '#http/contract.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
 import { wantsHtml } from '#http/negotiate.ts';
 import { errorPage, PAGE_HEADERS } from '#http/pages.ts';
@@ -16,6 +17,19 @@ import { publicFormByKey } from './public-form-lookup.ts';
  * unknown key is the submit endpoint's 404 (a page for a browser, else the
  * envelope).
  */
+export const contract = defineContract({
+  tag: 'Hosted forms',
+  answers: [
+    {
+      status: 200,
+      description: 'The page: the form drawn from its fields and design, or its closed message.',
+      body: { mediaType: 'text/html' },
+    },
+  ],
+  errors: ['not_found'],
+  htmlErrors: true,
+});
+
 export const handler = withRequestId(async (event) => {
   const found = await publicFormByKey(event.pathParameters?.key, new Date());
   if (!found) {

@@ -1,8 +1,8 @@
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { bulkDeleteInput } from '#domain/bulk-target.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { bulkEdit } from './bulk.ts';
 
@@ -11,13 +11,21 @@ import { bulkEdit } from './bulk.ts';
  * counters move. Files go batch by batch, so a request cut short leaves none
  * of its deleted submissions' files behind.
  */
+export const contract = defineContract({
+  tag: 'Submissions',
+  body: bulkDeleteInput,
+  answers: [{ status: 200, description: 'Submissions deleted.', body: 'Count' }],
+  errors: ['incomplete'],
+});
+
 export const handler = managementRoute(
-  async ({ body, caller, pathParameters, remainingMs, event }) => {
+  contract,
+  async ({ input, caller, pathParameters, remainingMs, event }) => {
     const form = await getTeamForm(caller.team.teamId, pathParameters.id);
-    const input = parse(bulkDeleteInput, body);
+    const request = input.body();
     const response = await bulkEdit(
       form.id,
-      input.target,
+      request.target,
       () => 'delete',
       remainingMs,
       deleteFilesOf,
@@ -30,7 +38,7 @@ export const handler = managementRoute(
         event,
         action: 'submissions.deleted',
         target: form.id,
-        details: { count, by: 'ids' in input.target ? 'ids' : `filter:${input.target.filter}` },
+        details: { count, by: 'ids' in request.target ? 'ids' : `filter:${request.target.filter}` },
       });
     }
     return response;

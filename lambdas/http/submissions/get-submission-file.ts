@@ -1,10 +1,19 @@
 import { DOWNLOAD_LINK_SECONDS, downloadLink } from '#aws/uploads.ts';
 import { notFound } from '#domain/errors.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { teamSubmission } from './get-submission.ts';
 
-export const handler = managementRoute(async ({ caller, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Submissions',
+  answers: [
+    { status: 200, description: 'A presigned download link, valid 15 minutes.', body: 'FileLink' },
+  ],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
   const submission = await teamSubmission(caller.team.teamId, pathParameters);
   const index = /^\d{1,3}$/.test(pathParameters.index ?? '') ? Number(pathParameters.index) : -1;
   const file = submission.meta.files?.[index];

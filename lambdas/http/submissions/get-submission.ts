@@ -1,13 +1,20 @@
 import { notFound } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
 import { submissionView } from '#domain/submission-model.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { getSubmission } from '#store/submissions.ts';
 
 /** Reading a submission leaves it unread: only PATCH changes `read`. */
-export const handler = managementRoute(async ({ caller, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Submissions',
+  answers: [{ status: 200, description: 'The submission.', body: 'Submission' }],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
   const submission = await teamSubmission(caller.team.teamId, pathParameters);
   return json(200, submissionView(submission));
 });

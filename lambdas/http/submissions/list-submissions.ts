@@ -1,14 +1,23 @@
 import { listQuery, toListItem } from '#domain/submission-list.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
 import { readSubmissionList } from '#store/folder-reads.ts';
 import { getTeamFormWithFolders } from '#store/forms.ts';
 
-export const handler = managementRoute(async ({ caller, pathParameters, query }) => {
+export const contract = defineContract({
+  tag: 'Submissions',
+  query: listQuery,
+  answers: [
+    { status: 200, description: 'One page of the folder, newest first.', body: 'SubmissionPage' },
+  ],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters, input }) => {
   const asOf = new Date().toISOString();
   const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
-  const request = parse(listQuery, query, 'query string');
+  const request = input.query();
   const list = await readSubmissionList(form.id, folders, request);
   return json(200, {
     items: list.items.map(toListItem),

@@ -1,8 +1,8 @@
 import { searchQuery } from '#domain/search-query.ts';
 import { toListItem } from '#domain/submission-list.ts';
 import { matches, words } from '#domain/submission-search.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
 import { readSubmissionsNewestFirst } from '#store/folder-reads.ts';
 import { getTeamFormWithFolders } from '#store/forms.ts';
@@ -13,9 +13,22 @@ import { getTeamFormWithFolders } from '#store/forms.ts';
  * go on from (null at the end), `searched` how many this call looked at and
  * `total` how many the form holds, spam included.
  */
-export const handler = managementRoute(async ({ caller, pathParameters, query }) => {
+export const contract = defineContract({
+  tag: 'Submissions',
+  query: searchQuery,
+  answers: [
+    {
+      status: 200,
+      description: 'The matches among the next submissions read, newest first.',
+      body: 'SearchPage',
+    },
+  ],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters, input }) => {
   const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
-  const request = parse(searchQuery, query, 'query string');
+  const request = input.query();
   const wanted = words(request.q);
   const slice = await readSubmissionsNewestFirst(form.id, { after: request.cursor });
   return json(200, {

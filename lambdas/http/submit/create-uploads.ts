@@ -1,4 +1,11 @@
+import {
+  DIRECT_UPLOAD_TOTAL_BYTES,
+  MAX_DIRECT_FILES,
+  UPLOADS_FIELD,
+} from '#domain/direct-uploads.ts';
 import { ServiceError } from '#domain/errors.ts';
+import { uploadRequestSchema } from '#domain/upload-request.ts';
+import { defineContract } from '#http/contract.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
 import { withRequestId } from '#http/request-id.ts';
 import { errorBody, json } from '#http/respond.ts';
@@ -13,6 +20,34 @@ import { grantUploads } from './upload-requests.ts';
  * `_uploads`. Public, with the submit endpoint's CORS and error envelope
  * (JSON only: a script calls this route, never a plain HTML form).
  */
+export const contract = defineContract({
+  tag: 'Submit',
+  description: `Public, no credentials; the submit endpoint's steps that apply before a post exists run in its order (form, block lists, allowed websites, rate limits counted in the same windows, files, closed). Up to ${MAX_DIRECT_FILES} files a post, each up to the form's \`uploadLimitMb\`, ${DIRECT_UPLOAD_TOTAL_BYTES / 1024 / 1024} MB together. POST each file to its \`url\` as multipart/form-data with every entry of \`fields\` and the file last (named \`file\`) within 15 minutes, then post the form to \`/s/{key}\` with the ids in \`${UPLOADS_FIELD}\`. A blocked visitor is answered like anyone else.`,
+  body: uploadRequestSchema,
+  answers: [
+    {
+      status: 200,
+      description: 'One presigned S3 POST per file, in the order sent.',
+      body: 'UploadGrants',
+    },
+  ],
+  errors: [
+    'invalid_request',
+    'uploads_disabled',
+    'origin_not_allowed',
+    'not_found',
+    'payload_too_large',
+    'file_too_large',
+    'too_many_files',
+    'unsupported_media_type',
+    'file_type_not_allowed',
+    'form_closed',
+    'rate_limited',
+    'busy',
+  ],
+  cors: true,
+});
+
 export const handler = withRequestId(async (event) => {
   const request = submitRequestOf(event);
   try {

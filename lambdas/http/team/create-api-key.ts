@@ -1,8 +1,8 @@
 import { issueApiKey } from '#domain/api-keys.ts';
 import { createApiKeyInput } from '#domain/member-input.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
 import { putApiKey } from '#store/api-key-listings.ts';
 import { getMember } from '#store/members.ts';
@@ -12,9 +12,16 @@ import { requireOwner } from './require-owner.ts';
  * `POST /v1/team/api-keys { name? }` (owners): `201` with the key itself,
  * shown this once (only its hash is kept).
  */
-export const handler = managementRoute(async ({ caller, body, event }) => {
+export const contract = defineContract({
+  tag: 'Team',
+  body: createApiKeyInput,
+  answers: [{ status: 201, description: 'The key, shown this once.', body: 'ApiKeyCreated' }],
+  errors: ['owner_only'],
+});
+
+export const handler = managementRoute(contract, async ({ caller, input, event }) => {
   requireOwner(caller);
-  const { name } = parse(createApiKeyInput, body);
+  const { name } = input.body();
   const issued = issueApiKey();
   const creator = caller.email ?? (await getMember(caller.team.teamId, caller.userId))?.email;
   const record = await putApiKey({

@@ -1,5 +1,6 @@
 import { config } from '#config';
 import { monthlyAllowance, nearLimitFrom, usageMonth } from '#domain/submit-rules.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { countMembers } from '#store/members.ts';
@@ -9,7 +10,13 @@ import { monthlyUsage } from '#store/usage.ts';
  * `GET /v1/team`: the team, its plan, this month's usage against the same
  * allowance the submit path enforces, and its counts.
  */
-export const handler = managementRoute(async ({ caller }) => {
+export const contract = defineContract({
+  tag: 'Team',
+  answers: [{ status: 200, description: 'The team.', body: 'TeamView' }],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller }) => {
   const { team } = caller;
   const month = usageMonth(new Date());
   const allowance = monthlyAllowance(team, {

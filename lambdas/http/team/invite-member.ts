@@ -4,8 +4,8 @@ import { inviteMemberInput } from '#domain/member-input.ts';
 import { type Member, toMemberView } from '#domain/members.ts';
 import type { SignInJob } from '#domain/sign-in-job.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
 import { addMember } from '#store/members.ts';
 import { requireOwner } from './require-owner.ts';
@@ -14,16 +14,25 @@ import { requireOwner } from './require-owner.ts';
  * `POST /v1/team/members { email, name?, role? }` (owners): adds the member
  * and sends them a sign-in email; 409 `already_member`.
  */
-export const handler = managementRoute(async ({ caller, body, event }) => {
+export const contract = defineContract({
+  tag: 'Team',
+  body: inviteMemberInput,
+  answers: [
+    { status: 201, description: 'The new member; a sign-in link is on its way.', body: 'Member' },
+  ],
+  errors: ['owner_only', 'already_member'],
+});
+
+export const handler = managementRoute(contract, async ({ caller, input, event }) => {
   requireOwner(caller);
-  const input = parse(inviteMemberInput, body);
+  const request = input.body();
   const now = new Date();
   const member: Member = {
     userId: randomUUID(),
     teamId: caller.team.teamId,
-    email: input.email,
-    name: input.name,
-    role: input.role,
+    email: request.email,
+    name: request.name,
+    role: request.role,
     createdAt: now.toISOString(),
     lastSignInAt: null,
   };

@@ -1,5 +1,6 @@
 import { notFound } from '#domain/errors.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { getMember, removeMember } from '#store/members.ts';
@@ -9,7 +10,13 @@ import { requireOwner } from './require-owner.ts';
  * `DELETE /v1/team/members/{userId}` (owners): the member and every session
  * of theirs end at once; 409 `last_owner` for the team's only owner.
  */
-export const handler = managementRoute(async ({ caller, pathParameters, event }) => {
+export const contract = defineContract({
+  tag: 'Team',
+  answers: [{ status: 200, description: 'Removed; their sessions are over.', body: 'Ok' }],
+  errors: ['owner_only', 'last_owner'],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
   requireOwner(caller);
   const member = await getMember(caller.team.teamId, pathParameters.userId ?? '');
   if (!member || !(await removeMember(member))) throw notFound('Member');

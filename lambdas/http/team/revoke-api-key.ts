@@ -1,5 +1,6 @@
 import { notFound } from '#domain/errors.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { revokeApiKey } from '#store/api-key-listings.ts';
@@ -7,7 +8,13 @@ import { getApiKey } from '#store/api-keys.ts';
 import { requireOwner } from './require-owner.ts';
 
 /** `DELETE /v1/team/api-keys/{keyId}` (owners): the key stops working at once. */
-export const handler = managementRoute(async ({ caller, pathParameters, event }) => {
+export const contract = defineContract({
+  tag: 'Team',
+  answers: [{ status: 200, description: 'Revoked.', body: 'Ok' }],
+  errors: ['owner_only'],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
   requireOwner(caller);
   const keyId = pathParameters.keyId ?? '';
   const record = /^[a-z0-9]{16}$/.test(keyId) ? await getApiKey(keyId) : undefined;

@@ -2,8 +2,8 @@ import { notFound, ServiceError } from '#domain/errors.ts';
 import { updateMemberInput } from '#domain/member-input.ts';
 import { toMemberView } from '#domain/members.ts';
 import { actorOf, audit } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
 import { getMember, updateMember } from '#store/members.ts';
 import { requireOwner } from './require-owner.ts';
@@ -13,22 +13,32 @@ import { requireOwner } from './require-owner.ts';
  * `last_owner` when no owner would be left. The member's sessions take the
  * new role at once.
  */
-export const handler = managementRoute(async ({ caller, body, pathParameters, event }) => {
-  requireOwner(caller);
-  const member = await getMember(caller.team.teamId, pathParameters.userId ?? '');
-  if (!member) throw notFound('Member');
-  const change = parse(updateMemberInput, body);
-  if (!(await updateMember(member, change))) {
-    throw new ServiceError(409, 'conflict', 'The member changed meanwhile; retry the request');
-  }
-  const updated = { ...member, ...change };
-  await audit({
-    teamId: member.teamId,
-    actor: actorOf(caller),
-    event,
-    action: 'member.updated',
-    target: member.userId,
-    details: { role: updated.role, previousRole: member.role },
-  });
-  return json(200, toMemberView(updated));
+export const contract = defineContract({
+  tag: 'Team',
+  body: updateMemberInput,
+  answers: [{ status: 200, description: 'The member as saved.', body: 'Member' }],
+  errors: ['owner_only', 'last_owner', 'conflict'],
 });
+
+export const handler = managementRoute(
+  contract,
+  async ({ caller, input, pathParameters, event }) => {
+    requireOwner(caller);
+    const member = await getMember(caller.team.teamId, pathParameters.userId ?? '');
+    if (!member) throw notFound('Member');
+    const change = input.body();
+    if (!(await updateMember(member, change))) {
+      throw new ServiceError(409, 'conflict', 'The member changed meanwhile; retry the request');
+    }
+    const updated = { ...member, ...change };
+    await audit({
+      teamId: member.teamId,
+      actor: actorOf(caller),
+      event,
+      action: 'member.updated',
+      target: member.userId,
+      details: { role: updated.role, previousRole: member.role },
+    });
+    return json(200, toMemberView(updated));
+  },
+);

@@ -1,11 +1,18 @@
 import { notFound } from '#domain/errors.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { deleteWebhook } from '#store/webhooks.ts';
 
 /** Deletes the webhook and its secret; connecting again issues a new one. */
-export const handler = managementRoute(async ({ caller, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Webhooks',
+  answers: [{ status: 200, description: 'Disconnected.', body: 'Ok' }],
+  errors: [],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
   if (!(await deleteWebhook(form.id))) throw notFound('Webhook');
   return json(200, { ok: true });

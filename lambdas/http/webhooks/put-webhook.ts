@@ -1,16 +1,26 @@
 import { config } from '#config';
 import { planRequired } from '#domain/errors.ts';
 import { changeWebhookUrl, connectWebhook, toWebhookView, webhookInput } from '#domain/webhooks.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { parse } from '#http/parse.ts';
 import { json } from '#http/respond.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { getWebhook, putWebhook } from '#store/webhooks.ts';
 
 /** Connect (201, new secret) or change the URL (200, same secret). */
-export const handler = managementRoute(async ({ body, caller, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Webhooks',
+  body: webhookInput({ allowLoopback: config.webhookAllowLoopback }),
+  answers: [
+    { status: 200, description: 'URL changed; same secret.', body: 'Webhook' },
+    { status: 201, description: 'Connected, with a new secret.', body: 'Webhook' },
+  ],
+  errors: ['plan_required'],
+});
+
+export const handler = managementRoute(contract, async ({ input, caller, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
-  const { url } = parse(webhookInput({ allowLoopback: config.webhookAllowLoopback }), body);
+  const { url } = input.body();
   if (caller.team.plan !== 'pro') throw planRequired('A webhook');
   const existing = await getWebhook(form.id);
   const now = new Date();

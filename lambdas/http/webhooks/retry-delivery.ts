@@ -3,6 +3,7 @@ import type { WebhookJob } from '#domain/delivery-channels.ts';
 import { assertRetryable, requeued, toDeliveryView } from '#domain/delivery-log.ts';
 import { notFound, planRequired, ServiceError } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
+import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { getDelivery, saveDelivery } from '#store/deliveries.ts';
@@ -14,7 +15,13 @@ import { getWebhook } from '#store/webhooks.ts';
  * signed with the current secret to the current URL (the webhook connected
  * now), with a fresh retry schedule: `202` and the delivery, now `pending`.
  */
-export const handler = managementRoute(async ({ caller, pathParameters }) => {
+export const contract = defineContract({
+  tag: 'Webhooks',
+  answers: [{ status: 202, description: 'Pending again.', body: 'Delivery' }],
+  errors: ['plan_required', 'conflict', 'delivery_not_failed', 'delivery_not_retryable'],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
   const deliveryId = pathParameters.deliveryId;
   const delivery = isUuid(deliveryId) ? await getDelivery(form.id, deliveryId) : undefined;

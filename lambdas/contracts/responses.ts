@@ -1,0 +1,341 @@
+import * as z from 'zod/mini';
+import { AUDIT_ACTIONS } from '#domain/audit.ts';
+import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
+import { ROLES } from '#domain/members.ts';
+import { FOLDERS } from '#domain/submission-folders.ts';
+import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
+import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
+
+/**
+ * The shapes of the API's answers, by name: what contracts name in their
+ * answers, what the OpenAPI document lists as components, and what the
+ * typed client returns. Read by the document's build, the tests and the
+ * client's types only: no handler bundles this module.
+ */
+
+const dateTime = () => z.iso.datetime({ offset: true });
+const count = () => z.int().check(z.minimum(0));
+const nullableString = () => z.nullable(z.string());
+
+const fieldDefinition = z.looseObject({
+  id: z.string(),
+  type: z.enum(FIELD_TYPES),
+  label: z.optional(z.string()),
+  required: z.optional(z.boolean()),
+  options: z.optional(z.array(z.string())),
+});
+
+const formSettings = {
+  name: z.string(),
+  type: z.enum(FORM_TYPES),
+  emoji: nullableString(),
+  status: z.enum(['active', 'paused']),
+  closedReason: z.nullable(z.enum(['manual', 'max_submissions', 'auto_close_date'])),
+  maxSubmissions: z.nullable(z.int().check(z.minimum(1))),
+  autoCloseAt: z.nullable(dateTime()),
+  closedMessage: nullableString(),
+  notifyEnabled: z.boolean(),
+  notifyEmail: nullableString(),
+  notifySubject: z.string(),
+  notifyFromName: z.string(),
+  autoreplyEnabled: z.boolean(),
+  autoreplySubject: nullableString(),
+  autoreplyBody: nullableString(),
+  autoreplyAnswerPlaceholders: z.boolean(),
+  autoreplyHourlyLimit: z.int().check(z.minimum(1), z.maximum(1000)),
+  completionMode: z.enum(['default', 'message', 'redirect']),
+  completionTitle: nullableString(),
+  completionMessage: nullableString(),
+  redirectUrl: nullableString(),
+  fields: z.nullable(z.array(fieldDefinition)),
+  design: z.looseObject({}),
+  allowedOrigins: z.array(z.string()),
+  blockedIps: z.array(z.string()),
+  blockedCountries: z.array(z.string()),
+  captchaEnabled: z.boolean(),
+  captchaProvider: z.nullable(z.literal('turnstile')),
+  captchaSiteKey: nullableString(),
+  dontStoreIp: z.boolean(),
+  allowUploads: z.boolean(),
+  uploadLimitMb: z.number(),
+};
+
+const Form = z.object({
+  id: z.string(),
+  key: z.string(),
+  endpoint: z.string(),
+  userId: z.string(),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+  captchaSecretKeySet: z.boolean(),
+  ...formSettings,
+});
+
+const ShortForm = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(FORM_TYPES),
+  emoji: nullableString(),
+  status: z.enum(['active', 'paused']),
+  key: z.string(),
+  endpoint: z.string(),
+  createdAt: dateTime(),
+  submissionCount: count(),
+  unreadCount: count(),
+});
+
+const Submission = z.object({
+  id: z.string(),
+  formId: z.string(),
+  /** Answers by name; `_invalid` lists the field checks that failed (a JSON string). */
+  data: z.record(z.string(), z.string()),
+  meta: z.object({
+    ip: z.optional(z.string()),
+    userAgent: z.string(),
+    referrer: z.string(),
+    country: z.optional(z.string()),
+    deviceClass: z.optional(z.enum(['mobile', 'desktop', 'tablet', 'bot'])),
+    files: z.optional(z.array(z.object({ name: z.string(), mime: z.string(), size: count() }))),
+  }),
+  read: z.boolean(),
+  starred: z.boolean(),
+  isSpam: z.boolean(),
+  isTest: z.boolean(),
+  createdAt: dateTime(),
+  /** In lists only: the longest answer, cut to 140 characters. */
+  preview: z.optional(z.string()),
+});
+
+const Webhook = z.object({
+  formId: z.string(),
+  url: z.string(),
+  secret: z.string().check(z.startsWith('whsec_')),
+  state: z.enum(['active', 'failing']),
+  lastError: nullableString(),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+
+const Delivery = z.object({
+  deliveryId: z.string(),
+  submissionId: z.string(),
+  webhookId: z.string().check(z.startsWith('msg_')),
+  status: z.enum(DELIVERY_STATUSES),
+  cancelReason: z.nullable(z.enum(CANCEL_REASONS)),
+  attemptCount: count(),
+  nextAttemptAt: z.nullable(dateTime()),
+  attempts: z.array(
+    z.object({
+      number: z.int().check(z.minimum(1)),
+      at: dateTime(),
+      outcome: z.enum(['delivered', 'retrying', 'failed']),
+      responseStatus: z.nullable(z.int()),
+      durationMs: z.number().check(z.minimum(0)),
+      responseBody: nullableString(),
+      error: nullableString(),
+      nextAttemptAt: z.nullable(dateTime()),
+    }),
+  ),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+
+const Member = z.object({
+  userId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  createdAt: dateTime(),
+  lastSignInAt: z.nullable(dateTime()),
+});
+
+const ApiKey = z.object({
+  keyId: z.string(),
+  name: z.string(),
+  userId: z.string(),
+  createdByEmail: nullableString(),
+  createdAt: dateTime(),
+  lastUsedOn: nullableString(),
+  revokedAt: z.nullable(dateTime()),
+});
+
+const teamOfPerson = z.object({
+  teamId: z.string(),
+  name: z.string(),
+  plan: z.enum(['free', 'pro']),
+  role: z.enum(ROLES),
+});
+
+export const RESPONSES = {
+  ErrorEnvelope: z.object({
+    ok: z.literal(false),
+    /** Machine-readable code, e.g. `not_found`. */
+    error: z.string(),
+    /** For people; never parse it. */
+    message: z.string(),
+    /** With `invalid_request`: what failed in the body or query string. */
+    issues: z.optional(
+      z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+    ),
+    requestId: z.optional(z.string()),
+  }),
+  Ok: z.object({ ok: z.literal(true) }),
+  Count: z.object({ count: count() }),
+  Form,
+  FormList: z.object({ forms: z.array(ShortForm) }),
+  SubmissionCreated: z.object({ submissionId: z.string() }),
+  Submission,
+  SubmissionPage: z.object({
+    items: z.array(Submission),
+    page: z.int(),
+    pageSize: z.int(),
+    pageCount: z.int(),
+    total: count(),
+    unreadCount: count(),
+    folderCounts: z.object(
+      Object.fromEntries(FOLDERS.map((folder) => [folder, count()])) as {
+        all: ReturnType<typeof count>;
+        unread: ReturnType<typeof count>;
+        starred: ReturnType<typeof count>;
+        spam: ReturnType<typeof count>;
+      },
+    ),
+    asOf: dateTime(),
+  }),
+  SearchPage: z.object({
+    items: z.array(Submission),
+    next: nullableString(),
+    searched: count(),
+    total: count(),
+  }),
+  FileLink: z.object({
+    url: z.string(),
+    name: z.string(),
+    mime: z.string(),
+    expiresAt: dateTime(),
+  }),
+  Webhook,
+  Delivery,
+  DeliveryPage: z.object({ deliveries: z.array(Delivery), next: nullableString() }),
+  SubmitAccepted: z.object({
+    ok: z.literal(true),
+    /** Absent when the post was dropped as a bot. */
+    submissionId: z.optional(z.string()),
+    warning: z.optional(z.literal('near_limit')),
+  }),
+  UploadGrants: z.object({
+    ok: z.literal(true),
+    uploads: z.array(
+      z.object({
+        /** The id to name in `_uploads`. */
+        uploadId: z.string(),
+        /** Where to POST the file (the bucket). */
+        url: z.string(),
+        /** Form fields to send before the file, exactly as given. */
+        fields: z.record(z.string(), z.string()),
+        expiresAt: dateTime(),
+      }),
+    ),
+  }),
+  PublicForm: z.object({
+    key: z.string(),
+    title: z.string(),
+    description: nullableString(),
+    theme: z.enum(['light', 'dark', 'auto']),
+    accent: nullableString(),
+    submitLabel: z.string(),
+    fields: z.array(fieldDefinition),
+    multipart: z.boolean(),
+    closedMessage: nullableString(),
+    captchaSiteKey: nullableString(),
+    successTitle: z.string(),
+    successMessage: z.string(),
+    redirectUrl: nullableString(),
+    /** Server time (Unix ms): the `_t` to post back. */
+    renderedAt: z.int(),
+  }),
+  WebhookPayload: z.object({
+    type: z.literal(WEBHOOK_EVENT_TYPE),
+    /** When this attempt was sent. */
+    timestamp: dateTime(),
+    data: z.object({
+      formId: z.string(),
+      submissionId: z.string(),
+      submittedAt: dateTime(),
+      test: z.boolean(),
+      spam: z.boolean(),
+      /** Answers by name; no special fields, no files. */
+      fields: z.record(z.string(), z.string()),
+    }),
+  }),
+  SignInQueued: z.object({ ok: z.literal(true), message: z.string() }),
+  SignedIn: z.object({
+    user: Member,
+    teamId: z.string(),
+    teams: z.array(z.object({ teamId: z.string(), role: z.enum(ROLES) })),
+  }),
+  SessionView: z.object({
+    via: z.enum(['apiKey', 'session']),
+    user: Member,
+    role: z.enum(ROLES),
+    team: z.object({ teamId: z.string(), name: z.string(), plan: z.enum(['free', 'pro']) }),
+    teams: z.array(teamOfPerson),
+  }),
+  SwitchedTeam: z.object({ user: Member, teamId: z.string() }),
+  SessionList: z.object({
+    sessions: z.array(
+      z.object({
+        sessionId: z.string(),
+        createdAt: dateTime(),
+        lastSeenAt: dateTime(),
+        expiresAt: dateTime(),
+        ip: nullableString(),
+        userAgent: nullableString(),
+        current: z.boolean(),
+      }),
+    ),
+  }),
+  TeamView: z.object({
+    teamId: z.string(),
+    name: z.string(),
+    plan: z.enum(['free', 'pro']),
+    usage: z.object({
+      month: z.string(),
+      submissions: count(),
+      allowance: count(),
+      nearLimitFrom: count(),
+    }),
+    memberCount: count(),
+    formCount: count(),
+    formLimit: z.nullable(count()),
+  }),
+  Member,
+  MemberList: z.object({ members: z.array(Member) }),
+  ApiKeyList: z.object({ apiKeys: z.array(ApiKey) }),
+  ApiKeyCreated: z.object({ ...ApiKey.shape, apiKey: z.string() }),
+  AuditPage: z.object({
+    events: z.array(
+      z.object({
+        eventId: z.string(),
+        teamId: z.string(),
+        action: z.enum(AUDIT_ACTIONS),
+        actor: z.object({
+          kind: z.enum(['member', 'apiKey', 'anonymous']),
+          userId: nullableString(),
+          email: nullableString(),
+          keyId: nullableString(),
+        }),
+        target: nullableString(),
+        details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+        ip: nullableString(),
+        at: dateTime(),
+      }),
+    ),
+    next: nullableString(),
+  }),
+};
+
+export type Responses = typeof RESPONSES;
+export type ResponseName = keyof Responses;
+/** The body a named answer carries, as the client receives it. */
+export type ResponseBody<N extends ResponseName> = z.infer<Responses[N]>;
