@@ -119,7 +119,7 @@ export const routes: readonly Route[] = [
       'uploads:claimPending',
     ],
     summary:
-      'The public submit endpoint: stores a post (urlencoded, multipart with files, or JSON) after the checks of SPEC.md, in order.',
+      'The public submit endpoint: stores a post (urlencoded, multipart with files, or JSON) after its checks, in a fixed order; the first that fails decides the answer.',
   },
   {
     ...formDefaults,

@@ -3,9 +3,9 @@ import type { FieldDefinition } from './form-model.ts';
 import type { AnswerProblem, AnswerReason } from './submission-model.ts';
 
 /**
- * The form's field checks on a post's answers (SPEC step 12, reason codes of
- * DESIGN.md §5). A failing answer does not reject the post: the problems are
- * stored with it as `data._invalid`.
+ * The form's field checks on a post's answers (processing step 12; the rules
+ * and reason codes: docs/api-guide.md#field-checks). A failing answer does
+ * not reject the post: the problems are stored with it as `data._invalid`.
  */
 
 const MAX_EMAIL_LENGTH = 254;

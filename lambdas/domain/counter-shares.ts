@@ -1,5 +1,5 @@
 /**
- * Exact limits over sharded counters (README, "Counters and shards").
+ * Exact limits over sharded counters (docs/architecture.md#counters-and-shards).
  *
  * A limit L spread over shards gives each shard k a cap; a post may count on
  * shard k only while `count_k < cap_k`, a condition on that one item. The

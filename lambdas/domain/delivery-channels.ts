@@ -2,9 +2,9 @@ import type { PlanName } from './form-gating.ts';
 import type { FormRecord } from './form-model.ts';
 
 /**
- * Who hears of a stored submission (SPEC "Events", DESIGN §4): each channel
- * is one queue message, carrying ids only, so the workers read the form's
- * settings as they are when they send.
+ * Who hears of a stored submission (docs/delivery.md#who-hears-of-a-submission):
+ * each channel is one queue message, carrying ids only, so the workers read
+ * the form's settings as they are when they send.
  */
 export type Channel = 'webhook' | 'notification' | 'autoreply';
 

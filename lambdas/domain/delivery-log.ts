@@ -2,15 +2,16 @@ import { ServiceError } from './errors.ts';
 import type { CancelReason, DeliveryStatus } from './webhook-delivery.ts';
 
 /**
- * The webhook delivery log of a form (DESIGN §4): one delivery per
- * submission, identified by the submission's id, with every attempt made.
- * Status values (SPEC leaves them open): `pending` (queued, not tried yet),
- * `retrying` (an attempt failed in a way worth retrying; the next one is
- * scheduled), and three final ones: `delivered` (a 2xx), `failed` (not
- * retried: a 3xx or 4xx, a refused address, or the retry window ran out) and
- * `cancelled` (nothing was sent when its turn came: `cancelReason` says
- * why). Every message of a delivery ends in one of the final three, so no
- * open status outlives the message that would end it.
+ * The webhook delivery log of a form (docs/delivery.md#delivery-log): one
+ * delivery per submission, identified by the submission's id, with every
+ * attempt made. Status values (docs/delivery.md#delivery-statuses):
+ * `pending` (queued, not tried yet), `retrying` (an attempt failed in a way
+ * worth retrying; the next one is scheduled), and three final ones:
+ * `delivered` (a 2xx), `failed` (not retried: a 3xx or 4xx, a refused
+ * address, or the retry window ran out) and `cancelled` (nothing was sent
+ * when its turn came: `cancelReason` says why). Every message of a delivery
+ * ends in one of the final three, so no open status outlives the message
+ * that would end it.
  */
 
 export interface DeliveryAttempt {

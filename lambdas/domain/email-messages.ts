@@ -7,9 +7,8 @@ import type { StoredFile, Submission } from './submission-model.ts';
 import { withoutBidiControls, withoutHiddenCharacters } from './visible-text.ts';
 
 /**
- * The emails a stored submission causes (SPEC "Events" 7, DESIGN §4 "Email
- * worker"): the owner notification and the submitter's auto-reply, built
- * here as plain data; `#aws/email.ts` sends them from the deployment's
+ * The emails a stored submission causes (docs/delivery.md#emails): the owner
+ * notification and the submitter's auto-reply, built here as plain data; `#aws/email.ts` sends them from the deployment's
  * address. Everything a visitor or an owner wrote is text: escaped in the
  * HTML part, stripped of line breaks and control characters in headers.
  */
@@ -39,7 +38,7 @@ export interface EmailHints {
 
 /** RFC 5322's line limit: no header value of ours gets near it after this cut. */
 export const MAX_SUBJECT_LENGTH = 998;
-/** SPEC: `notifyFromName` is 1 to 100 characters. */
+/** `notifyFromName` is 1 to 100 characters (docs/delivery.md#notification-email). */
 export const MAX_FROM_NAME_LENGTH = 100;
 /** RFC 5321: an address (path) is at most 254 characters. */
 export const MAX_ADDRESS_LENGTH = 254;
@@ -148,8 +147,8 @@ const FIELD_PREFIX = 'field.';
 const INVALID_NAME = '_invalid';
 
 /**
- * `template` with DESIGN §5's placeholders filled: `{{form.name}}`,
- * `{{form.id}}`, `{{submission.id}}`, `{{submission.createdAt}}` and
+ * `template` with the placeholders of docs/delivery.md#placeholders filled:
+ * `{{form.name}}`, `{{form.id}}`, `{{submission.id}}`, `{{submission.createdAt}}` and
  * `{{field.<id>}}` (the answer of that name, empty when there is none).
  * Spaces inside the braces are allowed; an unknown placeholder stays as
  * written. Answers come without bidi controls; otherwise values are inserted

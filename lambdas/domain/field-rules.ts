@@ -4,7 +4,10 @@
  * submit path and the email and webhook workers do not bundle it.
  */
 
-/** SPEC Limits: longer submitted values are cut, so a longer length rule could never apply. */
+/**
+ * Submitted values are cut to this (docs/api-guide.md#field-rules), so a longer
+ * length rule could never apply.
+ */
 export const MAX_ANSWER_LENGTH = 10_000;
 export const DEFAULT_RATING_MAX = 5;
 

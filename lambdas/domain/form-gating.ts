@@ -15,9 +15,9 @@ export type PlanName = 'free' | 'pro';
  * a team that dropped to Free can still edit other settings of a form that
  * keeps Pro values from before.
  *
- * `completionMode` is Free (SPEC marks the completion title, message and
- * `redirectUrl` as Pro, not the mode): a Free form in `message` mode shows
- * the default copy, and one in `redirect` mode (possible only with a URL
+ * `completionMode` is Free (docs/api-guide.md#pro-settings: the completion
+ * title, message and `redirectUrl` are Pro, not the mode): a Free form in
+ * `message` mode shows the default copy, and one in `redirect` mode (possible only with a URL
  * kept from Pro days) shows the thank-you page, because the submit path
  * redirects for Pro teams only (`redirectTarget`).
  */

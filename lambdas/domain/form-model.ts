@@ -123,7 +123,7 @@ export interface FormSummary {
   endpoint: string;
   createdAt: string;
   submissionCount: number;
-  /** Unread submissions (not spam): the dashboard's badge; beyond SPEC's list shape. */
+  /** Unread submissions (not spam): the dashboard's badge; beyond the short shape's first fields. */
   unreadCount: number;
 }
 

@@ -1,19 +1,19 @@
 import { MAX_ANSWER_LENGTH } from './field-rules.ts';
 
 /**
- * A post's text fields as the service keeps them (SPEC.md "Public submit
- * endpoint", field rules 1–5; DESIGN.md §5 special fields). The body parsers
- * hand over name/value pairs in the order received; everything after works on
- * the answers and special fields produced here.
+ * A post's text fields as the service keeps them (docs/api-guide.md#field-rules,
+ * docs/api-guide.md#special-fields). The body parsers hand over name/value
+ * pairs in the order received; everything after works on the answers and
+ * special fields produced here.
  */
 
-/** SPEC Limits: submitted fields per request (special fields do not count). */
+/** Submitted fields per request (special fields do not count; docs/api-guide.md#field-rules). */
 export const MAX_SUBMITTED_FIELDS = 50;
-/** SPEC Limits: submitted field name, in code points, measured as stored (after `[]` removal). */
+/** Submitted field name, in code points, measured as stored (after `[]` removal). */
 export const MAX_FIELD_NAME_LENGTH = 200;
-/** SPEC Limits: a value, and a joined repeated value, is cut to this many code points. */
+/** A value, and a joined repeated value, is cut to this many code points. */
 export const MAX_VALUE_LENGTH = MAX_ANSWER_LENGTH;
-/** DESIGN §5: a page posted sooner than this after `_t` was rendered is a bot. */
+/** A post sooner than this after `_t` (when the page was drawn) is a bot. */
 export const MIN_FILL_MS = 2000;
 
 /** Fields that change handling and are never stored. */
@@ -140,15 +140,15 @@ export function normalizeAnswers(
   return { data, special };
 }
 
-/** Empty (SPEC: `422`): no answer with visible content and no file. */
+/** Empty (`422`, docs/api-guide.md#processing-order step 7): no visible answer and no file. */
 export function isEmptySubmission(data: Record<string, string>, fileCount: number): boolean {
   if (fileCount > 0) return false;
   return Object.values(data).every((value) => value.trim() === '');
 }
 
 /**
- * The quiet drops of SPEC step 6: a filled honeypot, or `_t` less than 2 s
- * before now. A `_t` in the future gives a negative difference and is
+ * The quiet drops of processing step 6 (docs/api-guide.md#processing-order):
+ * a filled honeypot, or `_t` less than 2 s before now. A `_t` in the future gives a negative difference and is
  * dropped too (a clock that far off, or a forged stamp). A `_t` that is not
  * a number is ignored, not treated as a bot: sites that template it wrong
  * would otherwise lose every real post without any error to notice.

@@ -1,10 +1,10 @@
 import type { Submission } from './submission-model.ts';
 
 /**
- * The inbox folders of SPEC.md's list filters. A submission's flags decide
- * which folders hold it; the store keeps one sparse index and one counter per
- * folder, so a flag change moves exactly the counters of the folders it
- * enters or leaves.
+ * The inbox folders of the list filters (docs/api-guide.md#folders-and-paging).
+ * A submission's flags decide which folders hold it; the store keeps one
+ * sparse index and one counter per folder, so a flag change moves exactly the
+ * counters of the folders it enters or leaves.
  */
 export const FOLDERS = ['all', 'unread', 'starred', 'spam'] as const;
 export type Folder = (typeof FOLDERS)[number];

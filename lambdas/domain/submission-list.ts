@@ -6,7 +6,10 @@ import { inEnglish } from './validation-issues.ts';
 
 export { type PageWindow, pageHolding, pageWindow } from './submission-pages.ts';
 
-/** DESIGN.md §5: the longest answer cut to 140 characters, ending in `…` when cut. */
+/**
+ * `preview`: the longest answer cut to 140 characters, ending in `…` when cut
+ * (docs/api-guide.md#folders-and-paging).
+ */
 export const PREVIEW_CHARACTERS = 140;
 
 /** Query string of `GET /v1/forms/{formId}/submissions`; values arrive as strings. */

@@ -1,4 +1,4 @@
-/** The submission as the service stores it and as the API shows it (SPEC.md "Submission"). */
+/** The submission as stored and as the API shows it (docs/api-guide.md#submissions). */
 
 export type DeviceClass = 'mobile' | 'desktop' | 'tablet' | 'bot';
 
@@ -43,13 +43,13 @@ export interface Submission {
   spamAt?: string;
 }
 
-/** The submission as the API shows it (SPEC.md "Submission"): without what is stored only. */
+/** The submission as the API shows it: without what is stored only. */
 export function submissionView(submission: Submission): Omit<Submission, 'spamAt'> {
   const { spamAt: _stored, ...shown } = submission;
   return shown;
 }
 
-/** One answer problem inside `data._invalid` (reason codes of DESIGN.md §5). */
+/** One answer problem inside `data._invalid` (reason codes: docs/api-guide.md#field-checks). */
 export interface AnswerProblem {
   fieldId: string;
   reason: AnswerReason;

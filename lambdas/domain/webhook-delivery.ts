@@ -1,5 +1,5 @@
 /**
- * The rules of webhook delivery (SPEC "Events" delivery rules, DESIGN §4):
+ * The rules of webhook delivery (docs/delivery.md#retries):
  * which outcome an attempt has and how long to wait before the next one.
  * Pure: the sender produces an `AttemptResult`, the worker applies these.
  */
@@ -7,8 +7,8 @@
 /**
  * Delays after attempts 1 to 7, in seconds: 5 s, 30 s, 2 min, 5 min, 15 min,
  * 30 min, 1 h; 6,755 s (about 1 h 53 min) in all: about two hours with
- * jitter and the attempts' own time (SPEC "Limits": retry window about two
- * hours). Eight attempts in all; after the eighth the message goes to the DLQ.
+ * jitter and the attempts' own time (the retry window of about two hours).
+ * Eight attempts in all; after the eighth the message goes to the DLQ.
  */
 export const DEFAULT_RETRY_DELAYS_SECONDS: readonly number[] = [5, 30, 120, 300, 900, 1800, 3600];
 
@@ -19,7 +19,7 @@ export const RETRY_JITTER = 0.2;
 export const MAX_RETRY_DELAY_SECONDS = 43_200;
 
 /**
- * Delivery item statuses (SPEC leaves them unshown): `pending` and
+ * Delivery item statuses (docs/delivery.md#delivery-statuses): `pending` and
  * `retrying` are open, the other three final (delivery-log.ts says when).
  */
 export const DELIVERY_STATUSES = [

@@ -1,11 +1,11 @@
 import type { Submission } from '#domain/submission-model.ts';
 
 /**
- * The body of a `submission.created` delivery (SPEC "Webhook delivery
- * payload"; `data.spam` is DESIGN §4's addition: spam is delivered too,
- * flagged). Serialised once per attempt and signed as these exact bytes.
+ * The body of a `submission.created` delivery (docs/delivery.md#webhook-requests;
+ * `data.spam` is our addition: spam is delivered too, flagged). Serialised
+ * once per attempt and signed as these exact bytes.
  *
- * Size: SPEC requires every answer, so the body is not trimmed to the
+ * Size: every answer is owed, so the body is not trimmed to the
  * Standard Webhooks recommendation of 20 KB. Its bound is the submit limits:
  * 50 fields × (200-character name + 10,000-character value), about 510 KB of
  * answers at worst (more in bytes for non-ASCII text, and JSON escaping),

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Standard Webhooks signing (SPEC "Authentication" point 4): HMAC-SHA256 of
+ * Standard Webhooks signing (docs/delivery.md#signing): HMAC-SHA256 of
  * `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the secret's
  * bytes (the `whsec_` prefix removed, the rest base64-decoded), written as
  * `v1,<base64 digest>`. node:crypto is not AWS, so this stays pure domain.
@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 const SIGNATURE_VERSION = 'v1';
-/** SPEC "Limits": webhook timestamp tolerance. */
+/** A receiver's webhook timestamp tolerance (docs/delivery.md#signing). */
 export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 function secretKey(secret: string): Buffer {
@@ -39,7 +39,7 @@ export function signWebhook(input: {
 /**
  * The `webhook-id` of a submission's delivery: derived from the submission
  * (a UUID), so every attempt and a re-run fan-out carry the same id and
- * receivers can de-duplicate (SPEC "Events" rule 6).
+ * receivers can de-duplicate (docs/delivery.md#webhook-requests).
  */
 export function webhookMessageId(submissionId: string): string {
   return `msg_${submissionId}`;

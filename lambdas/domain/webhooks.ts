@@ -72,7 +72,7 @@ export function connectWebhook(formId: string, url: string, now: Date): Webhook 
   };
 }
 
-/** A new URL keeps the secret (SPEC "Webhook secret") and gives the webhook a fresh start. */
+/** A new URL keeps the secret (docs/delivery.md#webhook-secret) and starts the webhook afresh. */
 export function changeWebhookUrl(webhook: Webhook, url: string, now: Date): Webhook {
   return { ...webhook, url, state: 'active', lastError: null, updatedAt: now.toISOString() };
 }

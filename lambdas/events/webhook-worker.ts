@@ -32,9 +32,9 @@ class RetryLater extends Error {}
 export const DEAD_LETTERED_AFTER = 'deadLetteredAfter';
 
 /**
- * One attempt of one submission's `submission.created` webhook (SPEC
- * "Events", DESIGN §4), read as things are now: the current URL and secret,
- * the submission as stored. A 2xx is delivered; a timeout, network error,
+ * One attempt of one submission's `submission.created` webhook
+ * (docs/delivery.md#retries), read as things are now: the current URL and
+ * secret, the submission as stored. A 2xx is delivered; a timeout, network error,
  * 408, 429 or 5xx is tried again after the schedule's next delay (the
  * message is hidden that long, then reported failed so SQS hands it back);
  * anything else fails at once and marks the webhook failing. The delivery

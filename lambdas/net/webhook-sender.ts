@@ -7,9 +7,8 @@ import ipaddr from 'ipaddr.js';
 import type { AttemptResult } from '#domain/webhook-delivery.ts';
 
 /**
- * One webhook attempt over `node:https` (SPEC "Webhook receiver contract",
- * "Events" delivery rules; DESIGN §4): POST, `https:` only, TLS verified,
- * redirects never followed (a 3xx is just a response), the whole exchange
+ * One webhook attempt over `node:https` (docs/delivery.md#sending-rules):
+ * POST, `https:` only, TLS verified, redirects never followed (a 3xx is just a response), the whole exchange
  * bounded by `timeoutMs`, and the address guard applied to the addresses
  * actually connected to: the request's own `lookup` resolves the name and
  * refuses before any connection unless every address is public unicast, so
@@ -169,7 +168,7 @@ export async function sendWebhook(input: {
   /** Added to the request (the worker's webhook-id, -timestamp, -signature); content-type and user-agent are the sender's. */
   headers: Record<string, string>;
   allowLoopback: boolean;
-  /** Default 10,000 (SPEC "Limits": webhook response time). */
+  /** Default 10,000: the receiver has 10 s (docs/delivery.md#sending-rules). */
   timeoutMs?: number;
   /** node's dns.lookup signature; the seam tests stub. Default dns.lookup. */
   lookup?: LookupFunction;

@@ -100,7 +100,7 @@ export const REMOVED_FORM_PATTERN = {
 } as const;
 
 /**
- * Every item names what it is in `entity` (DESIGN.md calls it `type`, but a
- * form has a `type` field of its own in the product's words).
+ * Every item names what it is in `entity`, not `type`: a form has a `type`
+ * field of its own in the product's words (docs/architecture.md#decisions).
  */
 export const ENTITY_ATTRIBUTE = 'entity';

@@ -50,8 +50,9 @@ export function submissionItem(
 }
 
 /**
- * `_subject` and `_replyto` as posted: never answers (SPEC.md stores no
- * special field in `data`), kept beside the submission for the emails.
+ * `_subject` and `_replyto` as posted: never answers (no special field is
+ * stored in `data`: docs/api-guide.md#special-fields), kept beside the
+ * submission for the emails.
  */
 export interface EmailHints {
   subject?: string;
@@ -410,7 +411,7 @@ function usageUpdate(
   };
 }
 
-/** A visitor's post to store: SPEC.md steps 10 to 12 in one call. */
+/** A visitor's post to store: steps 10 to 12 in one call (docs/api-guide.md#processing-order). */
 export interface PostToStore {
   /** With `isSpam` as the link rule decided; a duplicate makes it spam here. */
   submission: Submission;

@@ -28,7 +28,7 @@ import {
 import type { ServiceQueue } from './queues.ts';
 import { ServiceFunction } from './service-function.ts';
 
-/** The thresholds of lib/settings.ts (`alarm*`), each documented there and in README "Deploying". */
+/** The `alarm*` thresholds of lib/settings.ts, documented there and in docs/operations.md#alarms. */
 export interface AlarmThresholds {
   alarmEmail: string;
   alarmLambdaErrors: number;

@@ -10,7 +10,7 @@ import { localStore } from '../support/store.ts';
 import { burst, freshVisitor, submit, tally } from '../support/submit.ts';
 
 /**
- * The counters live on shards (README, "Counters and shards"): these tests
+ * The counters live on shards (docs/architecture.md#counters-and-shards): these tests
  * check that posts really spread over them and that every limit stays exact
  * across shards, including after owner changes that move counts.
  */
@@ -95,7 +95,8 @@ describe('form counters over shards', () => {
     const form = await newForm('pro', { maxSubmissions: 2000 });
     const posting = burst(form.key, 240, 'steady');
     for (const maxSubmissions of [1500, 1800, 1200, 1600, 240]) {
-      // A change that keeps losing the race to posts is 409 (README): sent again, as a client would.
+      // A change that keeps losing the race to posts is 409 (docs/api-guide.md#changing-a-form):
+      // sent again, as a client would.
       let status = 0;
       for (let attempt = 0; attempt < 5 && status !== 200; attempt++) {
         const changed = await api('PATCH', `/v1/forms/${form.id}`, {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newTeam } from '../support/admin.ts';
 import { api } from '../support/api.ts';
 
-const LIMIT = 300; // MANAGEMENT_RATE_PER_MINUTE default (DESIGN.md §5)
+const LIMIT = 300; // MANAGEMENT_RATE_PER_MINUTE default (docs/deploying.md#settings)
 
 describe('management rate limit', () => {
   it('answers 429 rate_limited with Retry-After past 300 requests a minute for one key, and only for that key', async () => {

@@ -197,7 +197,10 @@ describe('direct uploads: refusals at submit', () => {
     const [grant] = await grantsFor(form.key, [{ name: 'small.bin', size: 1000 }]);
     // Real S3 refuses this POST (content-length-range); the emulator does not check policies.
     const stored = await postToStorage(grant!, Buffer.alloc(MB + 1, 1));
-    expect(stored.status, 'fauxqs now enforces content-length-range: update README').toBe(204);
+    expect(
+      stored.status,
+      'fauxqs now enforces content-length-range: update docs/api-guide.md#direct-uploads',
+    ).toBe(204);
     const refused = await submit(form.key, {
       json: { a: 'b', _uploads: grant!.uploadId },
       from: freshVisitor(),

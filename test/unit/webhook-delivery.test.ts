@@ -49,7 +49,7 @@ describe('classifyAttempt', () => {
 });
 
 describe('DEFAULT_RETRY_DELAYS_SECONDS and DELIVERY_STATUSES', () => {
-  it('is the DESIGN §4 schedule: seven growing delays, about two hours in all', () => {
+  it('is the schedule of docs/delivery.md#retries: seven growing delays, about two hours in all', () => {
     expect(schedule).toEqual([5, 30, 120, 300, 900, 1800, 3600]);
     const total = schedule.reduce((a, b) => a + b, 0);
     expect(total).toBe(6755);

@@ -25,7 +25,7 @@ const submission: Submission = {
 const sentAt = new Date('2026-11-23T09:00:05.123Z');
 
 describe('webhookPayload', () => {
-  it('is the exact JSON body of SPEC "Webhook delivery payload", with data.spam', () => {
+  it('is the exact JSON body of docs/delivery.md#webhook-requests, with data.spam', () => {
     expect(webhookPayload(submission, sentAt, false)).toBe(
       '{"type":"submission.created","timestamp":"2026-11-23T09:00:05.123Z","data":{' +
         '"formId":"frm_123","submissionId":"0192f3a4-5b6c-7d8e-9f01-23456789abcd",' +

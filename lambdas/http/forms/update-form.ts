@@ -17,7 +17,8 @@ export const contract = defineContract({
 });
 
 export const handler = managementRoute(contract, async ({ input, caller, pathParameters }) => {
-  // Parsed once the form is found: another team's form is 404 whatever the body (SPEC.md).
+  // Parsed once the form is found: another team's form is 404 whatever the body
+  // (docs/api-guide.md#authentication).
   const { before, after } = await changeTeamForm(caller.team.teamId, pathParameters.id, (current) =>
     applyFormUpdate(current, input.body(), caller.team.plan, new Date()),
   );

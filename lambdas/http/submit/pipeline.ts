@@ -101,8 +101,8 @@ const pendingUploads = () => import('#aws/pending-uploads.ts');
 const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
 
 /**
- * SPEC.md's twelve processing steps, in order: the first failing step
- * decides the answer. Reads are arranged so an accepted post without files
+ * The twelve processing steps (docs/api-guide.md#processing-order), in
+ * order: the first failing step decides the answer. Reads are arranged so an accepted post without files
  * makes four sequential DynamoDB round trips: key lookup; form, team and
  * usage read in parallel; both rate windows in parallel; one transaction.
  */

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /**
- * Direct uploads from the browser (the three steps of the README's "Direct
- * uploads"): the policies from `POST /s/{key}/uploads`, one POST per file
- * to S3, and the ids for the form's `_uploads`. XMLHttpRequest, not fetch:
+ * Direct uploads from the browser (the three steps of
+ * docs/api-guide.md#direct-uploads): the policies from
+ * `POST /s/{key}/uploads`, one POST per file to S3, and the ids for the
+ * form's `_uploads`. XMLHttpRequest, not fetch:
  * only it reports upload progress.
  */
 
