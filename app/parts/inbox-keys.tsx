@@ -1,5 +1,5 @@
 import type { RefObject } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from './confirm.tsx';
 
 /**
@@ -20,18 +20,24 @@ export function useInboxKeys(options: {
   enabled: boolean;
 }): number | undefined {
   const [focused, setFocused] = useState<number>();
+  // The listener reads the row and the callbacks of now, not of its last render: keys
+  // pressed faster than effects run (j then s) act on the row just moved to.
+  const current = useRef({ focused, options });
+  current.current.options = options;
   useEffect(() => {
     if (!options.enabled) return;
     const handle = (event: KeyboardEvent) => {
+      const { options } = current.current;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const target = event.target as HTMLElement;
       if (target.closest('input, textarea, select, [contenteditable]')) return;
       const move = (to: number) => {
         const row = Math.max(0, Math.min(options.count - 1, to));
+        current.current.focused = row;
         setFocused(row);
         options.rows.current?.querySelectorAll<HTMLAnchorElement>('a.preview')[row]?.focus();
       };
-      const at = focused ?? -1;
+      const at = current.current.focused ?? -1;
       const acting = at >= 0 && at < options.count;
       switch (event.key) {
         case 'j':
@@ -65,7 +71,7 @@ export function useInboxKeys(options: {
     };
     document.addEventListener('keydown', handle);
     return () => document.removeEventListener('keydown', handle);
-  }, [options.enabled, options.count, focused]);
+  }, [options.enabled]);
   return focused;
 }
 

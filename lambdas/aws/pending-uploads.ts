@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { config } from '#config';
 import { decodeMetadata, pendingUploadKey, uploadAlreadyUsed } from '#domain/direct-uploads.ts';
+import { settleAll } from '#domain/settle-all.ts';
 import { attachmentDisposition, uploadKey } from '#domain/uploads.ts';
 import { s3 } from './s3-client.ts';
 
@@ -82,7 +83,8 @@ export interface ClaimedUpload {
  * them alike. The pending objects stay until `deletePendingUploads`. One
  * gone since it was checked was used by a submission stored meanwhile: 400
  * `upload_already_used` (the storing transaction's claim decides which
- * submission gets an upload; this only answers a late copy in words).
+ * submission gets an upload; this only answers a late copy in words). Every
+ * copy has ended when this throws, so the caller's clean-up races none.
  */
 export async function copyPendingUploads(
   formId: string,
@@ -90,7 +92,7 @@ export async function copyPendingUploads(
   uploads: readonly ClaimedUpload[],
   firstIndex: number,
 ): Promise<void> {
-  await Promise.all(
+  await settleAll(
     uploads.map(async (upload, i) => {
       try {
         await s3.send(

@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#config';
+import { settleAll } from '#domain/settle-all.ts';
 import type { StoredFile, Submission } from '#domain/submission-model.ts';
 import { attachmentDisposition, formUploadsPrefix, uploadKey } from '#domain/uploads.ts';
 import { s3 } from './s3-client.ts';
@@ -45,14 +46,15 @@ export interface UploadedFile {
  * Stores a submission's files before the submission itself, so a stored
  * submission never names a missing file. Content type as declared, and the
  * object itself says "attachment" (the download link says so again), so no
- * way of fetching it from our bucket renders it inline.
+ * way of fetching it from our bucket renders it inline. Every put has ended
+ * when this throws, so the caller's clean-up races none.
  */
 export async function putSubmissionFiles(
   formId: string,
   submissionId: string,
   files: readonly UploadedFile[],
 ): Promise<void> {
-  await Promise.all(
+  await settleAll(
     files.map((file, index) =>
       s3.send(
         new PutObjectCommand({

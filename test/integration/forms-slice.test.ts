@@ -21,6 +21,8 @@ const FULL_FORM_FIELDS = [
   'autoreplyEnabled',
   'autoreplySubject',
   'autoreplyBody',
+  'autoreplyAnswerPlaceholders',
+  'autoreplyHourlyLimit',
   'completionMode',
   'completionTitle',
   'completionMessage',
@@ -65,6 +67,8 @@ describe('POST /v1/forms', () => {
       notifyEnabled: true,
       notifySubject: 'New submission: {{form.name}}',
       autoreplyEnabled: false,
+      autoreplyAnswerPlaceholders: false,
+      autoreplyHourlyLimit: 100,
       completionMode: 'default',
       redirectUrl: null,
       allowedOrigins: [],
@@ -223,6 +227,7 @@ describe('GET /v1/forms', () => {
         'endpoint',
         'createdAt',
         'submissionCount',
+        'unreadCount',
       ].sort(),
     );
     expect(newest).toMatchObject({

@@ -1,3 +1,4 @@
+import type { DatabaseSync } from 'node:sqlite';
 import { type BuildAppOptions, buildApp } from 'fauxqs';
 import type { EmulatorHandle } from './handle.ts';
 import { assertPortFree, LOOPBACK } from './ports.ts';
@@ -123,6 +124,7 @@ async function persistenceIn(dataDir: string, stores: Stores): Promise<Persisten
     throw new Error('fauxqs changed its layout: no PersistenceManager in ./persistence.js');
   }
   const persistence = new module.PersistenceManager(dataDir);
+  releaseKeepsReceiveCount(persistence);
   persistence.load(stores.sqsStore, stores.snsStore, stores.s3Store);
   const wired = (target: unknown) => {
     (target as { persistence: Persistence }).persistence = persistence;
@@ -134,6 +136,25 @@ async function persistenceIn(dataDir: string, stores: Stores): Promise<Persisten
     wired(queue);
   }
   return persistence;
+}
+
+/**
+ * fauxqs 2.4.1 writes a message made visible again (ChangeMessageVisibility to 0, as the
+ * admin CLI's DLQ tools release what they showed) with a NULL receive count, which its own
+ * schema refuses: the call fails after the message left memory, so it is lost until the next
+ * start. Only the receipt and the deadline are cleared here; the count stays.
+ */
+function releaseKeepsReceiveCount(persistence: Persistence): void {
+  const { db } = persistence as unknown as { db?: DatabaseSync };
+  if (!db) throw new Error('fauxqs changed its layout: its PersistenceManager has no db');
+  const ready = db.prepare(
+    'UPDATE sqs_messages SET receipt_handle = NULL, visibility_deadline = NULL WHERE message_id = ?',
+  );
+  (persistence as unknown as { updateMessageReady(id: string): void }).updateMessageReady = (
+    messageId,
+  ) => {
+    ready.run(messageId);
+  };
 }
 
 /**

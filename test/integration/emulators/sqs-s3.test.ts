@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   CreateBucketCommand,
   GetObjectCommand,
@@ -5,6 +8,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import {
+  ChangeMessageVisibilityCommand,
   CreateQueueCommand,
   DeleteMessageCommand,
   ReceiveMessageCommand,
@@ -84,5 +88,57 @@ describe('SQS and S3 emulator', () => {
     await expect(startSqsS3({ port: emulator.port })).rejects.toThrow(
       `port ${emulator.port} (SQS and S3 (fauxqs)) is already in use`,
     );
+  });
+});
+
+describe('SQS and S3 emulator keeping its state', () => {
+  it('a message made visible again (ChangeMessageVisibility 0) is received again, with its count, also after a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fauxqs-state-'));
+    const clientOf = (endpoint: string) =>
+      new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+    const receive = (client: SQSClient, QueueUrl: string) =>
+      client.send(
+        new ReceiveMessageCommand({
+          QueueUrl,
+          WaitTimeSeconds: 1,
+          VisibilityTimeout: 60,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+        }),
+      );
+    let emulator = await startSqsS3({ port: 0, dataDir });
+    let sqs = clientOf(emulator.endpoint);
+    try {
+      const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'peeked' }));
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'kept' }));
+      const first = await receive(sqs, QueueUrl!);
+      await sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl,
+          ReceiptHandle: first.Messages![0]!.ReceiptHandle,
+          VisibilityTimeout: 0,
+        }),
+      );
+      const again = await receive(sqs, QueueUrl!);
+      expect(again.Messages?.map((m) => m.Body)).toEqual(['kept']);
+      expect(again.Messages![0]!.Attributes?.ApproximateReceiveCount).toBe('2');
+      await sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl,
+          ReceiptHandle: again.Messages![0]!.ReceiptHandle,
+          VisibilityTimeout: 0,
+        }),
+      );
+      sqs.destroy();
+      await emulator.stop();
+      emulator = await startSqsS3({ port: 0, dataDir });
+      sqs = clientOf(emulator.endpoint);
+      const restarted = await receive(sqs, `${emulator.endpoint}/000000000000/peeked`);
+      expect(restarted.Messages?.map((m) => m.Body)).toEqual(['kept']);
+      expect(restarted.Messages![0]!.Attributes?.ApproximateReceiveCount).toBe('3');
+    } finally {
+      sqs.destroy();
+      await emulator.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
