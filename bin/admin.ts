@@ -140,9 +140,9 @@ async function run(): Promise<unknown> {
     'key revoke': () => ({ keyId: need('key') }),
   }[command]!();
   await connect();
-  const accounts = await import('../lib/admin/accounts.ts');
-  const teams = await import('../lambdas/store/teams.ts');
-  const keys = await import('../lambdas/store/api-key-listings.ts');
+  const accounts = await import('#lib/admin/accounts.ts');
+  const teams = await import('#store/teams.ts');
+  const keys = await import('#store/api-key-listings.ts');
   switch (command) {
     case 'team create': {
       const { team, apiKey } = await accounts.createTeamWithKey(
@@ -212,7 +212,7 @@ async function runDlq(action: string | undefined, words: number): Promise<unknow
   if (action === 'purge' && !values.yes) usage('dlq purge deletes every message: add --yes');
 
   const { SQSClient } = await import('@aws-sdk/client-sqs');
-  const dlqs = await import('../lib/admin/dlq.ts');
+  const dlqs = await import('#lib/admin/dlq.ts');
   let sqs: InstanceType<typeof SQSClient>;
   let local: LocalState | null = null;
   if (deployed) {
@@ -225,7 +225,7 @@ async function runDlq(action: string | undefined, words: number): Promise<unknow
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
   }
-  const pick = async (): Promise<import('../lib/admin/dlq.ts').DeadLetterQueue> => {
+  const pick = async (): Promise<import('#lib/admin/dlq.ts').DeadLetterQueue> => {
     if (byUrl) {
       const known = local && Object.values(local.queues).find((q) => q.deadLetterUrl === byUrl);
       const sourceUrl = values['source-url']?.trim() || (known ? known.url : null);

@@ -3,7 +3,7 @@
  * as lib/bundling.ts says (code splitting included), over what
  * NodejsFunction wrote there. Run by the stack's bundling hook.
  */
-import { bundleFunction } from '../lib/bundling.ts';
+import { bundleFunction } from '#lib/bundling.ts';
 
 const [entry, outdir] = process.argv.slice(2);
 if (!entry || !outdir) {

@@ -12,7 +12,7 @@ import {
   type LocalPorts,
   type LocalStack,
   startLocalStack,
-} from '../lib/local/stack.ts';
+} from '#lib/local/stack.ts';
 
 const USAGE = `usage: npm run dev -- [options]
   --in-memory            keep no data between runs (default: persisted under --state-dir)

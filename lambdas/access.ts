@@ -1,8 +1,35 @@
+import type { QueueName } from './queues.ts';
+
 /**
  * What a function may touch, declared by each entry of routes.ts and
- * workers.ts. The kinds are the keys of the stack's grant table
- * (lib/constructs/access.ts), so a new kind is one entry there, and a kind
- * the stack cannot grant does not type-check here. A type only: no CDK code
- * reaches a bundle.
+ * workers.ts: the kinds of access the stack can grant. The stack's grant
+ * table (lib/constructs/access.ts) satisfies `Record<Access, Grant>`, so a
+ * kind declared here without a grant there does not type-check, and neither
+ * does a grant for a kind not declared. Types only: nothing reaches a bundle.
  */
-export type { Access } from '#lib/constructs/access.ts';
+export type Access =
+  | 'table:read'
+  | 'table:write'
+  | 'uploads:read'
+  | 'uploads:write'
+  | 'uploads:delete'
+  /** Sign presigned POSTs for pending direct uploads: PutObject on `pending/*` only. */
+  | 'uploads:signPending'
+  /** Check and move pending direct uploads: Get (Head, ranged GET, copy source) and Delete on `pending/*`. */
+  | 'uploads:claimPending'
+  /** The bucket's name only, no permission: the hosted page names its origin in the CSP. */
+  | 'uploads:postTarget'
+  /** List object keys under a prefix (ListBucket on the uploads bucket). */
+  | 'uploads:list'
+  /** Create or move schedules in the stack's group, passing the scheduler's role. */
+  | 'schedules:manage'
+  /** Delete schedules in the stack's group only: no create, no PassRole. */
+  | 'schedules:cancel'
+  /** Send email through SES v2 as the deployment's sender identity. */
+  | 'email:send'
+  /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
+  | 'rateLimits:count'
+  /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */
+  | 'forms:update'
+  /** Send to one queue of queues.ts, or move a message to its dead-letter queue. */
+  | `queue:${QueueName}:${'send' | 'deadLetter'}`;

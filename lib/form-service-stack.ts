@@ -1,14 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import {
-  fallbackRoute,
-  type Route,
-  routeFunctions,
-  routes as routeTable,
-} from '../lambdas/routes.ts';
-import { settingsEnvironment } from '../lambdas/settings.ts';
-import { type Worker, workers as workerTable } from '../lambdas/workers.ts';
+import { fallbackRoute, type Route, routeFunctions, routes as routeTable } from '#routes';
+import { settingsEnvironment } from '#settings';
+import { type Worker, workers as workerTable } from '#workers';
 import { grantAccess } from './constructs/access.ts';
 import { Api, isSubmitRoute } from './constructs/api.ts';
 import { EmailSending } from './constructs/email.ts';

@@ -8,7 +8,7 @@ import {
   SETTINGS,
   type SettingValues,
   wholeNumber,
-} from '../lambdas/settings.ts';
+} from '#settings';
 
 /**
  * What a deployer may change without touching code, each a CDK context key

@@ -5,7 +5,7 @@ import { matchRoute } from '#routes';
 import { CORS_HEADERS } from './cors.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { wantsHtml } from './negotiate.ts';
-import { methodNotAllowedPage, PAGE_HEADERS } from './pages.ts';
+import { methodNotAllowedPage, PAGE_HEADERS } from './post-answer-pages.ts';
 import { header } from './request.ts';
 import { withRequestId } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';

@@ -1,7 +1,7 @@
-import { issueApiKey } from '../../lambdas/domain/api-keys.ts';
-import { putApiKey } from '../../lambdas/store/api-key-listings.ts';
-import { createTeam } from '../../lambdas/store/new-teams.ts';
-import { getTeam, type Plan, type Team } from '../../lambdas/store/teams.ts';
+import { issueApiKey } from '#domain/api-keys.ts';
+import { putApiKey } from '#store/api-key-listings.ts';
+import { createTeam } from '#store/new-teams.ts';
+import { getTeam, type Plan, type Team } from '#store/teams.ts';
 
 /**
  * Operator actions on teams and keys, shared by the admin CLI and the local

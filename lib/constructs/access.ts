@@ -1,4 +1,5 @@
-import { QUEUES } from '../../lambdas/queues.ts';
+import type { Access } from '#access';
+import { QUEUES } from '#queues';
 import type { EmailSending } from './email.ts';
 import type { QueueName, Queues } from './queues.ts';
 import type { Scheduling } from './scheduling.ts';
@@ -25,9 +26,9 @@ const QUEUE_GRANTS = Object.fromEntries(
 ) as Record<`queue:${QueueName}:${'send' | 'deadLetter'}`, Grant>;
 
 /**
- * Every access a route or worker may declare (lambdas/access.ts takes the
- * kinds from here), and the one least-privilege grant it becomes: a new kind
- * is one entry.
+ * The one least-privilege grant each access kind of lambdas/access.ts
+ * becomes: a new kind is one line there and one entry here (a missing or an
+ * extra entry does not type-check).
  */
 const GRANTS = {
   'table:read': (fn, { storage }) => storage.grantTableRead(fn),
@@ -59,9 +60,9 @@ const GRANTS = {
    * queue only.
    */
   ...QUEUE_GRANTS,
-} satisfies Record<string, Grant>;
+} satisfies Record<Access, Grant>;
 
-export type Access = keyof typeof GRANTS;
+export type { Access };
 
 export function grantAccess(
   fn: ServiceFunction,

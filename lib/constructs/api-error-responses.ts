@@ -1,5 +1,5 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { CORS_HEADERS } from '../../lambdas/http/cors.ts';
+import { CORS_HEADERS } from '#http/cors.ts';
 
 interface ErrorResponse {
   type: ResponseType;

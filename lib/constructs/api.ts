@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { answersHead, type Route } from '../../lambdas/routes.ts';
+import { answersHead, type Route } from '#routes';
 import { addErrorResponses } from './api-error-responses.ts';
 import type { ServiceFunction } from './service-function.ts';
 

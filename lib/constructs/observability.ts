@@ -18,13 +18,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { EmailJob } from '../../lambdas/domain/delivery-channels.ts';
-import {
-  METRIC_DIMENSIONS,
-  METRICS_NAMESPACE,
-  METRICS_SERVICE,
-  type MetricName,
-} from '../../lambdas/metrics.ts';
+import type { EmailJob } from '#domain/delivery-channels.ts';
+import { METRIC_DIMENSIONS, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '#metrics';
 import type { ServiceQueue } from './queues.ts';
 import { ServiceFunction } from './service-function.ts';
 

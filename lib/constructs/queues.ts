@@ -3,7 +3,7 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { QUEUES, type QueueDefinition } from '../../lambdas/queues.ts';
+import { QUEUES, type QueueDefinition } from '#queues';
 import type { ServiceFunction } from './service-function.ts';
 
 export type QueueName = keyof typeof QUEUES;

@@ -12,8 +12,8 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { LogLevel } from '../../lambdas/settings.ts';
-import { ESBUILD_FLAGS } from '../bundling.ts';
+import { ESBUILD_FLAGS } from '#lib/bundling.ts';
+import type { LogLevel } from '#settings';
 
 const BUNDLE_FUNCTION = fileURLToPath(new URL('../../bin/bundle-function.ts', import.meta.url));
 

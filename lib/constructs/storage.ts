@@ -15,12 +15,9 @@ import {
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import {
-  PENDING_UPLOAD_SECONDS,
-  PENDING_UPLOADS_PREFIX,
-} from '../../lambdas/domain/direct-uploads.ts';
-import { SUBMISSION_UPLOADS_PREFIX } from '../../lambdas/domain/uploads.ts';
-import { INDEXES, STREAM_VIEW, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/schema.ts';
+import { PENDING_UPLOAD_SECONDS, PENDING_UPLOADS_PREFIX } from '#domain/direct-uploads.ts';
+import { SUBMISSION_UPLOADS_PREFIX } from '#domain/uploads.ts';
+import { INDEXES, STREAM_VIEW, TABLE_KEYS, TTL_ATTRIBUTE } from '#store/schema.ts';
 import { wildcardResourceFinding } from './nag-finding.ts';
 import type { ServiceFunction } from './service-function.ts';
 

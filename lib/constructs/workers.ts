@@ -2,7 +2,7 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import type { Worker, WorkerTrigger } from '../../lambdas/workers.ts';
+import type { Worker, WorkerTrigger } from '#workers';
 import { type AccessTargets, grantAccess } from './access.ts';
 import { wildcardResourceFinding } from './nag-finding.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function.ts';

@@ -1,5 +1,5 @@
-import { QUEUES } from '../../lambdas/queues.ts';
-import { SETTINGS, settingsEnvironment } from '../../lambdas/settings.ts';
+import { QUEUES } from '#queues';
+import { SETTINGS, settingsEnvironment } from '#settings';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './lambda-runtime.ts';
 
 /** Names of the local resources; fixed so a persisted stack finds its data again. */

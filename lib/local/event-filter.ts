@@ -1,4 +1,4 @@
-import type { FilterPattern } from '../../lambdas/workers.ts';
+import type { FilterPattern } from '#workers';
 
 /**
  * Lambda event filtering (the subset the stack uses and a bit more): a

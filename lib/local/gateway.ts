@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { fallbackRoute, matchRoute, routeFunctions } from '../../lambdas/routes.ts';
+import { fallbackRoute, matchRoute, routeFunctions } from '#routes';
 import { isStreamingHandler } from './awslambda-shim.ts';
 import { integrationFailure, tooLarge } from './gateway-errors.ts';
 import { invokeWithTimeout, lambdaContext, loadHandler } from './lambda-runtime.ts';

@@ -5,8 +5,8 @@ import {
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { config } from '../../lambdas/config.ts';
-import { QUEUES } from '../../lambdas/queues.ts';
+import { config } from '#config';
+import { QUEUES } from '#queues';
 import { LOCAL_BUCKET, LOCAL_QUEUE_PREFIX, LOCAL_SCHEDULE_GROUP } from './environment.ts';
 
 export interface LocalQueue {

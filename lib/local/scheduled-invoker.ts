@@ -1,4 +1,4 @@
-import type { Worker } from '../../lambdas/workers.ts';
+import type { Worker } from '#workers';
 import { invokeWithTimeout, lambdaContext, loadHandler } from './lambda-runtime.ts';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { workers } from '../../lambdas/workers.ts';
+import { workers } from '#workers';
 import { startDynamoDbLocal } from './emulators/dynamodb.ts';
 import { assertPortFree } from './emulators/ports.ts';
 import { startScheduler } from './emulators/scheduler.ts';
@@ -173,7 +173,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     );
 
     // Store modules read the environment above, so they load only now.
-    const { ensureTable } = await import('../../lambdas/store/table-setup.ts');
+    const { ensureTable } = await import('#store/table-setup.ts');
     const streamArn = await ensureTable(LOCAL_TABLE);
 
     const streams = new DynamoDBStreamsClient({
@@ -305,9 +305,9 @@ function streamPositionsIn(file: string, consumer: string): StreamPositions {
 async function developmentAccounts(
   options: LocalStackOptions,
 ): Promise<{ pro: DevAccount; free: DevAccount }> {
-  const { createTeamWithKey } = await import('../admin/accounts.ts');
-  const { getApiKey } = await import('../../lambdas/store/api-keys.ts');
-  const { keyIdOf } = await import('../../lambdas/domain/api-keys.ts');
+  const { createTeamWithKey } = await import('#lib/admin/accounts.ts');
+  const { getApiKey } = await import('#store/api-keys.ts');
+  const { keyIdOf } = await import('#domain/api-keys.ts');
   if (!options.inMemory) {
     const previous = await readPrevious(options.stateDir);
     if (previous) {

@@ -6,7 +6,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import type { FilterPattern } from '../../lambdas/workers.ts';
+import type { FilterPattern } from '#workers';
 import { matchesPattern } from './event-filter.ts';
 import {
   invokeWithTimeout,

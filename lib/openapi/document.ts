@@ -8,8 +8,8 @@ import {
 import { RESPONSES, type ResponseName } from '#contracts/responses.ts';
 import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 import type { Answer, Contract } from '#http/contract.ts';
+import { installAwsLambdaGlobal } from '#lib/local/awslambda-shim.ts';
 import { documentedRoute, type Route, routes } from '#routes';
-import { installAwsLambdaGlobal } from '../local/awslambda-shim.ts';
 
 /**
  * The OpenAPI 3.1 document, built from the route table and each route's

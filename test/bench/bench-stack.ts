@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalStack, type LocalStackInfo, startLocalStack } from '../../lib/local/stack.ts';
-import { startDevProcess } from '../support/dev-process.ts';
+import { type LocalStack, type LocalStackInfo, startLocalStack } from '#lib/local/stack.ts';
+import { startDevProcess } from '#test/support/dev-process.ts';
 
 export interface BenchForm {
   id: string;

@@ -7,8 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { meterDynamoDb } from '../support/dynamodb-meter.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { withBenchStack } from './bench-stack.ts';
 
 const { values } = parseArgs({ options: { submissions: { type: 'string', default: '10000' } } });
@@ -17,8 +17,8 @@ const SUBMISSIONS = Number(values.submissions);
 await withBenchStack(async ({ api, newForm, stack }) => {
   const form = await newForm('Bulk bench');
   await seedSubmissions({ formId: form.id, teamId: form.teamId, count: SUBMISSIONS });
-  const { dynamodb, documents } = await import('../../lambdas/store/client.ts');
-  const { config } = await import('../../lambdas/config.ts');
+  const { dynamodb, documents } = await import('#store/client.ts');
+  const { config } = await import('#config');
   const { meter } = meterDynamoDb(dynamodb);
   const body = { target: { filter: 'all', asOf: new Date().toISOString() }, read: true };
   const started = performance.now();
@@ -56,7 +56,7 @@ await withBenchStack(async ({ api, newForm, stack }) => {
     }
     cursor = page.LastEvaluatedKey;
   } while (cursor);
-  const { readCounters } = await import('../../lambdas/store/form-counters.ts');
+  const { readCounters } = await import('#store/form-counters.ts');
   const { folders } = await readCounters(form.id, { consistent: true });
   const counters = { all: folders.all, unread: folders.unread };
   const exact = counters.all === all && counters.unread === unread && changed === SUBMISSIONS;

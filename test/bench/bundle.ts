@@ -3,8 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { build } from 'esbuild';
+import { bundleFunction, ESBUILD_FLAGS, sizesOf } from '#lib/bundling.ts';
 import { groupHandler } from '#routes';
-import { bundleFunction, ESBUILD_FLAGS, sizesOf } from '../../lib/bundling.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -41,7 +41,7 @@
  * so a caller can compare the peak against the ceiling.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { TABLE_KEYS } from '../../lambdas/store/schema.ts';
+import { TABLE_KEYS } from '#store/schema.ts';
 
 export interface ContentionModelOptions {
   /** How long an item stays held after its transaction committed. */

@@ -204,8 +204,8 @@ const pair = (values: number[]) => {
 
 await withBenchStack(async (bench) => {
   const { stack } = bench;
-  const { dynamodb } = await import('../../lambdas/store/client.ts');
-  const { createTeamWithKey } = await import('../../lib/admin/accounts.ts');
+  const { dynamodb } = await import('#store/client.ts');
+  const { createTeamWithKey } = await import('#lib/admin/accounts.ts');
   const model = installContentionModel(dynamodb, { holdMs: HOLD_MS, inFlightMs: IN_FLIGHT_MS });
   const { baseUrl } = stack.info;
 
@@ -310,7 +310,7 @@ await withBenchStack(async (bench) => {
 
 async function runCell(
   model: ContentionModel,
-  dynamodb: Awaited<typeof import('../../lambdas/store/client.ts')>['dynamodb'],
+  dynamodb: Awaited<typeof import('#store/client.ts')>['dynamodb'],
   post: Post,
   cell: { shape: Shape; concurrency: number; targets: Target[] },
 ): Promise<Cell> {
@@ -417,7 +417,7 @@ function hottestPartitionOf(stats: ContentionStats, stored: number): Cell['hotte
 /** The form item and the usage item with the most commits in one second, and their write cost. */
 async function hottestItems(
   stats: ContentionStats,
-  dynamodb: Awaited<typeof import('../../lambdas/store/client.ts')>['dynamodb'],
+  dynamodb: Awaited<typeof import('#store/client.ts')>['dynamodb'],
 ): Promise<Cell['hottest']> {
   const best = { form: { item: '', peak: 0 }, usage: { item: '', peak: 0 } };
   for (const [item, perSecond] of stats.commitsPerSecond) {
@@ -437,7 +437,7 @@ async function hottestItems(
 /** The item's size as DynamoDB counts it, approximately (names and values in bytes). */
 async function itemBytes(
   item: string,
-  dynamodb: Awaited<typeof import('../../lambdas/store/client.ts')>['dynamodb'],
+  dynamodb: Awaited<typeof import('#store/client.ts')>['dynamodb'],
 ): Promise<number> {
   const [table, pkJson, skJson] = item.split('\u0000');
   const { Item } = await dynamodb.send(

@@ -8,9 +8,9 @@
  */
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { chromiumPath } from '../support/chromium-path.ts';
-import { meterDynamoDb } from '../support/dynamodb-meter.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
+import { chromiumPath } from '#test/support/chromium-path.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { median, withBenchStack } from './bench-stack.ts';
 
 const { values } = parseArgs({
@@ -98,7 +98,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   }
   await browser.close();
 
-  const { dynamodb } = await import('../../lambdas/store/client.ts');
+  const { dynamodb } = await import('#store/client.ts');
   const { meter, reset } = meterDynamoDb(dynamodb);
   reset();
   await api('GET', `/v1/forms/${form.id}/submissions/search?q=message%2099999`);

@@ -23,7 +23,7 @@ import { createServer } from 'node:https';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Certificate, localCertificate } from '../support/webhook-receiver.ts';
+import { type Certificate, localCertificate } from '#test/support/webhook-receiver.ts';
 import { type BenchForm, type BenchStack, withBenchDevProcess } from './bench-stack.ts';
 
 const { values } = parseArgs({

@@ -14,8 +14,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { meterDynamoDb } from '../support/dynamodb-meter.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { withBenchStack } from './bench-stack.ts';
 
 const { values } = parseArgs({
@@ -52,7 +52,7 @@ await withBenchStack(async ({ stack, newForm }) => {
   });
   await warmUp.arrayBuffer();
 
-  const { dynamodb, documents } = await import('../../lambdas/store/client.ts');
+  const { dynamodb, documents } = await import('#store/client.ts');
   const { meter, reset } = meterDynamoDb(dynamodb);
 
   /** One export over real HTTP: times, memory and the handler's DynamoDB reads. */
@@ -123,8 +123,8 @@ await withBenchStack(async ({ stack, newForm }) => {
   let twoPasses: Awaited<ReturnType<typeof measure>> | undefined;
   if (values['two-passes']) {
     // As a form stored before column catalogues: the export falls back to two walks.
-    const { formColumnsKey } = await import('../../lambdas/store/keys.ts');
-    const { config } = await import('../../lambdas/config.ts');
+    const { formColumnsKey } = await import('#store/keys.ts');
+    const { config } = await import('#config');
     await documents.send(
       new DeleteCommand({ TableName: config.tableName, Key: formColumnsKey(form.id) }),
     );

@@ -6,8 +6,8 @@
  * its calls, the capacity they consumed and the median latency.
  */
 import { parseArgs } from 'node:util';
-import { meterDynamoDb } from '../support/dynamodb-meter.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { median, withBenchStack } from './bench-stack.ts';
 
 const { values } = parseArgs({
@@ -28,7 +28,7 @@ await withBenchStack(async ({ api, newForm }) => {
     count: SUBMISSIONS,
   });
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  const { dynamodb } = await import('../../lambdas/store/client.ts');
+  const { dynamodb } = await import('#store/client.ts');
   const { meter, reset } = meterDynamoDb(dynamodb);
   // ids are newest first: one near the far end of the inbox.
   const old = ids[Math.floor(ids.length * 0.9)]!;

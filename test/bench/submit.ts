@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { meterDynamoDb } from '../support/dynamodb-meter.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
 import { withBenchStack } from './bench-stack.ts';
 import { bundleOf, coldInit } from './bundle.ts';
 
@@ -80,7 +80,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   latencies.sort((a, b) => a - b);
 
   // Handler CPU, one request at a time: what one Lambda container spends.
-  const { handler } = await import('../../lambdas/http/submit/submit.ts');
+  const { handler } = await import('#http/submit/submit.ts');
   const cpu: number[] = [];
   for (let i = 0; i < CPU_SAMPLES; i++) {
     const event = submitEvent(form.key, i);
@@ -95,7 +95,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   // Capacity per accepted post, as DynamoDB bills it: reads and writes the
   // handler's client consumed (indexes included), for a plain form and for
   // one whose settings make a 6.4 KB item (12 fields, long texts).
-  const { dynamodb } = await import('../../lambdas/store/client.ts');
+  const { dynamodb } = await import('#store/client.ts');
   const { meter, reset } = meterDynamoDb(dynamodb);
   const large = await newForm('Bench large');
   const patched = await api('PATCH', `/v1/forms/${large.id}`, LARGE_SETTINGS);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answersHead, fallbackRoute, routeFunctions, routes } from '../../lambdas/routes.ts';
-import { workers } from '../../lambdas/workers.ts';
+import { answersHead, fallbackRoute, routeFunctions, routes } from '#routes';
+import { workers } from '#workers';
 import { deployedMethods } from './api-methods.ts';
 import { everyAccessRoutes } from './route-fixtures.ts';
 import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';

@@ -9,9 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, routeFunctions } from '../../lambdas/routes.ts';
-import { workers } from '../../lambdas/workers.ts';
-import { bundleSizes } from '../bench/bundle.ts';
+import { fallbackRoute, routeFunctions } from '#routes';
+import { bundleSizes } from '#test/bench/bundle.ts';
+import { workers } from '#workers';
 
 const GROWTH_ALLOWED = 1.1;
 

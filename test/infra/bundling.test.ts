@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleFunction } from '../../lib/bundling.ts';
+import { bundleFunction } from '#lib/bundling.ts';
 
 /**
  * The stack's build (lib/bundling.ts, run by every function's afterBundling

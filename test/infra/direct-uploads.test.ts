@@ -6,8 +6,8 @@
  * PutObject alone; submit reads and deletes `pending/*` and writes `forms/*`.
  */
 import { describe, expect, it } from 'vitest';
-import { PENDING_UPLOADS_PREFIX } from '../../lambdas/domain/direct-uploads.ts';
-import { SUBMISSION_UPLOADS_PREFIX } from '../../lambdas/domain/uploads.ts';
+import { PENDING_UPLOADS_PREFIX } from '#domain/direct-uploads.ts';
+import { SUBMISSION_UPLOADS_PREFIX } from '#domain/uploads.ts';
 import { propertiesOf, statementsOf, synthesize } from './synthesize.ts';
 
 const built = synthesize();

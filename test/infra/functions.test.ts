@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, type Route, routeFunctions } from '../../lambdas/routes.ts';
+import { fallbackRoute, type Route, routeFunctions } from '#routes';
 import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,

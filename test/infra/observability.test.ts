@@ -1,10 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { METRIC_DIMENSIONS, METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/metrics.ts';
-import { workers } from '../../lambdas/workers.ts';
-import { ServiceFunction } from '../../lib/constructs/service-function.ts';
-import { STACK_SETTINGS } from '../../lib/settings.ts';
+import { ServiceFunction } from '#lib/constructs/service-function.ts';
+import { STACK_SETTINGS } from '#lib/settings.ts';
+import { METRIC_DIMENSIONS, METRICS_NAMESPACE, METRICS_SERVICE } from '#metrics';
+import { workers } from '#workers';
 import { propertiesOf, resourcesOfType, type Synthesized, synthesize } from './synthesize.ts';
 
 type Json = Record<string, unknown>;

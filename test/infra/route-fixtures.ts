@@ -1,6 +1,6 @@
-import type { Access } from '../../lambdas/access.ts';
-import type { Route } from '../../lambdas/routes.ts';
-import { routes } from '../../lambdas/routes.ts';
+import type { Access } from '#access';
+import type { Route } from '#routes';
+import { routes } from '#routes';
 
 /**
  * The real route table plus routes that use every access kind and streaming,

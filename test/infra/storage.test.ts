@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { INDEXES, STREAM_VIEW, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/schema.ts';
+import { INDEXES, STREAM_VIEW, TABLE_KEYS, TTL_ATTRIBUTE } from '#store/schema.ts';
 import { propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
 
 const { template, stack, logicalId } = synthesize();

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { type Route, routes } from '../../lambdas/routes.ts';
-import type { Worker } from '../../lambdas/workers.ts';
-import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
-import { createFormServiceApp } from '../../lib/form-service-app.ts';
-import type { FormServiceStack } from '../../lib/form-service-stack.ts';
-import { settingDefaults } from '../../lib/settings.ts';
+import type { ServiceFunction } from '#lib/constructs/service-function.ts';
+import { createFormServiceApp } from '#lib/form-service-app.ts';
+import type { FormServiceStack } from '#lib/form-service-stack.ts';
+import { settingDefaults } from '#lib/settings.ts';
+import { type Route, routes } from '#routes';
+import type { Worker } from '#workers';
 
 /**
  * What a deployment gets from `cdk deploy` with no `-c`: every setting's

@@ -1,6 +1,6 @@
-import { INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
-import type { Worker, WorkerTrigger } from '../../lambdas/workers.ts';
-import { workers } from '../../lambdas/workers.ts';
+import { INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
+import type { Worker, WorkerTrigger } from '#workers';
+import { workers } from '#workers';
 
 /**
  * The real worker table plus one worker of each trigger kind, so the stack's

@@ -1,9 +1,9 @@
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { QUEUES, WEBHOOK_LOST_RECEIVE_SLACK } from '../../lambdas/queues.ts';
-import { routeFunctions, routes } from '../../lambdas/routes.ts';
-import { INSERTED_SPAM_PATTERN, INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
-import { type Worker, workers } from '../../lambdas/workers.ts';
+import { QUEUES, WEBHOOK_LOST_RECEIVE_SLACK } from '#queues';
+import { routeFunctions, routes } from '#routes';
+import { INSERTED_SPAM_PATTERN, INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
+import { type Worker, workers } from '#workers';
 import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,

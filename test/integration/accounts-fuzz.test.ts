@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { authPost, teamWithOwner } from '../support/accounts.ts';
-import { api } from '../support/api.ts';
-import { type Rng, random } from '../support/seeded-random.ts';
+import { authPost, teamWithOwner } from '#test/support/accounts.ts';
+import { api } from '#test/support/api.ts';
+import { type Rng, random } from '#test/support/seeded-random.ts';
 
 /** Under the API key's 300 requests a minute. */
 const REQUESTS = 260;

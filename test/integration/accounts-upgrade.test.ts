@@ -1,9 +1,9 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { keyIdOf } from '../../lambdas/domain/api-keys.ts';
-import { asMember, signedIn, teamWithOwner } from '../support/accounts.ts';
-import { api, stack } from '../support/api.ts';
-import { localStore } from '../support/store.ts';
+import { keyIdOf } from '#domain/api-keys.ts';
+import { asMember, signedIn, teamWithOwner } from '#test/support/accounts.ts';
+import { api, stack } from '#test/support/api.ts';
+import { localStore } from '#test/support/store.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -9,10 +9,10 @@ import {
   signInEmailTo,
   teamWithOwner,
   verify,
-} from '../support/accounts.ts';
-import { api } from '../support/api.ts';
-import { emailsTo } from '../support/delivery.ts';
-import { freshVisitor } from '../support/submit.ts';
+} from '#test/support/accounts.ts';
+import { api } from '#test/support/api.ts';
+import { emailsTo } from '#test/support/delivery.ts';
+import { freshVisitor } from '#test/support/submit.ts';
 
 type ApiKeyRow = { keyId: string; revokedAt: string | null; lastUsedOn: string | null };
 type AuditRow = { action: string; actor: Record<string, unknown> };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { admin } from '../support/admin.ts';
-import { api } from '../support/api.ts';
+import { admin } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
 
 describe('admin CLI', () => {
   it('team create prints a key that works on the API, shown once and stored hashed', async () => {

@@ -7,13 +7,13 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { admin } from '../support/admin.ts';
-import { stack } from '../support/api.ts';
-import { connectWebhook, deliveryWhen, eventually, newReceiver } from '../support/delivery.ts';
-import { newForm } from '../support/forms.ts';
-import { messagesIn } from '../support/queues.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
-import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { admin } from '#test/support/admin.ts';
+import { stack } from '#test/support/api.ts';
+import { connectWebhook, deliveryWhen, eventually, newReceiver } from '#test/support/delivery.ts';
+import { newForm } from '#test/support/forms.ts';
+import { messagesIn } from '#test/support/queues.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
+import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 // A delivery goes through the whole (test) retry schedule before it reaches the DLQ.
 vi.setConfig({ testTimeout: 120_000 });

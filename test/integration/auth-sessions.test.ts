@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Route, routes } from '../../lambdas/routes.ts';
+import { type Route, routes } from '#routes';
 import {
   asMember,
   cookieOf,
@@ -9,9 +9,9 @@ import {
   signInEmailTo,
   teamWithOwner,
   verify,
-} from '../support/accounts.ts';
-import { api, stack } from '../support/api.ts';
-import { localStore } from '../support/store.ts';
+} from '#test/support/accounts.ts';
+import { api, stack } from '#test/support/api.ts';
+import { localStore } from '#test/support/store.ts';
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 120_000 });
 

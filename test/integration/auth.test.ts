@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { admin, newTeam } from '../support/admin.ts';
-import { api } from '../support/api.ts';
+import { admin, newTeam } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
 
 const UNAUTHORIZED = { ok: false, error: 'unauthorized' };
 

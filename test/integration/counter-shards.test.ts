@@ -1,13 +1,13 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { FORM_COUNTER_SHARDS, formCounterKey } from '../../lambdas/store/keys.ts';
-import { INDEXES } from '../../lambdas/store/schema.ts';
-import { admin, newTeam } from '../support/admin.ts';
-import { api, stack } from '../support/api.ts';
-import { newForm, storedItems, type TestForm } from '../support/forms.ts';
-import { bulk, expectCountersExact } from '../support/inbox.ts';
-import { localStore } from '../support/store.ts';
-import { burst, freshVisitor, submit, tally } from '../support/submit.ts';
+import { FORM_COUNTER_SHARDS, formCounterKey } from '#store/keys.ts';
+import { INDEXES } from '#store/schema.ts';
+import { admin, newTeam } from '#test/support/admin.ts';
+import { api, stack } from '#test/support/api.ts';
+import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
+import { bulk, expectCountersExact } from '#test/support/inbox.ts';
+import { localStore } from '#test/support/store.ts';
+import { burst, freshVisitor, submit, tally } from '#test/support/submit.ts';
 
 /**
  * The counters live on shards (docs/architecture.md#counters-and-shards): these tests

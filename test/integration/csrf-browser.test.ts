@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { asMember, signedIn, teamWithOwner } from '../support/accounts.ts';
-import { stack } from '../support/api.ts';
-import { launchChromium, siteServing } from '../support/browser.ts';
+import { asMember, signedIn, teamWithOwner } from '#test/support/accounts.ts';
+import { stack } from '#test/support/api.ts';
+import { launchChromium, siteServing } from '#test/support/browser.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -1,10 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { teamWithOwner } from '../support/accounts.ts';
-import { api } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
-import { dashboardAs, expectAccessible } from '../support/dashboard.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { teamWithOwner } from '#test/support/accounts.ts';
+import { api } from '#test/support/api.ts';
+import { launchChromium } from '#test/support/browser.ts';
+import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
 

@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { teamWithOwner } from '../support/accounts.ts';
-import { api } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
-import { type DashboardPage, dashboardAs, expectAccessible } from '../support/dashboard.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { teamWithOwner } from '#test/support/accounts.ts';
+import { api } from '#test/support/api.ts';
+import { launchChromium } from '#test/support/browser.ts';
+import { type DashboardPage, dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -180,7 +180,9 @@ describe('the inbox', () => {
       // j then s faster than the page renders (both in one task): s stars the row j moved to.
       await page.evaluate(() => {
         for (const key of ['j', 's']) {
-          document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+          document.activeElement!.dispatchEvent(
+            new KeyboardEvent('keydown', { key, bubbles: true }),
+          );
         }
       });
       await expect.poll(() => counts(page)).toEqual(['All 4', 'Unread 3', 'Starred 1', 'Spam 0']);

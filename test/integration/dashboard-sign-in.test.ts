@@ -1,14 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { asMember, requestSignIn, signedIn, teamWithOwner } from '../support/accounts.ts';
-import { api, stack } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
+import { asMember, requestSignIn, signedIn, teamWithOwner } from '#test/support/accounts.ts';
+import { api, stack } from '#test/support/api.ts';
+import { launchChromium } from '#test/support/browser.ts';
 import {
   dashboardAs,
   expectAccessible,
   openDashboard,
   signInThroughPage,
-} from '../support/dashboard.ts';
+} from '#test/support/dashboard.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
 

@@ -2,11 +2,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { FORM_COUNTER_SHARDS } from '../../lambdas/store/keys.ts';
-import { newTeam } from '../support/admin.ts';
-import { api, stack } from '../support/api.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { FORM_COUNTER_SHARDS } from '#store/keys.ts';
+import { newTeam } from '#test/support/admin.ts';
+import { api, stack } from '#test/support/api.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 

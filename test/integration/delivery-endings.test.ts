@@ -1,16 +1,16 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { admin } from '../support/admin.ts';
-import { api } from '../support/api.ts';
+import { admin } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
 import {
   connectWebhook,
   type DeliveryView,
   deliveriesOf,
   deliveryWhen,
   newReceiver,
-} from '../support/delivery.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
-import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+} from '#test/support/delivery.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
+import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 import { TEST_WEBHOOK_RETRY_DELAYS } from './global-setup.ts';
 
 // Each path ends within seconds on the test stack's schedule; the waits leave room for the

@@ -2,7 +2,7 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, stack } from '../support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import {
   connectWebhook,
   deliveriesOf,
@@ -11,10 +11,10 @@ import {
   eventually,
   newReceiver,
   webhookOf,
-} from '../support/delivery.ts';
-import { newForm } from '../support/forms.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
-import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+} from '#test/support/delivery.ts';
+import { newForm } from '#test/support/forms.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
+import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 import { TEST_WEBHOOK_RETRY_DELAYS } from './global-setup.ts';
 
 // Deliveries share the run's stream and queues: waits may be long under the full suite.
@@ -376,7 +376,7 @@ describe('receiver faults', () => {
     const form = await newForm('pro');
     await connectWebhook(form, hooks.url);
     // What a name resolving to an unspecified address would give; saved past the API's check.
-    const { forceWebhookUrl } = await import('../support/forms.ts');
+    const { forceWebhookUrl } = await import('#test/support/forms.ts');
     await forceWebhookUrl(form.id, `https://0.0.0.0:${hooks.port}/hook`);
     const post = await submit(form.key, { json: { a: 'ssrf' }, from: freshVisitor() });
     const delivery = await deliveryWhen(form, post.body?.submissionId as string, 'failed');

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startDevProcess } from '../support/dev-process.ts';
-import { freshVisitor, multipart, submit } from '../support/submit.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startDevProcess } from '#test/support/dev-process.ts';
+import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 /**
  * The local stack's persistent state means what a user expects: work the

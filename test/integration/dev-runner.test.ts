@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevProcess, startDevProcess } from '../support/dev-process.ts';
+import { type DevProcess, startDevProcess } from '#test/support/dev-process.ts';
 
 /**
  * Pids of live processes whose command line mentions `needle` and `program` (the JVM names its

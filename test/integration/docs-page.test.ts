@@ -2,15 +2,12 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCS_CSP } from '../../lambdas/http/docs/get-docs-page.ts';
-import {
-  REDOC_GZIP_BASE64,
-  REDOC_VERSION,
-} from '../../lambdas/http/docs/redoc-bundle.generated.ts';
-import { routes } from '../../lambdas/routes.ts';
-import { patchedRedocBundle, redocVersion } from '../../lib/openapi/redoc-asset.ts';
-import { api, stack } from '../support/api.ts';
-import { launchChromium, visit } from '../support/browser.ts';
+import { DOCS_CSP } from '#http/docs/get-docs-page.ts';
+import { REDOC_GZIP_BASE64, REDOC_VERSION } from '#http/docs/redoc-bundle.generated.ts';
+import { patchedRedocBundle, redocVersion } from '#lib/openapi/redoc-asset.ts';
+import { routes } from '#routes';
+import { api, stack } from '#test/support/api.ts';
+import { launchChromium, visit } from '#test/support/browser.ts';
 
 /** Git-ignored (`.local/`): the screenshot is for a human to look at, not committed. */
 const OUTPUT_DIR = new URL('../../.local/test-output/', import.meta.url);

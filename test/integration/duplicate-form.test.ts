@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newTeam } from '../support/admin.ts';
-import { api } from '../support/api.ts';
+import { newTeam } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
 
 describe('POST /v1/forms/{id}/duplicate', () => {
   it('copies settings and fields into a new form with a new id, key and the " copy" suffix', async () => {

@@ -1,6 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EMAIL_CLAIM_LEASE_SECONDS } from '../../lambdas/workers.ts';
-import { emailsTo, eventually } from '../support/delivery.ts';
+import { emailsTo, eventually } from '#test/support/delivery.ts';
 import {
   emailMark,
   emailWorkerUnderTest,
@@ -8,7 +7,8 @@ import {
   sqsRecord,
   unsentAutoreply,
   writeEmailMark,
-} from '../support/email-worker.ts';
+} from '#test/support/email-worker.ts';
+import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 
 /**
  * An email's claim is a lease, a sent email is final. The real email worker runs here,
@@ -152,8 +152,8 @@ describe('the claim of an email is a lease; a sent email is final', () => {
 
   it("an auto-reply over its address's limit is final: marked refused by the limit, never sent by a later delivery", async () => {
     const { job, visitor } = await unsentAutoreply();
-    const counts = await import('../../lambdas/store/request-counts.ts');
-    const { windowAt } = await import('../../lambdas/domain/rate-limit.ts');
+    const counts = await import('#store/request-counts.ts');
+    const { windowAt } = await import('#domain/rate-limit.ts');
     const scope = counts.autoReplyRecipientScope(visitor);
     for (let i = 0; i < 3; i++) await counts.countRequest(scope, windowAt(Date.now(), 3600));
 
@@ -172,7 +172,7 @@ describe('the claim of an email is a lease; a sent email is final', () => {
     expect(await emailsTo(visitor)).toEqual([]);
   });
   it("a release gives back only its own unsent claim: never another delivery's claim, nor a sent mark", async () => {
-    const { releaseEmail } = await import('../../lambdas/store/deliveries.ts');
+    const { releaseEmail } = await import('#store/deliveries.ts');
     const { job } = await unsentAutoreply();
     const mine = secondsAgo(5);
     await writeEmailMark(job, { claimedAt: secondsAgo(1) });

@@ -1,11 +1,11 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, inject, it, vi } from 'vitest';
-import { api } from '../support/api.ts';
-import { emailsTo, eventually, type SentEmail } from '../support/delivery.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { messagesIn } from '../support/queues.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { api } from '#test/support/api.ts';
+import { emailsTo, eventually, type SentEmail } from '#test/support/delivery.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { messagesIn } from '#test/support/queues.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 // Deliveries share the run's stream and queues: waits may be long under the full suite.
 vi.setConfig({ testTimeout: 120_000 });

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmailMessage } from '../../lambdas/domain/email-messages.ts';
-import { type SesHandle, startSes } from '../../lib/local/emulators/ses.ts';
-import type { SentEmail } from '../support/delivery.ts';
+import type { EmailMessage } from '#domain/email-messages.ts';
+import { type SesHandle, startSes } from '#lib/local/emulators/ses.ts';
+import type { SentEmail } from '#test/support/delivery.ts';
 import { LOCAL_CREDENTIALS, REGION } from './emulators/aws.ts';
 
 /** What the emulator keeps of each SendEmail (aws-ses-v2-local's store, `GET /store`). */
@@ -17,7 +17,7 @@ interface MailParser {
 }
 const { simpleParser } = createRequire(import.meta.url)('mailparser') as MailParser;
 
-type Sender = typeof import('../../lambdas/aws/email.ts');
+type Sender = typeof import('#aws/email.ts');
 
 const SENDER = { address: 'forms@example.com' };
 
@@ -32,7 +32,7 @@ describe('sendEmail through the local SES emulator', () => {
     process.env.AWS_REGION = REGION;
     process.env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
-    sender = await import('../../lambdas/aws/email.ts');
+    sender = await import('#aws/email.ts');
   });
 
   afterAll(async () => {

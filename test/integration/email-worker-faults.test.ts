@@ -1,17 +1,17 @@
 import { MessageRejected, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import type { EmailMessage } from '../../lambdas/domain/email-messages.ts';
-import { EMAIL_CLAIM_LEASE_SECONDS } from '../../lambdas/workers.ts';
-import { emailsTo } from '../support/delivery.ts';
+import type { EmailMessage } from '#domain/email-messages.ts';
+import { emailsTo } from '#test/support/delivery.ts';
 import {
   emailMark,
   emailWorkerUnderTest,
   eventOf,
   sqsRecord,
   unsentAutoreply,
-} from '../support/email-worker.ts';
-import { localStore } from '../support/store.ts';
+} from '#test/support/email-worker.ts';
+import { localStore } from '#test/support/store.ts';
+import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 
 /**
  * SES faults the emulator cannot produce (it accepts every well-formed message): the real

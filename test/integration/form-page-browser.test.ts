@@ -1,10 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FormType } from '../../lambdas/domain/form-model.ts';
-import { api, stack } from '../support/api.ts';
-import { axeFindings, launchChromium, offMachine, siteServing, visit } from '../support/browser.ts';
-import { newForm, storedItems, type TestForm } from '../support/forms.ts';
+import type { FormType } from '#domain/form-model.ts';
+import { api, stack } from '#test/support/api.ts';
+import {
+  axeFindings,
+  launchChromium,
+  offMachine,
+  siteServing,
+  visit,
+} from '#test/support/browser.ts';
+import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 
 /**
  * The hosted page (`/f/{key}`) and the embed (`/embed.js`) in Chromium:

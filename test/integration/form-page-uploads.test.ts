@@ -1,8 +1,14 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, stack } from '../support/api.ts';
-import { axeFindings, launchChromium, offMachine, siteServing, visit } from '../support/browser.ts';
-import { newForm, storedItems, type TestForm } from '../support/forms.ts';
+import { api, stack } from '#test/support/api.ts';
+import {
+  axeFindings,
+  launchChromium,
+  offMachine,
+  siteServing,
+  visit,
+} from '#test/support/browser.ts';
+import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 
 /**
  * Direct uploads from the hosted page and the embed in Chromium: the script

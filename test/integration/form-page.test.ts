@@ -1,10 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { FORM_TYPES } from '../../lambdas/domain/form-model.ts';
-import { embedScript } from '../../lambdas/http/pages/embed-script.ts';
-import { buildEmbedScript } from '../../lib/pages/embed-asset.ts';
-import { api } from '../support/api.ts';
-import { newForm } from '../support/forms.ts';
+import { FORM_TYPES } from '#domain/form-model.ts';
+import { embedScript } from '#http/pages/embed-script.ts';
+import { buildEmbedScript } from '#lib/pages/embed-asset.ts';
+import { api } from '#test/support/api.ts';
+import { newForm } from '#test/support/forms.ts';
 
 /**
  * The hosted form page, its JSON and the embed script over plain HTTP:

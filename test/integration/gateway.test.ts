@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, stack } from '../support/api.ts';
-import { newForm } from '../support/forms.ts';
+import { api, stack } from '#test/support/api.ts';
+import { newForm } from '#test/support/forms.ts';
 
 describe('local gateway and fallback', () => {
   it('answers 404 not_found with the envelope for an unknown path', async () => {

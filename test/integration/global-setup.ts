@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { LocalStackInfo } from '../../lib/local/stack.ts';
-import { startChromiumServer } from '../support/browser.ts';
-import { startDevProcess } from '../support/dev-process.ts';
-import { type Certificate, localCertificate } from '../support/webhook-receiver.ts';
+import type { LocalStackInfo } from '#lib/local/stack.ts';
+import { startChromiumServer } from '#test/support/browser.ts';
+import { startDevProcess } from '#test/support/dev-process.ts';
+import { type Certificate, localCertificate } from '#test/support/webhook-receiver.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

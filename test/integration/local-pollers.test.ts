@@ -12,20 +12,17 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
-import type { Worker } from '../../lambdas/workers.ts';
-import {
-  type DynamoDbLocalHandle,
-  startDynamoDbLocal,
-} from '../../lib/local/emulators/dynamodb.ts';
-import type { EmulatorHandle } from '../../lib/local/emulators/handle.ts';
-import { startScheduler } from '../../lib/local/emulators/scheduler.ts';
-import { startSqsS3 } from '../../lib/local/emulators/sqs-s3.ts';
-import { localFunctionArn } from '../../lib/local/lambda-runtime.ts';
-import { startQueuePoller } from '../../lib/local/queue-poller.ts';
-import { scheduledInvoker } from '../../lib/local/scheduled-invoker.ts';
-import { startStreamPoller } from '../../lib/local/stream-poller.ts';
-import { handler, recorded, script } from '../fixtures/recording-handler.ts';
+import { type DynamoDbLocalHandle, startDynamoDbLocal } from '#lib/local/emulators/dynamodb.ts';
+import type { EmulatorHandle } from '#lib/local/emulators/handle.ts';
+import { startScheduler } from '#lib/local/emulators/scheduler.ts';
+import { startSqsS3 } from '#lib/local/emulators/sqs-s3.ts';
+import { localFunctionArn } from '#lib/local/lambda-runtime.ts';
+import { startQueuePoller } from '#lib/local/queue-poller.ts';
+import { scheduledInvoker } from '#lib/local/scheduled-invoker.ts';
+import { startStreamPoller } from '#lib/local/stream-poller.ts';
+import { INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
+import { handler, recorded, script } from '#test/fixtures/recording-handler.ts';
+import type { Worker } from '#workers';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const region = 'us-east-1';
@@ -65,8 +62,8 @@ afterAll(async () => {
 
 describe('stream poller', () => {
   it('feeds only inserted submissions, in Lambda’s DynamoDB stream event shape, retrying partial failures', async () => {
-    const { ensureTable } = await import('../../lambdas/store/table-setup.ts');
-    const { documents } = await import('../../lambdas/store/client.ts');
+    const { ensureTable } = await import('#store/table-setup.ts');
+    const { documents } = await import('#store/client.ts');
     const { PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     const streamArn = await ensureTable('pollers-test');
     const client = new DynamoDBStreamsClient({ region, credentials, endpoint: dynamodb.endpoint });

@@ -4,8 +4,14 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient } from '#client/client.ts';
 import { documentedRoute, matchRoute, routes } from '#routes';
-import { authPost, cookieOf, requestSignIn, teamWithOwner, verify } from '../support/accounts.ts';
-import { type ApiResponse, api, stack } from '../support/api.ts';
+import {
+  authPost,
+  cookieOf,
+  requestSignIn,
+  teamWithOwner,
+  verify,
+} from '#test/support/accounts.ts';
+import { type ApiResponse, api, stack } from '#test/support/api.ts';
 
 /**
  * Real answers of every route, validated against openapi.json:

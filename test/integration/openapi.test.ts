@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { documentedRoute, routes } from '../../lambdas/routes.ts';
-import { api } from '../support/api.ts';
+import { documentedRoute, routes } from '#routes';
+import { api } from '#test/support/api.ts';
 
 const committed = readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8');
 

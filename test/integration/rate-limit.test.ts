@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newTeam } from '../support/admin.ts';
-import { api } from '../support/api.ts';
+import { newTeam } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
 
 const LIMIT = 300; // MANAGEMENT_RATE_PER_MINUTE default (docs/deploying.md#settings)
 

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { localStore } from '../support/store.ts';
+import { localStore } from '#test/support/store.ts';
 
 /**
  * The store's sharded rate window against DynamoDB Local: a limit spread
@@ -8,16 +8,16 @@ import { localStore } from '../support/store.ts';
  * once every shard's share is used up. (The HTTP-level limits keep one item
  * at their defaults; the unit `rate-limit.test.ts` covers the shard count.)
  */
-let counts: typeof import('../../lambdas/store/request-counts.ts');
+let counts: typeof import('#store/request-counts.ts');
 let documents: Awaited<ReturnType<typeof localStore>>['documents'];
-let keys: typeof import('../../lambdas/store/keys.ts');
-let limits: typeof import('../../lambdas/domain/rate-limit.ts');
+let keys: typeof import('#store/keys.ts');
+let limits: typeof import('#domain/rate-limit.ts');
 
 beforeAll(async () => {
   ({ documents } = await localStore());
-  counts = await import('../../lambdas/store/request-counts.ts');
-  keys = await import('../../lambdas/store/keys.ts');
-  limits = await import('../../lambdas/domain/rate-limit.ts');
+  counts = await import('#store/request-counts.ts');
+  keys = await import('#store/keys.ts');
+  limits = await import('#domain/rate-limit.ts');
 });
 
 const hitsOf = async (scope: string, start: number) => {
@@ -68,7 +68,7 @@ describe('sharded rate window', () => {
 
   it('passes over a throttled shard, and answers 503 busy when only throttled shards may have room (DynamoDB client middleware injects ProvisionedThroughputExceededException, which DynamoDB Local never sends)', async () => {
     const { ProvisionedThroughputExceededException } = await import('@aws-sdk/client-dynamodb');
-    const { dynamodb } = await import('../../lambdas/store/client.ts');
+    const { dynamodb } = await import('#store/client.ts');
     const scope = `TEST#SHARDS#${crypto.randomUUID()}`;
     const window = limits.windowAt(Date.now(), 60);
     const name = `throttle-${scope}`;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { newTeam } from '../support/admin.ts';
-import { api, stack } from '../support/api.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { newTeam } from '#test/support/admin.ts';
+import { api, stack } from '#test/support/api.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 describe('POST /v1/forms/{id}/rotate-key', () => {
   it('gives a new key and endpoint, and the old key stops resolving on the very next lookup', async () => {

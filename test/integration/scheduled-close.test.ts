@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { localStore } from '../support/store.ts';
+import { api } from '#test/support/api.ts';
+import { localStore } from '#test/support/store.ts';
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,12 +1,12 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { api, stack } from '../support/api.ts';
-import { newForm, storedItems, type TestForm } from '../support/forms.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
-import { s3, uploadsOf } from '../support/uploads.ts';
+import { api, stack } from '#test/support/api.ts';
+import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
+import { s3, uploadsOf } from '#test/support/uploads.ts';
 import { TEST_SPAM_CAP } from './global-setup.ts';
 
 const DAY_MS = 86_400_000;

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installAwsLambdaGlobal } from '../../lib/local/awslambda-shim.ts';
-import { type LambdaHandler, lambdaContext } from '../../lib/local/lambda-runtime.ts';
-import { serveStreamedInvoke } from '../../lib/local/streamed-invoke.ts';
+import { installAwsLambdaGlobal } from '#lib/local/awslambda-shim.ts';
+import { type LambdaHandler, lambdaContext } from '#lib/local/lambda-runtime.ts';
+import { serveStreamedInvoke } from '#lib/local/streamed-invoke.ts';
 
 /**
  * The local gateway's STREAM relay on its own, with handlers written against

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm } from '../support/forms.ts';
-import { type Rng, random } from '../support/seeded-random.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { api } from '#test/support/api.ts';
+import { newForm } from '#test/support/forms.ts';
+import { type Rng, random } from '#test/support/seeded-random.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 

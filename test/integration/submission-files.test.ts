@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm } from '../support/forms.ts';
-import { postAll } from '../support/inbox.ts';
-import { freshVisitor, multipart, submit } from '../support/submit.ts';
+import { api } from '#test/support/api.ts';
+import { newForm } from '#test/support/forms.ts';
+import { postAll } from '#test/support/inbox.ts';
+import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 
 describe('GET /v1/forms/{id}/submissions/{submissionId}/files/{index}', () => {
   it('links each file for 15 minutes; the link downloads the exact bytes as an attachment', async () => {

@@ -1,11 +1,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm, storedItems, type TestForm } from '../support/forms.ts';
-import { bulk, expectCountersExact, listSubmissions, postAll } from '../support/inbox.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, multipart, submit } from '../support/submit.ts';
-import { uploadsOf } from '../support/uploads.ts';
+import { api } from '#test/support/api.ts';
+import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
+import { bulk, expectCountersExact, listSubmissions, postAll } from '#test/support/inbox.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
+import { uploadsOf } from '#test/support/uploads.ts';
 
 const answers = (n: number, tag = 'm') =>
   Array.from({ length: n }, (_, i) => ({ message: `${tag} ${i} ${crypto.randomUUID()}` }));

@@ -2,11 +2,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { type DynamoDbMeter, meterDynamoDb } from '../support/dynamodb-meter.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
-import { localStore } from '../support/store.ts';
+import { api } from '#test/support/api.ts';
+import { type DynamoDbMeter, meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { localStore } from '#test/support/store.ts';
 
 /**
  * The CSV export's header from the form's column catalogue (issue 14): the
@@ -63,22 +63,22 @@ describe('the column catalogue of the CSV export', () => {
   let store: Awaited<ReturnType<typeof localStore>>;
   let meter: { meter: DynamoDbMeter; reset: () => void };
   let transactions: string[][];
-  let acceptSubmission: typeof import('../../lambdas/http/submit/pipeline.ts').acceptSubmission;
-  let exportBody: typeof import('../../lambdas/http/submissions/export-body.ts').exportBody;
-  let keys: typeof import('../../lambdas/store/keys.ts');
-  let documents: typeof import('../../lambdas/store/client.ts').documents;
+  let acceptSubmission: typeof import('#http/submit/pipeline.ts').acceptSubmission;
+  let exportBody: typeof import('#http/submissions/export-body.ts').exportBody;
+  let keys: typeof import('#store/keys.ts');
+  let documents: typeof import('#store/client.ts').documents;
   let tableName: string;
 
   beforeAll(async () => {
     store = await localStore();
-    const client = await import('../../lambdas/store/client.ts');
+    const client = await import('#store/client.ts');
     documents = client.documents;
     meter = meterDynamoDb(client.dynamodb);
     transactions = recordTransactions(client.dynamodb);
-    ({ acceptSubmission } = await import('../../lambdas/http/submit/pipeline.ts'));
-    ({ exportBody } = await import('../../lambdas/http/submissions/export-body.ts'));
-    keys = await import('../../lambdas/store/keys.ts');
-    tableName = (await import('../../lambdas/config.ts')).config.tableName;
+    ({ acceptSubmission } = await import('#http/submit/pipeline.ts'));
+    ({ exportBody } = await import('#http/submissions/export-body.ts'));
+    keys = await import('#store/keys.ts');
+    tableName = (await import('#config')).config.tableName;
   });
 
   const post = async (form: TestForm, answers: Record<string, string>) => {
@@ -198,7 +198,7 @@ describe('the column catalogue of the CSV export', () => {
   });
 
   it('names past the cap are not added; the header is capped; purging removes the catalogue', async () => {
-    const { MAX_EXTRA_ANSWER_COLUMNS } = await import('../../lambdas/domain/answer-columns.ts');
+    const { MAX_EXTRA_ANSWER_COLUMNS } = await import('#domain/answer-columns.ts');
     const form = await newForm('pro', { fields: FIELDS }, { name: 'Capped', type: 'custom' });
     // 20 submissions of 50 names each fill the cap (1,000 extra names).
     const perPost = 50;

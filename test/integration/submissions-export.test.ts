@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Submission } from '../../lambdas/domain/submission-model.ts';
-import { api, stack } from '../support/api.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { bulk, postAll } from '../support/inbox.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, multipart, submit } from '../support/submit.ts';
+import type { Submission } from '#domain/submission-model.ts';
+import { api, stack } from '#test/support/api.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { bulk, postAll } from '#test/support/inbox.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 
 const TRAILING = [
   'read',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm } from '../support/forms.ts';
-import { expectCountersExact, postAll } from '../support/inbox.ts';
-import { type Rng, random } from '../support/seeded-random.ts';
+import { api } from '#test/support/api.ts';
+import { newForm } from '#test/support/forms.ts';
+import { expectCountersExact, postAll } from '#test/support/inbox.ts';
+import { type Rng, random } from '#test/support/seeded-random.ts';
 
 /** Each API key may make 300 requests a minute: the fuzz stays under it, per team. */
 const TEAMS = 2;

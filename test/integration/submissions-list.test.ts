@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { bulk, listSubmissions, postAll } from '../support/inbox.ts';
+import { api } from '#test/support/api.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { bulk, listSubmissions, postAll } from '#test/support/inbox.ts';
 
 const LONG = `${'word '.repeat(60)}end`;
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { meterDynamoDb } from '../support/dynamodb-meter.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
-import { localStore } from '../support/store.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { localStore } from '#test/support/store.ts';
 
 /**
  * The list's reads, run in this process against the local table with a meter
@@ -15,7 +15,7 @@ const TOTAL = 1_000;
 describe('submission list reads', () => {
   let form: TestForm;
   let newestFirst: string[];
-  let reads: typeof import('../../lambdas/store/folder-reads.ts');
+  let reads: typeof import('#store/folder-reads.ts');
   let meter: ReturnType<typeof meterDynamoDb>;
 
   beforeAll(async () => {
@@ -24,8 +24,8 @@ describe('submission list reads', () => {
     form = await newForm('pro', { notifyEnabled: false });
     newestFirst = (await seedSubmissions({ formId: form.id, teamId: form.teamId, count: TOTAL }))
       .ids;
-    reads = await import('../../lambdas/store/folder-reads.ts');
-    const { dynamodb } = await import('../../lambdas/store/client.ts');
+    reads = await import('#store/folder-reads.ts');
+    const { dynamodb } = await import('#store/client.ts');
     meter = meterDynamoDb(dynamodb);
   });
 

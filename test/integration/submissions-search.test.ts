@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm } from '../support/forms.ts';
-import { seedSubmissions } from '../support/seed-submissions.ts';
-import { localStore } from '../support/store.ts';
+import { api } from '#test/support/api.ts';
+import { newForm } from '#test/support/forms.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { localStore } from '#test/support/store.ts';
 
 interface SearchBody {
   items: { id: string; preview: string; isSpam: boolean }[];

@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/api.ts';
-import { launchChromium, siteServing } from '../support/browser.ts';
-import { newForm, storedItems } from '../support/forms.ts';
+import { stack } from '#test/support/api.ts';
+import { launchChromium, siteServing } from '#test/support/browser.ts';
+import { newForm, storedItems } from '#test/support/forms.ts';
 
 // A real Chromium posts from a page on another origin (localhost:<port>) to
 // the gateway (127.0.0.1:<port>), as a customer's website would.

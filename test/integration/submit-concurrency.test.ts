@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { admin } from '../support/admin.ts';
-import { api } from '../support/api.ts';
-import { newForm, storedItems } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { admin } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
+import { newForm, storedItems } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 /** `count` visitors posting different answers at once. */
 function burst(key: string, count = 200, label = 'visitor') {

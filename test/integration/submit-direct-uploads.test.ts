@@ -1,11 +1,11 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { api, stack } from '../support/api.ts';
-import { forceFormAttributes, newForm, storedItems } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, multipart, type SubmitResponse, submit } from '../support/submit.ts';
-import { s3, uploadsOf } from '../support/uploads.ts';
+import { api, stack } from '#test/support/api.ts';
+import { forceFormAttributes, newForm, storedItems } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, multipart, type SubmitResponse, submit } from '#test/support/submit.ts';
+import { s3, uploadsOf } from '#test/support/uploads.ts';
 
 const MB = 1024 * 1024;
 

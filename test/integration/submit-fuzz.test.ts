@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { newForm } from '../support/forms.ts';
-import { type Rng, random } from '../support/seeded-random.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, type SubmitOptions, submit } from '../support/submit.ts';
+import { newForm } from '#test/support/forms.ts';
+import { type Rng, random } from '#test/support/seeded-random.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, type SubmitOptions, submit } from '#test/support/submit.ts';
 
 const REQUESTS = 2400;
 const PARALLEL = 16;

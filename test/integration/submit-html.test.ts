@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { admin } from '../support/admin.ts';
-import { api } from '../support/api.ts';
-import { newForm } from '../support/forms.ts';
-import { submit } from '../support/submit.ts';
+import { admin } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
+import { newForm } from '#test/support/forms.ts';
+import { submit } from '#test/support/submit.ts';
 
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm, storedItems } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { api } from '#test/support/api.ts';
+import { newForm, storedItems } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 /** `127.a.b.c` → `[a, b, c]`. */
 const octets = (address: string) =>
@@ -100,8 +100,8 @@ describe('blockedIps CIDR ranges', () => {
 describe('per-IP submit rate limit for IPv6 visitors', () => {
   it('two addresses of one /64 share the limit; an address of another /64 does not', async () => {
     await localStore();
-    const { acceptSubmission } = await import('../../lambdas/http/submit/pipeline.ts');
-    const { config } = await import('../../lambdas/config.ts');
+    const { acceptSubmission } = await import('#http/submit/pipeline.ts');
+    const { config } = await import('#config');
     const limit = config.submitRatePerIpPerMinute;
     const form = await newForm('pro');
     // One instant for every post, so all of them fall in one rate window.

@@ -1,10 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { admin } from '../support/admin.ts';
-import { stack } from '../support/api.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
+import { admin } from '#test/support/admin.ts';
+import { stack } from '#test/support/api.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
 
 /**
  * Done-when 4 of issue 15: the submit handler's business metrics, read as
@@ -26,7 +26,7 @@ let handler: Handler;
 
 beforeAll(async () => {
   await localStore();
-  ({ handler } = (await import('../../lambdas/http/submit/submit.ts')) as unknown as {
+  ({ handler } = (await import('#http/submit/submit.ts')) as unknown as {
     handler: Handler;
   });
 });

@@ -1,8 +1,8 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { api, stack } from '../support/api.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { freshVisitor, multipart, submit } from '../support/submit.ts';
+import { api, stack } from '#test/support/api.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 
 /**
  * Answers named like the properties every JavaScript object inherits. Those

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { meterDynamoDb } from '../support/dynamodb-meter.ts';
-import { newForm } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { newForm } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
 
 /**
  * The submit pipeline run in this process against the local table, with a
@@ -11,8 +11,8 @@ import { localStore } from '../support/store.ts';
  */
 async function instrumented() {
   await localStore();
-  const { dynamodb } = await import('../../lambdas/store/client.ts');
-  const { acceptSubmission } = await import('../../lambdas/http/submit/pipeline.ts');
+  const { dynamodb } = await import('#store/client.ts');
+  const { acceptSubmission } = await import('#http/submit/pipeline.ts');
   const { meter, reset } = meterDynamoDb(dynamodb);
   return { acceptSubmission, meter, reset };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, stack } from '../support/api.ts';
-import { forceFormAttributes, newForm, storedItems } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { api, stack } from '#test/support/api.ts';
+import { forceFormAttributes, newForm, storedItems } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 const PASSING_SECRET = '1x0000000000000000000000000000000AA';
 const FAILING_SECRET = '2x0000000000000000000000000000000AA';
@@ -340,7 +340,7 @@ describe('step 11: the monthly allowance', () => {
   it('402 past the allowance; near_limit from 95 %; spam and test submissions count toward nothing', async () => {
     const form = await newForm('free');
     const { usage } = await localStore();
-    const { admin } = await import('../support/admin.ts');
+    const { admin } = await import('#test/support/admin.ts');
     const set = await admin('team', 'allowance', '--team', form.teamId, '--submissions', '20');
     expect(set.code, set.stderr).toBe(0);
     await api('POST', `/v1/forms/${form.id}/test-submissions`, { key: form.apiKey });

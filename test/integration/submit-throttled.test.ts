@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { newForm, storedItems } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
+import { newForm, storedItems } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
 
 /**
  * DynamoDB cancels a transaction with `ThrottlingError` reasons when an item
@@ -11,8 +11,8 @@ import { localStore } from '../support/store.ts';
  */
 async function withThrottledTransactions(times: number) {
   await localStore();
-  const { dynamodb } = await import('../../lambdas/store/client.ts');
-  const { acceptSubmission } = await import('../../lambdas/http/submit/pipeline.ts');
+  const { dynamodb } = await import('#store/client.ts');
+  const { acceptSubmission } = await import('#http/submit/pipeline.ts');
   let left = times;
   const name = `throttle-${crypto.randomUUID()}`;
   dynamodb.middlewareStack.add(

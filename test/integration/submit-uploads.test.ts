@@ -1,10 +1,10 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { stack } from '../support/api.ts';
-import { newForm, storedItems } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, multipart, submit } from '../support/submit.ts';
-import { s3, uploadsOf } from '../support/uploads.ts';
+import { stack } from '#test/support/api.ts';
+import { newForm, storedItems } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
+import { s3, uploadsOf } from '#test/support/uploads.ts';
 
 describe('POST /s/{key} with files', () => {
   it('stores each file in S3 under the form and submission, and names them in meta.files', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { newForm, storedItems } from '../support/forms.ts';
-import { localStore } from '../support/store.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
+import { api } from '#test/support/api.ts';
+import { newForm, storedItems } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CHROME_WINDOWS =

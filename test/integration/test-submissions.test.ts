@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { newTeam } from '../support/admin.ts';
-import { api, stack } from '../support/api.ts';
-import { localStore } from '../support/store.ts';
+import { newTeam } from '#test/support/admin.ts';
+import { api, stack } from '#test/support/api.ts';
+import { localStore } from '#test/support/store.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

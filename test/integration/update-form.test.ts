@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newTeam } from '../support/admin.ts';
-import { api } from '../support/api.ts';
+import { newTeam } from '#test/support/admin.ts';
+import { api } from '#test/support/api.ts';
 
 const text = (n: number) => 'x'.repeat(n);
 const field = (i: number) => ({ id: `f${i}`, type: 'text' });

@@ -8,22 +8,22 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { QUEUES } from '../../lambdas/queues.ts';
-import type { LambdaHandler } from '../../lib/local/lambda-runtime.ts';
-import { startQueuePoller } from '../../lib/local/queue-poller.ts';
-import { admin } from '../support/admin.ts';
-import { stack } from '../support/api.ts';
+import type { LambdaHandler } from '#lib/local/lambda-runtime.ts';
+import { startQueuePoller } from '#lib/local/queue-poller.ts';
+import { QUEUES } from '#queues';
+import { admin } from '#test/support/admin.ts';
+import { stack } from '#test/support/api.ts';
 import {
   connectWebhook,
   deliveryWhen,
   emailsTo,
   eventually,
   newReceiver,
-} from '../support/delivery.ts';
-import { newForm, type TestForm } from '../support/forms.ts';
-import { messagesIn } from '../support/queues.ts';
-import { freshVisitor, submit } from '../support/submit.ts';
-import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+} from '#test/support/delivery.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { messagesIn } from '#test/support/queues.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
+import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 /**
  * A receive that sends nothing (a throttled invocation, a worker that timed
@@ -95,7 +95,7 @@ beforeAll(async () => {
     [QUEUES.webhooks.urlVariable]: source,
     [QUEUES.webhooks.deadLetterUrlVariable]: deadLetters,
   });
-  const worker = (await import('../../lambdas/events/webhook-worker.ts')).handler as LambdaHandler;
+  const worker = (await import('#events/webhook-worker.ts')).handler as LambdaHandler;
   const lossy: LambdaHandler = async (event: SQSEvent, context) => {
     const kept = event.Records.filter(
       (record) => !lose.has(Number(record.attributes.ApproximateReceiveCount)),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newTeam } from '../support/admin.ts';
-import { api, stack } from '../support/api.ts';
+import { newTeam } from '#test/support/admin.ts';
+import { api, stack } from '#test/support/api.ts';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LocalStackInfo } from '../../lib/local/stack.ts';
+import type { LocalStackInfo } from '#lib/local/stack.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -128,8 +128,8 @@ export async function writeEmailMark(
   );
 }
 
-type Handler = typeof import('../../lambdas/events/email-worker.ts').handler;
-type SendEmail = typeof import('../../lambdas/aws/email.ts').sendEmail;
+type Handler = typeof import('#events/email-worker.ts').handler;
+type SendEmail = typeof import('#aws/email.ts').sendEmail;
 
 /**
  * The real email worker, configured as the stack configures the function, and the
@@ -145,7 +145,7 @@ export async function emailWorkerUnderTest(logLevel: 'info' | 'warn'): Promise<{
   // Were the mock ever bypassed, a real send would still stay on 127.0.0.1.
   process.env.AWS_ENDPOINT_URL_SESV2 = inject('localStack').endpoints.ses;
   process.env.LOG_LEVEL = logLevel;
-  const { handler } = await import('../../lambdas/events/email-worker.ts');
+  const { handler } = await import('#events/email-worker.ts');
   const sendEmail = vi.mocked((await import('#aws/email.ts')).sendEmail);
   return { handler, sendEmail };
 }

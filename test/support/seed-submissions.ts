@@ -1,6 +1,6 @@
 import { randomUUIDv7 } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Submission, SubmissionMeta } from '../../lambdas/domain/submission-model.ts';
+import type { Submission, SubmissionMeta } from '#domain/submission-model.ts';
 
 /**
  * Many submissions fast, straight into the table: items built by the store's
@@ -48,14 +48,14 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
     { batchWriteAll },
     { answerCatalogueUpdate },
   ] = await Promise.all([
-    import('../../lambdas/store/submissions.ts'),
-    import('../../lambdas/domain/submission-folders.ts'),
-    import('../../lambdas/store/keys.ts'),
-    import('../../lambdas/store/batches.ts'),
-    import('../../lambdas/store/answer-columns.ts'),
+    import('#store/submissions.ts'),
+    import('#domain/submission-folders.ts'),
+    import('#store/keys.ts'),
+    import('#store/batches.ts'),
+    import('#store/answer-columns.ts'),
   ]);
-  const { documents } = await import('../../lambdas/store/client.ts');
-  const { config } = await import('../../lambdas/config.ts');
+  const { documents } = await import('#store/client.ts');
+  const { config } = await import('#config');
   const flags = { read: false, starred: false, isSpam: false, isTest: false, ...options.flags };
   const data = options.data ?? defaultData;
   const meta = options.meta ?? defaultMeta;

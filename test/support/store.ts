@@ -21,10 +21,10 @@ export async function localStore() {
     TURNSTILE_VERIFY_URL: `${info.endpoints.turnstile}/turnstile/v0/siteverify`,
   });
   return {
-    forms: await import('../../lambdas/store/forms.ts'),
-    counters: await import('../../lambdas/store/form-counters.ts'),
-    submissions: await import('../../lambdas/store/submissions.ts'),
-    usage: await import('../../lambdas/store/usage.ts'),
-    documents: (await import('../../lambdas/store/client.ts')).documents,
+    forms: await import('#store/forms.ts'),
+    counters: await import('#store/form-counters.ts'),
+    submissions: await import('#store/submissions.ts'),
+    usage: await import('#store/usage.ts'),
+    documents: (await import('#store/client.ts')).documents,
   };
 }

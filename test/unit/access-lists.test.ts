@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalIp,
-  canonicalIpOrRange,
-  normalizeOrigin,
-} from '../../lambdas/domain/access-lists.ts';
-import { COUNTRY_CODE_COUNT, isCountryCode } from '../../lambdas/domain/country-codes.ts';
-import { ServiceError } from '../../lambdas/domain/errors.ts';
-import { parseFormUpdate } from '../../lambdas/domain/form-update.ts';
-import type { Issue } from '../../lambdas/domain/validation-issues.ts';
+import { canonicalIp, canonicalIpOrRange, normalizeOrigin } from '#domain/access-lists.ts';
+import { COUNTRY_CODE_COUNT, isCountryCode } from '#domain/country-codes.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { parseFormUpdate } from '#domain/form-update.ts';
+import type { Issue } from '#domain/validation-issues.ts';
 
 function issuesFor(body: unknown): Issue[] {
   try {

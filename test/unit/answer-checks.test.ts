@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswers, invalidMarker } from '../../lambdas/domain/answer-checks.ts';
-import type { FieldDefinition } from '../../lambdas/domain/form-model.ts';
-import { ANSWER_REASONS, type AnswerReason } from '../../lambdas/domain/submission-model.ts';
+import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
+import type { FieldDefinition } from '#domain/form-model.ts';
+import { ANSWER_REASONS, type AnswerReason } from '#domain/submission-model.ts';
 
 type Field = Omit<FieldDefinition, 'id'>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { newAnswerNames } from '../../lambdas/domain/answer-columns.ts';
-import type { FieldDefinition } from '../../lambdas/domain/form-model.ts';
-import { AnswerColumns } from '../../lambdas/domain/submission-export.ts';
+import { newAnswerNames } from '#domain/answer-columns.ts';
+import type { FieldDefinition } from '#domain/form-model.ts';
+import { AnswerColumns } from '#domain/submission-export.ts';
 
 const fields = [{ id: 'email' }, { id: 'name' }] as FieldDefinition[];
 const catalogue = (...names: string[]) => ({ complete: true, names });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  hashApiKey,
-  hashMatches,
-  issueApiKey,
-  keyIdOf,
-  redactApiKey,
-} from '../../lambdas/domain/api-keys.ts';
+import { hashApiKey, hashMatches, issueApiKey, keyIdOf, redactApiKey } from '#domain/api-keys.ts';
 
 describe('API keys', () => {
   it('issues keys whose id is readable from the key and whose hash alone is stored', () => {

@@ -7,8 +7,8 @@ import {
   isStreamingHandler,
   LocalResponseStream,
   PRELUDE_CONTENT_TYPE,
-} from '../../lib/local/awslambda-shim.ts';
-import { PreludeReader, responseHead } from '../../lib/local/streamed-invoke.ts';
+} from '#lib/local/awslambda-shim.ts';
+import { PreludeReader, responseHead } from '#lib/local/streamed-invoke.ts';
 
 installAwsLambdaGlobal();
 

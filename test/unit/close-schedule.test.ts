@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atExpression, closeScheduleName } from '../../lambdas/domain/close-schedule.ts';
+import { atExpression, closeScheduleName } from '#domain/close-schedule.ts';
 
 describe('close schedules', () => {
   it('round the time up to the next whole second so the closer never runs early', () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  capsFor,
-  MIN_SHARE,
-  pickShard,
-  shareOf,
-  spreadDelta,
-} from '../../lambdas/domain/counter-shares.ts';
-import { random as seeded } from '../support/seeded-random.ts';
+import { capsFor, MIN_SHARE, pickShard, shareOf, spreadDelta } from '#domain/counter-shares.ts';
+import { random as seeded } from '#test/support/seeded-random.ts';
 
 const seededRandom = (seed: number) => seeded(seed).next;
 

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvRecords, neutralizeFormula, UTF8_BOM } from '../../lambdas/domain/csv.ts';
+import { csvRecords, neutralizeFormula, UTF8_BOM } from '#domain/csv.ts';
 
 describe('neutralizeFormula', () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   pendingDelivery,
   requeued,
   withAttempt,
-} from '../../lambdas/domain/delivery-log.ts';
+} from '#domain/delivery-log.ts';
 
 const start = new Date('2026-01-01T00:00:00.000Z');
 const connectedAt = '2025-12-31T00:00:00.000Z';

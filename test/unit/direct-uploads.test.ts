@@ -5,7 +5,7 @@ import {
   nameForMetadata,
   pendingUploadTimeProblem,
   UPLOAD_POLICY_SECONDS,
-} from '../../lambdas/domain/direct-uploads.ts';
+} from '#domain/direct-uploads.ts';
 
 /** A UUID v7 whose time is `at`. */
 function idIssuedAt(at: number): string {

@@ -7,7 +7,7 @@ import {
   brokenLinks,
   githubSlug,
   relativeLinksOf,
-} from '../support/markdown-links.ts';
+} from '#test/support/markdown-links.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const exists = (path: string) => existsSync(join(ROOT, path));

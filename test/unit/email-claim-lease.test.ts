@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QUEUES } from '../../lambdas/queues.ts';
-import { EMAIL_CLAIM_LEASE_SECONDS, workers } from '../../lambdas/workers.ts';
+import { QUEUES } from '#queues';
+import { EMAIL_CLAIM_LEASE_SECONDS, workers } from '#workers';
 
 const emailWorker = workers.find((worker) => worker.name === 'emailWorker')!;
 

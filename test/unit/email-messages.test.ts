@@ -7,10 +7,10 @@ import {
   ownerNotification,
   plausibleAddress,
   submitterAddress,
-} from '../../lambdas/domain/email-messages.ts';
-import { defaultSettings } from '../../lambdas/domain/form-defaults.ts';
-import type { FieldDefinition, FormRecord } from '../../lambdas/domain/form-model.ts';
-import type { Submission } from '../../lambdas/domain/submission-model.ts';
+} from '#domain/email-messages.ts';
+import { defaultSettings } from '#domain/form-defaults.ts';
+import type { FieldDefinition, FormRecord } from '#domain/form-model.ts';
+import type { Submission } from '#domain/submission-model.ts';
 
 const FORM_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const SUBMISSION_ID = '019a1b2c-3d4e-7f00-8a1b-2c3d4e5f6a7b';

@@ -1,6 +1,6 @@
 import { MessageRejected, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
-import { classifySendError, encodedWords, fromAddress } from '../../lambdas/aws/email.ts';
+import { classifySendError, encodedWords, fromAddress } from '#aws/email.ts';
 
 /** An error shaped as the SDK throws them: a name, a fault side and the HTTP metadata. */
 function sdkError(name: string, status?: number, fault: 'client' | 'server' = 'client') {

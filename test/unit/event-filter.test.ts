@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INSERTED_SUBMISSION_PATTERN } from '../../lambdas/store/schema.ts';
-import { matchesPattern } from '../../lib/local/event-filter.ts';
+import { matchesPattern } from '#lib/local/event-filter.ts';
+import { INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
 
 const record = (eventName: string, entity?: string) => ({
   eventName,

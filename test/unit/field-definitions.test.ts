@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../lambdas/domain/errors.ts';
-import { fieldPattern } from '../../lambdas/domain/field-definitions.ts';
-import {
-  FIELD_TYPES,
-  type FieldDefinition,
-  type FieldType,
-} from '../../lambdas/domain/form-model.ts';
-import { parseFormUpdate } from '../../lambdas/domain/form-update.ts';
-import type { Issue } from '../../lambdas/domain/validation-issues.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { fieldPattern } from '#domain/field-definitions.ts';
+import { FIELD_TYPES, type FieldDefinition, type FieldType } from '#domain/form-model.ts';
+import { parseFormUpdate } from '#domain/form-update.ts';
+import type { Issue } from '#domain/validation-issues.ts';
 
 function issuesFor(fields: unknown): Issue[] {
   try {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../lambdas/domain/errors.ts';
-import { FORM_TYPES } from '../../lambdas/domain/form-model.ts';
-import { parseFormUpdate } from '../../lambdas/domain/form-update.ts';
-import type { Issue } from '../../lambdas/domain/validation-issues.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { FORM_TYPES } from '#domain/form-model.ts';
+import { parseFormUpdate } from '#domain/form-update.ts';
+import type { Issue } from '#domain/validation-issues.ts';
 
 /** The issues a refused body carries; fails the test when the body is accepted. */
 function issuesFor(body: unknown): Issue[] {

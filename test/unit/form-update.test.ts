@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../lambdas/domain/errors.ts';
+import { ServiceError } from '#domain/errors.ts';
 import {
   DEFAULT_NOTIFY_FROM_NAME,
   DEFAULT_UPLOAD_LIMIT_MB,
   newForm,
-} from '../../lambdas/domain/form-defaults.ts';
-import { proSettingsIn } from '../../lambdas/domain/form-gating.ts';
-import type { FormRecord } from '../../lambdas/domain/form-model.ts';
-import { applyFormUpdate, parseFormUpdate } from '../../lambdas/domain/form-update.ts';
-import type { Issue } from '../../lambdas/domain/validation-issues.ts';
+} from '#domain/form-defaults.ts';
+import { proSettingsIn } from '#domain/form-gating.ts';
+import type { FormRecord } from '#domain/form-model.ts';
+import { applyFormUpdate, parseFormUpdate } from '#domain/form-update.ts';
+import type { Issue } from '#domain/validation-issues.ts';
 
 const created = new Date('2026-01-01T00:00:00.000Z');
 const now = new Date('2026-03-01T12:00:00.000Z');

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { APP_ASSETS } from '../../lambdas/http/app/assets.generated.ts';
-import { buildApp } from '../../lib/app/build-app.ts';
-import { CLIENT_ROUTES, clientRoutesModule, groupModules } from '../../lib/routes/route-groups.ts';
+import { APP_ASSETS } from '#http/app/assets.generated.ts';
+import { buildApp } from '#lib/app/build-app.ts';
+import { CLIENT_ROUTES, clientRoutesModule, groupModules } from '#lib/routes/route-groups.ts';
 
 const LAMBDAS = new URL('../../lambdas/', import.meta.url);
 

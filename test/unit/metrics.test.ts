@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  count,
-  flush,
-  METRIC_DIMENSIONS,
-  METRICS_NAMESPACE,
-  METRICS_SERVICE,
-} from '../../lambdas/metrics.ts';
+import { count, flush, METRIC_DIMENSIONS, METRICS_NAMESPACE, METRICS_SERVICE } from '#metrics';
 
 /** What the module writes to stdout and stderr while `fn` runs, line by line. */
 function capture(fn: () => void): { stdout: string[]; stderr: string[] } {

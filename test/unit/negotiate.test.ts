@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wantsHtml } from '../../lambdas/http/negotiate.ts';
+import { wantsHtml } from '#http/negotiate.ts';
 
 describe('wantsHtml', () => {
   it('is true for what browsers send on a form post', () => {

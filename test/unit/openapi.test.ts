@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  documentedRoute,
-  fallbackRoute,
-  type Route,
-  routes as table,
-} from '../../lambdas/routes.ts';
-import { openApiJson } from '../../lib/openapi/document.ts';
+import { openApiJson } from '#lib/openapi/document.ts';
+import { documentedRoute, fallbackRoute, type Route, routes as table } from '#routes';
 
 /** The dashboard's routes are pages of the app, not of the API. */
 const routes = table.filter(documentedRoute);

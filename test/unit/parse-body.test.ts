@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../lambdas/domain/errors.ts';
+import { ServiceError } from '#domain/errors.ts';
 import {
   type BodyLimits,
   cleanFileName,
@@ -9,8 +9,8 @@ import {
   parseSubmitBody,
   REFUSED_FILE_TYPES,
   refusedFileReason,
-} from '../../lambdas/http/submit/parse-body.ts';
-import { type Rng, random } from '../support/seeded-random.ts';
+} from '#http/submit/parse-body.ts';
+import { type Rng, random } from '#test/support/seeded-random.ts';
 
 const LIMITS: BodyLimits = {
   maxBodyBytes: 6_000_000,

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { newForm } from '../../lambdas/domain/form-defaults.ts';
-import {
-  FIELD_TYPES,
-  type FieldDefinition,
-  type FormRecord,
-} from '../../lambdas/domain/form-model.ts';
-import { DEFAULT_FIELDS, publicFormOf } from '../../lambdas/domain/public-form.ts';
-import { ANSWER_REASONS } from '../../lambdas/domain/submission-model.ts';
-import { answerMessage } from '../../lambdas/http/pages/answer-messages.ts';
-import { formCss, formMarkup, textOnAccent } from '../../lambdas/http/pages/form-markup.ts';
-import {
-  boundedFormPage,
-  formPage,
-  formPageCsp,
-  MAX_PAGE_BYTES,
-} from '../../lambdas/http/pages/form-page.ts';
+import { newForm } from '#domain/form-defaults.ts';
+import { FIELD_TYPES, type FieldDefinition, type FormRecord } from '#domain/form-model.ts';
+import { DEFAULT_FIELDS, publicFormOf } from '#domain/public-form.ts';
+import { ANSWER_REASONS } from '#domain/submission-model.ts';
+import { answerMessage } from '#http/pages/answer-messages.ts';
+import { formCss, formMarkup, textOnAccent } from '#http/pages/form-markup.ts';
+import { boundedFormPage, formPage, formPageCsp, MAX_PAGE_BYTES } from '#http/pages/form-page.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 

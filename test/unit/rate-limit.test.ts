@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shareOf } from '../../lambdas/domain/counter-shares.ts';
+import { shareOf } from '#domain/counter-shares.ts';
 import {
   MAX_RATE_SHARDS,
   probeOrder,
@@ -7,7 +7,7 @@ import {
   retryAfterSeconds,
   WRITES_PER_SHARD_PER_SECOND,
   windowAt,
-} from '../../lambdas/domain/rate-limit.ts';
+} from '#domain/rate-limit.ts';
 
 describe('fixed rate windows', () => {
   it('puts every instant of a minute in the same window and the next minute in the next', () => {

@@ -3,10 +3,10 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ContractCall, ContractResult } from '#client/client.ts';
 import { ERROR_CODES } from '#contracts/error-codes.ts';
 import { RESPONSES } from '#contracts/responses.ts';
+import { buildOpenApiDocument, handlerContract } from '#lib/openapi/document.ts';
+import { clientRoutesModule } from '#lib/routes/route-groups.ts';
 import { documentedRoute, type Route, routes } from '#routes';
-import { buildOpenApiDocument, handlerContract } from '../../lib/openapi/document.ts';
-import { clientRoutesModule } from '../../lib/routes/route-groups.ts';
-import { handler, type contract as throwaway } from '../fixtures/throwaway-route.ts';
+import { handler, type contract as throwaway } from '#test/fixtures/throwaway-route.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
 type Json = Record<string, any>;

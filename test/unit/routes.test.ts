@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, matchRoute, routes } from '../../lambdas/routes.ts';
+import { fallbackRoute, matchRoute, routes } from '#routes';
 
 const LAMBDAS = join(import.meta.dirname, '..', '..', 'lambdas');
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { config } from '../../lambdas/config.ts';
-import { SETTINGS, settingsEnvironment } from '../../lambdas/settings.ts';
-import { localEnvironment } from '../../lib/local/environment.ts';
-import { STACK_SETTINGS, settingDefaults } from '../../lib/settings.ts';
+import { config } from '#config';
+import { localEnvironment } from '#lib/local/environment.ts';
+import { STACK_SETTINGS, settingDefaults } from '#lib/settings.ts';
+import { SETTINGS, settingsEnvironment } from '#settings';
 
 const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
 const saved = { ...process.env };

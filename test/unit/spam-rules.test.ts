@@ -4,7 +4,7 @@ import {
   isLinkSpam,
   spamExpired,
   spamExpiredUpTo,
-} from '../../lambdas/domain/spam-rules.ts';
+} from '#domain/spam-rules.ts';
 
 describe('isLinkSpam', () => {
   it('leaves a message without links clean', () => {

@@ -7,9 +7,9 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handler } from '../../lambdas/events/form-purger.ts';
-import { workers } from '../../lambdas/workers.ts';
-import { startStreamPoller } from '../../lib/local/stream-poller.ts';
+import { handler } from '#events/form-purger.ts';
+import { startStreamPoller } from '#lib/local/stream-poller.ts';
+import { workers } from '#workers';
 
 // The local stream poller driving the real form purger (Powertools batch
 // processor inside) over a stand-in stream: a partial failure is retried from

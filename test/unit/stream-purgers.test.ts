@@ -1,9 +1,9 @@
 import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServiceError } from '../../lambdas/domain/errors.ts';
-import { handler as formPurger } from '../../lambdas/events/form-purger.ts';
-import { handler as spamPurger } from '../../lambdas/events/spam-purger.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { handler as formPurger } from '#events/form-purger.ts';
+import { handler as spamPurger } from '#events/spam-purger.ts';
 
 // The purgers' handlers run for real (Powertools batch processor, log, EMF
 // metrics); only the store and S3 calls behind them are stand-ins.

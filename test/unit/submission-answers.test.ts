@@ -4,7 +4,7 @@ import {
   isBotByHoneypotOrTiming,
   isEmptySubmission,
   normalizeAnswers,
-} from '../../lambdas/domain/submission-answers.ts';
+} from '#domain/submission-answers.ts';
 
 const pairsOf = (count: number, prefix = 'f') =>
   Array.from({ length: count }, (_, i) => [`${prefix}${i}`, `v${i}`] as const);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldDefinition } from '../../lambdas/domain/form-model.ts';
+import type { FieldDefinition } from '#domain/form-model.ts';
 import {
   AnswerColumns,
   exportFileName,
   exportHeader,
   exportQuery,
   exportRow,
-} from '../../lambdas/domain/submission-export.ts';
-import type { Submission } from '../../lambdas/domain/submission-model.ts';
+} from '#domain/submission-export.ts';
+import type { Submission } from '#domain/submission-model.ts';
 
 const fields = (...ids: string[]): FieldDefinition[] => ids.map((id) => ({ id, type: 'text' }));
 

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveAsOf } from '../../lambdas/domain/bulk-target.ts';
-import {
-  addCounterDeltas,
-  changedFlags,
-  noDeltas,
-} from '../../lambdas/domain/submission-folders.ts';
-import {
-  listQuery,
-  pageHolding,
-  pageWindow,
-  previewOf,
-} from '../../lambdas/domain/submission-list.ts';
-import { attachmentDisposition } from '../../lambdas/domain/uploads.ts';
-import { submissionSortKeyUpTo } from '../../lambdas/store/keys.ts';
+import { effectiveAsOf } from '#domain/bulk-target.ts';
+import { addCounterDeltas, changedFlags, noDeltas } from '#domain/submission-folders.ts';
+import { listQuery, pageHolding, pageWindow, previewOf } from '#domain/submission-list.ts';
+import { attachmentDisposition } from '#domain/uploads.ts';
+import { submissionSortKeyUpTo } from '#store/keys.ts';
 
 describe('list paging', () => {
   it('clamps a page past the end to the last page, and an empty folder has one page', () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServiceError } from '../../lambdas/domain/errors.ts';
-import { countOutcome, countRefusal } from '../../lambdas/http/submit/outcome-metrics.ts';
-import type { SubmitOutcome } from '../../lambdas/http/submit/pipeline.ts';
-import { flush } from '../../lambdas/metrics.ts';
+import { ServiceError } from '#domain/errors.ts';
+import { countOutcome, countRefusal } from '#http/submit/outcome-metrics.ts';
+import type { SubmitOutcome } from '#http/submit/pipeline.ts';
+import { flush } from '#metrics';
 
 /** The EMF lines written while `fn` runs and the metrics flush: metric name with its dimensions. */
 function published(fn: () => void): { name: string; dimensions: Record<string, unknown> }[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { submitFormScope, submitVisitorScope } from '../../lambdas/store/rate-limits.ts';
+import { submitFormScope, submitVisitorScope } from '#store/rate-limits.ts';
 
 describe('submit rate limit scopes', () => {
   it('counts every post to a form in one scope', () => {

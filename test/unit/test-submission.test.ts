@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldDefinition } from '../../lambdas/domain/form-model.ts';
-import { sampleAnswers } from '../../lambdas/domain/test-submission.ts';
+import type { FieldDefinition } from '#domain/form-model.ts';
+import { sampleAnswers } from '#domain/test-submission.ts';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 

@@ -1,7 +1,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { describe, expect, it } from 'vitest';
-import { type UploadTarget, uploadTargetOrigin } from '../../lambdas/aws/upload-target.ts';
+import { type UploadTarget, uploadTargetOrigin } from '#aws/upload-target.ts';
 
 /** Configurations the stack or the local runner may give the uploads route's S3 client. */
 const TARGETS: UploadTarget[] = [

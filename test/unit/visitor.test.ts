@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalIpOrRange } from '../../lambdas/domain/access-lists.ts';
-import { visitorNetwork } from '../../lambdas/domain/ip-ranges.ts';
-import {
-  clientIpOf,
-  countryOf,
-  deviceClassOf,
-  isBlocked,
-  originAllowed,
-} from '../../lambdas/domain/visitor.ts';
+import { canonicalIpOrRange } from '#domain/access-lists.ts';
+import { visitorNetwork } from '#domain/ip-ranges.ts';
+import { clientIpOf, countryOf, deviceClassOf, isBlocked, originAllowed } from '#domain/visitor.ts';
 
 const UA = {
   iphoneSafari:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressAllowed } from '../../lambdas/net/webhook-sender.ts';
+import { addressAllowed } from '#net/webhook-sender.ts';
 
 // The pure address check of the webhook sender's guard: no network here.
 describe('addressAllowed', () => {

@@ -7,7 +7,7 @@ import {
   MAX_RETRY_DELAY_SECONDS,
   nextDelaySeconds,
   retryAfterSeconds,
-} from '../../lambdas/domain/webhook-delivery.ts';
+} from '#domain/webhook-delivery.ts';
 
 const now = new Date('2026-11-23T12:00:00.000Z');
 const mid = () => 0.5;

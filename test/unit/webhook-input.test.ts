@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookInput } from '../../lambdas/domain/webhooks.ts';
+import { webhookInput } from '#domain/webhooks.ts';
 
 const accepts = (url: string, allowLoopback: boolean) =>
   webhookInput({ allowLoopback }).safeParse({ url }).success;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Submission } from '../../lambdas/domain/submission-model.ts';
-import { webhookFields, webhookPayload } from '../../lambdas/domain/webhook-payload.ts';
+import type { Submission } from '#domain/submission-model.ts';
+import { webhookFields, webhookPayload } from '#domain/webhook-payload.ts';
 
 const submission: Submission = {
   id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd',

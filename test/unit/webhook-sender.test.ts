@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addressAllowed, type SendResult, sendWebhook } from '../../lambdas/net/webhook-sender.ts';
+import { addressAllowed, type SendResult, sendWebhook } from '#net/webhook-sender.ts';
 
 /**
  * Real HTTPS servers on 127.0.0.1 with a certificate made here. The URLs

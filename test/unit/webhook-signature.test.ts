@@ -6,7 +6,7 @@ import {
   verifyWebhook,
   webhookHeaders,
   webhookMessageId,
-} from '../../lambdas/domain/webhook-signature.ts';
+} from '#domain/webhook-signature.ts';
 
 // The Standard Webhooks reference vector (TOOLCHAIN.md, "Found 2026-11-23").
 const vector = {

@@ -3,7 +3,7 @@ import { uploadsPostOrigin } from '#aws/upload-target.ts';
 import { defineContract } from '#http/contract.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
 import { wantsHtml } from '#http/negotiate.ts';
-import { errorPage, PAGE_HEADERS } from '#http/pages.ts';
+import { errorPage, PAGE_HEADERS } from '#http/post-answer-pages.ts';
 import { header } from '#http/request.ts';
 import { withRequestId } from '#http/request-id.ts';
 import { errorBody, json } from '#http/respond.ts';

@@ -1,6 +1,6 @@
 import { ServiceError } from '#domain/errors.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
-import { errorPage, PAGE_HEADERS, thankYouPage } from '#http/pages.ts';
+import { errorPage, PAGE_HEADERS, thankYouPage } from '#http/post-answer-pages.ts';
 import { errorBody, type HttpResponse, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import type { SubmitOutcome } from './pipeline.ts';

@@ -14,11 +14,8 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type DynamoDbLocalHandle,
-  startDynamoDbLocal,
-} from '../../../lib/local/emulators/dynamodb.ts';
-import { isRunning, waitUntilGone } from '../../../lib/local/emulators/processes.ts';
+import { type DynamoDbLocalHandle, startDynamoDbLocal } from '#lib/local/emulators/dynamodb.ts';
+import { isRunning, waitUntilGone } from '#lib/local/emulators/processes.ts';
 import { LOCAL_CREDENTIALS, REGION } from './aws.ts';
 import { canConnect, expectLoopbackOnly } from './loopback.ts';
 

@@ -14,12 +14,12 @@ import {
   ValidationException,
 } from '@aws-sdk/client-scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorHandle } from '../../../lib/local/emulators/handle.ts';
+import type { EmulatorHandle } from '#lib/local/emulators/handle.ts';
 import {
   type FiredSchedule,
   type ScheduleTarget,
   startScheduler,
-} from '../../../lib/local/emulators/scheduler.ts';
+} from '#lib/local/emulators/scheduler.ts';
 import { LOCAL_CREDENTIALS, REGION } from './aws.ts';
 import { expectLoopbackOnly } from './loopback.ts';
 

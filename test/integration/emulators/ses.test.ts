@@ -1,6 +1,6 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SesHandle, startSes } from '../../../lib/local/emulators/ses.ts';
+import { type SesHandle, startSes } from '#lib/local/emulators/ses.ts';
 import { LOCAL_CREDENTIALS, REGION } from './aws.ts';
 import { expectLoopbackOnly } from './loopback.ts';
 

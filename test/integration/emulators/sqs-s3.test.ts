@@ -16,8 +16,8 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorHandle } from '../../../lib/local/emulators/handle.ts';
-import { startSqsS3 } from '../../../lib/local/emulators/sqs-s3.ts';
+import type { EmulatorHandle } from '#lib/local/emulators/handle.ts';
+import { startSqsS3 } from '#lib/local/emulators/sqs-s3.ts';
 import { LOCAL_CREDENTIALS, REGION } from './aws.ts';
 import { expectLoopbackOnly } from './loopback.ts';
 

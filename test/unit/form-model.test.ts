@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  duplicateForm,
-  newForm,
-  newFormKey,
-  starterFields,
-} from '../../lambdas/domain/form-defaults.ts';
-import { createFormInput } from '../../lambdas/domain/form-input.ts';
-import { FORM_TYPES, toFormSummary, toFullForm } from '../../lambdas/domain/form-model.ts';
+import { duplicateForm, newForm, newFormKey, starterFields } from '#domain/form-defaults.ts';
+import { createFormInput } from '#domain/form-input.ts';
+import { FORM_TYPES, toFormSummary, toFullForm } from '#domain/form-model.ts';
 
 const base = { teamId: 't1', userId: 'u1', now: new Date('2026-01-02T03:04:05.678Z') };
 
