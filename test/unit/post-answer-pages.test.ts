@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '#domain/html.ts';
-import { errorPage, methodNotAllowedPage, PAGE_HEADERS, thankYouPage } from '#http/post-answer-pages.ts';
+import {
+  errorPage,
+  methodNotAllowedPage,
+  PAGE_HEADERS,
+  thankYouPage,
+} from '#http/post-answer-pages.ts';
 
 const styleOf = (html: string) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
 const bodyOf = (html: string) => /<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? '';
