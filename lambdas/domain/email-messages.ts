@@ -1,7 +1,7 @@
 import { domainToASCII } from 'node:url';
 import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
-import { escapeHtml } from './html.ts';
+import { html, type SafeHtml } from './html.ts';
 import { cutToCodePoints } from './submission-answers.ts';
 import type { StoredFile, Submission } from './submission-model.ts';
 import { withoutBidiControls, withoutHiddenCharacters } from './visible-text.ts';
@@ -181,9 +181,11 @@ export function fillPlaceholders(template: string, context: PlaceholderContext):
 // ---------------------------------------------------------------------------
 // Bodies
 
-/** Escaped text whose line breaks show as line breaks. */
-function htmlLines(value: string): string {
-  return escapeHtml(normalizeBreaks(value)).replaceAll('\n', '<br>\n');
+/** Text whose line breaks show as line breaks, each line escaped. */
+function htmlLines(value: string): SafeHtml {
+  return html`${normalizeBreaks(value)
+    .split('\n')
+    .map((line, i) => (i === 0 ? html`${line}` : html`<br>\n${line}`))}`;
 }
 
 function normalizeBreaks(value: string): string {
@@ -364,35 +366,29 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
   text.push('', `Received: ${received}`, `Submission: ${submission.id}`);
   text.push('', `Manage this form: ${input.manageUrl}`, '');
 
-  const html: string[] = [
-    `<h1 style="font-size:18px">New submission to ${escapeHtml(formName)}</h1>`,
-  ];
-  if (submission.isTest) html.push(`<p><strong>${escapeHtml(TEST_LINE)}</strong></p>`);
-  if (rows.length === 0) html.push('<p>(no answers)</p>');
-  else {
-    html.push('<table cellpadding="6" style="border-collapse:collapse">');
-    for (const row of rows) {
-      html.push(
-        `<tr><th align="left" valign="top">${escapeHtml(row.label)}</th>` +
-          `<td>${htmlLines(row.value)}</td></tr>`,
-      );
-    }
-    html.push('</table>');
+  const body = html`<h1 style="font-size:18px">New submission to ${formName}</h1>${
+    submission.isTest ? html`\n<p><strong>${TEST_LINE}</strong></p>` : ''
   }
-  if (files.length > 0) {
-    html.push(`<h2 style="font-size:16px">${escapeHtml(FILES_HEADING.slice(0, -1))}</h2>`, '<ul>');
-    for (const file of files) html.push(`<li>${escapeHtml(fileLine(file))}</li>`);
-    html.push('</ul>');
-  }
-  if (problems.length > 0) {
-    html.push(`<p>${escapeHtml(PROBLEMS_HEADING)}</p>`, '<ul>');
-    for (const line of problems) html.push(`<li>${escapeHtml(line)}</li>`);
-    html.push('</ul>');
-  }
-  html.push(
-    `<p>Received: ${escapeHtml(received)}<br>\nSubmission: ${escapeHtml(submission.id)}</p>`,
-    `<p>Manage this form: <a href="${escapeHtml(input.manageUrl)}">${escapeHtml(input.manageUrl)}</a></p>`,
-  );
+${
+  rows.length === 0
+    ? html`<p>(no answers)</p>`
+    : html`<table cellpadding="6" style="border-collapse:collapse">${rows.map(
+        (row) =>
+          html`\n<tr><th align="left" valign="top">${row.label}</th><td>${htmlLines(row.value)}</td></tr>`,
+      )}\n</table>`
+}${
+  files.length > 0
+    ? html`\n<h2 style="font-size:16px">${FILES_HEADING.slice(0, -1)}</h2>\n<ul>${files.map(
+        (file) => html`\n<li>${fileLine(file)}</li>`,
+      )}\n</ul>`
+    : ''
+}${
+  problems.length > 0
+    ? html`\n<p>${PROBLEMS_HEADING}</p>\n<ul>${problems.map((line) => html`\n<li>${line}</li>`)}\n</ul>`
+    : ''
+}
+<p>Received: ${received}<br>\nSubmission: ${submission.id}</p>
+<p>Manage this form: <a href="${input.manageUrl}">${input.manageUrl}</a></p>`;
 
   const replyTo = submitterAddress(submission, form, hints);
   return {
@@ -402,7 +398,7 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
     subject,
     autoSubmitted: 'auto-generated',
     text: text.join('\n'),
-    html: htmlDocument(subject, html),
+    html: htmlDocument(subject, body),
   };
 }
 
@@ -418,16 +414,14 @@ function indent(value: string): string {
     .join('\n');
 }
 
-function htmlDocument(title: string, body: string[]): string {
-  return [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8">',
-    `<title>${escapeHtml(title)}</title></head>`,
-    '<body style="font-family:sans-serif;font-size:14px;line-height:1.5">',
-    ...body,
-    '</body></html>',
-    '',
-  ].join('\n');
+function htmlDocument(title: string, body: SafeHtml): string {
+  return `${html`<!DOCTYPE html>
+<html><head><meta charset="utf-8">
+<title>${title}</title></head>
+<body style="font-family:sans-serif;font-size:14px;line-height:1.5">
+${body}
+</body></html>
+`}`;
 }
 
 export interface AutoReplyInput {
@@ -460,6 +454,6 @@ export function autoReply(input: AutoReplyInput): EmailMessage {
     subject,
     autoSubmitted: 'auto-replied',
     text: body.endsWith('\n') ? body : `${body}\n`,
-    html: htmlDocument(subject, [`<p>${htmlLines(body)}</p>`]),
+    html: htmlDocument(subject, html`<p>${htmlLines(body)}</p>`),
   };
 }

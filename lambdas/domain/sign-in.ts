@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { EmailMessage } from './email-messages.ts';
-import { escapeHtml } from './html.ts';
+import { html } from './html.ts';
 
 /**
  * Email sign-in: a one-time link (a 256-bit token) and a 6-digit code for
@@ -69,10 +69,10 @@ export function signInEmail(input: {
     '',
     'The link and the code work once, for 15 minutes. If you did not ask to sign in, ignore this email.',
   ].join('\n');
-  const html = `<!doctype html><html><body style="font-family:sans-serif">
-<p>Sign in to ${escapeHtml(teams)}:</p>
-<p><a href="${escapeHtml(link)}">Sign in</a></p>
-<p>Or enter this code on the sign-in page: <strong style="font-size:1.4em;letter-spacing:0.1em">${escapeHtml(input.code)}</strong></p>
+  const page = html`<!doctype html><html><body style="font-family:sans-serif">
+<p>Sign in to ${teams}:</p>
+<p><a href="${link}">Sign in</a></p>
+<p>Or enter this code on the sign-in page: <strong style="font-size:1.4em;letter-spacing:0.1em">${input.code}</strong></p>
 <p>The link and the code work once, for 15 minutes. If you did not ask to sign in, ignore this email.</p>
 </body></html>`;
   return {
@@ -80,7 +80,7 @@ export function signInEmail(input: {
     fromName: 'Form service',
     subject: `Your sign-in code: ${input.code}`,
     text,
-    html,
+    html: page.text,
     autoSubmitted: 'auto-generated',
   };
 }

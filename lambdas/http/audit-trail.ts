@@ -12,6 +12,24 @@ export function actorOf(caller: Caller): AuditActor {
     : { kind: 'member', userId: caller.userId, email: caller.email ?? null, keyId: null };
 }
 
+/** Records what the caller did in its own team (the common case of `audit`). */
+export function auditByCaller(
+  caller: Caller,
+  event: APIGatewayProxyEvent,
+  action: AuditAction,
+  target: string | null,
+  details?: Record<string, string | number | boolean>,
+): Promise<void> {
+  return audit({
+    teamId: caller.team.teamId,
+    actor: actorOf(caller),
+    event,
+    action,
+    target,
+    details,
+  });
+}
+
 /**
  * Records one event of a team's audit trail. The action it records has
  * happened already: a failed write is logged (and alarms through the error

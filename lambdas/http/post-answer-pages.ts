@@ -1,13 +1,14 @@
 import type { FormDesign } from '#domain/form-model.ts';
-import { escapeHtml } from '#domain/html.ts';
+import { html, raw, type SafeHtml } from '#domain/html.ts';
+import { htmlPage } from './html-page.ts';
 
 /**
  * The pages a browser sees after posting a form: thank-you, refusal, and the
  * page for someone who opens the endpoint's address. Self-contained (inline
  * style only, no script, no external resource), so the policy below can
- * forbid everything else. Every interpolated string goes through
- * `escapeHtml`; the only value placed in CSS is an accent that matched
- * `#rrggbb`.
+ * forbid everything else. Built with `html`, which escapes every
+ * interpolated string; the only value placed in CSS is an accent that
+ * matched `#rrggbb`.
  */
 
 /**
@@ -48,11 +49,17 @@ export function thankYouPage(input: {
   const title = textOrUndefined(input.title) ?? DEFAULT_THANK_YOU_TITLE;
   const message = textOrUndefined(input.message) ?? DEFAULT_THANK_YOU_MESSAGE;
   const back = webUrl(input.backUrl);
-  return page(title, input.design, [
-    `<h1>${escapeHtml(title)}</h1>`,
-    `<p class="message">${escapeHtml(message)}</p>`,
-    back === undefined ? '' : `<p><a href="${escapeHtml(back)}">Go back</a></p>`,
-  ]);
+  return page(
+    title,
+    input.design,
+    html`<h1>${title}</h1>
+<p class="message">${message}</p>${
+      back === undefined
+        ? ''
+        : html`
+<p><a href="${back}">Go back</a></p>`
+    }`,
+  );
 }
 
 /**
@@ -69,23 +76,29 @@ export function errorPage(input: {
   design?: FormDesign;
 }): string {
   const back = webUrl(input.backUrl);
-  return page(input.title, input.design ?? {}, [
-    `<p class="status">Error ${escapeHtml(String(input.status))}</p>`,
-    `<h1>${escapeHtml(input.title)}</h1>`,
-    `<p class="message">${escapeHtml(input.message)}</p>`,
-    back === undefined
-      ? '<p class="hint">Use your browser’s back button to return to the form.</p>'
-      : `<p><a href="${escapeHtml(back)}">Go back</a></p>`,
-  ]);
+  return page(
+    input.title,
+    input.design ?? {},
+    html`<p class="status">Error ${input.status}</p>
+<h1>${input.title}</h1>
+<p class="message">${input.message}</p>
+${
+  back === undefined
+    ? html`<p class="hint">Use your browser’s back button to return to the form.</p>`
+    : html`<p><a href="${back}">Go back</a></p>`
+}`,
+  );
 }
 
 /** For a browser that opens the submit address: what it is, and that there is nothing to see. */
 export function methodNotAllowedPage(): string {
-  return page('This address receives form submissions', {}, [
-    '<p class="status">Error 405</p>',
-    '<h1>This address receives form submissions</h1>',
-    '<p class="message">Websites send their forms here with a POST request. It is not a web page to open: to get in touch, fill in the form on the website that uses it.</p>',
-  ]);
+  return page(
+    'This address receives form submissions',
+    {},
+    html`<p class="status">Error 405</p>
+<h1>This address receives form submissions</h1>
+<p class="message">Websites send their forms here with a POST request. It is not a web page to open: to get in touch, fill in the form on the website that uses it.</p>`,
+  );
 }
 
 function textOrUndefined(value: string | null | undefined): string | undefined {
@@ -134,25 +147,15 @@ const BASE_CSS = [
   'a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}',
 ].join('');
 
-/** `parts` are HTML already built from escaped values. */
-function page(title: string, design: FormDesign, parts: string[]): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`,
-    '<meta name="robots" content="noindex">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${themeCss(design)}${BASE_CSS}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    ...parts.filter((part) => part !== ''),
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+/** The page around `main`: the policy repeated in a meta tag, no indexing, the theme's style. */
+function page(title: string, design: FormDesign, main: SafeHtml): string {
+  return htmlPage({
+    title,
+    head: html`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="robots" content="noindex">
+<style>${raw(themeCss(design) + BASE_CSS)}</style>`,
+    body: html`<main>
+${main}
+</main>`,
+  });
 }

@@ -432,15 +432,10 @@ export type StoredPost =
       stored: false;
       /**
        * `full`: no room left under `maxSubmissions`; `closed`: the form's gate is shut;
-       * `upload_used`: a direct upload it names was used by another submission.
+       * `upload_used`: a direct upload it names was used by another submission. A duplicate
+       * is stored as spam, so never a reason here.
        */
-      reason:
-        | 'form_gone'
-        | 'closed'
-        | 'full'
-        | 'limit_reached'
-        | 'spam_cap_reached'
-        | 'upload_used';
+      reason: Exclude<Extract<InsertOutcome, { stored: false }>['reason'], 'duplicate'>;
     };
 
 /**

@@ -1,5 +1,5 @@
 import { defineContract } from '#http/contract.ts';
-import { staticAnswer } from './static-answer.ts';
+import { staticAnswer, staticAnswers } from './static-answer.ts';
 
 /**
  * `GET /v1/docs`: the API reference page. Redoc (served by
@@ -59,14 +59,7 @@ const withSlash = { body: page(''), headers: HEADERS };
 
 export const contract = defineContract({
   tag: 'Docs',
-  answers: [
-    { status: 200, description: 'The reference page.', body: { mediaType: 'text/html' } },
-    {
-      status: 304,
-      description: 'Not modified: `If-None-Match` named the current `ETag`.',
-      body: null,
-    },
-  ],
+  answers: staticAnswers('The reference page.', 'text/html'),
   errors: [],
 });
 

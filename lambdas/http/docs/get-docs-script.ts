@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { defineContract } from '#http/contract.ts';
 import { REDOC_GZIP_BASE64 } from './redoc-bundle.generated.ts';
-import { staticAnswer } from './static-answer.ts';
+import { staticAnswer, staticAnswers } from './static-answer.ts';
 
 /**
  * `GET /v1/docs/redoc.js`: Redoc's standalone bundle (embedded at build
@@ -28,18 +28,7 @@ const script = {
 
 export const contract = defineContract({
   tag: 'Docs',
-  answers: [
-    {
-      status: 200,
-      description: 'Redoc and the page start-up.',
-      body: { mediaType: 'text/javascript' },
-    },
-    {
-      status: 304,
-      description: 'Not modified: `If-None-Match` named the current `ETag`.',
-      body: null,
-    },
-  ],
+  answers: staticAnswers('Redoc and the page start-up.', 'text/javascript'),
   errors: [],
 });
 

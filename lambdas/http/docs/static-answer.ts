@@ -17,6 +17,18 @@ export function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
+/** A static route's answers for its contract: the body, or 304 when `If-None-Match` names its ETag. */
+export function staticAnswers(description: string, mediaType: string) {
+  return [
+    { status: 200, description, body: { mediaType } },
+    {
+      status: 304,
+      description: 'Not modified: `If-None-Match` named the current `ETag`.',
+      body: null,
+    },
+  ] as const;
+}
+
 /**
  * A handler answering a body fixed at module init (chosen per request by
  * `pick`): `200` with its headers, cacheable for five minutes, or `304` when

@@ -1,5 +1,5 @@
 import { cancelFormClose } from '#aws/scheduler.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -14,14 +14,7 @@ export const contract = defineContract({
 
 export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
   const form = await deleteTeamForm(caller.team.teamId, pathParameters.id);
-  await audit({
-    teamId: caller.team.teamId,
-    actor: actorOf(caller),
-    event,
-    action: 'form.deleted',
-    target: form.id,
-    details: { name: form.name },
-  });
+  await auditByCaller(caller, event, 'form.deleted', form.id, { name: form.name });
   if (form.autoCloseAt) {
     // A leftover schedule would find no form and do nothing; deleting it is tidiness.
     await cancelFormClose(form.id).catch((error: unknown) =>

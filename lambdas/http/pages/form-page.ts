@@ -1,5 +1,6 @@
-import { escapeHtml } from '#domain/html.ts';
+import { html, raw } from '#domain/html.ts';
 import type { PublicForm } from '#domain/public-form.ts';
+import { htmlPage } from '#http/html-page.ts';
 import { formCss, formMarkup } from './form-markup.ts';
 
 /**
@@ -59,31 +60,24 @@ export function formPage(
 ): string {
   const { base, nonce } = options;
   const open = view.closedMessage === null && options.script !== false;
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(view.title)}</title>`,
-    '<link rel="icon" href="data:,">',
-    `<style nonce="${escapeHtml(nonce)}">body{margin:0;background:var(--fs-bg);min-height:100vh}main{padding:24px 0}${formCss(view, ':root')}</style>`,
-    '</head>',
-    '<body>',
-    `<main>${formMarkup(view, { action: `${base}s/${encodeURIComponent(view.key)}`, headingLevel: 1 })}</main>`,
-    ...(open
-      ? [
-          `<script type="application/json" id="fs-data">${jsonBlock(view)}</script>`,
-          `<script src="${base}embed.js" data-page async></script>`,
-          ...(view.captchaSiteKey === null
-            ? []
-            : [`<script src="${TURNSTILE_ORIGIN}/turnstile/v0/api.js" async defer></script>`]),
-        ]
-      : []),
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  const action = `${base}s/${encodeURIComponent(view.key)}`;
+  return htmlPage({
+    title: view.title,
+    head: html`<link rel="icon" href="data:,">
+<style nonce="${nonce}">${raw(`body{margin:0;background:var(--fs-bg);min-height:100vh}main{padding:24px 0}${formCss(view, ':root')}`)}</style>`,
+    body: html`<main>${raw(formMarkup(view, { action, headingLevel: 1 }))}</main>${
+      open
+        ? html`
+<script type="application/json" id="fs-data">${raw(jsonBlock(view))}</script>
+<script src="${base}embed.js" data-page async></script>${
+            view.captchaSiteKey === null
+              ? ''
+              : html`
+<script src="${TURNSTILE_ORIGIN}/turnstile/v0/api.js" async defer></script>`
+          }`
+        : ''
+    }`,
+  });
 }
 
 /**

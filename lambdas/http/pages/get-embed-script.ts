@@ -1,5 +1,5 @@
 import { defineContract } from '#http/contract.ts';
-import { staticAnswer } from '#http/docs/static-answer.ts';
+import { staticAnswer, staticAnswers } from '#http/docs/static-answer.ts';
 import { embedScript } from './embed-script.ts';
 
 /**
@@ -21,18 +21,10 @@ const script = {
 
 export const contract = defineContract({
   tag: 'Hosted forms',
-  answers: [
-    {
-      status: 200,
-      description: 'The client of the hosted page and of the embed (no framework, one file).',
-      body: { mediaType: 'text/javascript' },
-    },
-    {
-      status: 304,
-      description: 'Not modified: `If-None-Match` named the current `ETag`.',
-      body: null,
-    },
-  ],
+  answers: staticAnswers(
+    'The client of the hosted page and of the embed (no framework, one file).',
+    'text/javascript',
+  ),
   errors: [],
 });
 

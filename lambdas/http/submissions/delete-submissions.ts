@@ -1,6 +1,6 @@
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { bulkDeleteInput } from '#domain/bulk-target.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { getTeamForm } from '#store/forms.ts';
@@ -32,13 +32,9 @@ export const handler = managementRoute(
     );
     const { count } = JSON.parse(response.body) as { count?: number };
     if (count) {
-      await audit({
-        teamId: caller.team.teamId,
-        actor: actorOf(caller),
-        event,
-        action: 'submissions.deleted',
-        target: form.id,
-        details: { count, by: 'ids' in request.target ? 'ids' : `filter:${request.target.filter}` },
+      await auditByCaller(caller, event, 'submissions.deleted', form.id, {
+        count,
+        by: 'ids' in request.target ? 'ids' : `filter:${request.target.filter}`,
       });
     }
     return response;

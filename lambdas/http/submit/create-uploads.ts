@@ -10,6 +10,7 @@ import { CORS_HEADERS } from '#http/cors.ts';
 import { withRequestId } from '#http/request-id.ts';
 import { errorBody, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
+import { SHARED_STEP_ERRORS } from './step-errors.ts';
 import { submitRequestOf } from './submit-request.ts';
 import { grantUploads } from './upload-requests.ts';
 
@@ -31,20 +32,7 @@ export const contract = defineContract({
       body: 'UploadGrants',
     },
   ],
-  errors: [
-    'invalid_request',
-    'uploads_disabled',
-    'origin_not_allowed',
-    'not_found',
-    'payload_too_large',
-    'file_too_large',
-    'too_many_files',
-    'unsupported_media_type',
-    'file_type_not_allowed',
-    'form_closed',
-    'rate_limited',
-    'busy',
-  ],
+  errors: [...SHARED_STEP_ERRORS],
   cors: true,
 });
 

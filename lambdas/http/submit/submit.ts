@@ -6,6 +6,7 @@ import { flush } from '#metrics';
 import { countOutcome, countRefusal } from './outcome-metrics.ts';
 import { acceptSubmission } from './pipeline.ts';
 import { errorResponse, outcomeResponse } from './responses.ts';
+import { SHARED_STEP_ERRORS } from './step-errors.ts';
 import { submitBodyMedia } from './submit-body-media.ts';
 import { submitRequestOf } from './submit-request.ts';
 
@@ -34,27 +35,16 @@ export const contract = defineContract({
     },
   ],
   errors: [
-    'invalid_request',
-    'uploads_disabled',
+    ...SHARED_STEP_ERRORS,
     'upload_not_found',
     'upload_already_used',
     'upload_expired',
     'form_limit_reached',
     'submission_limit_reached',
     'plan_required',
-    'origin_not_allowed',
     'captcha_failed',
     'captcha_unavailable',
-    'not_found',
-    'payload_too_large',
-    'file_too_large',
-    'too_many_files',
-    'unsupported_media_type',
-    'file_type_not_allowed',
     'empty_submission',
-    'form_closed',
-    'rate_limited',
-    'busy',
   ],
   cors: true,
   htmlErrors: true,

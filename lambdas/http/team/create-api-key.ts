@@ -1,6 +1,6 @@
 import { issueApiKey } from '#domain/api-keys.ts';
 import { createApiKeyInput } from '#domain/member-input.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -32,14 +32,7 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
     createdByEmail: creator ?? null,
     name,
   });
-  await audit({
-    teamId: record.teamId,
-    actor: actorOf(caller),
-    event,
-    action: 'api_key.created',
-    target: record.keyId,
-    details: { name },
-  });
+  await auditByCaller(caller, event, 'api_key.created', record.keyId, { name });
   return json(201, {
     keyId: record.keyId,
     name: record.name,

@@ -3,7 +3,7 @@ import { enqueue } from '#aws/queues.ts';
 import { inviteMemberInput } from '#domain/member-input.ts';
 import { type Member, toMemberView } from '#domain/members.ts';
 import type { SignInJob } from '#domain/sign-in-job.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -40,13 +40,9 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
   await enqueue('signIns', [
     { email: member.email, requestedAt: now.toISOString(), reason: 'invite' } satisfies SignInJob,
   ]);
-  await audit({
-    teamId: member.teamId,
-    actor: actorOf(caller),
-    event,
-    action: 'member.invited',
-    target: member.userId,
-    details: { email: member.email, role: member.role },
+  await auditByCaller(caller, event, 'member.invited', member.userId, {
+    email: member.email,
+    role: member.role,
   });
   return json(201, toMemberView(member));
 });

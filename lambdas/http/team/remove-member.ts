@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -20,13 +20,6 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   requireOwner(caller);
   const member = await getMember(caller.team.teamId, pathParameters.userId ?? '');
   if (!member || !(await removeMember(member))) throw notFound('Member');
-  await audit({
-    teamId: member.teamId,
-    actor: actorOf(caller),
-    event,
-    action: 'member.removed',
-    target: member.userId,
-    details: { email: member.email },
-  });
+  await auditByCaller(caller, event, 'member.removed', member.userId, { email: member.email });
   return json(200, { ok: true });
 });

@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -20,13 +20,6 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   const record = /^[a-z0-9]{16}$/.test(keyId) ? await getApiKey(keyId) : undefined;
   if (!record || record.teamId !== caller.team.teamId) throw notFound('API key');
   await revokeApiKey(keyId);
-  await audit({
-    teamId: record.teamId,
-    actor: actorOf(caller),
-    event,
-    action: 'api_key.revoked',
-    target: keyId,
-    details: { name: record.name },
-  });
+  await auditByCaller(caller, event, 'api_key.revoked', keyId, { name: record.name });
   return json(200, { ok: true });
 });

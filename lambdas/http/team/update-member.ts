@@ -1,7 +1,7 @@
 import { notFound, ServiceError } from '#domain/errors.ts';
 import { updateMemberInput } from '#domain/member-input.ts';
 import { toMemberView } from '#domain/members.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -31,13 +31,9 @@ export const handler = managementRoute(
       throw new ServiceError(409, 'conflict', 'The member changed meanwhile; retry the request');
     }
     const updated = { ...member, ...change };
-    await audit({
-      teamId: member.teamId,
-      actor: actorOf(caller),
-      event,
-      action: 'member.updated',
-      target: member.userId,
-      details: { role: updated.role, previousRole: member.role },
+    await auditByCaller(caller, event, 'member.updated', member.userId, {
+      role: updated.role,
+      previousRole: member.role,
     });
     return json(200, toMemberView(updated));
   },

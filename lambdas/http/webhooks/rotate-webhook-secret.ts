@@ -1,6 +1,6 @@
 import { notFound } from '#domain/errors.ts';
 import { rotateWebhookSecret, toWebhookView } from '#domain/webhooks.ts';
-import { actorOf, audit } from '#http/audit-trail.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -19,12 +19,6 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   if (!existing) throw notFound('Webhook');
   const webhook = rotateWebhookSecret(existing, new Date());
   await putWebhook(webhook);
-  await audit({
-    teamId: caller.team.teamId,
-    actor: actorOf(caller),
-    event,
-    action: 'webhook.secret_rotated',
-    target: form.id,
-  });
+  await auditByCaller(caller, event, 'webhook.secret_rotated', form.id);
   return json(200, toWebhookView(webhook));
 });
