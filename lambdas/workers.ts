@@ -51,6 +51,12 @@ export interface Worker {
   trigger: WorkerTrigger;
 }
 
+/** The two workers that send email: they read and mark the table, and send as the sender identity. */
+const mailerDefaults = {
+  memoryMb: 256,
+  access: ['table:read', 'table:write', 'email:send'],
+} as const satisfies { memoryMb: number; access: readonly Access[] };
+
 export const workers: readonly Worker[] = [
   {
     name: 'formCloser',
@@ -119,20 +125,18 @@ export const workers: readonly Worker[] = [
     trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
   },
   {
+    ...mailerDefaults,
     name: 'emailWorker',
     handler: 'events/email-worker.ts',
-    memoryMb: 256,
     timeoutSeconds: EMAIL_WORKER_TIMEOUT_SECONDS,
-    access: ['table:read', 'table:write', 'email:send'],
     trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
   },
   {
+    // Finds the address's teams, stores the sign-in's hashes, sends the email.
+    ...mailerDefaults,
     name: 'signInMailer',
     handler: 'events/sign-in-mailer.ts',
-    memoryMb: 256,
     timeoutSeconds: 30,
-    // Finds the address's teams, stores the sign-in's hashes, sends the email.
-    access: ['table:read', 'table:write', 'email:send'],
     trigger: { kind: 'queue', queue: 'signIns', batchSize: 10 },
   },
 ];

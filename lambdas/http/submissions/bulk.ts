@@ -1,4 +1,6 @@
+import type { $ZodType } from 'zod/v4/core';
 import { type BulkTarget, effectiveAsOf, stillTargeted } from '#domain/bulk-target.ts';
+import { defineContract } from '#http/contract.ts';
 import { errorBody, type HttpResponse, json } from '#http/respond.ts';
 import { targetedSubmissions } from '#store/folder-reads.ts';
 import {
@@ -50,4 +52,14 @@ export async function bulkEdit(
     },
     { 'retry-after': '1' },
   );
+}
+
+/** The contract of a bulk change: its body, and the count of what changed (503 when cut short). */
+export function bulkContract<B extends $ZodType>(body: B, description: string) {
+  return defineContract({
+    tag: 'Submissions',
+    body,
+    answers: [{ status: 200, description, body: 'Count' }],
+    errors: ['incomplete'],
+  });
 }

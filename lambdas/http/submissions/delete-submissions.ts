@@ -1,22 +1,16 @@
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { bulkDeleteInput } from '#domain/bulk-target.ts';
 import { auditByCaller } from '#http/audit-trail.ts';
-import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { getTeamForm } from '#store/forms.ts';
-import { bulkEdit } from './bulk.ts';
+import { bulkContract, bulkEdit } from './bulk.ts';
 
 /**
  * Deleted submissions stay counted in the month's usage: only the form's
  * counters move. Files go batch by batch, so a request cut short leaves none
  * of its deleted submissions' files behind.
  */
-export const contract = defineContract({
-  tag: 'Submissions',
-  body: bulkDeleteInput,
-  answers: [{ status: 200, description: 'Submissions deleted.', body: 'Count' }],
-  errors: ['incomplete'],
-});
+export const contract = bulkContract(bulkDeleteInput, 'Submissions deleted.');
 
 export const handler = managementRoute(
   contract,

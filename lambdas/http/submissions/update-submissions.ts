@@ -1,16 +1,10 @@
 import { bulkUpdateInput } from '#domain/bulk-target.ts';
 import { changedFlags } from '#domain/submission-folders.ts';
-import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { getTeamForm } from '#store/forms.ts';
-import { bulkEdit } from './bulk.ts';
+import { bulkContract, bulkEdit } from './bulk.ts';
 
-export const contract = defineContract({
-  tag: 'Submissions',
-  body: bulkUpdateInput,
-  answers: [{ status: 200, description: 'Submissions whose flags changed.', body: 'Count' }],
-  errors: ['incomplete'],
-});
+export const contract = bulkContract(bulkUpdateInput, 'Submissions whose flags changed.');
 
 export const handler = managementRoute(
   contract,
