@@ -16,6 +16,12 @@ export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T):
   return scope.run({ ...scope.getStore(), ...fields }, fn);
 }
 
+/** The request id of the HTTP request this code runs for, if any (benches meter by it). */
+export function currentRequestId(): string | undefined {
+  const id = scope.getStore()?.requestId;
+  return typeof id === 'string' ? id : undefined;
+}
+
 export function addLogContext(fields: Record<string, unknown>): void {
   const store = scope.getStore();
   if (store) Object.assign(store, fields);

@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { meterDynamoDb, routeCallsOnly, untilIdle } from '#test/support/dynamodb-meter.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { withBenchStack } from './bench-stack.ts';
 
@@ -53,7 +53,9 @@ await withBenchStack(async ({ stack, newForm }) => {
   await warmUp.arrayBuffer();
 
   const { dynamodb, documents } = await import('#store/client.ts');
-  const { meter, reset } = meterDynamoDb(dynamodb);
+  const { meter, reset } = meterDynamoDb(dynamodb, routeCallsOnly);
+  // The seed's stream records reach the fan-out after it returns: let them pass first.
+  await untilIdle(meter);
 
   /** One export over real HTTP: times, memory and the handler's DynamoDB reads. */
   const measure = async () => {

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
+import { meterDynamoDb, routeCallsOnly } from '#test/support/dynamodb-meter.ts';
 import { withBenchStack } from './bench-stack.ts';
 import { bundleOf, coldInit } from './bundle.ts';
 
@@ -96,7 +96,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   // handler's client consumed (indexes included), for a plain form and for
   // one whose settings make a 6.4 KB item (12 fields, long texts).
   const { dynamodb } = await import('#store/client.ts');
-  const { meter, reset } = meterDynamoDb(dynamodb);
+  const { meter, reset } = meterDynamoDb(dynamodb, routeCallsOnly);
   const large = await newForm('Bench large');
   const patched = await api('PATCH', `/v1/forms/${large.id}`, LARGE_SETTINGS);
   if (patched.status !== 200) throw new Error(`PATCH large form answered ${patched.status}`);

@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { currentRequestId } from '#log';
 
 export interface DynamoDbMeter {
   /** Sequential round trips: a call starting while none is in flight opens a new one. */
@@ -14,17 +15,30 @@ export interface DynamoDbMeter {
   /** Capacity units by command name. */
   byCommand: Record<string, number>;
   inFlight: number;
+  /** Calls left out by the meter's filter (the local pollers' and workers', say). */
+  otherCalls: number;
 }
+
+/**
+ * Counts only the calls of HTTP requests (a route's handler runs with its
+ * request id in the log scope), not those of the local stack's pollers and
+ * workers that share this process's client.
+ */
+export const routeCallsOnly = () => currentRequestId() !== undefined;
 
 /**
  * A middleware on the service's one DynamoDB client that counts sequential
  * round trips (parallel calls share one), names every call and adds up the
  * capacity each consumed.
  */
-export function meterDynamoDb(client: DynamoDBClient) {
+export function meterDynamoDb(client: DynamoDBClient, counts: () => boolean = () => true) {
   const meter = fresh();
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (!counts()) {
+        meter.otherCalls += 1;
+        return next(args);
+      }
       (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
       if (meter.inFlight === 0) meter.rounds += 1;
       meter.inFlight += 1;
@@ -63,6 +77,7 @@ function fresh(): DynamoDbMeter {
     writeCapacity: 0,
     byCommand: {},
     inFlight: 0,
+    otherCalls: 0,
   };
 }
 
@@ -73,3 +88,18 @@ const READS = new Set([
   'ScanCommand',
   'TransactGetItemsCommand',
 ]);
+
+/**
+ * Waits until the calls the meter leaves out have stopped for `quietMs`: the
+ * stream fan-out and the workers are done with what a seed wrote.
+ */
+export async function untilIdle(meter: DynamoDbMeter, quietMs = 2000, timeoutMs = 600_000) {
+  const started = Date.now();
+  let seen = -1;
+  while (Date.now() - started < timeoutMs) {
+    if (meter.otherCalls === seen) return;
+    seen = meter.otherCalls;
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+  }
+  throw new Error(`the stack was still busy after ${timeoutMs} ms`);
+}
