@@ -1,0 +1,114 @@
+/**
+ * `npm run screenshots`: the dashboard's screens as docs/dashboard.md shows
+ * them, taken in Chromium over a local stack in memory (a form, a few
+ * submissions posted as a visitor would, a person signed in by the emailed
+ * code). Writes PNGs to docs/images/. Run it after a change of a screen.
+ */
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { withBenchStack } from '#test/bench/bench-stack.ts';
+import { chromiumPath } from '#test/support/chromium-path.ts';
+
+const OUT = new URL('../../docs/images/', import.meta.url);
+mkdirSync(OUT, { recursive: true });
+
+const VISITORS = [
+  {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    message: 'Could you send me the price list for the spring workshop?',
+  },
+  {
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    message: 'The link on your contact page leads to a 404.',
+  },
+  {
+    name: 'Katherine Johnson',
+    email: 'kj@example.com',
+    message: 'Do you offer a discount for schools?',
+  },
+  {
+    name: 'Alan Turing',
+    email: 'alan@example.com',
+    message: 'Thanks for the quick reply last week!',
+  },
+];
+
+await withBenchStack(async ({ stack, api, newForm }) => {
+  const form = await newForm('Contact');
+  const key = (form as { key?: string }).key;
+  for (const visitor of VISITORS) {
+    const posted = await fetch(`${stack.info.baseUrl}/s/${key}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        // As a visitor's browser sends them: the screens show device, browser and page.
+        'user-agent':
+          'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+        referer: 'https://shop.example/contact',
+      },
+      body: JSON.stringify(visitor),
+    });
+    if (posted.status !== 200) throw new Error(`post answered ${posted.status}`);
+  }
+  await newForm('Newsletter');
+
+  const email = 'pro@dev.local';
+  await api('POST', '/v1/auth/sign-in', { email });
+  let code: string | undefined;
+  for (let tries = 0; tries < 100 && !code; tries++) {
+    const store = (await (await fetch(new URL('/store', stack.info.mailUrl))).json()) as {
+      emails: { destination: { to: string[] }; body: { text?: string } }[];
+    };
+    const mail = store.emails.filter((e) => e.destination.to.includes(email)).at(-1);
+    code = /code on the sign-in page: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const verified = await fetch(`${stack.info.baseUrl}/v1/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, code }),
+  });
+  const cookie = verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!;
+
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const shoot = async (
+    name: string,
+    path: string,
+    options: { width: number; dark?: boolean; signedIn?: boolean; ready: string },
+  ) => {
+    const context = await browser.newContext({
+      viewport: { width: options.width, height: options.width < 600 ? 812 : 760 },
+      colorScheme: options.dark ? 'dark' : 'light',
+    });
+    if (options.signedIn !== false) {
+      await context.addCookies([{ name: 'fs_session', value: cookie, url: stack.info.baseUrl }]);
+    }
+    const page = await context.newPage();
+    await page.goto(`${stack.info.baseUrl}${path}`);
+    await page.locator(options.ready).first().waitFor();
+    await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname });
+    await context.close();
+    console.log(`wrote docs/images/${name}.png`);
+  };
+  const list = await api('GET', `/v1/forms/${form.id}/submissions`);
+  const first = (list.body as { items: { id: string }[] }).items[0]!.id;
+  await shoot('dashboard-sign-in', '/app/sign-in', { width: 1280, signedIn: false, ready: 'form' });
+  await shoot('dashboard-forms', '/app', { width: 1280, ready: 'table, ul' });
+  await shoot('dashboard-inbox', `/app/forms/${form.id}`, { width: 1280, ready: 'tbody tr' });
+  await shoot('dashboard-inbox-dark-375', `/app/forms/${form.id}`, {
+    width: 375,
+    dark: true,
+    ready: 'tbody tr',
+  });
+  await shoot('dashboard-submission', `/app/forms/${form.id}/submissions/${first}`, {
+    width: 1280,
+    ready: 'h1',
+  });
+  await browser.close();
+});
