@@ -20,14 +20,15 @@ export function useInboxKeys(options: {
   enabled: boolean;
 }): number | undefined {
   const [focused, setFocused] = useState<number>();
-  // The listener reads the row and the callbacks of now, not of its last render: keys
-  // pressed faster than effects run (j then s) act on the row just moved to.
+  // One listener for the screen's life, reading the row, the callbacks and `enabled` of
+  // now, not of its last effect: keys pressed faster than effects run (j then s, or j
+  // right after a dialog closes) act on the state just rendered.
   const current = useRef({ focused, options });
   current.current.options = options;
   useEffect(() => {
-    if (!options.enabled) return;
     const handle = (event: KeyboardEvent) => {
       const { options } = current.current;
+      if (!options.enabled) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const target = event.target as HTMLElement;
       if (target.closest('input, textarea, select, [contenteditable]')) return;
@@ -71,7 +72,7 @@ export function useInboxKeys(options: {
     };
     document.addEventListener('keydown', handle);
     return () => document.removeEventListener('keydown', handle);
-  }, [options.enabled]);
+  }, []);
   return focused;
 }
 
