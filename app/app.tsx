@@ -9,6 +9,8 @@ import { Inbox } from './screens/inbox.tsx';
 import { Share } from './screens/share.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { SubmissionView } from './screens/submission.tsx';
+import { SummaryScreen } from './screens/summary.tsx';
+import { WebhookScreen } from './screens/webhook.tsx';
 import { rememberPlace, type Session, SessionContext } from './session.ts';
 
 type State =
@@ -95,6 +97,10 @@ function Screen(props: { path: string; query: URLSearchParams }) {
   let found = match('/forms/:id/submissions/:submissionId', path);
   if (found)
     return <SubmissionView formId={found.id!} submissionId={found.submissionId!} query={query} />;
+  found = match('/forms/:id/summary', path);
+  if (found) return <SummaryScreen formId={found.id!} query={query} />;
+  found = match('/forms/:id/webhook', path);
+  if (found) return <WebhookScreen formId={found.id!} />;
   found = match('/forms/:id/share', path);
   if (found) return <Share formId={found.id!} />;
   found = match('/forms/:id', path);

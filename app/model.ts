@@ -4,6 +4,9 @@ import type { ResponseBody } from '#contracts/responses.ts';
 
 export type FormSummary = ResponseBody<'FormList'>['forms'][number];
 export type Form = ResponseBody<'Form'>;
+export type FormAnalytics = ResponseBody<'Summary'>;
+export type Webhook = ResponseBody<'Webhook'>;
+export type Delivery = ResponseBody<'Delivery'>;
 export type FieldDefinition = NonNullable<Form['fields']>[number];
 export type TeamView = ResponseBody<'TeamView'>;
 export type Submission = ResponseBody<'Submission'>;

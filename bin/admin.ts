@@ -14,6 +14,7 @@ const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --sta
   team list
   key create --team TEAM_ID [--name NAME]                 prints { keyId, apiKey }
   key revoke --key KEY_ID
+  summary rebuild --form FORM_ID                          recount a form's summary from its submissions
   dlq list [--queue-prefix PREFIX]                        each DLQ: depth, oldest message's age
   dlq show --queue Q [--limit N]                          peek at messages (bodies decoded), nothing consumed
   dlq redrive --queue Q [--limit N] [--match FIELD=VALUE] move messages back to the source queue
@@ -39,6 +40,7 @@ const { values, positionals } = (() => {
         plan: { type: 'string' },
         team: { type: 'string' },
         key: { type: 'string' },
+        form: { type: 'string' },
         submissions: { type: 'string' },
         queue: { type: 'string' },
         'queue-url': { type: 'string' },
@@ -58,7 +60,7 @@ const { values, positionals } = (() => {
   }
 })();
 
-function need(name: 'name' | 'email' | 'plan' | 'team' | 'key' | 'submissions'): string {
+function need(name: 'name' | 'email' | 'plan' | 'team' | 'key' | 'form' | 'submissions'): string {
   const value = values[name]?.trim();
   if (!value) usage(`--${name} is required`);
   return value;
@@ -117,6 +119,7 @@ async function run(): Promise<unknown> {
     'team list',
     'key create',
     'key revoke',
+    'summary rebuild',
   ];
   if (!known.includes(command) || positionals.length > 2)
     usage(`unknown command: ${positionals.join(' ') || '(none)'}`);
@@ -138,6 +141,7 @@ async function run(): Promise<unknown> {
     'team list': () => ({}),
     'key create': () => ({ teamId: need('team'), name: values.name?.trim() || 'default' }),
     'key revoke': () => ({ keyId: need('key') }),
+    'summary rebuild': () => ({ formId: need('form') }),
   }[command]!();
   await connect();
   const accounts = await import('#lib/admin/accounts.ts');
@@ -167,6 +171,13 @@ async function run(): Promise<unknown> {
       const created = await accounts.createKey(teamId, name);
       if (!created) throw new Error(`no team ${teamId}`);
       return created;
+    }
+    case 'summary rebuild': {
+      const { formId } = input as { formId: string };
+      const { rebuildSummary } = await import('#lib/admin/summary.ts');
+      const rebuilt = await rebuildSummary(formId);
+      if (!rebuilt) throw new Error(`no form ${formId}`);
+      return rebuilt;
     }
     default: {
       const { keyId } = input as { keyId: string };

@@ -149,6 +149,16 @@ export const routes: readonly Route[] = [
     summary: 'Returns the full form object.',
   },
   {
+    ...formDefaults,
+    name: 'getFormSummary',
+    method: 'GET',
+    path: '/v1/forms/{id}/summary',
+    handler: 'http/forms/get-summary.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      "The form's analytics of a range of days in a time zone: views, stored, spam, dropped, devices, countries, referrers, fields and its type's block.",
+  },
+  {
     ...managementDefaults,
     name: 'updateForm',
     method: 'PATCH',
@@ -563,6 +573,17 @@ export const routes: readonly Route[] = [
     access: ['table:read'],
     summary:
       "What the embed draws: the form's public fields and design (no secret); only to its allowed websites.",
+  },
+  {
+    ...publicPageDefaults,
+    name: 'countView',
+    method: 'POST',
+    path: '/f/{key}/views',
+    handler: 'http/pages/post-view.ts',
+    // Finds the form by its key, then adds to its hour bucket: UpdateItem on FORM# items only.
+    access: ['table:read', 'forms:update'],
+    summary:
+      'The view beacon of the hosted page and the embed: one per page load that shows the form; bots are not counted, nothing about the visitor is kept.',
   },
   {
     ...pageDefaults,

@@ -4,6 +4,7 @@ import {
   INSERTED_SPAM_PATTERN,
   INSERTED_SUBMISSION_PATTERN,
   REMOVED_FORM_PATTERN,
+  SUBMISSION_CHANGE_PATTERN,
 } from './store/schema.ts';
 
 /**
@@ -110,6 +111,21 @@ export const workers: readonly Worker[] = [
       kind: 'tableStream',
       filter: INSERTED_SUBMISSION_PATTERN,
       batchSize: 25,
+      maxAttempts: 10,
+      maxRecordAgeSeconds: DAY,
+    },
+  },
+  {
+    name: 'summaryRollup',
+    handler: 'events/summary-rollup.ts',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    // Reads each form once a batch; adds to its hour buckets (and a waitlist's signups).
+    access: ['table:read', 'table:write'],
+    trigger: {
+      kind: 'tableStream',
+      filter: SUBMISSION_CHANGE_PATTERN,
+      batchSize: 100,
       maxAttempts: 10,
       maxRecordAgeSeconds: DAY,
     },

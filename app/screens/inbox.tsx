@@ -216,7 +216,9 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
         <StatusBadge status={form.status} closedReason={form.closedReason} />
       </div>
       <div class="tools">
+        <Link to={`/forms/${formId}/summary`}>Summary</Link>
         <Link to={`/forms/${formId}/share`}>Share</Link>
+        <Link to={`/forms/${formId}/webhook`}>Webhook</Link>
         <a href={exportUrl} download>
           Export CSV
         </a>

@@ -2,6 +2,7 @@
 import type { contract as listForms } from '#http/forms/list-forms.ts';
 import type { contract as createForm } from '#http/forms/create-form.ts';
 import type { contract as getForm } from '#http/forms/get-form.ts';
+import type { contract as getFormSummary } from '#http/forms/get-summary.ts';
 import type { contract as updateForm } from '#http/forms/update-form.ts';
 import type { contract as deleteForm } from '#http/forms/delete-form.ts';
 import type { contract as duplicateForm } from '#http/forms/duplicate-form.ts';
@@ -42,6 +43,7 @@ export interface RouteContracts {
   listForms: typeof listForms;
   createForm: typeof createForm;
   getForm: typeof getForm;
+  getFormSummary: typeof getFormSummary;
   updateForm: typeof updateForm;
   deleteForm: typeof deleteForm;
   duplicateForm: typeof duplicateForm;
@@ -83,6 +85,7 @@ export const ROUTE_ADDRESSES = {
   listForms: ['GET', '/v1/forms'],
   createForm: ['POST', '/v1/forms'],
   getForm: ['GET', '/v1/forms/{id}'],
+  getFormSummary: ['GET', '/v1/forms/{id}/summary'],
   updateForm: ['PATCH', '/v1/forms/{id}'],
   deleteForm: ['DELETE', '/v1/forms/{id}'],
   duplicateForm: ['POST', '/v1/forms/{id}/duplicate'],

@@ -3,6 +3,7 @@ import { AUDIT_ACTIONS } from '#domain/audit.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { ROLES } from '#domain/members.ts';
 import { FOLDERS } from '#domain/submission-folders.ts';
+import { DEVICES, DROP_REASONS } from '#domain/summary-counters.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
 import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 
@@ -166,6 +167,83 @@ const teamOfPerson = z.object({
   role: z.enum(ROLES),
 });
 
+const fieldSummary = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('choice'), answered: count(), counts: z.record(z.string(), count()) }),
+  z.object({ kind: z.literal('checkbox'), answered: count(), checked: count() }),
+  z.object({
+    kind: z.literal('rating'),
+    answered: count(),
+    max: z.int(),
+    average: z.nullable(z.number()),
+    counts: z.record(z.string(), count()),
+  }),
+  z.object({
+    kind: z.literal('number'),
+    answered: count(),
+    min: z.nullable(z.number()),
+    max: z.nullable(z.number()),
+    average: z.nullable(z.number()),
+  }),
+  z.object({ kind: z.literal('text'), answered: count() }),
+]);
+
+const dated = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.object({ date: z.iso.date(), ...shape });
+
+const Summary = z.object({
+  formId: z.string(),
+  type: z.enum(FORM_TYPES),
+  from: z.iso.date(),
+  to: z.iso.date(),
+  tz: z.string(),
+  asOf: dateTime(),
+  totals: z.object({
+    views: count(),
+    stored: count(),
+    spam: count(),
+    dropped: count(),
+    tests: count(),
+    /** stored / views over the range; null without views. */
+    conversionRate: z.nullable(z.number()),
+  }),
+  days: z.array(dated({ views: count(), stored: count(), spam: count(), dropped: count() })),
+  dropped: z.object(
+    Object.fromEntries(DROP_REASONS.map((reason) => [reason, count()])) as Record<
+      (typeof DROP_REASONS)[number],
+      ReturnType<typeof count>
+    >,
+  ),
+  devices: z.object(
+    Object.fromEntries(DEVICES.map((device) => [device, count()])) as Record<
+      (typeof DEVICES)[number],
+      ReturnType<typeof count>
+    >,
+  ),
+  countries: z.array(z.object({ code: z.string(), count: count() })),
+  referrers: z.array(z.object({ host: z.string(), count: count() })),
+  fields: z.record(z.string(), fieldSummary),
+  /** The block of the form's type (contact, waitlist, feedback, rsvp; `{}` for custom). */
+  byType: z.union([
+    z.object({ unread: count(), medianMinutesToFirstRead: z.nullable(z.number()) }),
+    z.object({
+      signups: count(),
+      uniqueEmails: count(),
+      cumulative: z.array(dated({ total: count() })),
+    }),
+    z.object({
+      ratingField: z.nullable(z.string()),
+      average: z.nullable(z.number()),
+      distribution: z.record(z.string(), count()),
+      trend: z.array(dated({ average: z.nullable(z.number()) })),
+      nps: z.nullable(
+        z.object({ promoters: count(), passives: count(), detractors: count(), score: z.int() }),
+      ),
+    }),
+    z.object({ yes: count(), no: count(), maybe: count(), guests: z.number() }),
+    z.object({}),
+  ]),
+});
+
 export const RESPONSES = {
   ErrorEnvelope: z.object({
     ok: z.literal(false),
@@ -182,6 +260,7 @@ export const RESPONSES = {
   Ok: z.object({ ok: z.literal(true) }),
   Count: z.object({ count: count() }),
   Form,
+  Summary,
   FormList: z.object({ forms: z.array(ShortForm) }),
   SubmissionCreated: z.object({ submissionId: z.string() }),
   Submission,

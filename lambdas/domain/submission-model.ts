@@ -41,11 +41,16 @@ export interface Submission {
    * API answers `submissionView`.
    */
   spamAt?: string;
+  /**
+   * Stored only: when it was first marked read (the summary's minutes to
+   * first read). Never shown, like `spamAt`.
+   */
+  firstReadAt?: string;
 }
 
 /** The submission as the API shows it: without what is stored only. */
-export function submissionView(submission: Submission): Omit<Submission, 'spamAt'> {
-  const { spamAt: _stored, ...shown } = submission;
+export function submissionView(submission: Submission): Omit<Submission, 'spamAt' | 'firstReadAt'> {
+  const { spamAt: _stored, firstReadAt: _read, ...shown } = submission;
   return shown;
 }
 

@@ -56,7 +56,7 @@ export async function batchGetAll(
   return found;
 }
 
-type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 /** BatchWrite of at most 25 requests on the table, unprocessed ones retried. */
 export async function batchWriteAll(requests: readonly WriteRequest[]): Promise<void> {

@@ -87,6 +87,11 @@ export const INSERTED_SUBMISSION_PATTERN = {
   dynamodb: { NewImage: { entity: { S: ['submission'] } } },
 } as const;
 
+/** The summary's trigger: any change of a submission (stored, changed, deleted). */
+export const SUBMISSION_CHANGE_PATTERN = {
+  dynamodb: { Keys: { sk: { S: [{ prefix: 'SUB#' }] } } },
+} as const;
+
 /** The spam purger's trigger: a submission stored as spam (the form receives spam again). */
 export const INSERTED_SPAM_PATTERN = {
   eventName: ['INSERT'],

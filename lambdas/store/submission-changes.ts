@@ -177,6 +177,11 @@ function flagUpdate(submission: Submission, after: Flags): TransactItem {
     else removes.push(`#in_${folder}`);
   }
   if (holding.size > 0) attributeValues[':form'] = formKey(submission.formId).pk;
+  // The summary's minutes to first read: set once, by the first move to read.
+  if (after.read && !submission.read) {
+    sets.push('firstReadAt = if_not_exists(firstReadAt, :readAt)');
+    attributeValues[':readAt'] = new Date().toISOString();
+  }
   // Spam is kept from when it became spam (spamExpired): the move is that moment.
   if (after.isSpam && !submission.isSpam) {
     sets.push('spamAt = :spamAt');

@@ -8,6 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { withBenchStack } from '#test/bench/bench-stack.ts';
 import { chromiumPath } from '#test/support/chromium-path.ts';
+import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { random } from '#test/support/seeded-random.ts';
 
 const OUT = new URL('../../docs/images/', import.meta.url);
 mkdirSync(OUT, { recursive: true });
@@ -53,6 +55,70 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     if (posted.status !== 200) throw new Error(`post answered ${posted.status}`);
   }
   await newForm('Newsletter');
+  // A feedback form with five weeks of answers for the summary screen.
+  const feedback = await newForm('Workshop feedback');
+  await api('PATCH', `/v1/forms/${feedback.id}`, {
+    type: 'feedback',
+    fields: [
+      { id: 'rating', type: 'rating', label: 'How was it?', required: true, max: 10 },
+      {
+        id: 'track',
+        type: 'select',
+        label: 'Track',
+        required: false,
+        options: ['Design', 'Code', 'Ops'],
+      },
+      { id: 'message', type: 'textarea', label: 'Anything else?', required: false },
+    ],
+  });
+  const rng = random(7);
+  const answers = 420;
+  await seedSubmissions({
+    formId: feedback.id,
+    teamId: feedback.teamId,
+    count: answers,
+    receivedAt: (i) => new Date(Date.now() - (answers - i) * 2.9 * 3_600_000),
+    data: () => ({
+      rating: String(Math.min(10, 4 + rng.int(4) + rng.int(4))),
+      track: rng.pick(['Design', 'Code', 'Code', 'Ops']),
+      message: rng.next() < 0.4 ? 'Great session' : '',
+    }),
+    meta: () => ({
+      userAgent: 'Mozilla/5.0',
+      referrer: rng.pick([
+        '',
+        'https://news.example/',
+        'https://shop.example/events',
+        'https://t.example/x',
+      ]),
+      country: rng.pick(['FR', 'DE', 'US', 'US', 'JP', 'GB']),
+      deviceClass: rng.pick(['mobile', 'desktop', 'desktop', 'tablet'] as const),
+    }),
+  });
+  // Views of the past weeks, straight into the hour buckets (a beacon counts only now), and
+  // one through the beacon route as a page sends it.
+  const { addToHour } = await import('#store/summary-buckets.ts');
+  for (let day = 0; day < 50; day++) {
+    const hour = new Date(Date.now() - day * 86_400_000)
+      .toISOString()
+      .slice(0, 13)
+      .replace(/[-T]/g, '');
+    await addToHour(feedback.id, hour, { v: 20 + rng.int(25) });
+  }
+  await fetch(`${stack.info.baseUrl}/f/${(feedback as { key?: string }).key}/views`, {
+    method: 'POST',
+    headers: { 'user-agent': 'Mozilla/5.0 (Macintosh) Chrome/130.0.0.0 Safari/537.36' },
+  });
+  const counted = async () => {
+    const summary = await api(
+      'GET',
+      `/v1/forms/${feedback.id}/summary?from=${new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10)}`,
+    );
+    return (summary.body as { totals?: { stored: number } }).totals?.stored ?? 0;
+  };
+  for (let tries = 0; tries < 600 && (await counted()) < answers; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 
   const email = 'pro@dev.local';
   await api('POST', '/v1/auth/sign-in', { email });
@@ -109,6 +175,10 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   await shoot('dashboard-submission', `/app/forms/${form.id}/submissions/${first}`, {
     width: 1280,
     ready: 'h1',
+  });
+  await shoot('dashboard-summary', `/app/forms/${feedback.id}/summary`, {
+    width: 1280,
+    ready: 'svg[role="img"]',
   });
   await browser.close();
 });

@@ -31,6 +31,7 @@ beforeAll(async () => {
     ['search', `/forms/${id}?q=message`, '1 match for “message”'],
     ['submission', `/forms/${id}/submissions/${post.body?.submissionId}`, 'Where it came from'],
     ['share', `/forms/${id}/share`, 'Share Checked'],
+    ['summary', `/forms/${id}/summary`, 'Checked: summary'],
     ['new form without submissions', `/forms/${empty.body.id}`, 'No submissions yet'],
     ['not found', '/nowhere', 'Not found'],
   ];

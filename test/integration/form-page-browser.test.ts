@@ -586,3 +586,60 @@ describe('a form with a captcha', () => {
     }
   });
 });
+
+describe('the view beacon', () => {
+  /** A desktop Chrome's User-Agent: headless Chromium names itself HeadlessChrome, a bot's mark. */
+  const PERSON = {
+    userAgent:
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  };
+  const viewsLately = async (form: TestForm) => {
+    // Yesterday too: a load just before midnight is read just after it.
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const summary = await api('GET', `/v1/forms/${form.id}/summary?from=${day(1)}&to=${day(0)}`, {
+      key: form.apiKey,
+    });
+    expect(summary.status, summary.text).toBe(200);
+    return (summary.body.totals as { views: number }).views;
+  };
+
+  it('counts one view a load of the hosted page and of the embed, sets no cookie, asks nothing of another host, and does not count a bot', async () => {
+    const pages: Record<string, string> = {};
+    const served = await siteServing(pages);
+    const form = await newForm(
+      'free',
+      { allowedOrigins: [served.origin] },
+      { name: 'Counted', type: 'contact' },
+    );
+    pages['/join'] = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Join</title>
+<link rel="icon" href="data:,"></head><body><main><h1>Join</h1>
+<script src="${stack().baseUrl}/embed.js" data-form="${form.key}" async></script></main></body></html>`;
+    const beacon = `${stack().baseUrl}/f/${form.key}/views`;
+    const load = async (url: string, options: BrowserContextOptions) => {
+      const visit = await open(url, options);
+      try {
+        await visit.page.getByRole('heading', { name: 'Counted' }).waitFor();
+        // The page sends it as it loads: every request of the visit is recorded from the start.
+        await expect.poll(() => visit.requests.filter((r) => r === beacon).length).toBe(1);
+        expect(visit.failed).toEqual([]);
+        expect(await visit.page.context().cookies()).toEqual([]);
+        expect(offMachine(visit.requests)).toEqual([]);
+        expect(visit.errors).toEqual([]);
+      } finally {
+        await visit.close();
+      }
+    };
+    try {
+      await load(pageUrl(form.key), PERSON);
+      await expect.poll(() => viewsLately(form)).toBe(1);
+      await load(`${served.origin}/join`, PERSON);
+      await expect.poll(() => viewsLately(form)).toBe(2);
+      // Headless Chromium's own User-Agent is a bot's: the beacon goes, nothing is counted.
+      await load(pageUrl(form.key), {});
+      await load(`${served.origin}/join`, {});
+      expect(await viewsLately(form)).toBe(2);
+    } finally {
+      await served.close();
+    }
+  });
+});

@@ -13,14 +13,23 @@ export interface DashboardPage {
   close: () => Promise<void>;
 }
 
+export interface DashboardOptions {
+  width?: number;
+  dark?: boolean;
+  path?: string;
+  /** The browser's time zone (default: this machine's). */
+  timezoneId?: string;
+}
+
 export async function openDashboard(
   browser: Browser,
-  options: { cookie?: string; width?: number; dark?: boolean; path?: string } = {},
+  options: DashboardOptions & { cookie?: string } = {},
 ): Promise<DashboardPage> {
   const base = stack().baseUrl;
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: 900 },
     colorScheme: options.dark ? 'dark' : 'light',
+    timezoneId: options.timezoneId,
     acceptDownloads: true,
   });
   if (options.cookie) {
@@ -64,7 +73,7 @@ export async function signInThroughPage(page: Page, email: string): Promise<void
 export async function dashboardAs(
   browser: Browser,
   email: string,
-  options: { width?: number; dark?: boolean; path?: string } = {},
+  options: DashboardOptions = {},
 ): Promise<DashboardPage> {
   return openDashboard(browser, { ...options, cookie: await signedIn(email) });
 }

@@ -5,6 +5,7 @@ export const handler = routeDispatcher({
   'GET /v1/forms': () => import('#http/forms/list-forms.ts'),
   'POST /v1/forms': () => import('#http/forms/create-form.ts'),
   'GET /v1/forms/{id}': () => import('#http/forms/get-form.ts'),
+  'GET /v1/forms/{id}/summary': () => import('#http/forms/get-summary.ts'),
   'POST /v1/forms/{id}/duplicate': () => import('#http/forms/duplicate-form.ts'),
   'POST /v1/forms/{id}/rotate-key': () => import('#http/forms/rotate-form-key.ts'),
   'POST /v1/forms/{id}/test-submissions': () => import('#http/forms/send-test-submission.ts'),

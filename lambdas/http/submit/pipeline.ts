@@ -31,12 +31,14 @@ import {
   uploadsEnabled,
   usageMonth,
 } from '#domain/submit-rules.ts';
+import { dropCounter, hourOf } from '#domain/summary-counters.ts';
 import { blockedBy, originAllowed } from '#domain/visitor.ts';
 import { errorFields, log } from '#log';
 import { verifyTurnstile } from '#net/turnstile.ts';
 import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
 import { storePost } from '#store/submissions.ts';
 import { readSubmitContext } from '#store/submit-context.ts';
+import { addToHour } from '#store/summary-buckets.ts';
 import type { ReceivedFile } from './body.ts';
 import { checkDirectUploads, type DirectFile } from './direct-files.ts';
 import { parseSubmitBody } from './parse-body.ts';
@@ -114,6 +116,38 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
   const month = usageMonth(now);
   const context = await readSubmitContext(mapping.formId, mapping.teamId, month);
   if (!context) throw formNotFound();
+  try {
+    const outcome = await stepsAfterTheForm(request, now, context, month);
+    if (outcome.kind === 'dropped') await countDropped(context.form.id, outcome.reason, now);
+    return outcome;
+  } catch (error) {
+    if (error instanceof ServiceError) await countDropped(context.form.id, error.code, now);
+    throw error;
+  }
+}
+
+/**
+ * A post stopped after its form was found, in the summary's dropped counts
+ * (docs/api-guide.md#summary): one write, whose failure is logged and never
+ * changes the answer.
+ */
+async function countDropped(formId: string, reasonOrCode: string, now: Date): Promise<void> {
+  const counter = dropCounter(reasonOrCode);
+  if (!counter) return;
+  try {
+    await addToHour(formId, hourOf(now.toISOString()), { [counter]: 1 });
+  } catch (error) {
+    log.error('dropped post not counted', { formId, ...errorFields(error) });
+  }
+}
+
+/** Steps 2 to 12, once the form is found. */
+async function stepsAfterTheForm(
+  request: SubmitRequest,
+  now: Date,
+  context: NonNullable<Awaited<ReturnType<typeof readSubmitContext>>>,
+  month: string,
+): Promise<SubmitOutcome> {
   const { form, team } = context;
   const plan = team.plan;
 

@@ -327,6 +327,15 @@ async function embed(script: HTMLScriptElement, key: string) {
   if (!element) return;
   if (form.captchaSiteKey) renderCaptcha(root, element);
   enhance(root, element, form, postUrl);
+  countView(base, form.key);
+}
+
+/**
+ * One view a page load that shows the form, for the form's summary: a
+ * beacon without a body, so no preflight and nothing about the visitor.
+ */
+function countView(base: URL | string, key: string) {
+  navigator.sendBeacon?.(new URL(`f/${encodeURIComponent(key)}/views`, base));
 }
 
 function start() {
@@ -336,7 +345,9 @@ function start() {
     const data = document.getElementById('fs-data')?.textContent;
     const element = document.querySelector<HTMLFormElement>('form.fs-form');
     if (!data || !element) return;
-    enhance(document, element, JSON.parse(data) as PublicForm, element.action);
+    const form = JSON.parse(data) as PublicForm;
+    enhance(document, element, form, element.action);
+    countView(new URL('.', script.src), form.key);
     return;
   }
   const key = script.dataset.form;

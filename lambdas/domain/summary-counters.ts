@@ -1,0 +1,221 @@
+import type { FieldDefinition, FormRecord } from './form-model.ts';
+import type { Submission } from './submission-model.ts';
+
+/**
+ * What one submission adds to its hour's counters (docs/api-guide.md#summary):
+ * a pure function of the submission as it is now and of the form's fields,
+ * so a change of a submission moves the counters by the difference between
+ * its two states, and a recount from the submissions gives the same
+ * numbers. Counter names:
+ *
+ * - `s` stored (neither spam nor test), `p` spam, `t` tests;
+ * - the rest only for stored ones: `dv:<device>`, `cc:<country>`,
+ *   `rf:<referrer host>`, `a:<field>` answered, `o:<field>:<option>` choices
+ *   (a value not among the options is `(other)`), `c:<field>` ticked,
+ *   `r:<field>:<stars>`, `n:<field>:<number>`, `u` unread, `m:<minutes>`
+ *   minutes from receipt to first read, and on an rsvp form
+ *   `g:<choice field>:<number field>` guests of the "yes" answers.
+ *
+ * Views (`v`) and dropped posts (`d:<reason>`) are counted where they
+ * happen, not from submissions.
+ */
+export type Counters = Record<string, number>;
+
+export const DROP_REASONS = [
+  'honeypot',
+  'fillTime',
+  'blockedIp',
+  'blockedCountry',
+  'rateLimited',
+  'closed',
+  'overLimit',
+  'captcha',
+  'spamCap',
+] as const;
+export type SummaryDropReason = (typeof DROP_REASONS)[number];
+
+/**
+ * The dropped-post counter of a submit outcome's reason or a refusal's
+ * code, for posts stopped after their form was found; undefined for the
+ * refusals the summary does not count (a malformed post, a disallowed site).
+ */
+export function dropCounter(reasonOrCode: string): string | undefined {
+  const reason: Record<string, SummaryDropReason> = {
+    blocked_ip: 'blockedIp',
+    blocked_country: 'blockedCountry',
+    honeypot: 'honeypot',
+    fill_time: 'fillTime',
+    spam_cap: 'spamCap',
+    rate_limited: 'rateLimited',
+    form_closed: 'closed',
+    submission_limit_reached: 'overLimit',
+    captcha_failed: 'captcha',
+    captcha_unavailable: 'captcha',
+  };
+  const name = reason[reasonOrCode];
+  return name ? `d:${name}` : undefined;
+}
+
+export const DEVICES = ['mobile', 'desktop', 'tablet', 'bot', 'unknown'] as const;
+
+/** Longest answer kept as a counter name (a number or an option: options are at most 200). */
+const MAX_VALUE_LENGTH = 200;
+
+/** The hour bucket of an instant: `YYYYMMDDHH` in UTC. */
+export function hourOf(iso: string): string {
+  return iso.slice(0, 13).replace(/[-T]/g, '');
+}
+
+/** A referrer's host, lower case; undefined for no referrer or one that is not an http(s) URL. */
+export function referrerHost(referrer: string): string | undefined {
+  if (!URL.canParse(referrer)) return undefined;
+  const url = new URL(referrer);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname : undefined;
+}
+
+/** A number answer as a counter name: its canonical decimal form, or undefined. */
+function numberKey(value: string): string | undefined {
+  const trimmed = value.trim();
+  if (trimmed === '' || !Number.isFinite(Number(trimmed))) return undefined;
+  return String(Number(trimmed));
+}
+
+const isYes = (value: string) => value.trim().toLowerCase() === 'yes';
+
+/** The counters a submission adds, as it is now; `{}` for none. */
+export function countersOf(
+  submission: Submission,
+  form: Pick<FormRecord, 'type' | 'fields'>,
+): Counters {
+  if (submission.isTest) return { t: 1 };
+  if (submission.isSpam) return { p: 1 };
+  const counters: Counters = { s: 1 };
+  const add = (name: string, by = 1) => {
+    counters[name] = (counters[name] ?? 0) + by;
+  };
+  add(`dv:${submission.meta.deviceClass ?? 'unknown'}`);
+  if (submission.meta.country) add(`cc:${submission.meta.country}`);
+  const host = referrerHost(submission.meta.referrer);
+  if (host) add(`rf:${host}`);
+  if (!submission.read) add('u');
+  if (submission.firstReadAt) {
+    const minutes = Math.max(
+      0,
+      Math.floor((Date.parse(submission.firstReadAt) - Date.parse(submission.createdAt)) / 60_000),
+    );
+    add(`m:${minutes}`);
+  }
+  const fields = form.fields ?? [];
+  for (const field of fields) {
+    const value = submission.data[field.id];
+    if (value === undefined || value.trim() === '') continue;
+    add(`a:${field.id}`);
+    fieldCounters(field, value, add);
+  }
+  if (form.type === 'rsvp') {
+    for (const choice of fields.filter((f) => f.type === 'radio' || f.type === 'select')) {
+      if (!isYes(submission.data[choice.id] ?? '')) continue;
+      for (const guests of fields.filter((f) => f.type === 'number')) {
+        const number = Number(submission.data[guests.id] ?? '');
+        if (Number.isFinite(number) && number !== 0) add(`g:${choice.id}:${guests.id}`, number);
+      }
+    }
+  }
+  return counters;
+}
+
+function fieldCounters(
+  field: FieldDefinition,
+  value: string,
+  add: (name: string, by?: number) => void,
+): void {
+  switch (field.type) {
+    case 'select':
+    case 'radio': {
+      const option = field.options?.includes(value) ? value : '(other)';
+      add(`o:${field.id}:${option}`);
+      return;
+    }
+    case 'checkbox':
+      add(`c:${field.id}`);
+      return;
+    case 'rating': {
+      const stars = Number(value);
+      if (Number.isInteger(stars) && stars >= 1 && stars <= (field.max ?? 10)) {
+        add(`r:${field.id}:${stars}`);
+      }
+      return;
+    }
+    case 'number': {
+      const key = numberKey(value);
+      if (key !== undefined && key.length <= MAX_VALUE_LENGTH) add(`n:${field.id}:${key}`);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** `after - before`, without the zeros: what a change moves. */
+export function difference(before: Counters, after: Counters): Counters {
+  const moved: Counters = {};
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const by = (after[name] ?? 0) - (before[name] ?? 0);
+    if (by !== 0) moved[name] = by;
+  }
+  return moved;
+}
+
+/**
+ * What a removed submission takes back: only the state of now (unread),
+ * never history. A deleted submission stays counted as stored on its day,
+ * like the month's usage.
+ */
+export function removalOf(before: Counters): Counters {
+  return before.u ? { u: -before.u } : {};
+}
+
+/** What a rebuild writes: the counters of every hour and a waitlist's signups. */
+export interface Recount {
+  /** `YYYYMMDDHH` → counters. */
+  hours: Map<string, Counters>;
+  /** A waitlist's signups a UTC day, `YYYYMMDD` → count. */
+  signupDays: Map<string, number>;
+  /** A waitlist's first signup of each address (lower case) → that submission's id. */
+  firstSignups: Map<string, string>;
+}
+
+export const emptyRecount = (): Recount => ({
+  hours: new Map(),
+  signupDays: new Map(),
+  firstSignups: new Map(),
+});
+
+/**
+ * Adds a submission as it is now to a recount of its form's rollups
+ * (submissions given oldest first, with the address a waitlist signup was
+ * sent from). The recount is what the stream would have counted, except
+ * what only the stream saw: deleted submissions, and first signups later
+ * moved to spam.
+ */
+export function countInto(
+  recount: Recount,
+  entry: { submission: Submission; email?: string },
+  form: Pick<FormRecord, 'type' | 'fields'>,
+): void {
+  const { submission, email } = entry;
+  const hour = hourOf(submission.createdAt);
+  const counters = recount.hours.get(hour) ?? {};
+  const added = countersOf(submission, form);
+  for (const [name, by] of Object.entries(added)) counters[name] = (counters[name] ?? 0) + by;
+  if (form.type === 'waitlist' && added.s) {
+    const day = hour.slice(0, 8);
+    recount.signupDays.set(day, (recount.signupDays.get(day) ?? 0) + 1);
+    const address = email?.trim().toLowerCase();
+    if (address && !recount.firstSignups.has(address)) {
+      recount.firstSignups.set(address, submission.id);
+      counters.e = (counters.e ?? 0) + 1;
+    }
+  }
+  recount.hours.set(hour, counters);
+}

@@ -1,0 +1,70 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { submitterAddress } from '#domain/email-messages.ts';
+import type { FormRecord } from '#domain/form-model.ts';
+import type { Submission } from '#domain/submission-model.ts';
+import { countersOf, difference, hourOf, removalOf } from '#domain/summary-counters.ts';
+import { getForm } from '#store/forms.ts';
+import { submissionOfImage } from '#store/stream-images.ts';
+import { applyToHour, applyToMonth, firstSignupOf } from '#store/summary-buckets.ts';
+import { streamWorker } from './batch-worker.ts';
+
+type StreamImage = Parameters<typeof submissionOfImage>[0];
+
+/**
+ * Keeps the summary's hour buckets (docs/api-guide.md#summary): every change
+ * of a submission (filter SUBMISSION_CHANGE_PATTERN) moves its hour's
+ * counters by the difference between what it counted before and after. Each
+ * bucket takes a record once (its last sequence number), and records are
+ * handled in order: after a record fails, the batch's later records fail
+ * too, so a retry never finds a later change applied before an earlier one.
+ */
+export const handler = streamWorker(() => {
+  const forms = new Map<string, Promise<FormRecord | undefined>>();
+  let failed = false;
+  return async (record) => {
+    if (failed) throw new Error('an earlier record of the batch failed');
+    try {
+      await rollUp(record, forms);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  };
+});
+
+async function rollUp(
+  record: DynamoDBRecord,
+  forms: Map<string, Promise<FormRecord | undefined>>,
+): Promise<void> {
+  const sequence = record.dynamodb?.SequenceNumber;
+  const image = (record.dynamodb?.NewImage ?? record.dynamodb?.OldImage) as StreamImage | undefined;
+  if (!sequence || !image) return;
+  const before = record.dynamodb?.OldImage
+    ? submissionOfImage(record.dynamodb.OldImage as StreamImage).submission
+    : undefined;
+  const after = record.dynamodb?.NewImage
+    ? submissionOfImage(record.dynamodb.NewImage as StreamImage)
+    : undefined;
+  const submission = (after?.submission ?? before) as Submission;
+  let read = forms.get(submission.formId);
+  if (!read) {
+    read = getForm(submission.formId);
+    forms.set(submission.formId, read);
+  }
+  const form = await read;
+  if (!form) return; // the form is gone, and its buckets with it
+  const was = before ? countersOf(before, form) : {};
+  const moved =
+    record.eventName === 'REMOVE'
+      ? removalOf(was)
+      : difference(was, after ? countersOf(after.submission, form) : {});
+  if (record.eventName === 'INSERT' && form.type === 'waitlist' && moved.s === 1 && after) {
+    const email = submitterAddress(after.submission, form, after.hints);
+    if (email && (await firstSignupOf(form.id, email, submission.id))) moved.e = 1;
+  }
+  const hour = hourOf(submission.createdAt);
+  await applyToHour(form.id, hour, moved, sequence);
+  if (form.type === 'waitlist' && moved.s) {
+    await applyToMonth(form.id, hour.slice(0, 8), moved.s, sequence);
+  }
+}

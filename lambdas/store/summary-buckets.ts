@@ -1,0 +1,302 @@
+import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#config';
+import type { Submission } from '#domain/submission-model.ts';
+import type { Counters, Recount } from '#domain/summary-counters.ts';
+import type { HourBucket } from '#domain/summary-report.ts';
+import { batchWriteAll, type WriteRequest } from './batches.ts';
+import { documents } from './client.ts';
+import { toSubmission } from './folder-reads.ts';
+import { formKey, SUBMISSION_PREFIX } from './keys.ts';
+import type { EmailHints } from './submissions.ts';
+
+/**
+ * The summary's rollups in the form's partition (docs/api-guide.md#summary):
+ * an item a UTC hour with activity (`STAT#H<YYYYMMDDHH>`), a waitlist
+ * form's signups a UTC month (`STAT#M<YYYYMM>`, one counter a day), and a
+ * mark a signup address (`SEEN#<sha256>`). Counters are top-level number
+ * attributes named as the counter, so an update ADDs to them in place.
+ * Deleting the form deletes them with its partition.
+ */
+
+/**
+ * Every attribute of a rollup item but these is a counter, named as the
+ * counter (`s`, `cc:FR`): no prefix, as a year's read is paid by the byte.
+ */
+const NOT_COUNTERS = new Set(['pk', 'sk', 'seq', 'entity']);
+const hourSk = (hour: string) => `STAT#H${hour}`;
+const monthSk = (month: string) => `STAT#M${month}`;
+const markSk = (email: string) =>
+  `SEEN#${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+
+/**
+ * A stream sequence number (21 to 40 digits) as a string that compares as
+ * the number does: its length in two digits, then the digits.
+ */
+const sequenceOf = (sequence: string) => `${String(sequence.length).padStart(2, '0')}${sequence}`;
+
+function addExpression(counters: Counters) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const adds = Object.entries(counters).map(([name, by], i) => {
+    names[`#c${i}`] = name;
+    values[`:c${i}`] = by;
+    return `#c${i} :c${i}`;
+  });
+  return { adds, names, values };
+}
+
+/**
+ * Adds `counters` to one item. With `sequence` (a stream record's), only if
+ * the item has not taken that record or a later one: a record the stream
+ * delivers again moves nothing twice. Returns whether it was applied.
+ */
+async function addTo(
+  formId: string,
+  sk: string,
+  entity: string,
+  counters: Counters,
+  sequence?: string,
+): Promise<boolean> {
+  const { adds, names, values } = addExpression(counters);
+  if (adds.length === 0 && sequence === undefined) return true;
+  const sets = ['entity = :entity'];
+  values[':entity'] = entity;
+  if (sequence !== undefined) {
+    sets.push('seq = :seq');
+    values[':seq'] = sequenceOf(sequence);
+  }
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: { pk: formKey(formId).pk, sk },
+        UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
+        ConditionExpression:
+          sequence === undefined ? undefined : 'attribute_not_exists(seq) OR seq < :seq',
+        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** A submission change's counters, once per stream record. */
+export async function applyToHour(
+  formId: string,
+  hour: string,
+  counters: Counters,
+  sequence: string,
+) {
+  // A change that moves nothing (a star) writes nothing.
+  if (Object.keys(counters).length === 0) return true;
+  return addTo(formId, hourSk(hour), 'summaryHour', counters, sequence);
+}
+
+/** Counters not tied to a submission (a view, a dropped post): added as they happen. */
+export function addToHour(formId: string, hour: string, counters: Counters) {
+  return addTo(formId, hourSk(hour), 'summaryHour', counters);
+}
+
+/** A waitlist form's signups of a day (`YYYYMMDD`), once per stream record. */
+export function applyToMonth(formId: string, day: string, by: number, sequence: string) {
+  return addTo(formId, monthSk(day.slice(0, 6)), 'summaryMonth', { [day]: by }, sequence);
+}
+
+/**
+ * Marks an address as having signed up to the form: true for its first
+ * signup (again for that same submission, when its record comes round a
+ * second time), false for any later one. The mark stays with the form.
+ */
+export async function firstSignupOf(
+  formId: string,
+  email: string,
+  submissionId: string,
+): Promise<boolean> {
+  try {
+    await documents.send(
+      new PutCommand({
+        TableName: config.tableName,
+        Item: { pk: formKey(formId).pk, sk: markSk(email), entity: 'signupMark', submissionId },
+        ConditionExpression: 'attribute_not_exists(pk) OR submissionId = :id',
+        ExpressionAttributeValues: { ':id': submissionId },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+function countersOfItem(item: Record<string, unknown>): Counters {
+  const counters: Counters = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (!NOT_COUNTERS.has(name) && typeof value === 'number') {
+      counters[name] = value;
+    }
+  }
+  return counters;
+}
+
+async function queryRange(formId: string, first: string, last: string) {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+        ExpressionAttributeValues: { ':pk': formKey(formId).pk, ':first': first, ':last': last },
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
+}
+
+/** Hours in a slice read by one Query: about 1 MB of a busy form's buckets. */
+const HOURS_PER_QUERY = 24 * 62;
+
+/**
+ * The hour buckets from `first` to `last` (`YYYYMMDDHH`, inclusive): one
+ * Query per two months of hours, all at once, so a year costs one round
+ * trip, not one per page.
+ */
+export async function readHours(
+  formId: string,
+  first: string,
+  last: string,
+): Promise<HourBucket[]> {
+  const hourMs = 3_600_000;
+  const toMs = (hour: string) =>
+    Date.UTC(+hour.slice(0, 4), +hour.slice(4, 6) - 1, +hour.slice(6, 8), +hour.slice(8, 10));
+  const toHour = (ms: number) => new Date(ms).toISOString().slice(0, 13).replace(/[-T]/g, '');
+  const slices: [string, string][] = [];
+  for (let start = toMs(first); start <= toMs(last); start += HOURS_PER_QUERY * hourMs) {
+    const end = Math.min(start + (HOURS_PER_QUERY - 1) * hourMs, toMs(last));
+    slices.push([toHour(start), toHour(end)]);
+  }
+  const pages = await Promise.all(
+    slices.map(([from, to]) => queryRange(formId, hourSk(from), hourSk(to))),
+  );
+  return pages.flat().map((item) => ({
+    hour: (item.sk as string).slice('STAT#H'.length),
+    counters: countersOfItem(item),
+  }));
+}
+
+/** A waitlist form's signups a UTC day (`YYYYMMDD` → count) for the months before and including `month`. */
+export async function readSignupDays(
+  formId: string,
+  upToMonth: string,
+): Promise<Record<string, number>> {
+  const items = await queryRange(formId, monthSk('000000'), monthSk(upToMonth));
+  const days: Record<string, number> = {};
+  for (const item of items) Object.assign(days, countersOfItem(item));
+  return days;
+}
+
+/** The form's submissions, oldest first, each with its email hints (a rebuild's input). */
+export async function* submissionsOldestFirst(
+  formId: string,
+): AsyncGenerator<{ submission: Submission; hints: EmailHints }> {
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': formKey(formId).pk, ':prefix': SUBMISSION_PREFIX },
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      yield {
+        submission: toSubmission(item),
+        hints: (item.emailHints as EmailHints | undefined) ?? {},
+      };
+    }
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+}
+
+/** Counters that only the submit path and the beacon write: a rebuild keeps them. */
+const notFromSubmissions = (name: string) => name === 'v' || name.startsWith('d:');
+
+/**
+ * Replaces a form's rollups by a recount: every hour, month and address
+ * mark is written anew, keeping the views and dropped posts of each hour
+ * and the last stream record each item took (so a record taken before the
+ * rebuild is not taken again). Run it while the form's stream is quiet: a
+ * change the stream applies during the rebuild may be counted twice.
+ */
+export async function replaceRollups(
+  formId: string,
+  recount: Recount,
+): Promise<{ hours: number; months: number; marks: number; deleted: number }> {
+  const pk = formKey(formId).pk;
+  const [stats, seen] = await Promise.all([
+    queryRange(formId, 'STAT#', 'STAT$'),
+    queryRange(formId, 'SEEN#', 'SEEN$'),
+  ]);
+  const items = new Map<string, { entity: string; seq?: unknown; counters: Counters }>();
+  for (const item of stats) {
+    const sk = item.sk as string;
+    const kept = Object.entries(countersOfItem(item)).filter(([name]) => notFromSubmissions(name));
+    items.set(sk, {
+      entity: sk.startsWith('STAT#H') ? 'summaryHour' : 'summaryMonth',
+      seq: item.seq,
+      counters: sk.startsWith('STAT#H') ? Object.fromEntries(kept) : {},
+    });
+  }
+  const add = (sk: string, entity: string, counters: Counters) => {
+    const item = items.get(sk) ?? { entity, counters: {} };
+    for (const [name, by] of Object.entries(counters)) {
+      item.counters[name] = (item.counters[name] ?? 0) + by;
+    }
+    items.set(sk, item);
+  };
+  for (const [hour, counters] of recount.hours) add(hourSk(hour), 'summaryHour', counters);
+  for (const [day, count] of recount.signupDays) {
+    add(monthSk(day.slice(0, 6)), 'summaryMonth', { [day]: count });
+  }
+  const writes: WriteRequest[] = [];
+  const counted = { hours: 0, months: 0, marks: 0, deleted: 0 };
+  for (const [sk, { entity, seq, counters }] of items) {
+    const nonZero = Object.entries(counters).filter(([, value]) => value !== 0);
+    if (nonZero.length === 0) {
+      writes.push({ DeleteRequest: { Key: { pk, sk } } });
+      counted.deleted += 1;
+      continue;
+    }
+    const item: Record<string, unknown> = { pk, sk, entity };
+    if (seq !== undefined) item.seq = seq;
+    for (const [name, value] of nonZero) item[name] = value;
+    writes.push({ PutRequest: { Item: item } });
+    if (entity === 'summaryHour') counted.hours += 1;
+    else counted.months += 1;
+  }
+  const marks = new Map(
+    [...recount.firstSignups].map(([email, submissionId]) => [markSk(email), submissionId]),
+  );
+  for (const item of seen) {
+    if (!marks.has(item.sk as string)) {
+      writes.push({ DeleteRequest: { Key: { pk, sk: item.sk } } });
+      counted.deleted += 1;
+    }
+  }
+  for (const [sk, submissionId] of marks) {
+    writes.push({ PutRequest: { Item: { pk, sk, entity: 'signupMark', submissionId } } });
+    counted.marks += 1;
+  }
+  for (let i = 0; i < writes.length; i += 25) await batchWriteAll(writes.slice(i, i + 25));
+  return counted;
+}

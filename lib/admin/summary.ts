@@ -1,0 +1,24 @@
+import { submitterAddress } from '#domain/email-messages.ts';
+import { countInto, emptyRecount } from '#domain/summary-counters.ts';
+import { getForm } from '#store/forms.ts';
+import { replaceRollups, submissionsOldestFirst } from '#store/summary-buckets.ts';
+
+/**
+ * `summary rebuild`: a form's summary rollups recounted from its stored
+ * submissions (docs/api-guide.md#summary), for a form older than the
+ * summary or to check exactness. Views and dropped posts are kept as they
+ * are; submissions deleted before the rebuild are no longer counted. The
+ * table must be configured before this module is imported.
+ */
+export async function rebuildSummary(formId: string) {
+  const form = await getForm(formId);
+  if (!form) return undefined;
+  const recount = emptyRecount();
+  let submissions = 0;
+  for await (const { submission, hints } of submissionsOldestFirst(formId)) {
+    const email = form.type === 'waitlist' ? submitterAddress(submission, form, hints) : undefined;
+    countInto(recount, { submission, email }, form);
+    submissions += 1;
+  }
+  return { formId, submissions, ...(await replaceRollups(formId, recount)) };
+}

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import type { Submission } from '#domain/submission-model.ts';
+import {
+  countersOf,
+  countInto,
+  DROP_REASONS,
+  difference,
+  dropCounter,
+  emptyRecount,
+  referrerHost,
+  removalOf,
+} from '#domain/summary-counters.ts';
+import { hoursToRead, summaryRange } from '#domain/summary-range.ts';
+import { summaryReport } from '#domain/summary-report.ts';
+
+const NOW = new Date('2026-11-24T22:30:00Z');
+
+function submission(overrides: Partial<Submission> = {}): Submission {
+  return {
+    id: '01900000-0000-7000-8000-000000000000',
+    formId: 'f',
+    data: {},
+    meta: { userAgent: 'x', referrer: '' },
+    read: false,
+    starred: false,
+    isSpam: false,
+    isTest: false,
+    createdAt: '2026-11-20T10:15:00.000Z',
+    ...overrides,
+  } as Submission;
+}
+
+describe('the summary range', () => {
+  it('defaults to the 30 days ending today in the zone', () => {
+    // 22:30 UTC is already the 25th in Tokyo.
+    expect(summaryRange({ tz: 'Asia/Tokyo' }, NOW)).toMatchObject({
+      from: '2026-10-27',
+      to: '2026-11-25',
+      tz: 'Asia/Tokyo',
+    });
+    expect(summaryRange({}, NOW).dates).toHaveLength(30);
+  });
+
+  it('holds 366 days at most, and from may not follow to', () => {
+    expect(summaryRange({ from: '2024-01-01', to: '2024-12-31' }, NOW).dates).toHaveLength(366);
+    expect(() => summaryRange({ from: '2024-01-01', to: '2025-01-01' }, NOW)).toThrow(/not valid/);
+    expect(() => summaryRange({ from: '2026-11-02', to: '2026-11-01' }, NOW)).toThrow(/not valid/);
+  });
+
+  it('reads the UTC hours from a UTC midnight 15 hours or more before the first local midnight to 13 after the last', () => {
+    const range = summaryRange({ from: '2026-03-10', to: '2026-03-11', tz: 'UTC' }, NOW);
+    expect(hoursToRead(range)).toEqual({ first: '2026030900', last: '2026031213' });
+  });
+});
+
+describe('the counters of a submission', () => {
+  const form = {
+    type: 'rsvp' as const,
+    fields: [
+      { id: 'attending', type: 'radio', label: 'A', required: true, options: ['Yes', 'No'] },
+      { id: 'guests', type: 'number', label: 'G', required: false },
+      { id: 'note', type: 'text', label: 'N', required: false },
+    ],
+  } as Parameters<typeof countersOf>[1];
+
+  it('counts a stored answer under its field, device, country, referrer host and unread', () => {
+    const counters = countersOf(
+      submission({
+        data: { attending: ' YES ', guests: '2.50', note: '  ' },
+        meta: {
+          userAgent: 'x',
+          referrer: 'https://Shop.Example.com/a?b',
+          country: 'FR',
+          deviceClass: 'mobile',
+        },
+      }),
+      form,
+    );
+    expect(counters).toEqual({
+      s: 1,
+      u: 1,
+      'dv:mobile': 1,
+      'cc:FR': 1,
+      'rf:shop.example.com': 1,
+      'a:attending': 1,
+      'o:attending:(other)': 1,
+      'a:guests': 1,
+      'n:guests:2.5': 1,
+      'g:attending:guests': 2.5,
+    });
+  });
+
+  it('counts spam and tests alone, and a change by the difference of its two states', () => {
+    const stored = countersOf(submission({ data: { attending: 'Yes' } }), form);
+    const spam = countersOf(submission({ data: { attending: 'Yes' }, isSpam: true }), form);
+    expect(spam).toEqual({ p: 1 });
+    expect(countersOf(submission({ isTest: true, isSpam: true }), form)).toEqual({ t: 1 });
+    expect(difference(stored, spam)).toEqual({
+      s: -1,
+      u: -1,
+      p: 1,
+      'dv:unknown': -1,
+      'a:attending': -1,
+      'o:attending:Yes': -1,
+    });
+    // A deleted submission stays in its day; only unread, a state of now, goes.
+    expect(removalOf(stored)).toEqual({ u: -1 });
+  });
+
+  it('times the first read in whole minutes', () => {
+    const read = submission({ read: true, firstReadAt: '2026-11-20T12:14:59.000Z' });
+    expect(countersOf(read, { type: 'contact', fields: null })).toMatchObject({ 'm:119': 1 });
+  });
+
+  it('names a dropped counter for every reason a post is dropped after its form is found', () => {
+    for (const code of [
+      'honeypot',
+      'fill_time',
+      'blocked_ip',
+      'blocked_country',
+      'spam_cap',
+      'rate_limited',
+      'form_closed',
+      'submission_limit_reached',
+      'captcha_failed',
+      'captcha_unavailable',
+    ]) {
+      const counter = dropCounter(code);
+      expect(
+        DROP_REASONS.map((r) => `d:${r}`),
+        code,
+      ).toContain(counter);
+    }
+    expect(dropCounter('origin_not_allowed')).toBeUndefined();
+    expect(dropCounter('empty_submission')).toBeUndefined();
+  });
+
+  it('keeps only http(s) referrer hosts', () => {
+    expect(referrerHost('https://a.example/x')).toBe('a.example');
+    expect(referrerHost('android-app://com.x')).toBeUndefined();
+    expect(referrerHost('not a url')).toBeUndefined();
+  });
+
+  it('a waitlist recount counts an address once, at its first stored signup', () => {
+    const waitlist = { type: 'waitlist' as const, fields: null };
+    const recount = emptyRecount();
+    const at = (hour: string, id: string) =>
+      submission({ id, createdAt: `2026-11-${hour}:10:00.000Z` });
+    countInto(recount, { submission: at('20T10', 'a'), email: 'Ada@x.io' }, waitlist);
+    countInto(recount, { submission: at('20T11', 'b'), email: 'ada@x.io' }, waitlist);
+    countInto(
+      recount,
+      { submission: { ...at('21T09', 'c'), isSpam: true }, email: 'b@x.io' },
+      waitlist,
+    );
+    expect(recount.firstSignups).toEqual(new Map([['ada@x.io', 'a']]));
+    expect(recount.signupDays).toEqual(new Map([['20261120', 2]]));
+    expect(recount.hours.get('2026112010')).toMatchObject({ s: 1, e: 1 });
+    expect(recount.hours.get('2026112011')?.e).toBeUndefined();
+  });
+});
+
+describe('the summary report', () => {
+  const range = summaryRange({ from: '2026-11-20', to: '2026-11-21', tz: 'Asia/Kolkata' }, NOW);
+
+  it('counts a bucket on the local date at which its hour starts (a half-hour zone’s straddling hour on the day before)', () => {
+    const report = summaryReport({
+      form: { id: 'f', type: 'contact', fields: null },
+      range,
+      buckets: [
+        // 18:00 UTC is 23:30 on the 20th in Kolkata; 19:00 UTC is 00:30 on the 21st.
+        { hour: '2026112018', counters: { s: 1, v: 4 } },
+        { hour: '2026112019', counters: { s: 2, 'm:10': 1, 'm:30': 1, u: 1 } },
+        // Before the range: 18:00 UTC on the 19th is 23:30 on the 19th there.
+        { hour: '2026111918', counters: { s: 5 } },
+      ],
+      signupDaysBefore: 0,
+      now: NOW,
+    });
+    expect(report.days).toEqual([
+      { date: '2026-11-20', views: 4, stored: 1, spam: 0, dropped: 0 },
+      { date: '2026-11-21', views: 0, stored: 2, spam: 0, dropped: 0 },
+    ]);
+    expect(report.totals).toEqual({
+      views: 4,
+      stored: 3,
+      spam: 0,
+      dropped: 0,
+      tests: 0,
+      conversionRate: 0.75,
+    });
+    expect(report.byType).toEqual({ unread: 1, medianMinutesToFirstRead: 20 });
+  });
+
+  it('gives a feedback form out of 10 its NPS, and none without views a conversion rate', () => {
+    const report = summaryReport({
+      form: {
+        id: 'f',
+        type: 'feedback',
+        fields: [{ id: 'score', type: 'rating', label: 'S', required: true, max: 10 }],
+      } as Parameters<typeof summaryReport>[0]['form'],
+      range,
+      buckets: [
+        {
+          hour: '2026112006',
+          counters: { s: 4, 'a:score': 4, 'r:score:10': 2, 'r:score:7': 1, 'r:score:3': 1 },
+        },
+      ],
+      signupDaysBefore: 0,
+      now: NOW,
+    });
+    expect(report.totals.conversionRate).toBeNull();
+    expect(report.byType).toMatchObject({
+      ratingField: 'score',
+      average: 7.5,
+      nps: { promoters: 2, passives: 1, detractors: 1, score: 25 },
+      trend: [
+        { date: '2026-11-20', average: 7.5 },
+        { date: '2026-11-21', average: null },
+      ],
+    });
+  });
+});
