@@ -3,6 +3,7 @@ import { ApiError, call, onSignedOut } from './api.ts';
 import { MAYBE_SIGNED_IN } from './base.ts';
 import { Problem } from './parts/feedback.tsx';
 import { Header } from './parts/header.tsx';
+import { lazyScreen } from './parts/lazy.tsx';
 import { match, navigate, useLocation } from './router.ts';
 import { Forms } from './screens/forms.tsx';
 import { Inbox } from './screens/inbox.tsx';
@@ -10,8 +11,14 @@ import { Share } from './screens/share.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { SubmissionView } from './screens/submission.tsx';
 import { SummaryScreen } from './screens/summary.tsx';
+import { TeamScreen } from './screens/team.tsx';
 import { WebhookScreen } from './screens/webhook.tsx';
 import { rememberPlace, type Session, SessionContext } from './session.ts';
+
+/** The settings screen checks with the route's own schema (zod and more): loaded when opened. */
+const SettingsScreen = lazyScreen(() =>
+  import('./screens/settings.tsx').then((module) => module.SettingsScreen),
+);
 
 type State =
   | { kind: 'loading' }
@@ -99,12 +106,15 @@ function Screen(props: { path: string; query: URLSearchParams }) {
     return <SubmissionView formId={found.id!} submissionId={found.submissionId!} query={query} />;
   found = match('/forms/:id/summary', path);
   if (found) return <SummaryScreen formId={found.id!} query={query} />;
+  found = match('/forms/:id/settings', path);
+  if (found) return <SettingsScreen formId={found.id!} />;
   found = match('/forms/:id/webhook', path);
   if (found) return <WebhookScreen formId={found.id!} />;
   found = match('/forms/:id/share', path);
   if (found) return <Share formId={found.id!} />;
   found = match('/forms/:id', path);
   if (found) return <Inbox formId={found.id!} query={query} />;
+  if (path === '/team') return <TeamScreen />;
   if (path === '/' || path === '') return <Forms />;
   return (
     <main id="main">

@@ -19,6 +19,7 @@ export function Header(props: { onSignedOut: () => void; onSwitched: () => void 
         <Link to="/" class="home">
           Forms
         </Link>
+        <Link to="/team">Team</Link>
       </nav>
       <div class="who">
         {session.teams.length > 1 ? (

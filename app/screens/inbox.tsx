@@ -219,6 +219,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
         <Link to={`/forms/${formId}/summary`}>Summary</Link>
         <Link to={`/forms/${formId}/share`}>Share</Link>
         <Link to={`/forms/${formId}/webhook`}>Webhook</Link>
+        <Link to={`/forms/${formId}/settings`}>Settings</Link>
         <a href={exportUrl} download>
           Export CSV
         </a>

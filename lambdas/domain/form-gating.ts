@@ -37,6 +37,9 @@ const PRO_WHEN: { [K in keyof FormUpdate]?: (value: NonNullable<FormUpdate[K]>) 
   uploadLimitMb: (value) => value !== DEFAULT_UPLOAD_LIMIT_MB,
 };
 
+/** Every setting that needs Pro for some value (the dashboard shows them so). */
+export const PRO_SETTINGS = Object.keys(PRO_WHEN) as (keyof FormUpdate)[];
+
 /** Names of the settings in `update` that a Free team may not set, in a stable order. */
 export function proSettingsIn(update: FormUpdate): string[] {
   return Object.entries(PRO_WHEN)

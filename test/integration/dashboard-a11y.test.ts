@@ -32,6 +32,8 @@ beforeAll(async () => {
     ['submission', `/forms/${id}/submissions/${post.body?.submissionId}`, 'Where it came from'],
     ['share', `/forms/${id}/share`, 'Share Checked'],
     ['summary', `/forms/${id}/summary`, 'Checked: summary'],
+    ['webhook', `/forms/${id}/webhook`, 'Connect a webhook'],
+    ['team', '/team', 'Members'],
     ['new form without submissions', `/forms/${empty.body.id}`, 'No submissions yet'],
     ['not found', '/nowhere', 'Not found'],
   ];
@@ -65,7 +67,12 @@ describe('every screen has no serious or critical axe finding', () => {
         );
         expect(overflow, `${name}, ${_variant}: no sideways scrolling`).toBeLessThanOrEqual(0);
       }
-      expect(dashboard.errors).toEqual([]);
+      // The browser's own line for the one refusal asked for: the webhook screen finds none (404).
+      expect(
+        dashboard.errors.filter((error) => !/status of 404/.test(error)),
+        'console errors',
+      ).toEqual([]);
+      expect(dashboard.errors.filter((error) => /status of 404/.test(error)).length).toBe(1);
     } finally {
       await dashboard.close();
     }

@@ -21,8 +21,8 @@ export const appAssets: ReadonlyMap<string, AppAsset> = new Map(
 );
 
 const named = (extension: string) =>
-  [...appAssets.keys()].find((name) => name.endsWith(extension)) ?? '';
+  [...appAssets.keys()].find((name) => name.startsWith('app-') && name.endsWith(extension)) ?? '';
 
-/** The script and stylesheet the shell names. */
+/** The script and stylesheet the shell names (chunks are imported by the script). */
 export const APP_SCRIPT = named('.js');
 export const APP_STYLES = named('.css');

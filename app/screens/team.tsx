@@ -1,0 +1,476 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, call } from '../api.ts';
+import type { ApiKey, AuditEvent, Member, SessionEntry, TeamView } from '../model.ts';
+import { Confirm } from '../parts/confirm.tsx';
+import { CopyField } from '../parts/copy-field.tsx';
+import { Loading, Problem } from '../parts/feedback.tsx';
+import { UsageBar } from '../parts/usage-bar.tsx';
+import { useSession } from '../session.ts';
+import { When } from '../time.tsx';
+
+/** What went wrong with an action, in the API's words. */
+const reason = (failure: unknown) =>
+  failure instanceof ApiError
+    ? (failure.issues[0]?.message ?? failure.message)
+    : 'That did not work: try again.';
+
+/**
+ * The team: plan and usage, members (owners invite, change roles, remove),
+ * API keys (created keys are shown once), this person's sessions, and the
+ * audit trail.
+ */
+export function TeamScreen() {
+  const session = useSession();
+  const owner = session.role === 'owner';
+  const [team, setTeam] = useState<TeamView>();
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState('');
+  const load = () => {
+    setError(undefined);
+    call('getTeam').then(setTeam, setError);
+  };
+  useEffect(load, [session.team.teamId]);
+  if (error)
+    return (
+      <main id="main">
+        <Problem error={error} retry={load} />
+      </main>
+    );
+  if (!team)
+    return (
+      <main id="main">
+        <Loading />
+      </main>
+    );
+  return (
+    <main id="main" class="team">
+      <h1>Team {team.name}</h1>
+      <p>
+        {team.plan === 'pro' ? 'Pro' : 'Free'} plan · {team.memberCount}{' '}
+        {team.memberCount === 1 ? 'member' : 'members'} · {team.formCount}
+        {team.formLimit === null ? '' : ` of ${team.formLimit}`} forms
+      </p>
+      <UsageBar team={team} />
+      <p role="status" class="notice">
+        {notice}
+      </p>
+      {owner ? (
+        <Members owner={owner} selfId={session.user.userId} onNotice={setNotice} />
+      ) : (
+        <Section id="members-title" title="Members">
+          <p class="hint">Only the team's owners see and manage its members and API keys.</p>
+        </Section>
+      )}
+      {owner && <ApiKeys onNotice={setNotice} />}
+      <Sessions onNotice={setNotice} />
+      {owner && <Audit />}
+    </main>
+  );
+}
+
+function Section(props: { id: string; title: string; children: ComponentChildren }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+function Members(props: { owner: boolean; selfId: string; onNotice: (text: string) => void }) {
+  const [members, setMembers] = useState<Member[]>();
+  const [problem, setProblem] = useState('');
+  const [removing, setRemoving] = useState<Member>();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<'member' | 'owner'>('member');
+  const load = () =>
+    call('listMembers').then(
+      (list) => setMembers(list.members),
+      (failure) => setProblem(reason(failure)),
+    );
+  useEffect(() => {
+    void load();
+  }, []);
+  const act = async (action: () => Promise<unknown>, done: string) => {
+    setProblem('');
+    try {
+      await action();
+      props.onNotice(done);
+      await load();
+    } catch (failure) {
+      setProblem(reason(failure));
+    }
+  };
+  return (
+    <Section id="members-title" title="Members">
+      {problem && (
+        <p class="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {!members ? (
+        <Loading label="Loading members…" />
+      ) : (
+        <div class="scroll-x">
+          <table class="listing">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Last sign-in</th>
+                {props.owner && (
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member) => (
+                <tr key={member.userId}>
+                  <th scope="row">
+                    {member.email}
+                    {member.userId === props.selfId && ' (you)'}
+                  </th>
+                  <td>
+                    {props.owner ? (
+                      <select
+                        aria-label={`Role of ${member.email}`}
+                        value={member.role}
+                        onChange={(event) => {
+                          const next = event.currentTarget.value as Member['role'];
+                          void act(
+                            () =>
+                              call('updateMember', {
+                                params: { userId: member.userId },
+                                body: { role: next },
+                              }),
+                            `${member.email} is now ${next === 'owner' ? 'an owner' : 'a member'}.`,
+                          );
+                        }}
+                      >
+                        <option value="member">Member</option>
+                        <option value="owner">Owner</option>
+                      </select>
+                    ) : member.role === 'owner' ? (
+                      'Owner'
+                    ) : (
+                      'Member'
+                    )}
+                  </td>
+                  <td>{member.lastSignInAt ? <When at={member.lastSignInAt} /> : 'never'}</td>
+                  {props.owner && (
+                    <td>
+                      <button
+                        type="button"
+                        class="quiet"
+                        aria-label={`Remove ${member.email}`}
+                        onClick={() => setRemoving(member)}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {props.owner && (
+        <form
+          class="inline-form"
+          aria-label="Invite a member"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void act(
+              () => call('inviteMember', { body: { email, role } }),
+              `Invited ${email}: a sign-in link is on its way.`,
+            ).then(() => setEmail(''));
+          }}
+        >
+          <label>
+            Email of the person to invite
+            <input
+              type="email"
+              required
+              maxLength={254}
+              value={email}
+              onInput={(event) => setEmail(event.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Role
+            <select
+              value={role}
+              onChange={(event) => setRole(event.currentTarget.value as 'member' | 'owner')}
+            >
+              <option value="member">Member</option>
+              <option value="owner">Owner</option>
+            </select>
+          </label>
+          <button type="submit">Invite</button>
+        </form>
+      )}
+      {removing && (
+        <Confirm
+          title={`Remove ${removing.email}?`}
+          confirm="Remove"
+          onCancel={() => setRemoving(undefined)}
+          onConfirm={() => {
+            const member = removing;
+            setRemoving(undefined);
+            void act(
+              () => call('removeMember', { params: { userId: member.userId } }),
+              `${member.email} was removed; their sessions are over.`,
+            );
+          }}
+        >
+          <p>They are signed out at once and lose access to the team's forms.</p>
+        </Confirm>
+      )}
+    </Section>
+  );
+}
+
+function ApiKeys(props: { onNotice: (text: string) => void }) {
+  const [keys, setKeys] = useState<ApiKey[]>();
+  const [problem, setProblem] = useState('');
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<{ name: string; apiKey: string }>();
+  const [revoking, setRevoking] = useState<ApiKey>();
+  const load = () =>
+    call('listApiKeys').then(
+      (list) => setKeys(list.apiKeys),
+      (failure) => setProblem(reason(failure)),
+    );
+  useEffect(() => {
+    void load();
+  }, []);
+  return (
+    <Section id="keys-title" title="API keys">
+      {problem && (
+        <p class="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {created && (
+        <div class="created-key">
+          <CopyField label={`New key ${created.name}`} value={created.apiKey} />
+          <p class="warning">Copy it now: it is shown this once, only its hash is kept.</p>
+        </div>
+      )}
+      {!keys ? (
+        <Loading label="Loading keys…" />
+      ) : (
+        <div class="scroll-x">
+          <table class="listing">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.keyId}>
+                  <th scope="row">{key.name}</th>
+                  <td>
+                    <When at={key.createdAt} />
+                    {key.createdByEmail && ` by ${key.createdByEmail}`}
+                  </td>
+                  <td>{key.lastUsedOn ?? 'never'}</td>
+                  <td>
+                    {key.revokedAt ? (
+                      'Revoked'
+                    ) : (
+                      <button
+                        type="button"
+                        class="quiet"
+                        aria-label={`Revoke ${key.name}`}
+                        onClick={() => setRevoking(key)}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form
+        class="inline-form"
+        aria-label="Create an API key"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setProblem('');
+          try {
+            const made = await call('createApiKey', { body: { name: name.trim() || 'default' } });
+            setCreated({ name: made.name, apiKey: made.apiKey });
+            setName('');
+            props.onNotice(`Key ${made.name} created.`);
+            await load();
+          } catch (failure) {
+            setProblem(reason(failure));
+          }
+        }}
+      >
+        <label>
+          Name of the new key
+          <input
+            maxLength={100}
+            value={name}
+            placeholder="e.g. CRM sync"
+            onInput={(event) => setName(event.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Create a key</button>
+      </form>
+      {revoking && (
+        <Confirm
+          title={`Revoke ${revoking.name}?`}
+          confirm="Revoke"
+          onCancel={() => setRevoking(undefined)}
+          onConfirm={async () => {
+            const key = revoking;
+            setRevoking(undefined);
+            try {
+              await call('revokeApiKey', { params: { keyId: key.keyId } });
+              props.onNotice(`Key ${key.name} revoked: it stops working at once.`);
+              await load();
+            } catch (failure) {
+              setProblem(reason(failure));
+            }
+          }}
+        >
+          <p>Scripts using it are refused from now on.</p>
+        </Confirm>
+      )}
+    </Section>
+  );
+}
+
+function Sessions(props: { onNotice: (text: string) => void }) {
+  const [sessions, setSessions] = useState<SessionEntry[]>();
+  const [problem, setProblem] = useState('');
+  const load = () =>
+    call('listSessions').then(
+      (list) => setSessions(list.sessions),
+      (e) => setProblem(reason(e)),
+    );
+  useEffect(() => {
+    void load();
+  }, []);
+  const others = sessions?.filter((s) => !s.current).length ?? 0;
+  return (
+    <Section id="sessions-title" title="Your sessions">
+      {problem && (
+        <p class="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {!sessions ? (
+        <Loading label="Loading sessions…" />
+      ) : (
+        <ul class="sessions">
+          {sessions.map((entry) => (
+            <li key={entry.sessionId}>
+              {entry.current ? 'This browser' : (entry.userAgent ?? 'Another browser')}
+              {entry.ip && ` · ${entry.ip}`} · last seen <When at={entry.lastSeenAt} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        disabled={others === 0}
+        onClick={async () => {
+          try {
+            await call('endOtherSessions');
+            props.onNotice('Signed out everywhere else.');
+            await load();
+          } catch (failure) {
+            setProblem(reason(failure));
+          }
+        }}
+      >
+        Sign out everywhere else
+      </button>
+    </Section>
+  );
+}
+
+const ACTION_WORDS = (action: string) => action.replace(/[._]/g, ' ');
+
+function Audit() {
+  const [events, setEvents] = useState<AuditEvent[]>();
+  const [next, setNext] = useState<string | null>(null);
+  const [problem, setProblem] = useState('');
+  const more = async (cursor?: string) => {
+    try {
+      const page = await call('listAuditEvents', { query: cursor ? { cursor } : {} });
+      setEvents((shown) => [...(cursor ? (shown ?? []) : []), ...page.events]);
+      setNext(page.next);
+    } catch (failure) {
+      setProblem(reason(failure));
+    }
+  };
+  useEffect(() => {
+    void more();
+  }, []);
+  return (
+    <Section id="audit-title" title="Audit trail">
+      {problem && (
+        <p class="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {!events ? (
+        <Loading label="Loading the audit trail…" />
+      ) : events.length === 0 ? (
+        <p class="hint">Nothing yet.</p>
+      ) : (
+        <div class="scroll-x">
+          <table class="listing">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col">Who</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((event) => (
+                <tr key={event.eventId}>
+                  <td>
+                    <When at={event.at} />
+                  </td>
+                  <td>
+                    {ACTION_WORDS(event.action)}
+                    {event.target && ` ${event.target}`}
+                  </td>
+                  <td>
+                    {event.actor.email ??
+                      (event.actor.keyId ? `key ${event.actor.keyId}` : event.actor.kind)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next && (
+        <button type="button" class="quiet" onClick={() => void more(next)}>
+          Older events
+        </button>
+      )}
+    </Section>
+  );
+}
