@@ -20,6 +20,11 @@ const SettingsScreen = lazyScreen(() =>
   import('./screens/settings.tsx').then((module) => module.SettingsScreen),
 );
 
+/** The fields builder checks with the route's own field schema: loaded when opened. */
+const FieldsScreen = lazyScreen(() =>
+  import('./screens/fields.tsx').then((module) => module.FieldsScreen),
+);
+
 type State =
   | { kind: 'loading' }
   | { kind: 'out' }
@@ -106,6 +111,8 @@ function Screen(props: { path: string; query: URLSearchParams }) {
     return <SubmissionView formId={found.id!} submissionId={found.submissionId!} query={query} />;
   found = match('/forms/:id/summary', path);
   if (found) return <SummaryScreen formId={found.id!} query={query} />;
+  found = match('/forms/:id/fields', path);
+  if (found) return <FieldsScreen formId={found.id!} />;
   found = match('/forms/:id/settings', path);
   if (found) return <SettingsScreen formId={found.id!} />;
   found = match('/forms/:id/webhook', path);

@@ -220,6 +220,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
         <Link to={`/forms/${formId}/share`}>Share</Link>
         <Link to={`/forms/${formId}/webhook`}>Webhook</Link>
         <Link to={`/forms/${formId}/settings`}>Settings</Link>
+        <Link to={`/forms/${formId}/fields`}>Fields</Link>
         <a href={exportUrl} download>
           Export CSV
         </a>

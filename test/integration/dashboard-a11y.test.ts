@@ -34,6 +34,8 @@ beforeAll(async () => {
     ['summary', `/forms/${id}/summary`, 'Checked: summary'],
     ['webhook', `/forms/${id}/webhook`, 'Connect a webhook'],
     ['team', '/team', 'Members'],
+    ['settings', `/forms/${id}/settings`, 'Settings of Checked'],
+    ['fields', `/forms/${id}/fields`, 'Fields of Checked'],
     ['new form without submissions', `/forms/${empty.body.id}`, 'No submissions yet'],
     ['not found', '/nowhere', 'Not found'],
   ];
