@@ -25,6 +25,11 @@ const FieldsScreen = lazyScreen(() =>
   import('./screens/fields.tsx').then((module) => module.FieldsScreen),
 );
 
+/** The design screen draws the hosted page's own markup: loaded when opened. */
+const DesignScreen = lazyScreen(() =>
+  import('./screens/design.tsx').then((module) => module.DesignScreen),
+);
+
 type State =
   | { kind: 'loading' }
   | { kind: 'out' }
@@ -111,6 +116,8 @@ function Screen(props: { path: string; query: URLSearchParams }) {
     return <SubmissionView formId={found.id!} submissionId={found.submissionId!} query={query} />;
   found = match('/forms/:id/summary', path);
   if (found) return <SummaryScreen formId={found.id!} query={query} />;
+  found = match('/forms/:id/design', path);
+  if (found) return <DesignScreen formId={found.id!} />;
   found = match('/forms/:id/fields', path);
   if (found) return <FieldsScreen formId={found.id!} />;
   found = match('/forms/:id/settings', path);

@@ -315,7 +315,12 @@ function FieldEditor(props: {
         >
           Move down
         </button>
-        <button type="button" class="danger" aria-label={`Remove: ${name}`} onClick={props.onRemove}>
+        <button
+          type="button"
+          class="danger"
+          aria-label={`Remove: ${name}`}
+          onClick={props.onRemove}
+        >
           Remove
         </button>
       </div>

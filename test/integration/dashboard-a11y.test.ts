@@ -36,6 +36,7 @@ beforeAll(async () => {
     ['team', '/team', 'Members'],
     ['settings', `/forms/${id}/settings`, 'Settings of Checked'],
     ['fields', `/forms/${id}/fields`, 'Fields of Checked'],
+    ['design', `/forms/${id}/design`, 'Design of Checked'],
     ['new form without submissions', `/forms/${empty.body.id}`, 'No submissions yet'],
     ['not found', '/nowhere', 'Not found'],
   ];
