@@ -30,6 +30,11 @@ const DesignScreen = lazyScreen(() =>
   import('./screens/design.tsx').then((module) => module.DesignScreen),
 );
 
+/** The emails screen renders the email worker's own templates: loaded when opened. */
+const EmailsScreen = lazyScreen(() =>
+  import('./screens/emails.tsx').then((module) => module.EmailsScreen),
+);
+
 type State =
   | { kind: 'loading' }
   | { kind: 'out' }
@@ -116,6 +121,8 @@ function Screen(props: { path: string; query: URLSearchParams }) {
     return <SubmissionView formId={found.id!} submissionId={found.submissionId!} query={query} />;
   found = match('/forms/:id/summary', path);
   if (found) return <SummaryScreen formId={found.id!} query={query} />;
+  found = match('/forms/:id/emails', path);
+  if (found) return <EmailsScreen formId={found.id!} />;
   found = match('/forms/:id/design', path);
   if (found) return <DesignScreen formId={found.id!} />;
   found = match('/forms/:id/fields', path);

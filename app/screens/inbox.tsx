@@ -222,6 +222,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
         <Link to={`/forms/${formId}/settings`}>Settings</Link>
         <Link to={`/forms/${formId}/fields`}>Fields</Link>
         <Link to={`/forms/${formId}/design`}>Design</Link>
+        <Link to={`/forms/${formId}/emails`}>Emails</Link>
         <a href={exportUrl} download>
           Export CSV
         </a>

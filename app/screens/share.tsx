@@ -34,6 +34,11 @@ export function Share(props: { formId: string }) {
       </p>
       <h1>Share {form.name}</h1>
       <SharePanel form={form} />
+      <p class="hint">
+        A leaked endpoint? Give the form a new key in{' '}
+        <Link to={`/forms/${form.id}/settings`}>Settings, danger zone</Link>: the old endpoint stops
+        at once.
+      </p>
     </main>
   );
 }

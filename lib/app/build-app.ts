@@ -40,11 +40,13 @@ export function buildApp(): AppAsset[] {
     legalComments: 'none',
     charset: 'utf8',
     define: { 'process.env.NODE_ENV': '"production"' },
-    // The domain's schemas run in the page too (the settings screen checks with the route's
-    // own): the two Node modules they touch get browser stand-ins.
+    // The domain's schemas and templates run in the page too (the settings screen checks with
+    // the route's own schema, the emails screen renders the real templates): the Node modules
+    // they touch get browser stand-ins.
     alias: {
       'node:net': new URL('../../app/shims/net.ts', import.meta.url).pathname,
       'node:crypto': new URL('../../app/shims/crypto.ts', import.meta.url).pathname,
+      'node:url': new URL('../../app/shims/url.ts', import.meta.url).pathname,
     },
   });
   // esbuild names each file by its content's hash; the entry imports its chunks by those names.

@@ -37,6 +37,7 @@ beforeAll(async () => {
     ['settings', `/forms/${id}/settings`, 'Settings of Checked'],
     ['fields', `/forms/${id}/fields`, 'Fields of Checked'],
     ['design', `/forms/${id}/design`, 'Design of Checked'],
+    ['emails', `/forms/${id}/emails`, 'Emails of Checked'],
     ['new form without submissions', `/forms/${empty.body.id}`, 'No submissions yet'],
     ['not found', '/nowhere', 'Not found'],
   ];

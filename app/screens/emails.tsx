@@ -1,0 +1,161 @@
+import { useEffect, useState } from 'preact/hooks';
+import { autoReply, type EmailMessage, ownerNotification } from '#domain/email-messages.ts';
+import type { FormRecord } from '#domain/form-model.ts';
+import type { Submission } from '#domain/submission-model.ts';
+import { call } from '../api.ts';
+import type { Form } from '../model.ts';
+import { Loading, Problem } from '../parts/feedback.tsx';
+import { Link } from '../parts/link.tsx';
+import { useSession } from '../session.ts';
+
+/** A sample answer for each type of field, as a visitor might send it. */
+const SAMPLE: Record<string, string> = {
+  email: 'ada@example.com',
+  number: '3',
+  rating: '4',
+  date: '2026-12-01',
+  tel: '+44 20 7946 0000',
+  url: 'https://example.com',
+  checkbox: 'on',
+  textarea: 'Could you send me the price list for the spring workshop?',
+};
+
+function sampleSubmission(form: Form): Submission {
+  const data: Record<string, string> = {};
+  const fields = form.fields ?? [
+    { id: 'name', type: 'text', label: 'Name' },
+    { id: 'email', type: 'email', label: 'Email' },
+    { id: 'message', type: 'textarea', label: 'Message' },
+  ];
+  for (const field of fields) {
+    if (field.type === 'file') continue;
+    data[field.id] =
+      field.type === 'select' || field.type === 'radio'
+        ? (field.options?.[0] ?? '')
+        : (SAMPLE[field.type] ?? (field.id === 'name' ? 'Ada Lovelace' : 'A sample answer'));
+  }
+  return {
+    id: '00000000-0000-7000-8000-000000000000',
+    formId: form.id,
+    data,
+    meta: {
+      userAgent: 'Mozilla/5.0',
+      referrer: 'https://example.com/contact',
+      country: 'GB',
+      deviceClass: 'desktop',
+    },
+    read: false,
+    starred: false,
+    isSpam: false,
+    isTest: false,
+    createdAt: new Date().toISOString(),
+  } as Submission;
+}
+
+/**
+ * The notification and the auto-reply as the form's settings make them
+ * now, rendered by the email worker's own templates (email-messages.ts)
+ * with a sample submission.
+ */
+export function EmailsScreen(props: { formId: string }) {
+  const { formId } = props;
+  const session = useSession();
+  const [form, setForm] = useState<Form>();
+  const [error, setError] = useState<unknown>();
+  const load = () => {
+    setError(undefined);
+    call('getForm', { params: { id: formId } }).then(setForm, setError);
+  };
+  useEffect(load, [formId]);
+  if (error)
+    return (
+      <main id="main">
+        <Problem error={error} retry={load} />
+      </main>
+    );
+  if (!form)
+    return (
+      <main id="main">
+        <Loading />
+      </main>
+    );
+  // The settings the templates read are the same in the API's view of a form.
+  const record = form as unknown as FormRecord;
+  const submission = sampleSubmission(form);
+  const recipient = form.notifyEmail ?? session.user.email;
+  const notification = ownerNotification({
+    form: record,
+    submission,
+    recipient,
+    manageUrl: `${window.location.origin}/app/forms/${form.id}`,
+  });
+  const reply = autoReply({ form: record, submission, to: 'ada@example.com', replyTo: recipient });
+  return (
+    <main id="main" class="emails">
+      <p>
+        <Link to={`/forms/${formId}`}>← {form.name}: inbox</Link>
+      </p>
+      <h1>Emails of {form.name}</h1>
+      <p class="hint">
+        Made by the same templates as the real emails, from this form's saved settings and a sample
+        submission. Change them in <Link to={`/forms/${formId}/settings`}>Settings</Link>.
+      </p>
+      <Message
+        title="Notification to you"
+        state={form.notifyEnabled ? 'On' : 'Off: no notification is sent'}
+        message={notification}
+      />
+      <Message
+        title="Auto-reply to the submitter"
+        state={form.autoreplyEnabled ? 'On' : 'Off: no auto-reply is sent'}
+        message={reply}
+      />
+    </main>
+  );
+}
+
+/**
+ * The HTML body without its style attributes: the frame inherits the
+ * dashboard's Content-Security-Policy (no inline styles), and a preview is
+ * not worth loosening it. The template escapes every quote of user text, so
+ * only its own attributes match.
+ */
+const withoutInlineStyles = (html: string) => html.replace(/ style="[^"]*"/g, '');
+
+function Message(props: { title: string; state: string; message: EmailMessage }) {
+  const { message } = props;
+  const id = props.title.toLowerCase().replace(/[^a-z]+/g, '-');
+  return (
+    <section class="email-preview" aria-labelledby={id}>
+      <h2 id={id}>{props.title}</h2>
+      <p class="hint">{props.state}</p>
+      <dl class="headers">
+        <div>
+          <dt>Subject</dt>
+          <dd>{message.subject}</dd>
+        </div>
+        <div>
+          <dt>From</dt>
+          <dd>{message.fromName}</dd>
+        </div>
+        <div>
+          <dt>To</dt>
+          <dd>{message.to}</dd>
+        </div>
+        {message.replyTo && (
+          <div>
+            <dt>Reply-To</dt>
+            <dd>{message.replyTo}</dd>
+          </div>
+        )}
+      </dl>
+      <pre class="email-text">{message.text}</pre>
+      <iframe
+        title={`${props.title}: HTML`}
+        sandbox=""
+        srcDoc={withoutInlineStyles(message.html)}
+        class="email-html"
+      />
+    </section>
+  );
+}
