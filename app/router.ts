@@ -16,8 +16,20 @@ function current(): Location {
 
 const listeners = new Set<() => void>();
 
+let leaving: (() => boolean) | undefined;
+
+/**
+ * While a screen holds unsaved changes, it asks before an in-app link takes
+ * the person away (`ask` answers whether to go); undefined stops asking.
+ */
+export function askBeforeLeaving(ask: (() => boolean) | undefined): void {
+  leaving = ask;
+}
+
 /** Goes to an app path (`/forms/x?folder=spam`); `replace` keeps history as it is. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (leaving && !leaving()) return;
+  leaving = undefined;
   const url = appUrl(to);
   if (options.replace) window.history.replaceState(null, '', url);
   else window.history.pushState(null, '', url);

@@ -5,7 +5,7 @@ import type { Form } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
-import { navigate } from '../router.ts';
+import { askBeforeLeaving, navigate } from '../router.ts';
 import { useSession } from '../session.ts';
 import { changesOf, type Draft, draftOf, GROUPS, isPro, type Setting } from '../settings-model.ts';
 
@@ -20,12 +20,19 @@ export function SettingsScreen(props: { formId: string }) {
     call('getForm', { params: { id: formId } }).then(setForm, setError);
   };
   useEffect(load, [formId]);
-  // Unsaved changes: the browser asks before the page is left or reloaded.
+  // Unsaved changes: the browser asks before the page is left or reloaded, and the app
+  // before one of its links leads elsewhere.
   useEffect(() => {
     if (dirty.size === 0) return;
     const ask = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
+    askBeforeLeaving(() =>
+      window.confirm(`Leave without saving ${[...dirty].join(', ').toLowerCase()}?`),
+    );
+    return () => {
+      window.removeEventListener('beforeunload', ask);
+      askBeforeLeaving(undefined);
+    };
   }, [dirty.size]);
 
   if (error)

@@ -176,6 +176,19 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     width: 1280,
     ready: 'h1',
   });
+  await shoot('dashboard-settings', `/app/forms/${form.id}/settings`, {
+    width: 1280,
+    ready: 'form.settings-group',
+  });
+  await shoot('dashboard-fields', `/app/forms/${form.id}/fields`, {
+    width: 1280,
+    ready: 'fieldset',
+  });
+  await shoot('dashboard-design', `/app/forms/${feedback.id}/design`, {
+    width: 1280,
+    ready: '.design-preview',
+  });
+  await shoot('dashboard-team', '/app/team', { width: 1280, ready: 'table' });
   await shoot('dashboard-summary', `/app/forms/${feedback.id}/summary`, {
     width: 1280,
     ready: 'svg[role="img"]',

@@ -92,6 +92,17 @@ describe('the settings screen', () => {
         })
         .toEqual([['10.0.0.0/8'], true]);
       await security.getByText('A secret is saved').waitFor();
+      // Unsaved: an in-app link asks first; staying keeps the change on screen.
+      await notifications.getByLabel('Sender name').fill('Front desk');
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByRole('link', { name: /: inbox$/ }).click();
+      await expect.poll(() => asked).toEqual(['Leave without saving notifications?']);
+      expect(await notifications.getByLabel('Sender name').inputValue()).toBe('Front desk');
+      await page.getByRole('heading', { name: /^Settings of/ }).waitFor();
       await expectAccessible(page, 'settings');
       expect(dashboard.errors).toEqual([]);
     } finally {
