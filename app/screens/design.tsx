@@ -3,8 +3,7 @@ import { DEFAULT_FIELDS, type PublicForm } from '#domain/public-form.ts';
 import { formCss, formMarkup } from '#http/pages/form-markup.ts';
 import { ApiError, call } from '../api.ts';
 import type { Form } from '../model.ts';
-import { Loading, Problem } from '../parts/feedback.tsx';
-import { Link } from '../parts/link.tsx';
+import { FormScreen, useForm } from '../parts/form-screen.tsx';
 
 type DesignDraft = Record<
   'theme' | 'accent' | 'title' | 'description' | 'submitLabel' | 'successMessage',
@@ -65,32 +64,29 @@ function Preview(props: { form: Form; draft: DesignDraft }) {
 }
 
 export function DesignScreen(props: { formId: string }) {
-  const { formId } = props;
-  const [form, setForm] = useState<Form>();
   const [draft, setDraft] = useState<DesignDraft>();
-  const [error, setError] = useState<unknown>();
+  const loaded = useForm(props.formId, (form) => setDraft(draftOf(form)));
+  return (
+    <FormScreen loaded={loaded} class="design" title={(form) => `Design of ${form.name}`}>
+      {(form) =>
+        draft && (
+          <DesignEditor form={form} draft={draft} setDraft={setDraft} onSaved={loaded.setForm} />
+        )
+      }
+    </FormScreen>
+  );
+}
+
+function DesignEditor(props: {
+  form: Form;
+  draft: DesignDraft;
+  setDraft: (draft: DesignDraft) => void;
+  onSaved: (form: Form) => void;
+}) {
+  const { form, draft, setDraft } = props;
+  const formId = form.id;
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [message, setMessage] = useState('');
-  const load = () => {
-    setError(undefined);
-    call('getForm', { params: { id: formId } }).then((loaded) => {
-      setForm(loaded);
-      setDraft(draftOf(loaded));
-    }, setError);
-  };
-  useEffect(load, [formId]);
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!form || !draft)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
   const set = (key: keyof DesignDraft) => (event: { currentTarget: { value: string } }) =>
     setDraft({ ...draft, [key]: event.currentTarget.value });
   const field = (key: keyof DesignDraft, label: string, multiline = false) => (
@@ -114,7 +110,7 @@ export function DesignScreen(props: { formId: string }) {
         design[key] = draft[key];
     try {
       const saved = await call('updateForm', { params: { id: formId }, body: { design } });
-      setForm(saved);
+      props.onSaved(saved);
       setMessage('Design saved.');
     } catch (failure) {
       if (failure instanceof ApiError) {
@@ -126,11 +122,7 @@ export function DesignScreen(props: { formId: string }) {
     }
   };
   return (
-    <main id="main" class="design">
-      <p>
-        <Link to={`/forms/${formId}`}>← {form.name}: inbox</Link>
-      </p>
-      <h1>Design of {form.name}</h1>
+    <>
       <div class="design-columns">
         <form onSubmit={save} aria-label="Design" noValidate>
           <div class="setting">
@@ -169,6 +161,6 @@ export function DesignScreen(props: { formId: string }) {
           <Preview form={form} draft={draft} />
         </section>
       </div>
-    </main>
+    </>
   );
 }

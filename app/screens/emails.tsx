@@ -1,10 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
 import { autoReply, type EmailMessage, ownerNotification } from '#domain/email-messages.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
-import { call } from '../api.ts';
 import type { Form } from '../model.ts';
-import { Loading, Problem } from '../parts/feedback.tsx';
+import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { Link } from '../parts/link.tsx';
 import { useSession } from '../session.ts';
 
@@ -58,27 +56,17 @@ function sampleSubmission(form: Form): Submission {
  * with a sample submission.
  */
 export function EmailsScreen(props: { formId: string }) {
-  const { formId } = props;
+  const loaded = useForm(props.formId);
+  return (
+    <FormScreen loaded={loaded} class="emails" title={(form) => `Emails of ${form.name}`}>
+      {(form) => <Previews form={form} />}
+    </FormScreen>
+  );
+}
+
+function Previews(props: { form: Form }) {
+  const { form } = props;
   const session = useSession();
-  const [form, setForm] = useState<Form>();
-  const [error, setError] = useState<unknown>();
-  const load = () => {
-    setError(undefined);
-    call('getForm', { params: { id: formId } }).then(setForm, setError);
-  };
-  useEffect(load, [formId]);
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!form)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
   // The settings the templates read are the same in the API's view of a form.
   const record = form as unknown as FormRecord;
   const submission = sampleSubmission(form);
@@ -91,14 +79,11 @@ export function EmailsScreen(props: { formId: string }) {
   });
   const reply = autoReply({ form: record, submission, to: 'ada@example.com', replyTo: recipient });
   return (
-    <main id="main" class="emails">
-      <p>
-        <Link to={`/forms/${formId}`}>← {form.name}: inbox</Link>
-      </p>
-      <h1>Emails of {form.name}</h1>
+    <>
       <p class="hint">
         Made by the same templates as the real emails, from this form's saved settings and a sample
-        submission. Change them in <Link to={`/forms/${formId}/settings`}>Settings</Link>.
+        submission (the HTML without its few inline styles). Change them in{' '}
+        <Link to={`/forms/${form.id}/settings`}>Settings</Link>.
       </p>
       <Message
         title="Notification to you"
@@ -110,7 +95,7 @@ export function EmailsScreen(props: { formId: string }) {
         state={form.autoreplyEnabled ? 'On' : 'Off: no auto-reply is sent'}
         message={reply}
       />
-    </main>
+    </>
   );
 }
 

@@ -10,9 +10,7 @@ import {
   idFromLabel,
   tryPattern,
 } from '../fields-model.ts';
-import type { Form } from '../model.ts';
-import { Loading, Problem } from '../parts/feedback.tsx';
-import { Link } from '../parts/link.tsx';
+import { FormScreen, useForm } from '../parts/form-screen.tsx';
 
 /**
  * The fields builder: add, edit, move (buttons, so keyboards and screen
@@ -21,40 +19,18 @@ import { Link } from '../parts/link.tsx';
  */
 export function FieldsScreen(props: { formId: string }) {
   const { formId } = props;
-  const [form, setForm] = useState<Form>();
   const [drafts, setDrafts] = useState<FieldDraft[]>([]);
-  const [error, setError] = useState<unknown>();
+  const loaded = useForm(formId, (form) => setDrafts((form.fields ?? []).map(draftOfField)));
   const [problems, setProblems] = useState<Record<string, Record<string, string>>>({});
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const focusKey = useRef<string | undefined>(undefined);
-  const load = () => {
-    setError(undefined);
-    call('getForm', { params: { id: formId } }).then((loaded) => {
-      setForm(loaded);
-      setDrafts((loaded.fields ?? []).map(draftOfField));
-    }, setError);
-  };
-  useEffect(load, [formId]);
   // A field just added or moved keeps the keyboard's place.
   useEffect(() => {
     if (!focusKey.current) return;
     document.getElementById(focusKey.current)?.focus();
     focusKey.current = undefined;
   });
-
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!form)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
 
   const change = (key: string, patch: Partial<FieldDraft>) =>
     setDrafts((now) =>
@@ -88,7 +64,7 @@ export function FieldsScreen(props: { formId: string }) {
         params: { id: formId },
         body: { fields: fields.length > 0 ? fields : null },
       });
-      setForm(saved);
+      loaded.setForm(saved);
       setMessage('Fields saved.');
     } catch (failure) {
       if (failure instanceof ApiError) {
@@ -110,53 +86,55 @@ export function FieldsScreen(props: { formId: string }) {
   };
 
   return (
-    <main id="main" class="fields-builder">
-      <p>
-        <Link to={`/forms/${formId}`}>← {form.name}: inbox</Link>
-      </p>
-      <h1>Fields of {form.name}</h1>
-      <p class="hint">
-        {drafts.length === 0
-          ? 'No fields: the form accepts any answers. Add fields to check them and to label them in the inbox.'
-          : 'Answers are checked against these fields; the inbox shows them by their labels, in this order.'}
-      </p>
-      <form onSubmit={save} noValidate aria-label="Fields">
-        <ol class="field-list">
-          {drafts.map((draft, index) => (
-            <li key={draft.key}>
-              <FieldEditor
-                draft={draft}
-                number={index + 1}
-                problems={problems[draft.key] ?? {}}
-                onChange={(patch) => change(draft.key, patch)}
-                onUp={index > 0 ? () => move(index, -1, `${draft.key}-up`) : undefined}
-                onDown={
-                  index < drafts.length - 1 ? () => move(index, 1, `${draft.key}-down`) : undefined
-                }
-                onRemove={() => setDrafts(drafts.filter((d) => d.key !== draft.key))}
-              />
-            </li>
-          ))}
-        </ol>
-        <div class="actions">
-          <button
-            type="button"
-            class="quiet"
-            onClick={() => {
-              const field = emptyField();
-              focusKey.current = `${field.key}-label`;
-              setDrafts([...drafts, field]);
-            }}
-          >
-            Add a field
-          </button>
-          <button type="submit" disabled={busy}>
-            Save fields
-          </button>
-          <span role="status">{message}</span>
-        </div>
-      </form>
-    </main>
+    <FormScreen loaded={loaded} class="fields-builder" title={(form) => `Fields of ${form.name}`}>
+      {() => (
+        <>
+          <p class="hint">
+            {drafts.length === 0
+              ? 'No fields: the form accepts any answers. Add fields to check them and to label them in the inbox.'
+              : 'Answers are checked against these fields; the inbox shows them by their labels, in this order.'}
+          </p>
+          <form onSubmit={save} noValidate aria-label="Fields">
+            <ol class="field-list">
+              {drafts.map((draft, index) => (
+                <li key={draft.key}>
+                  <FieldEditor
+                    draft={draft}
+                    number={index + 1}
+                    problems={problems[draft.key] ?? {}}
+                    onChange={(patch) => change(draft.key, patch)}
+                    onUp={index > 0 ? () => move(index, -1, `${draft.key}-up`) : undefined}
+                    onDown={
+                      index < drafts.length - 1
+                        ? () => move(index, 1, `${draft.key}-down`)
+                        : undefined
+                    }
+                    onRemove={() => setDrafts(drafts.filter((d) => d.key !== draft.key))}
+                  />
+                </li>
+              ))}
+            </ol>
+            <div class="actions">
+              <button
+                type="button"
+                class="quiet"
+                onClick={() => {
+                  const field = emptyField();
+                  focusKey.current = `${field.key}-label`;
+                  setDrafts([...drafts, field]);
+                }}
+              >
+                Add a field
+              </button>
+              <button type="submit" disabled={busy}>
+                Save fields
+              </button>
+              <span role="status">{message}</span>
+            </div>
+          </form>
+        </>
+      )}
+    </FormScreen>
   );
 }
 

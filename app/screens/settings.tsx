@@ -3,23 +3,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
 import type { Form } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
-import { Loading, Problem } from '../parts/feedback.tsx';
-import { Link } from '../parts/link.tsx';
+import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { askBeforeLeaving, navigate } from '../router.ts';
 import { useSession } from '../session.ts';
 import { changesOf, type Draft, draftOf, GROUPS, isPro, type Setting } from '../settings-model.ts';
 
 /** Every setting of the form, grouped; each group saved on its own. */
 export function SettingsScreen(props: { formId: string }) {
-  const { formId } = props;
-  const [form, setForm] = useState<Form>();
-  const [error, setError] = useState<unknown>();
+  const loaded = useForm(props.formId);
   const [dirty, setDirty] = useState<Set<string>>(new Set());
-  const load = () => {
-    setError(undefined);
-    call('getForm', { params: { id: formId } }).then(setForm, setError);
-  };
-  useEffect(load, [formId]);
   // Unsaved changes: the browser asks before the page is left or reloaded, and the app
   // before one of its links leads elsewhere.
   useEffect(() => {
@@ -34,43 +26,30 @@ export function SettingsScreen(props: { formId: string }) {
       askBeforeLeaving(undefined);
     };
   }, [dirty.size]);
-
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!form)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
   return (
-    <main id="main" class="settings">
-      <p>
-        <Link to={`/forms/${formId}`}>← {form.name}: inbox</Link>
-      </p>
-      <h1>Settings of {form.name}</h1>
-      {GROUPS.map((group) => (
-        <GroupForm
-          key={group.title}
-          form={form}
-          group={group}
-          onSaved={setForm}
-          onDirty={(isDirty) =>
-            setDirty((now) => {
-              const next = new Set(now);
-              if (isDirty) next.add(group.title);
-              else next.delete(group.title);
-              return next;
-            })
-          }
-        />
-      ))}
-      <DangerZone form={form} onRotated={setForm} />
-    </main>
+    <FormScreen loaded={loaded} class="settings" title={(form) => `Settings of ${form.name}`}>
+      {(form) => (
+        <>
+          {GROUPS.map((group) => (
+            <GroupForm
+              key={group.title}
+              form={form}
+              group={group}
+              onSaved={loaded.setForm}
+              onDirty={(isDirty) =>
+                setDirty((now) => {
+                  const next = new Set(now);
+                  if (isDirty) next.add(group.title);
+                  else next.delete(group.title);
+                  return next;
+                })
+              }
+            />
+          ))}
+          <DangerZone form={form} onRotated={loaded.setForm} />
+        </>
+      )}
+    </FormScreen>
   );
 }
 

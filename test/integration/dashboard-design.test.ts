@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
-import { launchChromium } from '#test/support/browser.ts';
+import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const chromium = chromiumForFile();
 
 describe('the design screen', () => {
   it('previews the hosted page as it is edited (the same markup), saves the design, and the hosted page then shows it', async () => {
@@ -23,7 +16,7 @@ describe('the design screen', () => {
       body: { name: 'Beta list', type: 'waitlist' },
     });
     const formId = created.body.id as string;
-    const dashboard = await dashboardAs(browser, owner.email, { path: `/forms/${formId}` });
+    const dashboard = await dashboardAs(chromium(), owner.email, { path: `/forms/${formId}` });
     const { page } = dashboard;
     try {
       await page.getByRole('link', { name: 'Design' }).click();
@@ -50,7 +43,7 @@ describe('the design screen', () => {
         accent: '#aa00cc',
       });
 
-      const visitor = await browser.newPage();
+      const visitor = await chromium().newPage();
       try {
         await visitor.goto(`${stack().baseUrl}/f/${created.body.key}`);
         await visitor.getByRole('heading', { name: 'Join the <beta>' }).waitFor();

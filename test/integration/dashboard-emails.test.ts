@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
-import { launchChromium } from '#test/support/browser.ts';
+import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const chromium = chromiumForFile();
 
 describe('the emails screen', () => {
   it('shows the notification and the auto-reply as the real templates make them from the saved settings, escaped', async () => {
@@ -34,7 +27,7 @@ describe('the emails screen', () => {
       },
     });
     expect(patched.status, patched.text).toBe(200);
-    const dashboard = await dashboardAs(browser, owner.email, { path: `/forms/${formId}` });
+    const dashboard = await dashboardAs(chromium(), owner.email, { path: `/forms/${formId}` });
     const { page } = dashboard;
     try {
       await page.getByRole('link', { name: 'Emails' }).click();

@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
-import { launchChromium } from '#test/support/browser.ts';
+import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const chromium = chromiumForFile();
 
 interface SavedField {
   id: string;
@@ -34,7 +27,7 @@ describe('the fields builder', () => {
     const formId = created.body.id as string;
     const fields = async () =>
       (await api('GET', `/v1/forms/${formId}`, { key: owner.apiKey })).body.fields as SavedField[];
-    const dashboard = await dashboardAs(browser, owner.email, { path: `/forms/${formId}` });
+    const dashboard = await dashboardAs(chromium(), owner.email, { path: `/forms/${formId}` });
     const { page } = dashboard;
     try {
       await page.getByRole('link', { name: 'Fields' }).click();
@@ -78,7 +71,7 @@ describe('the fields builder', () => {
 
       // A visitor answers the new field on the hosted page; the inbox shows it by its label.
       const key = created.body.key as string;
-      const visitor = await browser.newPage();
+      const visitor = await chromium().newPage();
       try {
         await visitor.goto(`${stack().baseUrl}/f/${key}`);
         await visitor.getByLabel('Company size').fill('42');

@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
-import { launchChromium } from '#test/support/browser.ts';
+import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const chromium = chromiumForFile();
 
 async function ownerWithForm(plan: 'free' | 'pro') {
   const owner = await teamWithOwner(plan);
@@ -33,7 +26,7 @@ async function ownerWithForm(plan: 'free' | 'pro') {
 describe('the settings screen', () => {
   it('saves each group on its own, checks with the route’s schema before sending, shows the route’s refusals at the field, and takes the close date in the person’s zone', async () => {
     const { owner, formId, saved } = await ownerWithForm('pro');
-    const dashboard = await dashboardAs(browser, owner.email, {
+    const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}`,
       timezoneId: 'Asia/Tokyo',
     });
@@ -112,7 +105,7 @@ describe('the settings screen', () => {
 
   it('on a Free team the Pro settings are shown disabled with why, and a 375 px dark page is axe-clean', async () => {
     const { owner, formId } = await ownerWithForm('free');
-    const dashboard = await dashboardAs(browser, owner.email, {
+    const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,
       width: 375,
       dark: true,
@@ -144,7 +137,7 @@ describe('the settings screen', () => {
   it('the danger zone gives the form a new key after a question, and deletes it once its name is typed', async () => {
     const { owner, formId, saved } = await ownerWithForm('pro');
     const before = (await saved()).key;
-    const dashboard = await dashboardAs(browser, owner.email, {
+    const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,
     });
     const { page } = dashboard;

@@ -1,26 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { asMember, signedIn, signInEmailsTo, teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
-import { launchChromium } from '#test/support/browser.ts';
+import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
 import { eventually } from '#test/support/delivery.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const chromium = chromiumForFile();
 
 describe('the team screen', () => {
   it('an owner invites a member, makes them an owner, removes them; creates a key shown once that works, revokes it; signs out elsewhere; reads the audit trail', async () => {
     const owner = await teamWithOwner('pro');
     const elsewhere = await signedIn(owner.email);
-    const dashboard = await dashboardAs(browser, owner.email);
+    const dashboard = await dashboardAs(chromium(), owner.email);
     const { page } = dashboard;
     try {
       await page
@@ -109,7 +102,11 @@ describe('the team screen', () => {
       () => signInEmailsTo(email),
       (count) => count > 0,
     );
-    const dashboard = await dashboardAs(browser, email, { path: '/team', width: 375, dark: true });
+    const dashboard = await dashboardAs(chromium(), email, {
+      path: '/team',
+      width: 375,
+      dark: true,
+    });
     const { page } = dashboard;
     try {
       await page.getByRole('heading', { name: 'Members' }).waitFor();

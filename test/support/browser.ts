@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { chromiumPath } from './chromium-path.ts';
 
 const CHROMIUM_ARGS = [
@@ -23,6 +23,18 @@ export async function launchChromium(): Promise<Browser> {
   const endpoint = inject('chromiumEndpoint');
   if (endpoint) return chromium.connect(endpoint);
   return startChromium();
+}
+
+/** One Chromium for a test file: launched before its tests, closed after; the getter gives it. */
+export function chromiumForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser!;
 }
 
 /** A browser server every test file can connect to: one Chromium for the whole run. */
