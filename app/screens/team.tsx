@@ -5,6 +5,7 @@ import type { ApiKey, AuditEvent, Member, SessionEntry, TeamView } from '../mode
 import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
+import { Alert, Listing } from '../parts/listing.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
 import { useSession } from '../session.ts';
 import { When } from '../time.tsx';
@@ -104,79 +105,66 @@ function Members(props: { owner: boolean; selfId: string; onNotice: (text: strin
   };
   return (
     <Section id="members-title" title="Members">
-      {problem && (
-        <p class="field-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert text={problem} />
       {!members ? (
         <Loading label="Loading members…" />
       ) : (
-        <div class="scroll-x">
-          <table class="listing">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Last sign-in</th>
-                {props.owner && (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
+        <Listing
+          columns={[
+            'Email',
+            'Role',
+            'Last sign-in',
+            ...(props.owner ? [{ hidden: 'Actions' }] : []),
+          ]}
+        >
+          {members.map((member) => (
+            <tr key={member.userId}>
+              <th scope="row">
+                {member.email}
+                {member.userId === props.selfId && ' (you)'}
+              </th>
+              <td>
+                {props.owner ? (
+                  <select
+                    aria-label={`Role of ${member.email}`}
+                    value={member.role}
+                    onChange={(event) => {
+                      const next = event.currentTarget.value as Member['role'];
+                      void act(
+                        () =>
+                          call('updateMember', {
+                            params: { userId: member.userId },
+                            body: { role: next },
+                          }),
+                        `${member.email} is now ${next === 'owner' ? 'an owner' : 'a member'}.`,
+                      );
+                    }}
+                  >
+                    <option value="member">Member</option>
+                    <option value="owner">Owner</option>
+                  </select>
+                ) : member.role === 'owner' ? (
+                  'Owner'
+                ) : (
+                  'Member'
                 )}
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((member) => (
-                <tr key={member.userId}>
-                  <th scope="row">
-                    {member.email}
-                    {member.userId === props.selfId && ' (you)'}
-                  </th>
-                  <td>
-                    {props.owner ? (
-                      <select
-                        aria-label={`Role of ${member.email}`}
-                        value={member.role}
-                        onChange={(event) => {
-                          const next = event.currentTarget.value as Member['role'];
-                          void act(
-                            () =>
-                              call('updateMember', {
-                                params: { userId: member.userId },
-                                body: { role: next },
-                              }),
-                            `${member.email} is now ${next === 'owner' ? 'an owner' : 'a member'}.`,
-                          );
-                        }}
-                      >
-                        <option value="member">Member</option>
-                        <option value="owner">Owner</option>
-                      </select>
-                    ) : member.role === 'owner' ? (
-                      'Owner'
-                    ) : (
-                      'Member'
-                    )}
-                  </td>
-                  <td>{member.lastSignInAt ? <When at={member.lastSignInAt} /> : 'never'}</td>
-                  {props.owner && (
-                    <td>
-                      <button
-                        type="button"
-                        class="quiet"
-                        aria-label={`Remove ${member.email}`}
-                        onClick={() => setRemoving(member)}
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </td>
+              <td>{member.lastSignInAt ? <When at={member.lastSignInAt} /> : 'never'}</td>
+              {props.owner && (
+                <td>
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-label={`Remove ${member.email}`}
+                    onClick={() => setRemoving(member)}
+                  >
+                    Remove
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </Listing>
       )}
       {props.owner && (
         <form
@@ -250,11 +238,7 @@ function ApiKeys(props: { onNotice: (text: string) => void }) {
   }, []);
   return (
     <Section id="keys-title" title="API keys">
-      {problem && (
-        <p class="field-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert text={problem} />
       {created && (
         <div class="created-key">
           <CopyField label={`New key ${created.name}`} value={created.apiKey} />
@@ -264,46 +248,32 @@ function ApiKeys(props: { onNotice: (text: string) => void }) {
       {!keys ? (
         <Loading label="Loading keys…" />
       ) : (
-        <div class="scroll-x">
-          <table class="listing">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.keyId}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <When at={key.createdAt} />
-                    {key.createdByEmail && ` by ${key.createdByEmail}`}
-                  </td>
-                  <td>{key.lastUsedOn ?? 'never'}</td>
-                  <td>
-                    {key.revokedAt ? (
-                      'Revoked'
-                    ) : (
-                      <button
-                        type="button"
-                        class="quiet"
-                        aria-label={`Revoke ${key.name}`}
-                        onClick={() => setRevoking(key)}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Listing columns={['Name', 'Created', 'Last used', { hidden: 'Actions' }]}>
+          {keys.map((key) => (
+            <tr key={key.keyId}>
+              <th scope="row">{key.name}</th>
+              <td>
+                <When at={key.createdAt} />
+                {key.createdByEmail && ` by ${key.createdByEmail}`}
+              </td>
+              <td>{key.lastUsedOn ?? 'never'}</td>
+              <td>
+                {key.revokedAt ? (
+                  'Revoked'
+                ) : (
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-label={`Revoke ${key.name}`}
+                    onClick={() => setRevoking(key)}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Listing>
       )}
       <form
         class="inline-form"
@@ -371,11 +341,7 @@ function Sessions(props: { onNotice: (text: string) => void }) {
   const others = sessions?.filter((s) => !s.current).length ?? 0;
   return (
     <Section id="sessions-title" title="Your sessions">
-      {problem && (
-        <p class="field-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert text={problem} />
       {!sessions ? (
         <Loading label="Loading sessions…" />
       ) : (
@@ -427,44 +393,29 @@ function Audit() {
   }, []);
   return (
     <Section id="audit-title" title="Audit trail">
-      {problem && (
-        <p class="field-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert text={problem} />
       {!events ? (
         <Loading label="Loading the audit trail…" />
       ) : events.length === 0 ? (
         <p class="hint">Nothing yet.</p>
       ) : (
-        <div class="scroll-x">
-          <table class="listing">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Who</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((event) => (
-                <tr key={event.eventId}>
-                  <td>
-                    <When at={event.at} />
-                  </td>
-                  <td>
-                    {ACTION_WORDS(event.action)}
-                    {event.target && ` ${event.target}`}
-                  </td>
-                  <td>
-                    {event.actor.email ??
-                      (event.actor.keyId ? `key ${event.actor.keyId}` : event.actor.kind)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Listing columns={['When', 'What', 'Who']}>
+          {events.map((event) => (
+            <tr key={event.eventId}>
+              <td>
+                <When at={event.at} />
+              </td>
+              <td>
+                {ACTION_WORDS(event.action)}
+                {event.target && ` ${event.target}`}
+              </td>
+              <td>
+                {event.actor.email ??
+                  (event.actor.keyId ? `key ${event.actor.keyId}` : event.actor.kind)}
+              </td>
+            </tr>
+          ))}
+        </Listing>
       )}
       {next && (
         <button type="button" class="quiet" onClick={() => void more(next)}>

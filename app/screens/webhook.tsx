@@ -5,6 +5,7 @@ import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
+import { Listing } from '../parts/listing.tsx';
 import { useSession } from '../session.ts';
 import { When } from '../time.tsx';
 
@@ -286,72 +287,65 @@ function Deliveries(props: { formId: string; watchSince?: number }) {
       {pages.length === 0 ? (
         <p class="hint">None yet: the next stored submission is sent.</p>
       ) : (
-        <div class="scroll-x">
-          <table class="deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Submission received</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">
-                  <span class="visually-hidden">Action</span>
-                </th>
+        <Listing
+          columns={[
+            'Submission received',
+            'Status',
+            'Attempts',
+            'Last answer',
+            { hidden: 'Action' },
+          ]}
+        >
+          {pages.map((delivery) => {
+            const last = delivery.attempts.at(-1);
+            return (
+              <tr key={delivery.deliveryId}>
+                <td>
+                  <When at={delivery.createdAt} />
+                </td>
+                <td>
+                  {STATUS_WORDS[delivery.status]}
+                  {delivery.cancelReason && ` (${delivery.cancelReason.replace(/_/g, ' ')})`}
+                  {delivery.nextAttemptAt && (
+                    <>
+                      , next <When at={delivery.nextAttemptAt} />
+                    </>
+                  )}
+                </td>
+                <td>{delivery.attemptCount}</td>
+                <td>
+                  {last
+                    ? `${last.responseStatus ?? last.error ?? 'no answer'}, ${Math.round(last.durationMs)} ms`
+                    : '–'}
+                </td>
+                <td>
+                  {(delivery.status === 'failed' || delivery.status === 'cancelled') && (
+                    <button
+                      type="button"
+                      disabled={busy === delivery.deliveryId}
+                      aria-label={`Retry the delivery of ${new Date(delivery.createdAt).toLocaleString()}`}
+                      onClick={async () => {
+                        setBusy(delivery.deliveryId);
+                        try {
+                          await call('retryWebhookDelivery', {
+                            params: { id: formId, deliveryId: delivery.deliveryId },
+                          });
+                          await load();
+                        } catch (failure) {
+                          setError(failure);
+                        } finally {
+                          setBusy(undefined);
+                        }
+                      }}
+                    >
+                      Retry
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {pages.map((delivery) => {
-                const last = delivery.attempts.at(-1);
-                return (
-                  <tr key={delivery.deliveryId}>
-                    <td>
-                      <When at={delivery.createdAt} />
-                    </td>
-                    <td>
-                      {STATUS_WORDS[delivery.status]}
-                      {delivery.cancelReason && ` (${delivery.cancelReason.replace(/_/g, ' ')})`}
-                      {delivery.nextAttemptAt && (
-                        <>
-                          , next <When at={delivery.nextAttemptAt} />
-                        </>
-                      )}
-                    </td>
-                    <td>{delivery.attemptCount}</td>
-                    <td>
-                      {last
-                        ? `${last.responseStatus ?? last.error ?? 'no answer'}, ${Math.round(last.durationMs)} ms`
-                        : '–'}
-                    </td>
-                    <td>
-                      {(delivery.status === 'failed' || delivery.status === 'cancelled') && (
-                        <button
-                          type="button"
-                          disabled={busy === delivery.deliveryId}
-                          aria-label={`Retry the delivery of ${new Date(delivery.createdAt).toLocaleString()}`}
-                          onClick={async () => {
-                            setBusy(delivery.deliveryId);
-                            try {
-                              await call('retryWebhookDelivery', {
-                                params: { id: formId, deliveryId: delivery.deliveryId },
-                              });
-                              await load();
-                            } catch (failure) {
-                              setError(failure);
-                            } finally {
-                              setBusy(undefined);
-                            }
-                          }}
-                        >
-                          Retry
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Listing>
       )}
       {next && (
         <button
