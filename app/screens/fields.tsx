@@ -10,6 +10,7 @@ import {
   idFromLabel,
   tryPattern,
 } from '../fields-model.ts';
+import { describedBy, FieldNotes } from '../parts/field-notes.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 
 /**
@@ -158,9 +159,7 @@ function FieldEditor(props: {
     const id = `${draft.key}-${property}`;
     const problem = problems[property];
     const value = draft[property as keyof FieldDraft] as string;
-    const describedBy =
-      [options.hint && `${id}-hint`, problem && `${id}-problem`].filter(Boolean).join(' ') ||
-      undefined;
+    const described = describedBy(id, { hint: options.hint, problem });
     const onInput = (event: { currentTarget: { value: string } }) =>
       props.onChange({
         [property]: event.currentTarget.value,
@@ -175,7 +174,7 @@ function FieldEditor(props: {
             rows={4}
             value={value}
             aria-invalid={problem ? 'true' : undefined}
-            aria-describedby={describedBy}
+            aria-describedby={described}
             onInput={onInput}
           />
         ) : (
@@ -184,20 +183,11 @@ function FieldEditor(props: {
             type={(options.type ?? 'text') as 'text'}
             value={value}
             aria-invalid={problem ? 'true' : undefined}
-            aria-describedby={describedBy}
+            aria-describedby={described}
             onInput={onInput}
           />
         )}
-        {options.hint && (
-          <p id={`${id}-hint`} class="hint">
-            {options.hint}
-          </p>
-        )}
-        {problem && (
-          <p id={`${id}-problem`} class="field-problem">
-            {problem}
-          </p>
-        )}
+        <FieldNotes id={id} hint={options.hint} problem={problem} />
       </div>
     );
   };

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
 import type { Form } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
+import { describedBy, FieldNotes } from '../parts/field-notes.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { askBeforeLeaving, navigate } from '../router.ts';
 import { useSession } from '../session.ts';
@@ -223,14 +224,12 @@ function Control(props: {
         ? `In your time zone (${Intl.DateTimeFormat().resolvedOptions().timeZone}); UTC ${new Date(value as string).toISOString().replace('.000Z', 'Z')}.`
         : `In your time zone (${Intl.DateTimeFormat().resolvedOptions().timeZone}).`),
   ].filter(Boolean) as string[];
-  const described = [notes.length > 0 && `${id}-note`, problem && `${id}-problem`]
-    .filter(Boolean)
-    .join(' ');
+  const hint = notes.length > 0 ? notes.join(' ') : undefined;
   const common = {
     id,
     disabled: locked && !(setting.kind === 'checkbox' ? value === true : value !== ''),
     'aria-invalid': problem ? ('true' as const) : undefined,
-    'aria-describedby': described || undefined,
+    'aria-describedby': describedBy(id, { hint, problem }),
   };
   const text = (event: { currentTarget: { value: string } }) =>
     props.onChange(event.currentTarget.value);
@@ -293,16 +292,7 @@ function Control(props: {
           {control}
         </>
       )}
-      {notes.length > 0 && (
-        <p id={`${id}-note`} class="hint">
-          {notes.join(' ')}
-        </p>
-      )}
-      {problem && (
-        <p id={`${id}-problem`} class="field-problem">
-          {problem}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} problem={problem} />
     </div>
   );
 }

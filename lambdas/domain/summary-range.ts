@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
 import { invalidRequest } from './errors.ts';
+import { hourOf } from './summary-counters.ts';
 import { inEnglish } from './validation-issues.ts';
 
 /**
  * The days a summary covers: calendar days `from`..`to` in the zone `tz`
  * (defaults: the 30 days ending today, UTC; at most 366 days).
  */
-export const MAX_SUMMARY_DAYS = 366;
+const MAX_SUMMARY_DAYS = 366;
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -103,7 +104,7 @@ export function summaryRange(query: SummaryQuery, now: Date): SummaryRange {
 export function hoursToRead(range: SummaryRange): { first: string; last: string } {
   const start = Date.parse(`${range.from}T00:00:00Z`) - 15 * 3_600_000;
   const end = Date.parse(`${addDays(range.to, 1)}T00:00:00Z`) + 13 * 3_600_000;
-  const hour = (ms: number) => new Date(ms).toISOString().slice(0, 13).replace(/[-T]/g, '');
+  const hour = (ms: number) => hourOf(new Date(ms).toISOString());
   return { first: `${hour(start).slice(0, 8)}00`, last: hour(end) };
 }
 

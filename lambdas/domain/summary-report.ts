@@ -302,5 +302,3 @@ export function summaryReport(input: {
     byType: byTypeBlock(form, total, perDay, range, signupsBefore),
   };
 }
-
-export type SummaryReport = ReturnType<typeof summaryReport>;

@@ -3,7 +3,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { Submission } from '#domain/submission-model.ts';
-import type { Counters, Recount } from '#domain/summary-counters.ts';
+import { type Counters, hourOf, type Recount } from '#domain/summary-counters.ts';
+import { hourStart } from '#domain/summary-range.ts';
 import type { HourBucket } from '#domain/summary-report.ts';
 import { batchWriteAll, type WriteRequest } from './batches.ts';
 import { documents } from './client.ts';
@@ -176,12 +177,11 @@ export async function readHours(
   last: string,
 ): Promise<HourBucket[]> {
   const hourMs = 3_600_000;
-  const toMs = (hour: string) =>
-    Date.UTC(+hour.slice(0, 4), +hour.slice(4, 6) - 1, +hour.slice(6, 8), +hour.slice(8, 10));
-  const toHour = (ms: number) => new Date(ms).toISOString().slice(0, 13).replace(/[-T]/g, '');
+  const toHour = (ms: number) => hourOf(new Date(ms).toISOString());
   const slices: [string, string][] = [];
-  for (let start = toMs(first); start <= toMs(last); start += HOURS_PER_QUERY * hourMs) {
-    const end = Math.min(start + (HOURS_PER_QUERY - 1) * hourMs, toMs(last));
+  const lastMs = hourStart(last);
+  for (let start = hourStart(first); start <= lastMs; start += HOURS_PER_QUERY * hourMs) {
+    const end = Math.min(start + (HOURS_PER_QUERY - 1) * hourMs, lastMs);
     slices.push([toHour(start), toHour(end)]);
   }
   const pages = await Promise.all(

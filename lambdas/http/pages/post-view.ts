@@ -1,4 +1,5 @@
 import { isbot } from 'isbot';
+import { isFormKey } from '#domain/ids.ts';
 import { hourOf } from '#domain/summary-counters.ts';
 import { defineContract } from '#http/contract.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
@@ -23,11 +24,9 @@ export const contract = defineContract({
   cors: true,
 });
 
-const KEY = /^[a-z0-9][a-z0-9-]{0,63}$/i;
-
 export const handler = withRequestId(async (event) => {
   const key = event.pathParameters?.key;
-  const mapping = key && KEY.test(key) ? await findFormKey(key) : undefined;
+  const mapping = isFormKey(key) ? await findFormKey(key) : undefined;
   if (!mapping) return json(404, errorBody('not_found', 'No form has this address'), CORS_HEADERS);
   const userAgent = header(event, 'user-agent') ?? '';
   if (userAgent !== '' && !isbot(userAgent)) {

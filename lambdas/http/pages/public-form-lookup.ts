@@ -1,10 +1,8 @@
 import type { FormRecord } from '#domain/form-model.ts';
+import { isFormKey } from '#domain/ids.ts';
 import { type PublicForm, publicFormOf } from '#domain/public-form.ts';
 import { findFormKey, getForm } from '#store/forms.ts';
 import { getTeam } from '#store/teams.ts';
-
-/** The submit endpoint's key rule: anything else is 404 without a lookup. */
-const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
 
 export interface FoundForm {
   view: PublicForm;
@@ -20,7 +18,7 @@ export async function publicFormByKey(
   key: string | undefined,
   now: Date,
 ): Promise<FoundForm | undefined> {
-  if (!key || !KEY_PATTERN.test(key)) return undefined;
+  if (!isFormKey(key)) return undefined;
   const mapping = await findFormKey(key);
   if (!mapping) return undefined;
   const [form, team] = await Promise.all([getForm(mapping.formId), getTeam(mapping.teamId)]);

@@ -6,6 +6,7 @@ import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/
 import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
+import { isFormKey } from '#domain/ids.ts';
 import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
 import {
   isBotByHoneypotOrTiming,
@@ -83,7 +84,6 @@ export type SubmitOutcome =
   /** Dropped by a block list, the honeypot, the fill-time check or the spam cap: nothing stored. */
   | { kind: 'dropped'; reason: DropReason; view: CompletionView };
 
-const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
 const USER_AGENT_MAX = 1000;
 const REFERRER_MAX = 2048;
 
@@ -110,7 +110,7 @@ const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this 
  */
 export async function acceptSubmission(request: SubmitRequest, now: Date): Promise<SubmitOutcome> {
   // 1. The form by key.
-  if (!request.key || !KEY_PATTERN.test(request.key)) throw formNotFound();
+  if (!isFormKey(request.key)) throw formNotFound();
   const mapping = await findFormKey(request.key);
   if (!mapping) throw formNotFound();
   const month = usageMonth(now);

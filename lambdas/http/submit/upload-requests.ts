@@ -7,6 +7,7 @@ import {
 } from '#domain/direct-uploads.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { FormRecord } from '#domain/form-model.ts';
+import { isFormKey } from '#domain/ids.ts';
 import {
   BODY_LIMIT_BYTES,
   closedReasonAt,
@@ -43,7 +44,6 @@ export interface GrantedUpload {
   expiresAt: string;
 }
 
-const KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/i;
 const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
 
 /**
@@ -56,7 +56,7 @@ const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this 
  */
 export async function grantUploads(request: SubmitRequest, now: Date): Promise<GrantedUpload[]> {
   // 1. The form by key.
-  if (!request.key || !KEY_PATTERN.test(request.key)) throw formNotFound();
+  if (!isFormKey(request.key)) throw formNotFound();
   const mapping = await findFormKey(request.key);
   if (!mapping) throw formNotFound();
   const context = await readSubmitContext(mapping.formId, mapping.teamId, usageMonth(now));
