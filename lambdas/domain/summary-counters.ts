@@ -66,6 +66,16 @@ export function hourOf(iso: string): string {
   return iso.slice(0, 13).replace(/[-T]/g, '');
 }
 
+/** The start of a UTC hour bucket `YYYYMMDDHH`, in ms. */
+export function hourStart(hour: string): number {
+  return Date.UTC(
+    Number(hour.slice(0, 4)),
+    Number(hour.slice(4, 6)) - 1,
+    Number(hour.slice(6, 8)),
+    Number(hour.slice(8, 10)),
+  );
+}
+
 /** A referrer's host, lower case; undefined for no referrer or one that is not an http(s) URL. */
 export function referrerHost(referrer: string): string | undefined {
   if (!URL.canParse(referrer)) return undefined;

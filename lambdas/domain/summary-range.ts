@@ -107,13 +107,3 @@ export function hoursToRead(range: SummaryRange): { first: string; last: string 
   const hour = (ms: number) => hourOf(new Date(ms).toISOString());
   return { first: `${hour(start).slice(0, 8)}00`, last: hour(end) };
 }
-
-/** The start of a UTC hour bucket `YYYYMMDDHH`, in ms. */
-export function hourStart(hour: string): number {
-  return Date.UTC(
-    Number(hour.slice(0, 4)),
-    Number(hour.slice(4, 6)) - 1,
-    Number(hour.slice(6, 8)),
-    Number(hour.slice(8, 10)),
-  );
-}
