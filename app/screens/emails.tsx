@@ -1,6 +1,7 @@
 import { autoReply, type EmailMessage, ownerNotification } from '#domain/email-messages.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
+import { BASE_PATH } from '../base.ts';
 import type { Form } from '../model.ts';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { Link } from '../parts/link.tsx';
@@ -75,7 +76,7 @@ function Previews(props: { form: Form }) {
     form: record,
     submission,
     recipient,
-    manageUrl: `${window.location.origin}/app/forms/${form.id}`,
+    baseUrl: `${window.location.origin}${BASE_PATH}`,
   });
   const reply = autoReply({ form: record, submission, to: 'ada@example.com', replyTo: recipient });
   return (

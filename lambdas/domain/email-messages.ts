@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { submissionPageUrl } from './dashboard-links.ts';
 import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -317,6 +318,7 @@ function fileLine(file: StoredFile): string {
 const TEST_LINE = 'This is a test submission.';
 const PROBLEMS_HEADING = 'Answers that did not pass the form’s checks:';
 const FILES_HEADING = 'Files:';
+const VIEW_SUBMISSION = 'View submission';
 
 export interface OwnerNotificationInput {
   form: FormRecord;
@@ -324,8 +326,8 @@ export interface OwnerNotificationInput {
   hints?: EmailHints;
   /** `notifyEmail`, else the team owner's address: the caller decides. */
   recipient: string;
-  /** Where the owner manages the form (a dashboard or API address). */
-  manageUrl: string;
+  /** The deployment's base URL: the email links to the submission's page in the dashboard. */
+  baseUrl: string;
 }
 
 /**
@@ -333,8 +335,9 @@ export interface OwnerNotificationInput {
  * when the visitor sent one, else the form's `notifySubject` with its
  * placeholders filled; Reply-To the submitter's address when one is found;
  * a text and an HTML body with the answers, files, answer problems, the
- * test flag, the time received and where to manage the form. Spam is never
- * notified: the caller checks.
+ * test flag, the time received and a link to the submission's page in the
+ * dashboard (`submissionPageUrl`, which the dashboard's preview uses too).
+ * Spam is never notified: the caller checks.
  */
 export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
   const { form, submission, hints } = input;
@@ -348,6 +351,7 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
   const files = submission.meta.files ?? [];
   const received = receivedAt(submission.createdAt);
   const formName = headerValue(form.name, Number.MAX_SAFE_INTEGER);
+  const pageUrl = submissionPageUrl(input.baseUrl, form.id, submission.id);
 
   const text: string[] = [`New submission to ${formName}`];
   if (submission.isTest) text.push('', TEST_LINE);
@@ -364,7 +368,7 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
     text.push('', PROBLEMS_HEADING, ...problems.map((line) => `- ${line}`));
   }
   text.push('', `Received: ${received}`, `Submission: ${submission.id}`);
-  text.push('', `Manage this form: ${input.manageUrl}`, '');
+  text.push('', `${VIEW_SUBMISSION}: ${pageUrl}`, '');
 
   const body = html`<h1 style="font-size:18px">New submission to ${formName}</h1>${
     submission.isTest ? html`\n<p><strong>${TEST_LINE}</strong></p>` : ''
@@ -388,7 +392,7 @@ ${
     : ''
 }
 <p>Received: ${received}<br>\nSubmission: ${submission.id}</p>
-<p>Manage this form: <a href="${input.manageUrl}">${input.manageUrl}</a></p>`;
+<p><a href="${pageUrl}">${VIEW_SUBMISSION}</a></p>`;
 
   const replyTo = submitterAddress(submission, form, hints);
   return {

@@ -264,7 +264,10 @@ describe('the HTML part escapes what visitors and owners wrote', () => {
     );
     expect(mail.body.text).toContain(`- ${fileName} (1.5 KB)`);
     const links = [...html.matchAll(/<a\s[^>]*>/g)].map((match) => match[0]);
-    expect(links).toEqual([`<a href="${inject('localStack').baseUrl}/v1/forms/${form.id}">`]);
+    // One link: the submission's page in the dashboard.
+    expect(links).toEqual([
+      `<a href="${inject('localStack').baseUrl}/app/forms/${form.id}/submissions/${id}">`,
+    ]);
     expect(html).not.toContain(`${form.id}/${id}`);
     expect(html).not.toContain('X-Amz-');
     // No markup of theirs survived as markup.
