@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { submissionPageUrl } from './dashboard-links.ts';
+import { fillTemplate } from './email-placeholders.ts';
 import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -142,40 +143,26 @@ export interface PlaceholderContext {
   answers?: boolean;
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const FIELD_PREFIX = 'field.';
 /** Stored beside the answers but not one of them. */
 const INVALID_NAME = '_invalid';
 
 /**
- * `template` with the placeholders of docs/delivery.md#placeholders filled:
- * `{{form.name}}`, `{{form.id}}`, `{{submission.id}}`, `{{submission.createdAt}}` and
- * `{{field.<id>}}` (the answer of that name, empty when there is none).
- * Spaces inside the braces are allowed; an unknown placeholder stays as
- * written. Answers come without bidi controls; otherwise values are inserted
- * as they are: the caller cleans or escapes the result for where it goes.
- * With `answers: false` (the auto-reply's default), field placeholders fill
- * with nothing: a visitor must not write part of a mail sent in the owner's
- * name to an address the visitor chose.
+ * `template` with the placeholders of docs/delivery.md#placeholders filled
+ * (`fillTemplate`): `{{field.<id>}}` is the answer of that name, without
+ * bidi controls, empty when there is none. With `answers: false` (the
+ * auto-reply's default), field placeholders fill with nothing: a visitor
+ * must not write part of a mail sent in the owner's name to an address the
+ * visitor chose. An unknown placeholder (refused at save since; a form
+ * saved before may hold one) fills with nothing.
  */
 export function fillPlaceholders(template: string, context: PlaceholderContext): string {
-  return template.replace(PLACEHOLDER, (written, name: string) => {
-    switch (name) {
-      case 'form.name':
-        return context.form.name;
-      case 'form.id':
-        return context.form.id;
-      case 'submission.id':
-        return context.submission.id;
-      case 'submission.createdAt':
-        return context.submission.createdAt;
-    }
-    if (name.startsWith(FIELD_PREFIX)) {
-      const fieldName = name.slice(FIELD_PREFIX.length);
-      if (fieldName === INVALID_NAME || context.answers === false) return '';
-      return withoutBidiControls(answerOf(context.submission, fieldName) ?? '');
-    }
-    return written;
+  return fillTemplate(template, {
+    form: context.form,
+    submission: context.submission,
+    answer: (name) =>
+      context.answers === false
+        ? undefined
+        : withoutBidiControls(answerOf(context.submission, name) ?? ''),
   });
 }
 

@@ -218,13 +218,13 @@ describe('fillPlaceholders', () => {
     ).toBe('Contact|Ada|Augusta');
   });
 
-  it('leaves unknown placeholders as written and fills a missing answer with nothing', () => {
+  it('fills an unknown placeholder (only a form saved before they were refused holds one) and a missing answer with nothing', () => {
     expect(
       fillPlaceholders(
-        '{{ form.owner }} {{team.name}} {{}} {field.name} [{{field.missing}}]',
+        '{{ form.owner }} {{team.name}} {{}} {field.name} [{{field.missing}}] {{name}}',
         context,
       ),
-    ).toBe('{{ form.owner }} {{team.name}} {{}} {field.name} []');
+    ).toBe('   {field.name} [] ');
   });
 
   it('reads own answers only: Object.prototype names are empty, an answer so named is an answer', () => {
