@@ -9,6 +9,7 @@ import {
   signInThroughPage,
 } from '#test/support/dashboard.ts';
 import { emailsTo, eventually } from '#test/support/delivery.ts';
+import { forceFormAttributes } from '#test/support/forms.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -59,6 +60,64 @@ describe('the emails screen', () => {
         ),
       );
       await expectAccessible(page, 'emails');
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+});
+
+describe('the emails screen marks what a placeholder leaves empty', () => {
+  it('answer placeholders while answers may not fill the reply, and an unknown one a form saved before holds', async () => {
+    const owner = await teamWithOwner('pro');
+    const created = await api('POST', '/v1/forms', {
+      key: owner.apiKey,
+      body: { name: 'Desk', type: 'contact' },
+    });
+    const formId = created.body.id as string;
+    const patched = await api('PATCH', `/v1/forms/${formId}`, {
+      key: owner.apiKey,
+      body: {
+        autoreplyEnabled: true,
+        autoreplySubject: 'Thanks, {{field.name}}',
+        autoreplyBody: 'You wrote: {{field.message}}\nReference {{submission.id}}',
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    // As stored before unknown placeholders were refused.
+    await forceFormAttributes(formId, { notifySubject: 'Lead {{name}}' });
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/emails`,
+    });
+    const { page } = dashboard;
+    try {
+      const reply = page.getByRole('region', { name: 'Auto-reply to the submitter' });
+      await reply
+        .getByText(/Empty in the sent reply, because .*Let answers fill placeholders/)
+        .waitFor();
+      expect(await reply.locator('mark').allTextContents()).toEqual([
+        '{{field.name}}',
+        '{{field.message}}',
+      ]);
+      expect(await reply.locator('.empty-placeholders').textContent()).toContain(
+        '{{field.name}} in the subject, {{field.message}} in the text',
+      );
+      // What the reply really says: the answers left out.
+      await reply.getByText('Thanks,', { exact: true }).waitFor();
+      const notification = page.getByRole('region', { name: 'Notification to you' });
+      expect(await notification.locator('mark').allTextContents()).toEqual(['{{name}}']);
+      await notification.getByText(/Not placeholders, so sent as nothing/).waitFor();
+      await expectAccessible(page, 'emails with marks');
+
+      // With answers allowed, nothing is marked and the sample's answers fill in.
+      const on = await api('PATCH', `/v1/forms/${formId}`, {
+        key: owner.apiKey,
+        body: { autoreplyAnswerPlaceholders: true },
+      });
+      expect(on.status, on.text).toBe(200);
+      await page.reload();
+      await reply.getByText('Thanks, Ada Lovelace', { exact: true }).waitFor();
+      expect(await reply.locator('mark').count()).toBe(0);
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
