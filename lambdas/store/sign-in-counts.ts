@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { canonicalIp } from '#domain/addresses.ts';
 import { visitorNetwork } from '#domain/ip-ranges.ts';
-import { type RateWindow, retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
+import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
 import {
-  CODE_TRIES_PER_ADDRESS_PER_HOUR,
   SIGN_IN_ADDRESS_WINDOW_SECONDS,
   SIGN_INS_PER_ADDRESS_AND_IP_PER_HOUR,
   SIGN_INS_PER_ADDRESS_PER_WINDOW,
   SIGN_INS_PER_IP_PER_HOUR,
   VERIFIES_PER_IP_PER_MINUTE,
 } from '#domain/sign-in-limits.ts';
-import { admitRequest, uncountRequest } from './request-counts.ts';
+import { admitRequest } from './request-counts.ts';
 
 /**
  * The sign-in limits' windows (docs/api-guide.md#sign-in-bounds). A
@@ -47,11 +46,6 @@ export function signInIpScope(ip: string | null): string {
 /** Verifications tried by one requester. */
 export function verifyIpScope(ip: string | null): string {
   return `VERIFY-IP#${requester(ip)}`;
-}
-
-/** Codes tried for one address, whoever tries. */
-export function codeTriesScope(email: string): string {
-  return `SIGNIN-CODES#${hashed(email)}`;
 }
 
 export type Admission = { admitted: true } | { admitted: false; retryAfterSeconds: number };
@@ -93,19 +87,4 @@ export async function admitVerify(ip: string | null, now: number): Promise<Admis
     return { admitted: true };
   }
   return { admitted: false, retryAfterSeconds: retryAfterSeconds(minute, now) };
-}
-
-/** The hour in which codes tried for an address are counted. */
-export function codeTriesWindow(now: number): RateWindow {
-  return windowAt(now, 3600);
-}
-
-/** Counts one code tried for `email`: true while within the hour's tries. */
-export function countCodeTry(email: string, window: RateWindow): Promise<boolean> {
-  return admitRequest(codeTriesScope(email), window, CODE_TRIES_PER_ADDRESS_PER_HOUR);
-}
-
-/** Gives a right code's try back: the hourly tries bound wrong codes. */
-export async function returnCodeTry(email: string, window: RateWindow): Promise<void> {
-  await uncountRequest(codeTriesScope(email), window);
 }

@@ -11,8 +11,8 @@ import {
 } from '#domain/sign-in.ts';
 import type { SignInFailure } from '#domain/sign-in-job.ts';
 import { documents } from './client.ts';
+import { codeTriesWindow, countCodeTry, returnCodeTry } from './code-tries.ts';
 import { signInKey, signInTokenKey } from './keys.ts';
-import { codeTriesWindow, countCodeTry, returnCodeTry } from './sign-in-counts.ts';
 import { getItem, transact } from './table.ts';
 
 /**

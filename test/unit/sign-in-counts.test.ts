@@ -11,8 +11,8 @@ import {
   SIGN_INS_PER_ADDRESS_AND_IP_PER_HOUR,
   SIGN_INS_PER_ADDRESS_PER_WINDOW,
 } from '#domain/sign-in-limits.ts';
+import { codeTriesScope } from '#store/code-tries.ts';
 import {
-  codeTriesScope,
   signInAddressIpScope,
   signInAddressScope,
   signInIpScope,
