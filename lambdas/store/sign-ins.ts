@@ -21,8 +21,9 @@ import { getItem, transact } from './table.ts';
  * email's code hash and its link's token hash. A newer email replaces the
  * code, never an earlier link: an outsider asking again cannot take away a
  * link the member already has (docs/api-guide.md#sign-in-bounds). Using a
- * link or a code is a conditional write, so of two verifies racing on one
- * secret exactly one succeeds; using either ends the other of its email.
+ * link or a code marks the email's link used under a condition, so of
+ * verifies racing on one email's link and code exactly one succeeds; the
+ * code item goes with it.
  */
 
 /** A used or ended link is kept this long after it ends, to tell a late or repeated use. */
@@ -85,7 +86,7 @@ async function markLinkUsed(tokenHash: string, now: Date): Promise<boolean> {
   }
 }
 
-/** Deletes the address's code item if it still is the one `condition` names and has not ended. */
+/** Deletes the address's code item if it still is the one `condition` names (not a newer email's). */
 async function consumeCode(
   email: string,
   condition: string,
@@ -147,12 +148,10 @@ export async function useSignInCode(email: string, code: string, now: Date): Pro
   const matches = sameHash(hashCode(email, code), stored);
   if (!admitted) return 'too_many_codes';
   if (!matches) return 'wrong_code';
-  const used = await consumeCode(email, 'codeHash = :code', {
-    ':code': stored,
-    ':now': now.getTime(),
-  });
-  if (!used) return 'wrong_code';
-  await markLinkUsed(String(pending?.tokenHash), now);
+  // Marking the email's link used is the one write that decides: of racing
+  // verifies by this code or by its link, exactly one succeeds.
+  if (!(await markLinkUsed(String(pending?.tokenHash), now))) return 'wrong_code';
+  await consumeCode(email, 'codeHash = :code', { ':code': stored, ':now': now.getTime() });
   await returnCodeTry(email, window);
   return 'signed_in';
 }

@@ -103,6 +103,18 @@ describe('a person who can read the mailbox always gets in', () => {
     expect((await verify({ token: earlier.token })).status).toBe(200);
   });
 
+  it('the link and the code of one email used at once start exactly one session', async () => {
+    const owner = await teamWithOwner();
+    const { token, code } = await requestSignIn(owner.email);
+    const results = await Promise.all([
+      verify({ token }),
+      verify({ email: owner.email, code }),
+      verify({ token }),
+      verify({ email: owner.email, code }),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+
   it('when the address has had its 10 emails of the window from many networks, a refused member still holds a live link', async () => {
     await awayFromAddressWindowEdge();
     const owner = await teamWithOwner();

@@ -16,7 +16,7 @@ import { startSession } from './session-cookie.ts';
 
 const failed = () =>
   unauthorized(
-    'The link or code is wrong, used or expired, or the code was replaced by a newer one or tried too often; ask for a new one',
+    'The link or code is wrong, used or expired, or the code was replaced by a newer one or tried too often this hour; a link from a recent email still works, or ask for a new one',
   );
 
 /**
