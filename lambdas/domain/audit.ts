@@ -1,11 +1,12 @@
 /**
  * The team's audit trail: who did what, when and from where, kept a year.
- * Recorded: sign-ins and failed codes, member and API key changes, form
+ * Recorded: sign-ins, failed codes and links, member and API key changes, form
  * deletes, bulk deletes of submissions and webhook secret rotations.
  */
 export const AUDIT_ACTIONS = [
   'auth.signed_in',
   'auth.code_failed',
+  'auth.link_failed',
   'member.invited',
   'member.removed',
   'member.updated',
@@ -19,7 +20,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AUDIT_RETENTION_SECONDS = 365 * 86_400;
 
-/** Who acted: a member through a session, an API key, or nobody yet (a failed code). */
+/** Who acted: a member through a session, an API key, or nobody yet (a failed code or link). */
 export interface AuditActor {
   kind: 'member' | 'apiKey' | 'anonymous';
   userId: string | null;
