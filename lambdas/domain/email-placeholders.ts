@@ -22,8 +22,12 @@ export const PLACEHOLDER_SETTINGS = ['notifySubject', 'autoreplySubject', 'autor
 /** `_invalid` is stored beside the answers but is not one of them. */
 const NOT_AN_ANSWER = '_invalid';
 
-/** `{{ name }}`: spaces inside the braces are allowed. */
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/**
+ * `{{ name }}`: spaces inside the braces are allowed (trimmed in code: a
+ * lazy group between two `\s*` backtracks quadratically over a long run of
+ * spaces with no closing braces).
+ */
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 export type PlaceholderKind = 'form' | 'field' | 'unknown';
 
@@ -47,11 +51,10 @@ function kindOf(name: string): PlaceholderKind {
 
 /** Every placeholder of `template`, in order. */
 export function placeholdersIn(template: string): PlaceholderUse[] {
-  return [...template.matchAll(PLACEHOLDER)].map((match) => ({
-    written: match[0],
-    name: match[1]!,
-    kind: kindOf(match[1]!),
-  }));
+  return [...template.matchAll(PLACEHOLDER)].map((match) => {
+    const name = match[1]!.trim();
+    return { written: match[0], name, kind: kindOf(name) };
+  });
 }
 
 /** The known placeholders as the refusal lists them. */
@@ -95,7 +98,8 @@ export interface PlaceholderValues {
  * caller cleans or escapes the result for where it goes.
  */
 export function fillTemplate(template: string, values: PlaceholderValues): string {
-  return template.replace(PLACEHOLDER, (_written, name: string) => {
+  return template.replace(PLACEHOLDER, (_written, inside: string) => {
+    const name = inside.trim();
     switch (name) {
       case 'form.name':
         return values.form.name;
