@@ -3,7 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '#test/support/admin.ts';
-import { api } from '#test/support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 import { bulk } from '#test/support/inbox.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
@@ -582,6 +582,55 @@ describe('the form summary', () => {
     const other = await newForm('pro');
     const foreign = await api('GET', `/v1/forms/${form.id}/summary`, { key: other.apiKey });
     expect(foreign.status).toBe(404);
+  });
+
+  it('answers a date past the documented range (to=9999-12-31) with 400 naming to, promptly, and the stack keeps answering', async () => {
+    const { form } = histories.get('custom')!;
+    const started = Date.now();
+    // Given up after 5 s: before the bound, the day loop never ended and took the stack with it.
+    const far = await fetch(`${stack().baseUrl}/v1/forms/${form.id}/summary?to=9999-12-31`, {
+      headers: { authorization: `Bearer ${form.apiKey}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    const body = (await far.json()) as Record<string, unknown>;
+    expect(far.status, JSON.stringify(body)).toBe(400);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(body).toMatchObject({ ok: false, error: 'invalid_request' });
+    expect(body.issues).toEqual([
+      expect.objectContaining({ path: 'to', message: 'Must be between 2000-01-01 and 2100-12-31' }),
+    ]);
+    const next = await api('GET', `/v1/forms/${form.id}/summary`, { key: form.apiKey });
+    expect(next.status).toBe(200);
+  });
+
+  it.each([
+    ['from=2026-13-01', 'from'],
+    ['to=2026-01-32', 'to'],
+    ['to=2026-02-30', 'to'],
+    ['from=2026-04-31', 'from'],
+    ['from=1999-12-31&to=2000-01-02', 'from'],
+    ['from=2100-12-31&to=2101-01-01', 'to'],
+  ])('answers %s with 400 invalid_request naming %s, never a 500', async (query, field) => {
+    const { form } = histories.get('custom')!;
+    const answer = await api('GET', `/v1/forms/${form.id}/summary?${query}`, {
+      key: form.apiKey,
+    });
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body).toMatchObject({ ok: false, error: 'invalid_request' });
+    const issues = answer.body.issues as { path: string }[];
+    expect(issues.map((issue) => issue.path)).toEqual([field]);
+  });
+
+  it('answers 404 for another team’s form whatever its query: the query is checked after the form is found', async () => {
+    const { form } = histories.get('custom')!;
+    const other = await newForm('pro');
+    for (const query of ['to=9999-12-31', 'from=2026-13-01', 'tz=Mars%2FOlympus', 'days=7', '']) {
+      const foreign = await api('GET', `/v1/forms/${form.id}/summary?${query}`, {
+        key: other.apiKey,
+      });
+      expect(foreign.status, query).toBe(404);
+      expect(foreign.body, query).toMatchObject({ ok: false, error: 'not_found' });
+    }
   });
 
   it.each(['waitlist', 'custom'])(

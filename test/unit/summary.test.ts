@@ -10,8 +10,16 @@ import {
   referrerHost,
   removalOf,
 } from '#domain/summary-counters.ts';
-import { hoursToRead, summaryRange } from '#domain/summary-range.ts';
+import {
+  FIRST_DATE,
+  hoursToRead,
+  isCalendarDay,
+  LAST_DATE,
+  summaryQuery,
+  summaryRange,
+} from '#domain/summary-range.ts';
 import { summaryReport } from '#domain/summary-report.ts';
+import { random } from '#test/support/seeded-random.ts';
 
 const NOW = new Date('2026-11-24T22:30:00Z');
 
@@ -45,6 +53,89 @@ describe('the summary range', () => {
     expect(summaryRange({ from: '2024-01-01', to: '2024-12-31' }, NOW).dates).toHaveLength(366);
     expect(() => summaryRange({ from: '2024-01-01', to: '2025-01-01' }, NOW)).toThrow(/not valid/);
     expect(() => summaryRange({ from: '2026-11-02', to: '2026-11-01' }, NOW)).toThrow(/not valid/);
+  });
+
+  it('refuses a day that is not on the calendar, naming from or to, instead of throwing a RangeError', () => {
+    for (const [query, path] of [
+      [{ from: '2026-13-01' }, 'from'],
+      [{ to: '2026-01-32' }, 'to'],
+      [{ to: '2026-02-30' }, 'to'],
+      [{ from: '2026-04-31' }, 'from'],
+      [{ to: '2026-00-10' }, 'to'],
+      [{ from: '2025-02-29' }, 'from'],
+    ] as const) {
+      const parsed = summaryQuery.safeParse(query);
+      expect(parsed.success, JSON.stringify(query)).toBe(false);
+      expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual([path]);
+    }
+    expect(summaryQuery.safeParse({ from: '2024-02-29', to: '2024-03-01' }).success).toBe(true);
+  });
+
+  it(`bounds every date to ${FIRST_DATE}..${LAST_DATE}, in the schema and in the range itself`, () => {
+    for (const [query, path] of [
+      [{ to: '9999-12-31' }, 'to'],
+      [{ from: '1999-12-31' }, 'from'],
+      [{ to: '2101-01-01' }, 'to'],
+      [{ from: '0000-01-01' }, 'from'],
+    ] as const) {
+      const parsed = summaryQuery.safeParse(query);
+      expect(
+        parsed.error?.issues.map((issue) => issue.path.join('.')),
+        query.toString(),
+      ).toEqual([path]);
+      // A caller that skips the schema gets the same 400, never an endless loop.
+      expect(() => summaryRange(query, NOW)).toThrow(/not valid/);
+    }
+    expect(summaryRange({ from: '2100-12-01', to: LAST_DATE }, NOW).dates.at(-1)).toBe(LAST_DATE);
+    // The default start stops at the first date a summary may name.
+    expect(summaryRange({ to: '2000-01-05' }, NOW)).toMatchObject({
+      from: FIRST_DATE,
+      dates: ['2000-01-01', '2000-01-02', '2000-01-03', '2000-01-04', '2000-01-05'],
+    });
+  });
+
+  it('holds, for any two days in bounds, each day from from to to once and in order, or refuses the range (seeded)', () => {
+    const rng = random(29);
+    const first = Date.parse(`${FIRST_DATE}T00:00:00Z`);
+    const span = Date.parse(`${LAST_DATE}T00:00:00Z`) - first;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    for (let run = 0; run < 500; run++) {
+      const from = day(first + Math.floor(rng.next() * (span / 86_400_000)) * 86_400_000);
+      // Mostly near ranges (some of 366 or 367 days), sometimes anywhere.
+      const to =
+        rng.next() < 0.8
+          ? day(Date.parse(`${from}T00:00:00Z`) + (rng.int(380) - 10) * 86_400_000)
+          : day(first + Math.floor(rng.next() * (span / 86_400_000)) * 86_400_000);
+      const within = to >= from && to <= LAST_DATE;
+      const days =
+        (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+      if (!within || days > 366) {
+        expect(() => summaryRange({ from, to }, NOW), `${from}..${to}`).toThrow(/not valid/);
+        continue;
+      }
+      const { dates } = summaryRange({ from, to }, NOW);
+      expect(dates.length, `${from}..${to}`).toBe(days);
+      expect(dates[0]).toBe(from);
+      expect(dates.at(-1)).toBe(to);
+      const wrong = dates.filter(
+        (date, i) => !isCalendarDay(date) || (i > 0 && date <= dates[i - 1]!),
+      );
+      expect(wrong, `${from}..${to}`).toEqual([]);
+    }
+  });
+
+  it('knows the calendar: month lengths, leap years, four digits', () => {
+    expect(['2024-02-29', '2000-02-29', '2026-12-31', '2026-04-30'].map(isCalendarDay)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(
+      ['2100-02-29', '2026-02-29', '2026-06-31', '2026-1-05', '20260105', '+02026-01-05'].map(
+        isCalendarDay,
+      ),
+    ).toEqual([false, false, false, false, false, false]);
   });
 
   it('reads the UTC hours from a UTC midnight 15 hours or more before the first local midnight to 13 after the last', () => {
