@@ -173,8 +173,12 @@ function recount(history: History, from: string, to: string, tz: string) {
         const counts: Record<string, number> = Object.fromEntries(
           (field.options ?? []).map((o) => [o, 0]),
         );
+        // The documented matching: an option in any case, with spaces around.
+        const fold = (text: string) => text.trim().toLowerCase();
         for (const value of given) {
-          const option = field.options?.includes(value) ? value : '(other)';
+          const option = field.options?.includes(value)
+            ? value
+            : (field.options?.find((o) => fold(o) === fold(value)) ?? '(other)');
           counts[option] = (counts[option] ?? 0) + 1;
         }
         return { kind: 'choice', answered: given.length, counts };
@@ -311,6 +315,13 @@ function answersFor(type: string, fields: Field[], rng: Rng, email: string) {
       case 'select':
         data[field.id] =
           rng.next() < 0.1 && type === 'custom' ? 'something else' : rng.pick(field.options!);
+        // People type their answer to an rsvp: "YES", " no ".
+        if (type === 'rsvp' && rng.next() < 0.3) {
+          data[field.id] = rng.pick([
+            ` ${data[field.id]!.toLowerCase()} `,
+            data[field.id]!.toUpperCase(),
+          ]);
+        }
         break;
       case 'rating':
         data[field.id] = String(1 + rng.int(field.max ?? 5));
@@ -582,6 +593,33 @@ describe('the form summary', () => {
     const other = await newForm('pro');
     const foreign = await api('GET', `/v1/forms/${form.id}/summary`, { key: other.apiKey });
     expect(foreign.status).toBe(404);
+  });
+
+  it('counts an rsvp’s YES and " yes " as yes, in its block and under its field’s option', async () => {
+    const form = await newForm('pro', { notifyEnabled: false }, { name: 'Party', type: 'rsvp' });
+    for (const [attending, guests] of [
+      ['YES', '2'],
+      [' yes ', '1'],
+      ['Yes', '0'],
+      ['no', '0'],
+      ['Perhaps', '3'],
+    ]) {
+      const posted = await submit(form.key, {
+        json: { name: 'Ada', email: 'ada@example.com', attending, guests },
+        from: freshVisitor(),
+      });
+      expect(posted.status, posted.text).toBe(200);
+    }
+    const read = async () => {
+      const answer = await api('GET', `/v1/forms/${form.id}/summary`, { key: form.apiKey });
+      expect(answer.status, answer.text).toBe(200);
+      const fields = answer.body.fields as Record<string, { counts?: Record<string, number> }>;
+      return { byType: answer.body.byType, attending: fields.attending?.counts };
+    };
+    await expect.poll(read, { timeout: 20_000, interval: 250 }).toEqual({
+      byType: { yes: 3, no: 1, maybe: 0, guests: 3 },
+      attending: { Yes: 3, No: 1, Maybe: 0, '(other)': 1 },
+    });
   });
 
   it('answers a date past the documented range (to=9999-12-31) with 400 naming to, promptly, and the stack keeps answering', async () => {

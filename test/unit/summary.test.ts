@@ -174,7 +174,8 @@ describe('the counters of a submission', () => {
       'cc:FR': 1,
       'rf:shop.example.com': 1,
       'a:attending': 1,
-      'o:attending:(other)': 1,
+      // Counted as the option it is in another case, as its guests are.
+      'o:attending:Yes': 1,
       'a:guests': 1,
       'n:guests:2.5': 1,
       'g:attending:guests': 2.5,
@@ -196,6 +197,37 @@ describe('the counters of a submission', () => {
     });
     // A deleted submission stays in its day; only unread, a state of now, goes.
     expect(removalOf(stored)).toEqual({ u: -1 });
+  });
+
+  it('matches a choice answer to its option ignoring case and surrounding spaces; other answers are (other)', () => {
+    const options = ['Yes', 'No', 'Maybe', 'maybe later'];
+    const counted = [
+      'Yes',
+      'YES',
+      ' yes ',
+      'no',
+      'NO ',
+      'maybe',
+      'Maybe later',
+      'nope',
+      'y e s',
+    ].map((answer) =>
+      countersOf(submission({ data: { attending: answer } }), {
+        ...form,
+        fields: [{ ...form.fields![0]!, options }],
+      }),
+    );
+    expect(counted.map((c) => Object.keys(c).find((name) => name.startsWith('o:')))).toEqual([
+      'o:attending:Yes',
+      'o:attending:Yes',
+      'o:attending:Yes',
+      'o:attending:No',
+      'o:attending:No',
+      'o:attending:Maybe',
+      'o:attending:maybe later',
+      'o:attending:(other)',
+      'o:attending:(other)',
+    ]);
   });
 
   it('times the first read in whole minutes', () => {
@@ -281,6 +313,50 @@ describe('the summary report', () => {
       conversionRate: 0.75,
     });
     expect(report.byType).toEqual({ unread: 1, medianMinutesToFirstRead: 20 });
+  });
+
+  it('counts an rsvp form’s yes, no and maybe whatever their case, the same in its block and its field', () => {
+    const rsvp = {
+      id: 'f',
+      type: 'rsvp' as const,
+      fields: [
+        {
+          id: 'attending',
+          type: 'radio',
+          label: 'A',
+          required: true,
+          options: ['Yes', 'No', 'Maybe'],
+        },
+        { id: 'guests', type: 'number', label: 'G', required: false },
+      ],
+    } as Parameters<typeof summaryReport>[0]['form'];
+    const answers: [string, string][] = [
+      ['Yes', '1'],
+      ['YES', '2'],
+      [' yes ', '3'],
+      ['no', ''],
+      ['MAYBE', ''],
+      ['perhaps', '4'],
+    ];
+    const counters = answers.map(([attending, guests], i) =>
+      countersOf(
+        submission({ id: `s${i}`, data: guests ? { attending, guests } : { attending } }),
+        rsvp,
+      ),
+    );
+    const report = summaryReport({
+      form: rsvp,
+      range,
+      buckets: counters.map((c) => ({ hour: '2026112010', counters: c })),
+      signupDaysBefore: 0,
+      now: NOW,
+    });
+    expect(report.byType).toEqual({ yes: 3, no: 1, maybe: 1, guests: 6 });
+    expect(report.fields.attending).toEqual({
+      kind: 'choice',
+      answered: 6,
+      counts: { Yes: 3, No: 1, Maybe: 1, '(other)': 1 },
+    });
   });
 
   it('gives a feedback form out of 10 its NPS, and none without views a conversion rate', () => {
