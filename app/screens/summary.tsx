@@ -138,12 +138,13 @@ function Report(props: { form: Form; summary: FormAnalytics }) {
       <dl class="totals" aria-label="Totals">
         {(
           [
+            // Submissions and tests apart, as every screen counts them (docs/dashboard.md#counts).
             ['Views', number(totals.views)],
-            ['Stored', number(totals.stored)],
+            ['Submissions', number(totals.stored)],
+            ['Tests', number(totals.tests)],
             ['Conversion', percent(totals.conversionRate)],
             ['Spam', number(totals.spam)],
             ['Dropped', number(totals.dropped)],
-            ['Tests', number(totals.tests)],
           ] as const
         ).map(([term, value]) => (
           <div key={term}>
@@ -157,7 +158,7 @@ function Report(props: { form: Form; summary: FormAnalytics }) {
           title="Submissions each day"
           dates={dates}
           series={[
-            { name: 'Stored', values: summary.days.map((d) => d.stored), tone: 'series-a' },
+            { name: 'Submissions', values: summary.days.map((d) => d.stored), tone: 'series-a' },
             { name: 'Spam', values: summary.days.map((d) => d.spam), tone: 'series-b' },
           ]}
         />

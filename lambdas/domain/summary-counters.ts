@@ -8,7 +8,8 @@ import type { Submission } from './submission-model.ts';
  * its two states, and a recount from the submissions gives the same
  * numbers. Counter names:
  *
- * - `s` stored (neither spam nor test), `p` spam, `t` tests;
+ * - `s` stored (neither spam nor test), `p` spam (a test moved to spam
+ *   too), `t` tests outside spam;
  * - the rest only for stored ones: `dv:<device>`, `cc:<country>`,
  *   `rf:<referrer host>`, `a:<field>` answered, `o:<field>:<option>` choices
  *   (matched to an option ignoring case and surrounding spaces; a value
@@ -101,8 +102,10 @@ export function countersOf(
   submission: Submission,
   form: Pick<FormRecord, 'type' | 'fields'>,
 ): Counters {
-  if (submission.isTest) return { t: 1 };
+  // Spam first: a test moved to spam counts as spam, as the spam folder holds it, so the
+  // tests counted are those the inbox shows (docs/api-guide.md#counting).
   if (submission.isSpam) return { p: 1 };
+  if (submission.isTest) return { t: 1 };
   const counters: Counters = { s: 1 };
   const add = (name: string, by = 1) => {
     counters[name] = (counters[name] ?? 0) + by;

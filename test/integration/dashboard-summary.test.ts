@@ -71,7 +71,7 @@ describe('the summary screen', () => {
       await expect
         .poll(async () => {
           await page.reload();
-          return total('Stored').textContent();
+          return total('Submissions').textContent();
         })
         .toBe('40');
       expect(await page.getByRole('img', { name: /Submissions each day: bar chart/ }).count()).toBe(
@@ -101,7 +101,7 @@ describe('the summary screen', () => {
       await page.keyboard.press('Enter');
       await expect.poll(() => new URL(page.url()).searchParams.get('from')).not.toBeNull();
       // Today and the 6 days before it in Tokyo: 6 of the seeded days.
-      await expect.poll(() => total('Stored').textContent()).toBe('12');
+      await expect.poll(() => total('Submissions').textContent()).toBe('12');
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();

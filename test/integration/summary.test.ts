@@ -119,11 +119,12 @@ function recount(history: History, from: string, to: string, tz: string) {
   for (const item of history.items) {
     const day = inRange(item.createdAt);
     if (!day) continue;
-    if (item.isTest) totals.tests++;
-    else if (item.isSpam) {
+    // Spam first: a test moved to spam counts as spam.
+    if (item.isSpam) {
       totals.spam++;
       days.get(day)!.spam++;
-    } else {
+    } else if (item.isTest) totals.tests++;
+    else {
       totals.stored++;
       days.get(day)!.stored++;
       stored.push(item);
