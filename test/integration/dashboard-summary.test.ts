@@ -131,4 +131,26 @@ describe('the summary screen', () => {
       await dashboard.close();
     }
   });
+
+  it('a link with a date past the documented range (to=9999-12-31) says which date is wrong, and a preset still shows the summary', async () => {
+    const dashboard = await dashboardAs(browser, owner.email, {
+      path: `/forms/${formId}/summary?to=9999-12-31`,
+    });
+    const { page } = dashboard;
+    try {
+      const alert = page.getByRole('alert');
+      await expect
+        .poll(() => alert.textContent(), { timeout: 5_000 })
+        .toContain('to: Must be between 2000-01-01 and 2100-12-31');
+      expect(await page.getByLabel('To').getAttribute('max')).toBe('2100-12-31');
+      expect(await page.getByLabel('From').getAttribute('min')).toBe('2000-01-01');
+      await expectAccessible(page, 'summary with a bad link');
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      await page.getByRole('img', { name: /Views each day/ }).waitFor();
+      // The 400 the link drew is the only failed request.
+      expect(dashboard.failed).toEqual([expect.stringMatching(/^400 .*to=9999-12-31/)]);
+    } finally {
+      await dashboard.close();
+    }
+  });
 });

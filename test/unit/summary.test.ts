@@ -10,14 +10,8 @@ import {
   referrerHost,
   removalOf,
 } from '#domain/summary-counters.ts';
-import {
-  FIRST_DATE,
-  hoursToRead,
-  isCalendarDay,
-  LAST_DATE,
-  summaryQuery,
-  summaryRange,
-} from '#domain/summary-range.ts';
+import { FIRST_DATE, isCalendarDay, LAST_DATE } from '#domain/summary-dates.ts';
+import { hoursToRead, summaryQuery, summaryRange } from '#domain/summary-range.ts';
 import { summaryReport } from '#domain/summary-report.ts';
 import { random } from '#test/support/seeded-random.ts';
 
