@@ -1,3 +1,4 @@
+import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';
 
@@ -12,7 +13,7 @@ import type { Submission } from './submission-model.ts';
  * - the rest only for stored ones: `dv:<device>`, `cc:<country>`,
  *   `rf:<referrer host>`, `a:<field>` answered, `o:<field>:<option>` choices
  *   (a value not among the options is `(other)`), `c:<field>` ticked,
- *   `r:<field>:<stars>`, `n:<field>:<number>`, `u` unread, `m:<minutes>`
+ *   `r:<field>:<score>`, `n:<field>:<number>`, `u` unread, `m:<minutes>`
  *   minutes from receipt to first read, and on an rsvp form
  *   `g:<choice field>:<number field>` guests of the "yes" answers.
  *
@@ -140,10 +141,10 @@ function fieldCounters(
       add(`c:${field.id}`);
       return;
     case 'rating': {
-      const stars = Number(value);
-      if (Number.isInteger(stars) && stars >= 1 && stars <= (field.max ?? 10)) {
-        add(`r:${field.id}:${stars}`);
-      }
+      // The field's own scale: a 0 on a 0–10 question counts (docs/api-guide.md#summary).
+      const { min, max } = ratingScale(field);
+      const score = Number(value);
+      if (Number.isInteger(score) && score >= min && score <= max) add(`r:${field.id}:${score}`);
       return;
     }
     case 'number': {

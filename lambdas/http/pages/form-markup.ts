@@ -1,4 +1,4 @@
-import { DEFAULT_RATING_MAX } from '#domain/field-rules.ts';
+import { ratingScale } from '#domain/field-rules.ts';
 import type { FieldDefinition } from '#domain/form-model.ts';
 import { escapeHtml } from '#domain/html.ts';
 import type { PublicForm } from '#domain/public-form.ts';
@@ -126,14 +126,14 @@ function fieldMarkup(field: FieldDefinition): string {
         (field.options ?? []).map((option) => ({ value: option, label: option })),
       );
     case 'rating': {
-      const max = field.max ?? DEFAULT_RATING_MAX;
+      const { min, max } = ratingScale(field);
       return choiceGroup(
         field,
         'radio',
-        Array.from({ length: max }, (_, i) => ({
-          value: String(i + 1),
-          label: String(i + 1),
-          ariaLabel: `${i + 1} of ${max}`,
+        Array.from({ length: max - min + 1 }, (_, i) => ({
+          value: String(min + i),
+          label: String(min + i),
+          ariaLabel: `${min + i} of ${max}`,
         })),
         ' fs-rating',
       );
