@@ -62,18 +62,31 @@ function labelText(field: FieldDefinition): string {
   return `${e(label)}${marker}`;
 }
 
-/** help text id (when any) then error id: what a control's `aria-describedby` names. */
-function describedBy(field: FieldDefinition): string {
-  return [field.helpText?.trim() ? ids.help(field.id) : undefined, ids.error(field.id)]
-    .filter(Boolean)
-    .join(' ');
+/**
+ * How a field is drawn: with the error line the script fills (the hosted
+ * page, the embed), or without it (the HTML form pasted into a site, which
+ * has no script to fill it: the browser's own checks speak there).
+ */
+export interface FieldOptions {
+  errors: boolean;
 }
 
-function helpAndError(field: FieldDefinition): string {
+const WITH_ERRORS: FieldOptions = { errors: true };
+
+/** help text id (when any) then error id: what a control's `aria-describedby` names. */
+function describedBy(field: FieldDefinition, options: FieldOptions): string | undefined {
+  const named = [
+    field.helpText?.trim() ? ids.help(field.id) : undefined,
+    options.errors ? ids.error(field.id) : undefined,
+  ].filter(Boolean);
+  return named.length > 0 ? named.join(' ') : undefined;
+}
+
+function helpAndError(field: FieldDefinition, options: FieldOptions): string {
   const help = field.helpText?.trim()
     ? `<p class="fs-help" id="${ids.help(field.id)}">${e(field.helpText)}</p>`
     : '';
-  return `${help}<p class="fs-error" id="${ids.error(field.id)}"></p>`;
+  return options.errors ? `${help}<p class="fs-error" id="${ids.error(field.id)}"></p>` : help;
 }
 
 const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
@@ -89,11 +102,12 @@ const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
 /** A group of radios or checkboxes: a fieldset whose legend is the label. */
 function choiceGroup(
   field: FieldDefinition,
+  options: FieldOptions,
   type: 'radio' | 'checkbox',
   choices: { value: string; label: string; ariaLabel?: string }[],
   extraClass = '',
 ): string {
-  const options = choices
+  const inputs = choices
     .map((choice, index) => {
       const id = `${ids.control(field.id)}-${index}`;
       return `<div class="fs-choice"><input${attributes({
@@ -107,21 +121,32 @@ function choiceGroup(
       })}><label for="${id}">${e(choice.label)}</label></div>`;
     })
     .join('');
-  return `<fieldset class="fs-field fs-group" id="${ids.control(field.id)}" aria-describedby="${describedBy(field)}"><legend>${labelText(field)}</legend>${helpAndError(field)}<div class="fs-choices${extraClass}">${options}</div></fieldset>`;
+  return `<fieldset${attributes({
+    class: 'fs-field fs-group',
+    id: ids.control(field.id),
+    'aria-describedby': describedBy(field, options),
+  })}><legend>${labelText(field)}</legend>${helpAndError(field, options)}<div class="fs-choices${extraClass}">${inputs}</div></fieldset>`;
 }
 
-function fieldMarkup(field: FieldDefinition): string {
+/**
+ * One field's markup: the browser's own checks from the field rules
+ * (`required`, `min`/`max`, `minlength`/`maxlength`, `pattern`), radios as
+ * radios, a select's blank first choice, a rating as radios `min` to `max`.
+ * The hosted page, the embed and the dashboard's HTML form all draw it here.
+ */
+export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH_ERRORS): string {
   const id = ids.control(field.id);
   const common = {
     id,
     name: field.id,
     required: field.required === true,
-    'aria-describedby': describedBy(field),
+    'aria-describedby': describedBy(field, options),
   };
   switch (field.type) {
     case 'radio':
       return choiceGroup(
         field,
+        options,
         'radio',
         (field.options ?? []).map((option) => ({ value: option, label: option })),
       );
@@ -129,6 +154,7 @@ function fieldMarkup(field: FieldDefinition): string {
       const { min, max } = ratingScale(field);
       return choiceGroup(
         field,
+        options,
         'radio',
         Array.from({ length: max - min + 1 }, (_, i) => ({
           value: String(min + i),
@@ -142,6 +168,7 @@ function fieldMarkup(field: FieldDefinition): string {
       if (field.options?.length) {
         return choiceGroup(
           field,
+          options,
           'checkbox',
           field.options.map((option) => ({ value: option, label: option })),
         );
@@ -151,9 +178,9 @@ function fieldMarkup(field: FieldDefinition): string {
         ...common,
         type: 'checkbox',
         value: 'yes',
-      })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field)}</div>`;
+      })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field, options)}</div>`;
     case 'select': {
-      const options = (field.options ?? [])
+      const choices = (field.options ?? [])
         // Without a value attribute an option sends its text with white space collapsed:
         // half the bytes of a long list, for every option that collapses to itself.
         .map((option) =>
@@ -162,10 +189,10 @@ function fieldMarkup(field: FieldDefinition): string {
             : `<option value="${e(option)}">${e(option)}</option>`,
         )
         .join('');
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${options}</select></div>`;
+      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
     }
     case 'textarea':
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field)}<textarea${attributes(
+      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<textarea${attributes(
         {
           ...common,
           rows: 5,
@@ -188,7 +215,7 @@ function fieldMarkup(field: FieldDefinition): string {
         step: type === 'number' ? 'any' : undefined,
         inputmode: type === 'number' ? 'decimal' : undefined,
       })}>`;
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field)}${input}</div>`;
+      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
     }
   }
 }
@@ -223,7 +250,7 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       'aria-labelledby': ids.title,
     })}>`,
     required,
-    ...form.fields.map(fieldMarkup),
+    ...form.fields.map((field) => fieldMarkup(field)),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
     captcha,
