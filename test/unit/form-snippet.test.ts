@@ -3,7 +3,8 @@ import { htmlSnippet } from '#app/snippets.ts';
 import { newForm } from '#domain/form-defaults.ts';
 import type { FieldDefinition, FormRecord } from '#domain/form-model.ts';
 import { publicFormOf } from '#domain/public-form.ts';
-import { fieldMarkup, formMarkup } from '#http/pages/form-markup.ts';
+import { fieldMarkup } from '#http/pages/field-markup.ts';
+import { formMarkup } from '#http/pages/form-markup.ts';
 
 /**
  * The Share screen's HTML form (docs/api-guide.md#the-html-form): each field

@@ -1,13 +1,14 @@
 import { DEFAULT_FIELDS } from '#domain/default-fields.ts';
 import type { FieldDefinition } from '#domain/form-model.ts';
 import { escapeHtml } from '#domain/html.ts';
-import { fieldMarkup } from './form-markup.ts';
+import { fieldMarkup } from './field-markup.ts';
 
 /**
  * The HTML form of the dashboard's Share screen: plain HTML a person pastes
  * into their own site, posting to the endpoint with no script needed. Each
- * field is drawn by the hosted page's own `fieldMarkup` (without the error
- * lines only its script fills), so the two cannot drift: `required`,
+ * field is drawn by the hosted page's own `fieldMarkup` (field-markup.ts),
+ * without the error lines only the page's script fills, so the two cannot
+ * drift: `required`,
  * `min`/`max`, `minlength`/`maxlength` and `pattern` for the browser's own
  * checks, radios as radios, a select with a blank "Choose…" first, a rating
  * as radios `min` to `max` (docs/api-guide.md#the-html-form).
