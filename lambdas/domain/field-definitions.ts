@@ -5,13 +5,7 @@ import { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rul
 import { FIELD_TYPES, type FieldType } from './form-model.ts';
 import { inEnglish } from './validation-issues.ts';
 
-export {
-  DEFAULT_RATING_MAX,
-  DEFAULT_RATING_MIN,
-  fieldPattern,
-  MAX_ANSWER_LENGTH,
-  ratingScale,
-} from './field-rules.ts';
+export { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
 
 /**
  * Field definitions (`fields` of a form) as a client may write them. Each

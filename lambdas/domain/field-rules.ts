@@ -15,7 +15,7 @@ export const DEFAULT_RATING_MIN = 1;
 
 /**
  * The answers a rating takes, `min` to `max` (docs/api-guide.md#field-checks):
- * one code for the checks, the drawn radios, the summary and the builder.
+ * one code for the answer checks, the drawn radios and the summary.
  */
 export function ratingScale(field: { min?: number; max?: number }): { min: number; max: number } {
   return { min: field.min ?? DEFAULT_RATING_MIN, max: field.max ?? DEFAULT_RATING_MAX };
