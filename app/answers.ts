@@ -21,7 +21,7 @@ const REASONS: Record<string, string> = {
   invalid_date: 'Not a date',
   invalid_url: 'Not a web address',
   invalid_tel: 'Not a phone number',
-  invalid_rating: 'Not a rating within the stars',
+  invalid_rating: 'Not a rating on its scale',
 };
 
 /** The reasons `data._invalid` lists, by field id; an unreadable report gives none. */

@@ -44,6 +44,8 @@ export interface FieldDraft {
   maxLength: string;
   pattern: string;
   stars: string;
+  /** Where a rating starts: '1' (stars, the default) or '0' (a 0–max score, e.g. NPS). */
+  ratingMin: '0' | '1';
 }
 
 let made = 0;
@@ -78,6 +80,7 @@ export function emptyField(): FieldDraft {
     maxLength: '',
     pattern: '',
     stars: '5',
+    ratingMin: '1',
   };
 }
 
@@ -99,6 +102,7 @@ export function draftOfField(field: FieldDefinition): FieldDraft {
     maxLength: text(field.maxLength),
     pattern: text(field.pattern),
     stars: field.type === 'rating' ? text(field.max ?? 5) : '5',
+    ratingMin: field.type === 'rating' && field.min === 0 ? '0' : '1',
   };
 }
 
@@ -137,6 +141,8 @@ export function definitionOf(draft: FieldDraft): Record<string, unknown> {
       break;
     case 'rating':
       set('max', draft.stars);
+      // 1 is the default: left out, as the API stores a rating saved without it.
+      if (draft.ratingMin === '0') field.min = 0;
       break;
   }
   return field;
@@ -154,7 +160,12 @@ export function checkFields(drafts: readonly FieldDraft[]): {
     const [index, property = 'id'] = issue.path;
     const draft = drafts[Number(index)];
     if (!draft) continue;
-    const name = property === 'max' && draft.type === 'rating' ? 'stars' : String(property);
+    const name =
+      draft.type === 'rating' && property === 'max'
+        ? 'stars'
+        : draft.type === 'rating' && property === 'min'
+          ? 'ratingMin'
+          : String(property);
     const found = problems[draft.key] ?? {};
     found[name] ??= issue.message;
     problems[draft.key] = found;

@@ -235,7 +235,28 @@ function FieldEditor(props: {
             {input('max', 'Largest', { type: 'number' })}
           </>
         )}
-        {draft.type === 'rating' && input('stars', 'Stars (3 to 10)', { type: 'number' })}
+        {draft.type === 'rating' && (
+          <>
+            <div class="setting">
+              <label for={`${draft.key}-ratingMin`}>Scale starts at</label>
+              <select
+                id={`${draft.key}-ratingMin`}
+                value={draft.ratingMin}
+                onChange={(event) =>
+                  props.onChange({ ratingMin: event.currentTarget.value as '0' | '1' })
+                }
+              >
+                <option value="1">1 (stars)</option>
+                <option value="0">0 (a score, like 0 to 10 for NPS)</option>
+              </select>
+            </div>
+            {input(
+              'stars',
+              draft.ratingMin === '0' ? 'Highest score (3 to 10)' : 'Stars (3 to 10)',
+              { type: 'number' },
+            )}
+          </>
+        )}
         {(draft.type === 'text' || draft.type === 'textarea') &&
           input('maxLength', 'Longest answer (characters)', { type: 'number' })}
         {draft.type === 'text' && (

@@ -23,14 +23,18 @@ export function Share(props: { formId: string }) {
   );
 }
 
-export function SharePanel(props: { form: Pick<Form, 'endpoint' | 'key' | 'fields'> }) {
+export function SharePanel(props: { form: Pick<Form, 'endpoint' | 'key' | 'fields' | 'design'> }) {
   const { form } = props;
   return (
     <section class="share" aria-label="Share">
       <CopyField label="Endpoint" value={form.endpoint} />
       <CopyField label="Hosted page" value={hostedPageOf(form.endpoint)} />
       <CopyField label="Embed snippet" value={embedSnippet(form.endpoint, form.key)} />
-      <CopyField label="HTML form" value={htmlSnippet(form.endpoint, form.fields)} multiline />
+      <CopyField
+        label="HTML form"
+        value={htmlSnippet(form.endpoint, form.fields, form.design)}
+        multiline
+      />
     </section>
   );
 }

@@ -264,6 +264,8 @@ function TypeBlock(props: { form: Form; summary: FormAnalytics; dates: string[] 
         nps: { promoters: number; passives: number; detractors: number; score: number } | null;
       };
       if (!ratingField) return <p class="hint">This form has no rating field.</p>;
+      const scale = summary.fields[ratingField];
+      const top = scale?.kind === 'rating' ? scale.max : Object.keys(distribution).length;
       return (
         <>
           <Facts
@@ -283,7 +285,7 @@ function TypeBlock(props: { form: Form; summary: FormAnalytics; dates: string[] 
           <DayLine
             title="Average rating each day"
             dates={dates}
-            max={Object.keys(distribution).length}
+            max={top}
             series={{ name: 'Average', values: trend.map((t) => t.average), tone: 'series-a' }}
           />
         </>
@@ -358,7 +360,8 @@ function Fields(props: { form: Form; summary: FormAnalytics }) {
                 <CountTable
                   key={field.id}
                   title={`${title}, average ${number(summary.average)}`}
-                  what="Stars"
+                  // A 0–10 question is a score, not stars (docs/api-guide.md#summary).
+                  what={summary.min === 0 ? 'Score' : 'Stars'}
                   rows={Object.entries(summary.counts)}
                 />
               );

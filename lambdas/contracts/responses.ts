@@ -174,6 +174,8 @@ const fieldSummary = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('rating'),
     answered: count(),
+    /** The field's scale starts here: 1 (stars) or 0 (a 0–max score); `counts` runs min..max. */
+    min: z.int(),
     max: z.int(),
     average: z.nullable(z.number()),
     counts: z.record(z.string(), count()),

@@ -1,4 +1,4 @@
-import { DEFAULT_RATING_MAX, fieldPattern } from './field-rules.ts';
+import { fieldPattern, ratingScale } from './field-rules.ts';
 import type { FieldDefinition } from './form-model.ts';
 import type { AnswerProblem, AnswerReason } from './submission-model.ts';
 
@@ -15,7 +15,8 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u;
 // Number() alone would also take hex, binary, "Infinity" and "".
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const RATING = /^[1-9]\d?$/;
+// A whole number without a leading zero: `0`, `7`, `10` (never `07` or `7.0`).
+const RATING = /^(?:0|[1-9]\d?)$/;
 const TEL = /^[0-9 +\-().]{5,32}$/;
 const MIN_TEL_DIGITS = 5;
 const HTTP_URL = /^https?:\/\/\S+$/i;
@@ -132,8 +133,9 @@ function problemOf(field: FieldDefinition, value: string): AnswerReason | null {
       if (!field.options?.length) return null;
       return isOptionList(value, field.options) ? null : 'invalid_option';
     case 'rating': {
-      const max = field.max ?? DEFAULT_RATING_MAX;
-      return RATING.test(trimmed) && Number(trimmed) <= max ? null : 'invalid_rating';
+      const { min, max } = ratingScale(field);
+      const score = Number(trimmed);
+      return RATING.test(trimmed) && score >= min && score <= max ? null : 'invalid_rating';
     }
     case 'tel':
       return isTel(trimmed) ? null : 'invalid_tel';

@@ -119,6 +119,9 @@ const options = z.array(boundedText(1, 200)).check(
 const rating = fieldOf('rating', {
   // Filled on save so the stored form says how many stars it shows.
   max: z._default(z.int().check(z.minimum(3), z.maximum(10)), DEFAULT_RATING_MAX),
+  // 0 makes a 0–max score (an NPS question); left out it is 1, the specification's
+  // stars, and a form saved before it existed reads the same.
+  min: z.optional(z.int().check(z.minimum(0, 'Must be 0 or 1'), z.maximum(1, 'Must be 0 or 1'))),
 });
 
 export const fieldDefinition = z.discriminatedUnion(

@@ -10,6 +10,16 @@
  */
 export const MAX_ANSWER_LENGTH = 10_000;
 export const DEFAULT_RATING_MAX = 5;
+/** A rating counts stars from 1 (the specification); `min: 0` makes it a 0–max score (NPS). */
+export const DEFAULT_RATING_MIN = 1;
+
+/**
+ * The answers a rating takes, `min` to `max` (docs/api-guide.md#field-checks):
+ * one code for the answer checks, the drawn radios and the summary.
+ */
+export function ratingScale(field: { min?: number; max?: number }): { min: number; max: number } {
+  return { min: field.min ?? DEFAULT_RATING_MIN, max: field.max ?? DEFAULT_RATING_MAX };
+}
 
 /**
  * The one way a stored `pattern` becomes a RegExp, for this check and for the

@@ -1,3 +1,4 @@
+import { DEFAULT_FIELDS } from './default-fields.ts';
 import type { PlanName } from './form-gating.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import {
@@ -40,12 +41,7 @@ export interface PublicForm {
   renderedAt: number;
 }
 
-/** The fields drawn for a form without definitions (any field is accepted). */
-export const DEFAULT_FIELDS: readonly FieldDefinition[] = [
-  { id: 'name', type: 'text', label: 'Name', required: false },
-  { id: 'email', type: 'email', label: 'Email', required: true },
-  { id: 'message', type: 'textarea', label: 'Message', required: true },
-];
+export { DEFAULT_FIELDS } from './default-fields.ts';
 
 const ACCENT = /^#[0-9a-f]{6}$/i;
 const DEFAULT_SUBMIT_LABEL = 'Send';

@@ -148,10 +148,12 @@ export function isEmptySubmission(data: Record<string, string>, fileCount: numbe
 
 /**
  * The quiet drops of processing step 6 (docs/api-guide.md#processing-order):
- * a filled honeypot, or `_t` less than 2 s before now. A `_t` in the future gives a negative difference and is
- * dropped too (a clock that far off, or a forged stamp). A `_t` that is not
- * a number is ignored, not treated as a bot: sites that template it wrong
- * would otherwise lose every real post without any error to notice.
+ * a filled honeypot, or `_t` from 0 to under 2 s before now. A `_t` in the
+ * future is no signal (docs/api-guide.md#the-fill-time-check): it is what a
+ * page stamped from a visitor's clock that runs fast sends, and a post is
+ * never lost to a visitor's clock. A `_t` that is not a number is ignored,
+ * not treated as a bot: sites that template it wrong would otherwise lose
+ * every real post without any error to notice.
  */
 export function isBotByHoneypotOrTiming(special: SpecialFields, nowMs: number): boolean {
   if (special.gotcha) return true;
@@ -159,5 +161,6 @@ export function isBotByHoneypotOrTiming(special: SpecialFields, nowMs: number): 
   if (!sent) return false;
   const renderedAt = Number(sent);
   if (!Number.isFinite(renderedAt)) return false;
-  return nowMs - renderedAt < MIN_FILL_MS;
+  const elapsed = nowMs - renderedAt;
+  return elapsed >= 0 && elapsed < MIN_FILL_MS;
 }

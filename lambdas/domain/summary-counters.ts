@@ -1,3 +1,4 @@
+import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';
 
@@ -14,7 +15,7 @@ import type { Submission } from './submission-model.ts';
  *   `rf:<referrer host>`, `a:<field>` answered, `o:<field>:<option>` choices
  *   (matched to an option ignoring case and surrounding spaces; a value
  *   matching none is `(other)`), `c:<field>` ticked,
- *   `r:<field>:<stars>`, `n:<field>:<number>`, `u` unread, `m:<minutes>`
+ *   `r:<field>:<score>`, `n:<field>:<number>`, `u` unread, `m:<minutes>`
  *   minutes from receipt to first read, and on an rsvp form
  *   `g:<choice field>:<number field>` guests of the "yes" answers.
  *
@@ -166,10 +167,10 @@ function fieldCounters(
       add(`c:${field.id}`);
       return;
     case 'rating': {
-      const stars = Number(value);
-      if (Number.isInteger(stars) && stars >= 1 && stars <= (field.max ?? 10)) {
-        add(`r:${field.id}:${stars}`);
-      }
+      // The field's own scale: a 0 on a 0–10 question counts (docs/api-guide.md#summary).
+      const { min, max } = ratingScale(field);
+      const score = Number(value);
+      if (Number.isInteger(score) && score >= min && score <= max) add(`r:${field.id}:${score}`);
       return;
     }
     case 'number': {

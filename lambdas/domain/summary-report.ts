@@ -1,3 +1,4 @@
+import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { type Counters, DEVICES, DROP_REASONS, hourStart } from './summary-counters.ts';
 import { dateIn, type SummaryRange } from './summary-range.ts';
@@ -20,6 +21,8 @@ type FieldSummary =
   | {
       kind: 'rating';
       answered: number;
+      /** The field's scale: 1 for stars, 0 for a 0–max score. */
+      min: number;
       max: number;
       average: number | null;
       counts: Record<string, number>;
@@ -77,21 +80,22 @@ function fieldSummary(field: FieldDefinition, total: Counters): FieldSummary {
     case 'checkbox':
       return { kind: 'checkbox', answered, checked: total[`c:${field.id}`] ?? 0 };
     case 'rating': {
-      const max = field.max ?? 5;
+      const { min, max } = ratingScale(field);
       const counts: Record<string, number> = {};
-      let stars = 0;
+      let points = 0;
       let rated = 0;
-      for (let n = 1; n <= max; n++) {
+      for (let n = min; n <= max; n++) {
         const count = total[`r:${field.id}:${n}`] ?? 0;
         counts[String(n)] = count;
-        stars += n * count;
+        points += n * count;
         rated += count;
       }
       return {
         kind: 'rating',
         answered,
+        min,
         max,
-        average: rated ? round2(stars / rated) : null,
+        average: rated ? round2(points / rated) : null,
         counts,
       };
     }
@@ -189,15 +193,16 @@ function byTypeBlock(
         return { date, average: day.average };
       });
       let nps: Record<string, number> | null = null;
+      // A 0–10 (or 1–10) question: 0 to 6 detract (docs/api-guide.md#summary).
       if (summary.max === 10) {
         const count = (from: number, to: number) => {
           let n = 0;
-          for (let stars = from; stars <= to; stars++) n += summary.counts[String(stars)] ?? 0;
+          for (let score = from; score <= to; score++) n += summary.counts[String(score)] ?? 0;
           return n;
         };
         const promoters = count(9, 10);
         const passives = count(7, 8);
-        const detractors = count(1, 6);
+        const detractors = count(0, 6);
         const answers = promoters + passives + detractors;
         nps = {
           promoters,

@@ -1,3 +1,4 @@
+import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';
 
@@ -24,7 +25,7 @@ function sampleFor(field: FieldDefinition, now: Date): string | undefined {
     case 'checkbox':
       return field.options?.[0] ?? 'on';
     case 'rating':
-      return String(field.max ?? 5);
+      return String(ratingScale(field).max);
     case 'tel':
       return '+1 555 0100';
     case 'url':

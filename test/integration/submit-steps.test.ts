@@ -171,6 +171,17 @@ describe('step 6: bots', () => {
     expect(await storedItems(form.id)).toHaveLength(1);
   });
 
+  it('stores a post whose _t is 90 s in the future (a visitor clock that is fast) and still drops one 1 s old', async () => {
+    const form = await newForm('free');
+    const ahead = await submit(form.key, { form: { a: 'ahead', _t: String(Date.now() + 90_000) } });
+    expect(ahead.status).toBe(200);
+    expect(ahead.body?.submissionId, 'a _t in the future is no signal').toEqual(expect.any(String));
+    const fast = await submit(form.key, { form: { a: 'fast', _t: String(Date.now() - 1000) } });
+    expect(fast.body).toEqual({ ok: true });
+    const stored = await storedItems(form.id);
+    expect(stored.map((item) => item.data)).toEqual([{ a: 'ahead' }]);
+  });
+
   it('comes before the empty check and the closed check', async () => {
     const form = await newForm('free', { status: 'paused' });
     const response = await submit(form.key, { form: { _gotcha: 'x' } });

@@ -42,6 +42,7 @@ interface Field {
   type: string;
   required?: boolean;
   options?: string[];
+  min?: number;
   max?: number;
 }
 
@@ -151,20 +152,20 @@ function recount(history: History, from: string, to: string, tz: string) {
   const answers = (field: Field, among = stored) =>
     among.map((i) => i.data[field.id]).filter((v): v is string => !!v && v.trim() !== '');
   const ratingOf = (field: Field, among = stored) => {
-    const max = field.max ?? 5;
+    const [min, max] = [field.min ?? 1, field.max ?? 5];
     const counts: Record<string, number> = {};
-    for (let n = 1; n <= max; n++) counts[String(n)] = 0;
+    for (let n = min; n <= max; n++) counts[String(n)] = 0;
     let sum = 0;
     let rated = 0;
     for (const value of answers(field, among)) {
       const stars = Number(value);
-      if (Number.isInteger(stars) && stars >= 1 && stars <= max) {
+      if (Number.isInteger(stars) && stars >= min && stars <= max) {
         counts[String(stars)]!++;
         sum += stars;
         rated++;
       }
     }
-    return { max, counts, average: rated ? round2(sum / rated) : null };
+    return { min, max, counts, average: rated ? round2(sum / rated) : null };
   };
   const fieldSummary = (field: Field) => {
     const given = answers(field);
@@ -187,8 +188,8 @@ function recount(history: History, from: string, to: string, tz: string) {
       case 'checkbox':
         return { kind: 'checkbox', answered: given.length, checked: given.length };
       case 'rating': {
-        const { max, counts, average } = ratingOf(field);
-        return { kind: 'rating', answered: given.length, max, average, counts };
+        const { min, max, counts, average } = ratingOf(field);
+        return { kind: 'rating', answered: given.length, min, max, average, counts };
       }
       case 'number': {
         const numbers = given.map(Number).filter(Number.isFinite);
@@ -243,7 +244,7 @@ function recount(history: History, from: string, to: string, tz: string) {
           Object.entries(counts)
             .filter(([stars]) => +stars >= low && +stars <= high)
             .reduce((n, [, c]) => n + c, 0);
-        const [promoters, passives, detractors] = [count(9, 10), count(7, 8), count(1, 6)];
+        const [promoters, passives, detractors] = [count(9, 10), count(7, 8), count(0, 6)];
         const all = promoters + passives + detractors;
         return {
           ratingField: rating.id,
@@ -325,7 +326,9 @@ function answersFor(type: string, fields: Field[], rng: Rng, email: string) {
         }
         break;
       case 'rating':
-        data[field.id] = String(1 + rng.int(field.max ?? 5));
+        data[field.id] = String(
+          (field.min ?? 1) + rng.int((field.max ?? 5) - (field.min ?? 1) + 1),
+        );
         break;
       case 'number':
         data[field.id] = String(
@@ -362,8 +365,8 @@ async function makeHistory(type: string, seed: number): Promise<History> {
     return patched.body;
   };
   if (type === 'feedback') {
-    // Out of 10, so the NPS block is there.
-    fields = fields.map((f) => (f.type === 'rating' ? { ...f, max: 10 } : f));
+    // 0 to 10, so the NPS block is there and a 0 is counted (a detractor).
+    fields = fields.map((f) => (f.type === 'rating' ? { ...f, min: 0, max: 10 } : f));
     fields = (await patch({ fields })).fields as Field[];
   }
   if (type === 'custom') {

@@ -263,6 +263,12 @@ describe('checkAnswers: rating', () => {
     refuses({ type: 'rating', max: 10 }, ['11'], 'invalid_rating');
     refuses({ type: 'rating', max: 3 }, ['4'], 'invalid_rating');
   });
+
+  it('takes 0 to max with min 0 (a 0–10 question), and still no leading zero', () => {
+    accepts({ type: 'rating', min: 0, max: 10 }, ['0', ' 0 ', '6', '10']);
+    refuses({ type: 'rating', min: 0, max: 10 }, ['-0', '00', '07', '11', '-1'], 'invalid_rating');
+    refuses({ type: 'rating', min: 1, max: 10 }, ['0'], 'invalid_rating');
+  });
 });
 
 describe('checkAnswers: tel', () => {

@@ -41,7 +41,7 @@ const ALLOWED: Record<FieldType, string[]> = {
   text: ['minLength', 'maxLength', 'pattern'],
   textarea: ['maxLength'],
   number: ['min', 'max'],
-  rating: ['max'],
+  rating: ['min', 'max'],
   select: ['options'],
   radio: ['options'],
   email: [],
@@ -209,6 +209,20 @@ describe('field definitions: number, rating and choices', () => {
     expect(saved([{ id: 'r', type: 'rating', max: 10 }])![0]!.max).toBe(10);
     for (const max of [2, 11, 4.5]) {
       expect(paths([{ id: 'r', type: 'rating', max }])).toEqual(['fields.0.max']);
+    }
+  });
+
+  it('rating min is 0 or 1, left out unless given (1, the stars of the specification)', () => {
+    expect(saved([{ id: 'r', type: 'rating', min: 0, max: 10 }])![0]).toEqual({
+      id: 'r',
+      type: 'rating',
+      min: 0,
+      max: 10,
+    });
+    expect(saved([{ id: 'r', type: 'rating', min: 1 }])![0]).toMatchObject({ min: 1, max: 5 });
+    expect(saved([{ id: 'r', type: 'rating' }])![0]).not.toHaveProperty('min');
+    for (const min of [-1, 2, 0.5, '0']) {
+      expect(paths([{ id: 'r', type: 'rating', min }])).toEqual(['fields.0.min']);
     }
   });
 

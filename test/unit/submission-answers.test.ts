@@ -286,8 +286,10 @@ describe('isBotByHoneypotOrTiming', () => {
     expect(isBotByHoneypotOrTiming({ renderedAt: String(now - 2_000) }, now)).toBe(false);
   });
 
-  it('drops a post rendered in the future', () => {
-    expect(isBotByHoneypotOrTiming({ renderedAt: String(now + 60_000) }, now)).toBe(true);
+  it('keeps a post whose _t is in the future (a visitor clock that runs fast): no signal', () => {
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now + 90_000) }, now)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now + 1) }, now)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now) }, now)).toBe(true);
   });
 
   it('ignores a _t that is not a number', () => {

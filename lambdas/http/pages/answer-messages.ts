@@ -1,4 +1,4 @@
-import { DEFAULT_RATING_MAX } from '#domain/field-rules.ts';
+import { ratingScale } from '#domain/field-rules.ts';
 import type { FieldDefinition } from '#domain/form-model.ts';
 import type { AnswerReason } from '#domain/submission-model.ts';
 
@@ -40,7 +40,9 @@ export function answerMessage(field: FieldDefinition, reason: AnswerReason): str
       return 'Please enter a web address starting with http:// or https://.';
     case 'invalid_tel':
       return 'Please enter a phone number (digits, spaces, + - ( ) and . only).';
-    case 'invalid_rating':
-      return `Please choose a rating from 1 to ${field.max ?? DEFAULT_RATING_MAX}.`;
+    case 'invalid_rating': {
+      const { min, max } = ratingScale(field);
+      return `Please choose a rating from ${min} to ${max}.`;
+    }
   }
 }

@@ -1,7 +1,8 @@
-import { DEFAULT_RATING_MAX } from '#domain/field-rules.ts';
-import type { FieldDefinition } from '#domain/form-model.ts';
 import { escapeHtml } from '#domain/html.ts';
 import type { PublicForm } from '#domain/public-form.ts';
+import { attributes, fieldMarkup, ids } from './field-markup.ts';
+
+export { ids } from './field-markup.ts';
 
 /**
  * The form's HTML and CSS, one code for both places that draw it: the hosted
@@ -9,7 +10,8 @@ import type { PublicForm } from '#domain/public-form.ts';
  * visitor's browser inside a shadow root (bundled into `/embed.js`). Every
  * setting goes through `escapeHtml`; the only setting placed in CSS is an
  * accent that matched `#rrggbb` (publicFormOf). No inline script, no inline
- * `style` attribute: the page's CSP allows neither.
+ * `style` attribute: the page's CSP allows neither. Each field is drawn by
+ * field-markup.ts, which the dashboard's HTML form shares.
  */
 
 export interface MarkupOptions {
@@ -20,178 +22,6 @@ export interface MarkupOptions {
 }
 
 const e = escapeHtml;
-
-/** Element ids of a field's parts (field ids are `[A-Za-z][A-Za-z0-9_-]*`, unique in the form). */
-export const ids = {
-  control: (fieldId: string) => `fs-f-${fieldId}`,
-  help: (fieldId: string) => `fs-h-${fieldId}`,
-  error: (fieldId: string) => `fs-e-${fieldId}`,
-  /** The progress bar of a file being uploaded (drawn by the script). */
-  progress: (fieldId: string, index: number) => `fs-p-${fieldId}-${index}`,
-  status: 'fs-status',
-  title: 'fs-title',
-  success: 'fs-success',
-};
-
-/** Browsers fill these in from the visitor's profile. */
-function autocompleteOf(field: FieldDefinition): string | undefined {
-  switch (field.type) {
-    case 'email':
-      return 'email';
-    case 'tel':
-      return 'tel';
-    case 'url':
-      return 'url';
-    case 'text':
-      return /^(full[_-]?)?name$/i.test(field.id) ? 'name' : undefined;
-    default:
-      return undefined;
-  }
-}
-
-function attributes(values: Record<string, string | number | boolean | undefined>): string {
-  return Object.entries(values)
-    .filter(([, value]) => value !== undefined && value !== false)
-    .map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${e(String(value))}"`))
-    .join('');
-}
-
-function labelText(field: FieldDefinition): string {
-  const label = field.label?.trim() ? field.label : field.id;
-  const marker = field.required ? '<span class="fs-req" aria-hidden="true"> *</span>' : '';
-  return `${e(label)}${marker}`;
-}
-
-/** help text id (when any) then error id: what a control's `aria-describedby` names. */
-function describedBy(field: FieldDefinition): string {
-  return [field.helpText?.trim() ? ids.help(field.id) : undefined, ids.error(field.id)]
-    .filter(Boolean)
-    .join(' ');
-}
-
-function helpAndError(field: FieldDefinition): string {
-  const help = field.helpText?.trim()
-    ? `<p class="fs-help" id="${ids.help(field.id)}">${e(field.helpText)}</p>`
-    : '';
-  return `${help}<p class="fs-error" id="${ids.error(field.id)}"></p>`;
-}
-
-const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
-  text: 'text',
-  email: 'email',
-  number: 'number',
-  date: 'date',
-  tel: 'tel',
-  url: 'url',
-  file: 'file',
-};
-
-/** A group of radios or checkboxes: a fieldset whose legend is the label. */
-function choiceGroup(
-  field: FieldDefinition,
-  type: 'radio' | 'checkbox',
-  choices: { value: string; label: string; ariaLabel?: string }[],
-  extraClass = '',
-): string {
-  const options = choices
-    .map((choice, index) => {
-      const id = `${ids.control(field.id)}-${index}`;
-      return `<div class="fs-choice"><input${attributes({
-        type,
-        id,
-        name: field.id,
-        value: choice.value,
-        // A required checkbox group is checked by the script (HTML cannot say "at least one").
-        required: type === 'radio' && field.required,
-        'aria-label': choice.ariaLabel,
-      })}><label for="${id}">${e(choice.label)}</label></div>`;
-    })
-    .join('');
-  return `<fieldset class="fs-field fs-group" id="${ids.control(field.id)}" aria-describedby="${describedBy(field)}"><legend>${labelText(field)}</legend>${helpAndError(field)}<div class="fs-choices${extraClass}">${options}</div></fieldset>`;
-}
-
-function fieldMarkup(field: FieldDefinition): string {
-  const id = ids.control(field.id);
-  const common = {
-    id,
-    name: field.id,
-    required: field.required === true,
-    'aria-describedby': describedBy(field),
-  };
-  switch (field.type) {
-    case 'radio':
-      return choiceGroup(
-        field,
-        'radio',
-        (field.options ?? []).map((option) => ({ value: option, label: option })),
-      );
-    case 'rating': {
-      const max = field.max ?? DEFAULT_RATING_MAX;
-      return choiceGroup(
-        field,
-        'radio',
-        Array.from({ length: max }, (_, i) => ({
-          value: String(i + 1),
-          label: String(i + 1),
-          ariaLabel: `${i + 1} of ${max}`,
-        })),
-        ' fs-rating',
-      );
-    }
-    case 'checkbox':
-      if (field.options?.length) {
-        return choiceGroup(
-          field,
-          'checkbox',
-          field.options.map((option) => ({ value: option, label: option })),
-        );
-      }
-      // One tick: its label is the question.
-      return `<div class="fs-field fs-single"><div class="fs-choice"><input${attributes({
-        ...common,
-        type: 'checkbox',
-        value: 'yes',
-      })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field)}</div>`;
-    case 'select': {
-      const options = (field.options ?? [])
-        // Without a value attribute an option sends its text with white space collapsed:
-        // half the bytes of a long list, for every option that collapses to itself.
-        .map((option) =>
-          option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
-            ? `<option>${e(option)}</option>`
-            : `<option value="${e(option)}">${e(option)}</option>`,
-        )
-        .join('');
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${options}</select></div>`;
-    }
-    case 'textarea':
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field)}<textarea${attributes(
-        {
-          ...common,
-          rows: 5,
-          maxlength: field.maxLength,
-          placeholder: field.placeholder,
-        },
-      )}></textarea></div>`;
-    default: {
-      const type = INPUT_TYPES[field.type] ?? 'text';
-      const input = `<input${attributes({
-        ...common,
-        type,
-        autocomplete: autocompleteOf(field),
-        placeholder: type === 'file' ? undefined : field.placeholder,
-        minlength: field.minLength,
-        maxlength: field.maxLength,
-        pattern: field.pattern,
-        min: field.min,
-        max: field.max,
-        step: type === 'number' ? 'any' : undefined,
-        inputmode: type === 'number' ? 'decimal' : undefined,
-      })}>`;
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field)}${input}</div>`;
-    }
-  }
-}
 
 /**
  * The title, description, and then the form (or the closed message). The
@@ -223,7 +53,7 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       'aria-labelledby': ids.title,
     })}>`,
     required,
-    ...form.fields.map(fieldMarkup),
+    ...form.fields.map((field) => fieldMarkup(field)),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
     captcha,

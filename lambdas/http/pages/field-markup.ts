@@ -1,0 +1,212 @@
+import { ratingScale } from '#domain/field-rules.ts';
+import type { FieldDefinition } from '#domain/form-model.ts';
+import { escapeHtml } from '#domain/html.ts';
+
+/**
+ * One field's HTML, for every place that draws a form: the hosted page and
+ * the embed (form-markup.ts) and the HTML form of the dashboard's Share
+ * screen (form-snippet.ts). A module of its own so the dashboard's first
+ * screens take the fields without the page's title, styles and script
+ * parts. Every setting goes through `escapeHtml`; no inline `style`.
+ */
+
+const e = escapeHtml;
+
+/** Element ids of a field's parts (field ids are `[A-Za-z][A-Za-z0-9_-]*`, unique in the form). */
+export const ids = {
+  control: (fieldId: string) => `fs-f-${fieldId}`,
+  help: (fieldId: string) => `fs-h-${fieldId}`,
+  error: (fieldId: string) => `fs-e-${fieldId}`,
+  /** The progress bar of a file being uploaded (drawn by the script). */
+  progress: (fieldId: string, index: number) => `fs-p-${fieldId}-${index}`,
+  status: 'fs-status',
+  title: 'fs-title',
+  success: 'fs-success',
+};
+
+/** Browsers fill these in from the visitor's profile. */
+function autocompleteOf(field: FieldDefinition): string | undefined {
+  switch (field.type) {
+    case 'email':
+      return 'email';
+    case 'tel':
+      return 'tel';
+    case 'url':
+      return 'url';
+    case 'text':
+      return /^(full[_-]?)?name$/i.test(field.id) ? 'name' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function attributes(values: Record<string, string | number | boolean | undefined>): string {
+  return Object.entries(values)
+    .filter(([, value]) => value !== undefined && value !== false)
+    .map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${e(String(value))}"`))
+    .join('');
+}
+
+function labelText(field: FieldDefinition): string {
+  const label = field.label?.trim() ? field.label : field.id;
+  const marker = field.required ? '<span class="fs-req" aria-hidden="true"> *</span>' : '';
+  return `${e(label)}${marker}`;
+}
+
+/**
+ * How a field is drawn: with the error line the script fills (the hosted
+ * page, the embed), or without it (the HTML form pasted into a site, which
+ * has no script to fill it: the browser's own checks speak there).
+ */
+export interface FieldOptions {
+  errors: boolean;
+}
+
+const WITH_ERRORS: FieldOptions = { errors: true };
+
+/** help text id (when any) then error id: what a control's `aria-describedby` names. */
+function describedBy(field: FieldDefinition, options: FieldOptions): string | undefined {
+  const named = [
+    field.helpText?.trim() ? ids.help(field.id) : undefined,
+    options.errors ? ids.error(field.id) : undefined,
+  ].filter(Boolean);
+  return named.length > 0 ? named.join(' ') : undefined;
+}
+
+function helpAndError(field: FieldDefinition, options: FieldOptions): string {
+  const help = field.helpText?.trim()
+    ? `<p class="fs-help" id="${ids.help(field.id)}">${e(field.helpText)}</p>`
+    : '';
+  return options.errors ? `${help}<p class="fs-error" id="${ids.error(field.id)}"></p>` : help;
+}
+
+const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
+  text: 'text',
+  email: 'email',
+  number: 'number',
+  date: 'date',
+  tel: 'tel',
+  url: 'url',
+  file: 'file',
+};
+
+/** A group of radios or checkboxes: a fieldset whose legend is the label. */
+function choiceGroup(
+  field: FieldDefinition,
+  options: FieldOptions,
+  type: 'radio' | 'checkbox',
+  choices: { value: string; label: string; ariaLabel?: string }[],
+  extraClass = '',
+): string {
+  const inputs = choices
+    .map((choice, index) => {
+      const id = `${ids.control(field.id)}-${index}`;
+      return `<div class="fs-choice"><input${attributes({
+        type,
+        id,
+        name: field.id,
+        value: choice.value,
+        // A required checkbox group is checked by the script (HTML cannot say "at least one").
+        required: type === 'radio' && field.required,
+        'aria-label': choice.ariaLabel,
+      })}><label for="${id}">${e(choice.label)}</label></div>`;
+    })
+    .join('');
+  return `<fieldset${attributes({
+    class: 'fs-field fs-group',
+    id: ids.control(field.id),
+    'aria-describedby': describedBy(field, options),
+  })}><legend>${labelText(field)}</legend>${helpAndError(field, options)}<div class="fs-choices${extraClass}">${inputs}</div></fieldset>`;
+}
+
+/**
+ * One field's markup: the browser's own checks from the field rules
+ * (`required`, `min`/`max`, `minlength`/`maxlength`, `pattern`), radios as
+ * radios, a select's blank first choice, a rating as radios `min` to `max`.
+ * The hosted page, the embed and the dashboard's HTML form all draw it here.
+ */
+export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH_ERRORS): string {
+  const id = ids.control(field.id);
+  const common = {
+    id,
+    name: field.id,
+    required: field.required === true,
+    'aria-describedby': describedBy(field, options),
+  };
+  switch (field.type) {
+    case 'radio':
+      return choiceGroup(
+        field,
+        options,
+        'radio',
+        (field.options ?? []).map((option) => ({ value: option, label: option })),
+      );
+    case 'rating': {
+      const { min, max } = ratingScale(field);
+      return choiceGroup(
+        field,
+        options,
+        'radio',
+        Array.from({ length: max - min + 1 }, (_, i) => ({
+          value: String(min + i),
+          label: String(min + i),
+          ariaLabel: `${min + i} of ${max}`,
+        })),
+        ' fs-rating',
+      );
+    }
+    case 'checkbox':
+      if (field.options?.length) {
+        return choiceGroup(
+          field,
+          options,
+          'checkbox',
+          field.options.map((option) => ({ value: option, label: option })),
+        );
+      }
+      // One tick: its label is the question.
+      return `<div class="fs-field fs-single"><div class="fs-choice"><input${attributes({
+        ...common,
+        type: 'checkbox',
+        value: 'yes',
+      })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field, options)}</div>`;
+    case 'select': {
+      const choices = (field.options ?? [])
+        // Without a value attribute an option sends its text with white space collapsed:
+        // half the bytes of a long list, for every option that collapses to itself.
+        .map((option) =>
+          option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
+            ? `<option>${e(option)}</option>`
+            : `<option value="${e(option)}">${e(option)}</option>`,
+        )
+        .join('');
+      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
+    }
+    case 'textarea':
+      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<textarea${attributes(
+        {
+          ...common,
+          rows: 5,
+          maxlength: field.maxLength,
+          placeholder: field.placeholder,
+        },
+      )}></textarea></div>`;
+    default: {
+      const type = INPUT_TYPES[field.type] ?? 'text';
+      const input = `<input${attributes({
+        ...common,
+        type,
+        autocomplete: autocompleteOf(field),
+        placeholder: type === 'file' ? undefined : field.placeholder,
+        minlength: field.minLength,
+        maxlength: field.maxLength,
+        pattern: field.pattern,
+        min: field.min,
+        max: field.max,
+        step: type === 'number' ? 'any' : undefined,
+        inputmode: type === 'number' ? 'decimal' : undefined,
+      })}>`;
+      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
+    }
+  }
+}
