@@ -110,7 +110,7 @@ describe('a rating from 0 in the dashboard', () => {
       await expect
         .poll(async () => {
           await page.reload();
-          return fact('Stored').textContent();
+          return fact('Submissions').textContent();
         })
         .toBe('60');
       expect(await fact('NPS').textContent()).toBe(String(nps));
