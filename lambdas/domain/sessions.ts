@@ -6,12 +6,14 @@ import { hashSecret } from './sign-in.ts';
  * Dashboard sessions. The cookie holds `<teamId>.<userId>.<secret>`: the
  * ids are not secret and let the auth middleware read the session and the
  * team in one BatchGet; the 256-bit secret is stored only as its SHA-256.
- * The session carries its member's address and role: removing a member
- * deletes their sessions, a role change rewrites them, and a session is
- * only created while its member stands as it read (store/sessions.ts). A session ends 7 days after its last use (sliding: the last
- * use is written at most once an hour) and 30 days after it began, whatever
- * its use; signing out, removing the member or deleting the team ends it at
- * once.
+ * Each request reads the session with its member: it acts with the
+ * member's current role, and not at all once the member is gone (removing
+ * a member also deletes their sessions, but nothing depends on that sweep).
+ * A session is only created while its member stands as it read
+ * (store/sessions.ts). A session ends 7 days after its last use (sliding:
+ * the last use is written at most once an hour) and 30 days after it
+ * began, whatever its use; signing out, removing the member or deleting
+ * the team ends it at once.
  */
 export const SESSION_COOKIE = 'fs_session';
 export const SESSION_IDLE_SECONDS = 7 * 86_400;
