@@ -109,13 +109,28 @@ export function cookieValue(header: string | undefined, name: string): string | 
 
 /**
  * The Set-Cookie header of a session (or, with `value` null, of its end):
- * HttpOnly, SameSite=Lax, path `/`, Secure when the service is served over
- * https, kept as long as the session can live.
+ * HttpOnly, SameSite=Lax, path `/`, Secure unless the service's base URL is
+ * plain `http://` (the local stack; any case of the scheme), and kept no
+ * longer than the session lives unused: `maxAge`, at most the 7 idle days
+ * (the middleware sends it again when a request slides the session).
  */
-export function sessionCookieHeader(value: string | null, baseUrl: string): string {
-  const secure = baseUrl.startsWith('https://') ? '; Secure' : '';
-  const maxAge = value === null ? 0 : SESSION_ABSOLUTE_SECONDS;
-  return `${SESSION_COOKIE}=${value ?? ''}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+export function sessionCookieHeader(
+  value: string | null,
+  baseUrl: string,
+  maxAge = SESSION_IDLE_SECONDS,
+): string {
+  const secure = /^http:\/\//i.test(baseUrl.trim()) ? '' : '; Secure';
+  const seconds =
+    value === null ? 0 : Math.max(0, Math.min(Math.floor(maxAge), SESSION_IDLE_SECONDS));
+  return `${SESSION_COOKIE}=${value ?? ''}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${seconds}${secure}`;
+}
+
+/** How long a session's cookie should live from `now`: until the session would end unused. */
+export function sessionCookieMaxAge(
+  session: Pick<Session, 'createdAt' | 'lastSeenAt'>,
+  now: Date,
+): number {
+  return Math.floor((sessionExpiresAt(session).getTime() - now.getTime()) / 1000);
 }
 
 /**

@@ -10,6 +10,8 @@ import {
   fromOwnOrigin,
   parseSessionCookie,
   SESSION_COOKIE,
+  sessionCookieHeader,
+  sessionCookieMaxAge,
   sessionLive,
   sessionNeedsTouch,
 } from '#domain/sessions.ts';
@@ -61,8 +63,11 @@ export function callerAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       const cookie = cookieValue(header(request.event, 'cookie'), SESSION_COOKIE);
       let caller: Caller;
       if (authorization) caller = await apiKeyCaller(authorization, request.event);
-      else if (cookie) caller = await sessionCaller(cookie, request.event);
-      else throw unauthorized('Send an API key as Authorization: Bearer <key>, or sign in');
+      else if (cookie) {
+        const signedIn = await sessionCaller(cookie, request.event);
+        caller = signedIn.caller;
+        renewedCookie.set(request, signedIn.renewedCookie);
+      } else throw unauthorized('Send an API key as Authorization: Bearer <key>, or sign in');
       addLogContext(
         caller.via === 'apiKey'
           ? { keyId: caller.keyId, teamId: caller.team.teamId }
@@ -70,8 +75,22 @@ export function callerAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       );
       (request.context as unknown as { caller: Caller }).caller = caller;
     },
+    after: (request) => {
+      // The session slid forward: its cookie lives 7 more idle days too, unless the
+      // route set the cookie itself (signing out clears it).
+      const setCookie = renewedCookie.get(request);
+      const response = request.response;
+      if (!setCookie || !response) return;
+      const headers = (response.headers ?? {}) as Record<string, string>;
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'set-cookie')) {
+        response.headers = { ...headers, 'set-cookie': setCookie };
+      }
+    },
   };
 }
+
+/** The renewed Set-Cookie of a request whose session slid forward, until its answer is made. */
+const renewedCookie = new WeakMap<object, string | undefined>();
 
 async function apiKeyCaller(authorization: string, event: APIGatewayProxyEvent): Promise<Caller> {
   const apiKey = BEARER.exec(authorization)?.[1];
@@ -133,7 +152,10 @@ async function revokeOrphanKey(record: ApiKeyRecord, event: APIGatewayProxyEvent
   });
 }
 
-async function sessionCaller(cookie: string, event: APIGatewayProxyEvent): Promise<Caller> {
+async function sessionCaller(
+  cookie: string,
+  event: APIGatewayProxyEvent,
+): Promise<{ caller: Caller; renewedCookie?: string }> {
   const ids = parseSessionCookie(cookie);
   if (!ids) throw signInAgain();
   const now = new Date();
@@ -155,12 +177,13 @@ async function sessionCaller(cookie: string, event: APIGatewayProxyEvent): Promi
     }
   }
   const window = windowAt(now.getTime(), 60);
+  const touch = sessionNeedsTouch(session, now);
   const [admitted] = await Promise.all([
     admitRequest(memberScope(team.teamId, session.userId), window, config.managementRatePerMinute),
-    sessionNeedsTouch(session, now) ? touchSession(session, now) : undefined,
+    touch ? touchSession(session, now) : undefined,
   ]);
   if (!admitted) throw rateLimited('A signed-in member', window, now);
-  return {
+  const caller: Caller = {
     team,
     userId: session.userId,
     role: member.role,
@@ -168,6 +191,12 @@ async function sessionCaller(cookie: string, event: APIGatewayProxyEvent): Promi
     via: 'session',
     sessionId: session.sessionId,
     email: member.email,
+  };
+  if (!touch) return { caller };
+  const slid = { createdAt: session.createdAt, lastSeenAt: now.toISOString() };
+  return {
+    caller,
+    renewedCookie: sessionCookieHeader(cookie, config.baseUrl, sessionCookieMaxAge(slid, now)),
   };
 }
 
