@@ -35,6 +35,10 @@ const EmailsScreen = lazyScreen(() =>
   import('./screens/emails.tsx').then((module) => module.EmailsScreen),
 );
 
+/** The app path and query of the page (`/forms/x/submissions/y?folder=spam`). */
+const currentPlace = () =>
+  `${window.location.pathname.replace(/^.*?\/app/, '') || '/'}${window.location.search}`;
+
 type State =
   | { kind: 'loading' }
   | { kind: 'out' }
@@ -48,28 +52,28 @@ export function App() {
   const signedInOnce = useRef(false);
 
   const load = useCallback(() => {
-    if (!signedInOnce.current && !MAYBE_SIGNED_IN) {
+    // A page opened signed out (a notification's "View submission" link) is where sign-in lands.
+    const signedOut = () => {
+      rememberPlace(currentPlace());
       setState({ kind: 'out' });
+    };
+    if (!signedInOnce.current && !MAYBE_SIGNED_IN) {
+      signedOut();
       return;
     }
     call('getSession')
       .then((session) => setState({ kind: 'in', session }))
-      .catch((error: unknown) =>
-        setState(
-          error instanceof ApiError && error.status === 401
-            ? { kind: 'out' }
-            : { kind: 'failed', error },
-        ),
-      );
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) signedOut();
+        else setState({ kind: 'failed', error });
+      });
   }, []);
 
   useEffect(load, []);
   useEffect(
     () =>
       onSignedOut(() => {
-        rememberPlace(
-          `${window.location.pathname.replace(/^.*?\/app/, '') || '/'}${window.location.search}`,
-        );
+        rememberPlace(currentPlace());
         setState({ kind: 'out' });
       }),
     [],

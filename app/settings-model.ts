@@ -30,6 +30,8 @@ export interface Setting {
   options?: readonly (readonly [string, string])[];
   /** Empty means "none" (null), not "empty text". */
   nullable?: boolean;
+  /** Takes email placeholders: the screen lists them beside it, each insertable. */
+  placeholders?: boolean;
 }
 
 /** A key of the PATCH body (the write-only captcha secret too): never `fields` or `design`. */
@@ -66,7 +68,7 @@ export const GROUPS: readonly { title: string; settings: readonly Setting[] }[] 
         nullable: true,
         hint: 'Empty: the team owner.',
       },
-      { key: 'notifySubject', label: 'Subject', kind: 'text' },
+      { key: 'notifySubject', label: 'Subject', kind: 'text', placeholders: true },
       { key: 'notifyFromName', label: 'Sender name', kind: 'text' },
     ],
   },
@@ -74,13 +76,28 @@ export const GROUPS: readonly { title: string; settings: readonly Setting[] }[] 
     title: 'Auto-reply',
     settings: [
       { key: 'autoreplyEnabled', label: 'Reply to the submitter', kind: 'checkbox' },
-      { key: 'autoreplySubject', label: 'Reply subject', kind: 'text', nullable: true },
-      { key: 'autoreplyBody', label: 'Reply text', kind: 'textarea', nullable: true },
+      {
+        key: 'autoreplySubject',
+        label: 'Reply subject',
+        kind: 'text',
+        nullable: true,
+        placeholders: true,
+      },
+      {
+        key: 'autoreplyBody',
+        label: 'Reply text',
+        kind: 'textarea',
+        nullable: true,
+        placeholders: true,
+      },
       {
         key: 'autoreplyAnswerPlaceholders',
         label: 'Let answers fill placeholders in the reply',
         kind: 'checkbox',
-        hint: 'A visitor then chooses part of a mail sent in your name.',
+        hint:
+          'On: each {{field.…}} in the reply subject and text is replaced by what the visitor typed in that field. ' +
+          'Off: they are left empty, and the reply is sent without them. ' +
+          'The visitor also chooses the address the reply goes to, so with this on, anyone can have a mail with words of their choosing sent in your name to anyone.',
       },
       { key: 'autoreplyHourlyLimit', label: 'Replies an hour, at most', kind: 'number' },
     ],

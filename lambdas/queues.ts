@@ -54,7 +54,10 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 360,
     maxReceiveCount: () => 5,
   },
-  /** Sign-in emails: the route answers alike for members and strangers; the mailer tells them apart. */
+  /**
+   * Sign-in emails and failed verifies to record: the routes answer alike
+   * for members and strangers; the worker tells them apart.
+   */
   signIns: {
     name: 'signIns',
     urlVariable: 'SIGN_IN_QUEUE_URL',

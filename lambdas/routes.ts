@@ -359,7 +359,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v1/auth/verify',
     handler: 'http/auth/verify.ts',
-    access: ['rateLimits:count', 'table:read', 'table:write'],
+    access: ['rateLimits:count', 'table:read', 'table:write', 'queue:signIns:send'],
     summary: 'Uses a sign-in link token or code once and starts a session (cookie).',
   },
   {

@@ -148,7 +148,8 @@ export const workers: readonly Worker[] = [
     trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
   },
   {
-    // Finds the address's teams, stores the sign-in's hashes, sends the email.
+    // Finds the address's teams, stores the sign-in's hashes, sends the email;
+    // records failed verifies in the audit trail of the address's teams.
     ...mailerDefaults,
     name: 'signInMailer',
     handler: 'events/sign-in-mailer.ts',

@@ -1,6 +1,15 @@
-import { autoReply, type EmailMessage, ownerNotification } from '#domain/email-messages.ts';
+import type { ComponentChildren } from 'preact';
+import {
+  autoReply,
+  DEFAULT_AUTOREPLY_BODY,
+  DEFAULT_AUTOREPLY_SUBJECT,
+  type EmailMessage,
+  ownerNotification,
+} from '#domain/email-messages.ts';
+import { type PlaceholderKind, placeholdersIn } from '#domain/email-placeholders.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
+import { BASE_PATH } from '../base.ts';
 import type { Form } from '../model.ts';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { Link } from '../parts/link.tsx';
@@ -75,9 +84,14 @@ function Previews(props: { form: Form }) {
     form: record,
     submission,
     recipient,
-    manageUrl: `${window.location.origin}/app/forms/${form.id}`,
+    baseUrl: `${window.location.origin}${BASE_PATH}`,
   });
   const reply = autoReply({ form: record, submission, to: 'ada@example.com', replyTo: recipient });
+  const replyTexts = [
+    ['subject', form.autoreplySubject || DEFAULT_AUTOREPLY_SUBJECT],
+    ['text', form.autoreplyBody?.trim() ? form.autoreplyBody : DEFAULT_AUTOREPLY_BODY],
+  ] as const;
+  const notificationTexts = [['subject', form.notifySubject]] as const;
   return (
     <>
       <p class="hint">
@@ -89,13 +103,57 @@ function Previews(props: { form: Form }) {
         title="Notification to you"
         state={form.notifyEnabled ? 'On' : 'Off: no notification is sent'}
         message={notification}
-      />
+      >
+        <EmptyMarks texts={notificationTexts} kind="unknown" formId={form.id}>
+          Not placeholders, so sent as nothing (saving the setting again asks to correct them):
+        </EmptyMarks>
+      </Message>
       <Message
         title="Auto-reply to the submitter"
         state={form.autoreplyEnabled ? 'On' : 'Off: no auto-reply is sent'}
         message={reply}
-      />
+      >
+        {!form.autoreplyAnswerPlaceholders && (
+          <EmptyMarks texts={replyTexts} kind="field" formId={form.id}>
+            Empty in the sent reply, because “Let answers fill placeholders in the reply” is off:
+          </EmptyMarks>
+        )}
+        <EmptyMarks texts={replyTexts} kind="unknown" formId={form.id}>
+          Not placeholders, so sent as nothing (saving the setting again asks to correct them):
+        </EmptyMarks>
+      </Message>
     </>
+  );
+}
+
+/**
+ * The placeholders of `kind` in the saved texts, each marked with where it
+ * is: those the real email fills with nothing (docs/delivery.md#placeholders),
+ * which the sample would not show otherwise. Nothing when there are none.
+ */
+function EmptyMarks(props: {
+  texts: readonly (readonly [string, string | null])[];
+  kind: PlaceholderKind;
+  formId: string;
+  children: ComponentChildren;
+}) {
+  const found = props.texts.flatMap(([where, text]) =>
+    placeholdersIn(text ?? '')
+      .filter((use) => use.kind === props.kind)
+      .map((use) => ({ where, written: use.written })),
+  );
+  if (found.length === 0) return null;
+  return (
+    <p class="empty-placeholders">
+      {props.children}{' '}
+      {found.map((use, i) => (
+        <span key={`${use.where}-${use.written}-${i}`}>
+          {i > 0 && ', '}
+          <mark>{use.written}</mark> in the {use.where}
+        </span>
+      ))}
+      . <Link to={`/forms/${props.formId}/settings`}>Change in Settings</Link>.
+    </p>
   );
 }
 
@@ -107,13 +165,19 @@ function Previews(props: { form: Form }) {
  */
 const withoutInlineStyles = (html: string) => html.replace(/ style="[^"]*"/g, '');
 
-function Message(props: { title: string; state: string; message: EmailMessage }) {
+function Message(props: {
+  title: string;
+  state: string;
+  message: EmailMessage;
+  children?: ComponentChildren;
+}) {
   const { message } = props;
   const id = props.title.toLowerCase().replace(/[^a-z]+/g, '-');
   return (
     <section class="email-preview" aria-labelledby={id}>
       <h2 id={id}>{props.title}</h2>
       <p class="hint">{props.state}</p>
+      {props.children}
       <dl class="headers">
         <div>
           <dt>Subject</dt>

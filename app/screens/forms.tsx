@@ -4,6 +4,7 @@ import type { Form, FormSummary, TeamView } from '../model.ts';
 import { Loading, Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
 import { StatusBadge } from '../parts/status-badge.tsx';
+import { submissionsAndTests } from '../parts/submission-count.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
 import { navigate } from '../router.ts';
 
@@ -57,9 +58,7 @@ export function Forms() {
               </Link>
               <span class="type">{form.type}</span>
               <StatusBadge status={form.status} closedReason={closed[form.id] ?? null} />
-              <span class="count">
-                {form.submissionCount} {form.submissionCount === 1 ? 'submission' : 'submissions'}
-              </span>
+              <span class="count">{submissionsAndTests(form.submissionCount, form.testCount)}</span>
               <span class={form.unreadCount > 0 ? 'count unread' : 'count'}>
                 {form.unreadCount} unread
               </span>

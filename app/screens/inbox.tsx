@@ -8,6 +8,7 @@ import { Loading, Problem } from '../parts/feedback.tsx';
 import { KeyHelp, useInboxKeys } from '../parts/inbox-keys.tsx';
 import { Link } from '../parts/link.tsx';
 import { StatusBadge } from '../parts/status-badge.tsx';
+import { submissionsAndTests } from '../parts/submission-count.tsx';
 import { navigate } from '../router.ts';
 import { When } from '../time.tsx';
 import { SearchResults } from './search-results.tsx';
@@ -215,6 +216,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
         </h1>
         <StatusBadge status={form.status} closedReason={form.closedReason} />
       </div>
+      <p>{submissionsAndTests(list.submissionCount, list.testCount)}</p>
       <div class="tools">
         <Link to={`/forms/${formId}/summary`}>Summary</Link>
         <Link to={`/forms/${formId}/share`}>Share</Link>
@@ -451,8 +453,9 @@ function Pager(props: { formId: string; folder: Folder; list: Page }) {
         <span />
       )}
       <span>
-        Page {list.page} of {list.pageCount} · {list.total}{' '}
-        {list.total === 1 ? 'submission' : 'submissions'}
+        {/* A folder's size, tests included: named by the folder, not as submissions. */}
+        Page {list.page} of {list.pageCount} · {list.total.toLocaleString()} in{' '}
+        {FOLDER_NAMES[props.folder]}
       </span>
       <label>
         Per page{' '}

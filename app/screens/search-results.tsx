@@ -68,7 +68,9 @@ export function SearchResults(props: {
       </h2>
       <p role="status">
         {running ? 'Searching… ' : ''}
-        Searched {searched.toLocaleString()} of {(total ?? 0).toLocaleString()} submissions.
+        {/* Everything stored, tests and spam among it: not "submissions" (docs/dashboard.md#counts). */}
+        Searched {searched.toLocaleString()} of {(total ?? 0).toLocaleString()}, tests and spam
+        included.
       </p>
       {error ? (
         <Problem error={error} retry={() => run(next ?? undefined, found, searched)} />

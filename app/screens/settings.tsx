@@ -1,10 +1,11 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
 import type { Form } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { describedBy, FieldNotes } from '../parts/field-notes.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
+import { PlaceholderButtons } from '../parts/placeholder-buttons.tsx';
 import { askBeforeLeaving, navigate } from '../router.ts';
 import { useSession } from '../session.ts';
 import { changesOf, type Draft, draftOf, GROUPS, isPro, type Setting } from '../settings-model.ts';
@@ -189,6 +190,11 @@ function GroupForm(props: {
           problem={problems[setting.key]}
           locked={free && isPro(setting.key)}
           form={form}
+          answersEmpty={
+            setting.key.startsWith('autoreply') && draft.autoreplyAnswerPlaceholders === false
+              ? 'Answer placeholders ({{field.…}}) stay empty in the reply while “Let answers fill placeholders in the reply” is off.'
+              : undefined
+          }
           onChange={(value) => setDraft({ ...draft, [setting.key]: value })}
         />
       ))}
@@ -208,10 +214,15 @@ function Control(props: {
   problem?: string;
   locked: boolean;
   form: Form;
+  answersEmpty?: string;
   onChange: (value: string | boolean) => void;
 }) {
   const { setting, value, problem, locked, form } = props;
   const id = idOf(setting.key);
+  const field = useRef<HTMLInputElement | HTMLTextAreaElement | null>(null);
+  const keep = (element: HTMLInputElement | HTMLTextAreaElement | null) => {
+    field.current = element;
+  };
   const notes = [
     locked && 'Needs the Pro plan: a Free team can clear it but not set it.',
     setting.hint,
@@ -227,6 +238,10 @@ function Control(props: {
   const hint = notes.length > 0 ? notes.join(' ') : undefined;
   const common = {
     id,
+    // Placeholder buttons insert where the cursor is once the control has been entered.
+    onFocus: (event: { currentTarget: HTMLElement }) => {
+      event.currentTarget.dataset.entered = 'yes';
+    },
     disabled: locked && !(setting.kind === 'checkbox' ? value === true : value !== ''),
     'aria-invalid': problem ? ('true' as const) : undefined,
     'aria-describedby': describedBy(id, { hint, problem }),
@@ -261,6 +276,7 @@ function Control(props: {
       control = (
         <textarea
           {...common}
+          ref={keep}
           rows={setting.kind === 'lines' ? 4 : 5}
           value={value as string}
           onInput={text}
@@ -271,6 +287,7 @@ function Control(props: {
       control = (
         <input
           {...common}
+          ref={keep}
           // Preact types each input type apart; the table above names the right one.
           type={INPUT_TYPES[setting.kind] as 'text'}
           autoComplete={setting.kind === 'secret' ? 'new-password' : undefined}
@@ -293,6 +310,16 @@ function Control(props: {
         </>
       )}
       <FieldNotes id={id} hint={hint} problem={problem} />
+      {setting.placeholders && !common.disabled && (
+        <PlaceholderButtons
+          form={form}
+          label={setting.label}
+          control={field}
+          value={value as string}
+          onChange={props.onChange}
+          answersEmpty={props.answersEmpty}
+        />
+      )}
     </div>
   );
 }

@@ -61,7 +61,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 401
-          ? 'That code is wrong, used or expired.'
+          ? 'That code is wrong, used or expired, a newer email replaced it, or codes were tried too often this hour. The link in the email still works.'
           : messageOf(failure),
       );
       setBusy(false);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../api.ts';
+import { FIRST_DATE, LAST_DATE } from '#domain/summary-dates.ts';
+import { ApiError, call } from '../api.ts';
 import type { Form, FormAnalytics } from '../model.ts';
 import { CountTable, DayBars, DayLine } from '../parts/charts.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
@@ -60,7 +61,18 @@ export function SummaryScreen(props: { formId: string; query: URLSearchParams })
       <h1>{form ? `${form.name}: summary` : 'Summary'}</h1>
       <RangePicker from={from} to={to} onPick={show} />
       {error ? (
-        <Problem error={error} retry={load} />
+        <Problem error={error} retry={load}>
+          {/* A link's own dates may be wrong (`?to=9999-12-31`): say which, the picker is above. */}
+          {error instanceof ApiError && error.issues.length > 0 && (
+            <ul>
+              {error.issues.map((issue) => (
+                <li key={issue.path}>
+                  {issue.path}: {issue.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Problem>
       ) : !form || !summary ? (
         <Loading label="Counting…" />
       ) : (
@@ -95,6 +107,7 @@ function RangePicker(props: {
         <input
           type="date"
           value={from}
+          min={FIRST_DATE}
           max={to}
           required
           onInput={(e) => setFrom(e.currentTarget.value)}
@@ -106,6 +119,7 @@ function RangePicker(props: {
           type="date"
           value={to}
           min={from}
+          max={LAST_DATE}
           required
           onInput={(e) => setTo(e.currentTarget.value)}
         />
@@ -138,12 +152,13 @@ function Report(props: { form: Form; summary: FormAnalytics }) {
       <dl class="totals" aria-label="Totals">
         {(
           [
+            // Submissions and tests apart, as every screen counts them (docs/dashboard.md#counts).
             ['Views', number(totals.views)],
-            ['Stored', number(totals.stored)],
+            ['Submissions', number(totals.stored)],
+            ['Tests', number(totals.tests)],
             ['Conversion', percent(totals.conversionRate)],
             ['Spam', number(totals.spam)],
             ['Dropped', number(totals.dropped)],
-            ['Tests', number(totals.tests)],
           ] as const
         ).map(([term, value]) => (
           <div key={term}>
@@ -157,7 +172,7 @@ function Report(props: { form: Form; summary: FormAnalytics }) {
           title="Submissions each day"
           dates={dates}
           series={[
-            { name: 'Stored', values: summary.days.map((d) => d.stored), tone: 'series-a' },
+            { name: 'Submissions', values: summary.days.map((d) => d.stored), tone: 'series-a' },
             { name: 'Spam', values: summary.days.map((d) => d.spam), tone: 'series-b' },
           ]}
         />

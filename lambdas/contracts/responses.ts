@@ -82,6 +82,7 @@ const ShortForm = z.object({
   endpoint: z.string(),
   createdAt: dateTime(),
   submissionCount: count(),
+  testCount: count(),
   unreadCount: count(),
 });
 
@@ -271,6 +272,8 @@ export const RESPONSES = {
     pageCount: z.int(),
     total: count(),
     unreadCount: count(),
+    submissionCount: count(),
+    testCount: count(),
     folderCounts: z.object(
       Object.fromEntries(FOLDERS.map((folder) => [folder, count()])) as {
         all: ReturnType<typeof count>;

@@ -1,7 +1,7 @@
 /**
  * The team's audit trail: who did what, when and from where, kept a year.
- * Recorded: sign-ins and failed codes, sign-outs and sessions ended, member
- * and API key changes, form deletes, bulk deletes of submissions, and every
+ * Recorded: sign-ins, failed codes and links, sign-outs and sessions ended,
+ * member and API key changes, form deletes, bulk deletes of submissions, and every
  * way data leaves (docs/api-guide.md#teams-members-keys-and-the-audit-trail):
  * the webhook connected, changed or disconnected, its secret rotated, the
  * notification address changed, a CSV export, a form's key rotated, a test
@@ -10,6 +10,7 @@
 export const AUDIT_ACTIONS = [
   'auth.signed_in',
   'auth.code_failed',
+  'auth.link_failed',
   'auth.signed_out',
   'auth.sessions_ended',
   'member.invited',
@@ -32,7 +33,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AUDIT_RETENTION_SECONDS = 365 * 86_400;
 
-/** Who acted: a member through a session, an API key, or nobody yet (a failed code). */
+/** Who acted: a member through a session, an API key, or nobody yet (a failed code or link). */
 export interface AuditActor {
   kind: 'member' | 'apiKey' | 'anonymous';
   userId: string | null;

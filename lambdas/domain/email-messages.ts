@@ -1,4 +1,6 @@
 import { domainToASCII } from 'node:url';
+import { submissionPageUrl } from './dashboard-links.ts';
+import { fillTemplate } from './email-placeholders.ts';
 import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -141,40 +143,26 @@ export interface PlaceholderContext {
   answers?: boolean;
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const FIELD_PREFIX = 'field.';
 /** Stored beside the answers but not one of them. */
 const INVALID_NAME = '_invalid';
 
 /**
- * `template` with the placeholders of docs/delivery.md#placeholders filled:
- * `{{form.name}}`, `{{form.id}}`, `{{submission.id}}`, `{{submission.createdAt}}` and
- * `{{field.<id>}}` (the answer of that name, empty when there is none).
- * Spaces inside the braces are allowed; an unknown placeholder stays as
- * written. Answers come without bidi controls; otherwise values are inserted
- * as they are: the caller cleans or escapes the result for where it goes.
- * With `answers: false` (the auto-reply's default), field placeholders fill
- * with nothing: a visitor must not write part of a mail sent in the owner's
- * name to an address the visitor chose.
+ * `template` with the placeholders of docs/delivery.md#placeholders filled
+ * (`fillTemplate`): `{{field.<id>}}` is the answer of that name, without
+ * bidi controls, empty when there is none. With `answers: false` (the
+ * auto-reply's default), field placeholders fill with nothing: a visitor
+ * must not write part of a mail sent in the owner's name to an address the
+ * visitor chose. An unknown placeholder (refused at save since; a form
+ * saved before may hold one) fills with nothing.
  */
 export function fillPlaceholders(template: string, context: PlaceholderContext): string {
-  return template.replace(PLACEHOLDER, (written, name: string) => {
-    switch (name) {
-      case 'form.name':
-        return context.form.name;
-      case 'form.id':
-        return context.form.id;
-      case 'submission.id':
-        return context.submission.id;
-      case 'submission.createdAt':
-        return context.submission.createdAt;
-    }
-    if (name.startsWith(FIELD_PREFIX)) {
-      const fieldName = name.slice(FIELD_PREFIX.length);
-      if (fieldName === INVALID_NAME || context.answers === false) return '';
-      return withoutBidiControls(answerOf(context.submission, fieldName) ?? '');
-    }
-    return written;
+  return fillTemplate(template, {
+    form: context.form,
+    submission: context.submission,
+    answer: (name) =>
+      context.answers === false
+        ? undefined
+        : withoutBidiControls(answerOf(context.submission, name) ?? ''),
   });
 }
 
@@ -317,6 +305,7 @@ function fileLine(file: StoredFile): string {
 const TEST_LINE = 'This is a test submission.';
 const PROBLEMS_HEADING = 'Answers that did not pass the form’s checks:';
 const FILES_HEADING = 'Files:';
+const VIEW_SUBMISSION = 'View submission';
 
 export interface OwnerNotificationInput {
   form: FormRecord;
@@ -324,8 +313,8 @@ export interface OwnerNotificationInput {
   hints?: EmailHints;
   /** `notifyEmail`, else the team owner's address: the caller decides. */
   recipient: string;
-  /** Where the owner manages the form (a dashboard or API address). */
-  manageUrl: string;
+  /** The deployment's base URL: the email links to the submission's page in the dashboard. */
+  baseUrl: string;
 }
 
 /**
@@ -333,8 +322,9 @@ export interface OwnerNotificationInput {
  * when the visitor sent one, else the form's `notifySubject` with its
  * placeholders filled; Reply-To the submitter's address when one is found;
  * a text and an HTML body with the answers, files, answer problems, the
- * test flag, the time received and where to manage the form. Spam is never
- * notified: the caller checks.
+ * test flag, the time received and a link to the submission's page in the
+ * dashboard (`submissionPageUrl`, which the dashboard's preview uses too).
+ * Spam is never notified: the caller checks.
  */
 export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
   const { form, submission, hints } = input;
@@ -348,6 +338,7 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
   const files = submission.meta.files ?? [];
   const received = receivedAt(submission.createdAt);
   const formName = headerValue(form.name, Number.MAX_SAFE_INTEGER);
+  const pageUrl = submissionPageUrl(input.baseUrl, form.id, submission.id);
 
   const text: string[] = [`New submission to ${formName}`];
   if (submission.isTest) text.push('', TEST_LINE);
@@ -364,7 +355,7 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
     text.push('', PROBLEMS_HEADING, ...problems.map((line) => `- ${line}`));
   }
   text.push('', `Received: ${received}`, `Submission: ${submission.id}`);
-  text.push('', `Manage this form: ${input.manageUrl}`, '');
+  text.push('', `${VIEW_SUBMISSION}: ${pageUrl}`, '');
 
   const body = html`<h1 style="font-size:18px">New submission to ${formName}</h1>${
     submission.isTest ? html`\n<p><strong>${TEST_LINE}</strong></p>` : ''
@@ -388,7 +379,7 @@ ${
     : ''
 }
 <p>Received: ${received}<br>\nSubmission: ${submission.id}</p>
-<p>Manage this form: <a href="${input.manageUrl}">${input.manageUrl}</a></p>`;
+<p><a href="${pageUrl}">${VIEW_SUBMISSION}</a></p>`;
 
   const replyTo = submitterAddress(submission, form, hints);
   return {

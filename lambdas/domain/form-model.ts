@@ -123,6 +123,8 @@ export interface FormSummary {
   endpoint: string;
   createdAt: string;
   submissionCount: number;
+  /** Test submissions outside spam: beside `submissionCount`, never in it (docs/api-guide.md#counting). */
+  testCount: number;
   /** Unread submissions (not spam): the dashboard's badge; beyond the short shape's first fields. */
   unreadCount: number;
 }
@@ -145,7 +147,7 @@ export function toFormSummary(
   form: Pick<
     FormRecord,
     'id' | 'name' | 'type' | 'emoji' | 'status' | 'key' | 'createdAt' | 'submissionCount'
-  > & { unreadCount: number },
+  > & { unreadCount: number; testCount: number },
   baseUrl: string,
 ): FormSummary {
   return {
@@ -158,6 +160,7 @@ export function toFormSummary(
     endpoint: endpointOf(baseUrl, form.key),
     createdAt: form.createdAt,
     submissionCount: form.submissionCount,
+    testCount: form.testCount,
     unreadCount: form.unreadCount,
   };
 }

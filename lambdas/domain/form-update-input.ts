@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { allowedOriginsInput, blockedCountriesInput, blockedIpsInput } from './access-lists.ts';
 import { boundedText } from './bounded-text.ts';
+import { placeholderProblem } from './email-placeholders.ts';
 import { invalidRequest } from './errors.ts';
 import { fieldsInput } from './field-definitions.ts';
 import { FORM_TYPES } from './form-model.ts';
@@ -18,6 +19,18 @@ const headerText = (min: number, max: number) =>
   boundedText(min, max).check(
     z.refine((value) => !/\p{Cc}/u.test(value), {
       message: 'Must be one line without control characters',
+    }),
+  );
+
+/**
+ * Email texts with placeholders: a `{{…}}` that is not one is refused, naming
+ * the known ones, rather than sent as written (docs/delivery.md#placeholders).
+ */
+const withPlaceholders = <T extends z.ZodMiniType<string, string>>(schema: T) =>
+  schema.check(
+    z.superRefine((value: string, context) => {
+      const problem = placeholderProblem(value);
+      if (problem) context.issues.push({ code: 'custom', message: problem, input: value });
     }),
   );
 
@@ -74,11 +87,11 @@ export const formUpdateInput = inEnglish(
       notifyEmail: nullish(
         z.pipe(z.string().check(z.trim(), z.maxLength(254)), z.email('Must be an email address')),
       ),
-      notifySubject: z.optional(headerText(1, 500)),
+      notifySubject: z.optional(withPlaceholders(headerText(1, 500))),
       notifyFromName: z.optional(headerText(1, 100)),
       autoreplyEnabled: z.optional(z.boolean()),
-      autoreplySubject: nullish(headerText(1, 500)),
-      autoreplyBody: nullish(boundedText(1, 5000)),
+      autoreplySubject: nullish(withPlaceholders(headerText(1, 500))),
+      autoreplyBody: nullish(withPlaceholders(boundedText(1, 5000))),
       autoreplyAnswerPlaceholders: z.optional(z.boolean()),
       autoreplyHourlyLimit: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
       completionMode: z.optional(z.enum(['default', 'message', 'redirect'])),

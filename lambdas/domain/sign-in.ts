@@ -4,12 +4,13 @@ import { html } from './html.ts';
 
 /**
  * Email sign-in: a one-time link (a 256-bit token) and a 6-digit code for
- * another device, both valid 15 minutes and used once; a code allows 5
- * wrong guesses, then the sign-in is void. Only SHA-256 hashes are stored,
- * and comparisons take constant time.
+ * another device, both valid 15 minutes and used once. Each email's link
+ * stays valid whatever comes after it; its code only until a newer email's
+ * code replaces it, and only within the address's hourly tries
+ * (docs/api-guide.md#sign-in-bounds). Only SHA-256 hashes are stored, and
+ * comparisons take constant time.
  */
 export const SIGN_IN_TTL_SECONDS = 15 * 60;
-export const MAX_CODE_ATTEMPTS = 5;
 
 export interface IssuedSignIn {
   token: string;
@@ -32,6 +33,13 @@ export function issueSignIn(email: string): IssuedSignIn {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   return { token, code, tokenHash: hashSecret(token), codeHash: hashCode(email, code) };
 }
+
+/**
+ * What a code is compared with when the address has none pending: a hash no
+ * code has, so a wrong code costs the same hashing and comparing whether or
+ * not the address is a member's (docs/api-guide.md#sign-in-bounds).
+ */
+export const NO_CODE_HASH = '0'.repeat(64);
 
 export function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');

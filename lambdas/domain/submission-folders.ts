@@ -26,6 +26,15 @@ export function countsAsSubmission(submission: Pick<Submission, 'isSpam' | 'isTe
   return !submission.isSpam && !submission.isTest;
 }
 
+/**
+ * The test submissions outside spam: `all` holds every submission but spam,
+ * `submissionCount` those that are neither spam nor test, so the rest of
+ * `all` is tests (docs/api-guide.md#counting).
+ */
+export function testCountOf(folders: Pick<FolderSizes, 'all'>, submissionCount: number): number {
+  return Math.max(0, folders.all - submissionCount);
+}
+
 export type Flags = Pick<Submission, 'read' | 'starred' | 'isSpam'>;
 export type FlagChange = Partial<Flags>;
 

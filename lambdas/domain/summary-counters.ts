@@ -8,10 +8,12 @@ import type { Submission } from './submission-model.ts';
  * its two states, and a recount from the submissions gives the same
  * numbers. Counter names:
  *
- * - `s` stored (neither spam nor test), `p` spam, `t` tests;
+ * - `s` stored (neither spam nor test), `p` spam (a test moved to spam
+ *   too), `t` tests outside spam;
  * - the rest only for stored ones: `dv:<device>`, `cc:<country>`,
  *   `rf:<referrer host>`, `a:<field>` answered, `o:<field>:<option>` choices
- *   (a value not among the options is `(other)`), `c:<field>` ticked,
+ *   (matched to an option ignoring case and surrounding spaces; a value
+ *   matching none is `(other)`), `c:<field>` ticked,
  *   `r:<field>:<stars>`, `n:<field>:<number>`, `u` unread, `m:<minutes>`
  *   minutes from receipt to first read, and on an rsvp form
  *   `g:<choice field>:<number field>` guests of the "yes" answers.
@@ -73,6 +75,16 @@ export function hourOf(iso: string): string {
   return iso.slice(0, 13).replace(/[-T]/g, '');
 }
 
+/** The start of a UTC hour bucket `YYYYMMDDHH`, in ms. */
+export function hourStart(hour: string): number {
+  return Date.UTC(
+    Number(hour.slice(0, 4)),
+    Number(hour.slice(4, 6)) - 1,
+    Number(hour.slice(6, 8)),
+    Number(hour.slice(8, 10)),
+  );
+}
+
 /** A referrer's host, lower case; undefined for no referrer or one that is not an http(s) URL. */
 export function referrerHost(referrer: string): string | undefined {
   if (!URL.canParse(referrer)) return undefined;
@@ -87,15 +99,30 @@ function numberKey(value: string): string | undefined {
   return String(Number(trimmed));
 }
 
-const isYes = (value: string) => value.trim().toLowerCase() === 'yes';
+/** How answers meet options: without surrounding spaces, in any case (docs/api-guide.md#summary). */
+const folded = (value: string) => value.trim().toLowerCase();
+
+const isYes = (value: string) => folded(value) === 'yes';
+
+/**
+ * The option a choice answer counts under: the option it is, else the one it
+ * is in another case or with spaces around ("YES", " yes " count as "Yes",
+ * as the rsvp block and its guests read them), else `(other)`.
+ */
+export function optionOf(options: readonly string[], value: string): string {
+  if (options.includes(value)) return value;
+  return options.find((option) => folded(option) === folded(value)) ?? '(other)';
+}
 
 /** The counters a submission adds, as it is now; `{}` for none. */
 export function countersOf(
   submission: Submission,
   form: Pick<FormRecord, 'type' | 'fields'>,
 ): Counters {
-  if (submission.isTest) return { t: 1 };
+  // Spam first: a test moved to spam counts as spam, as the spam folder holds it, so the
+  // tests counted are those the inbox shows (docs/api-guide.md#counting).
   if (submission.isSpam) return { p: 1 };
+  if (submission.isTest) return { t: 1 };
   const counters: Counters = { s: 1 };
   const add = (name: string, by = 1) => {
     counters[name] = (counters[name] ?? 0) + by;
@@ -139,8 +166,7 @@ function fieldCounters(
   switch (field.type) {
     case 'select':
     case 'radio': {
-      const option = field.options?.includes(value) ? value : '(other)';
-      add(`o:${field.id}:${option}`);
+      add(`o:${field.id}:${optionOf(field.options ?? [], value)}`);
       return;
     }
     case 'checkbox':

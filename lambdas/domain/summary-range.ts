@@ -1,19 +1,28 @@
 import * as z from 'zod/mini';
 import { invalidRequest } from './errors.ts';
 import { hourOf } from './summary-counters.ts';
+import { FIRST_DATE, isCalendarDay, LAST_DATE } from './summary-dates.ts';
 import { inEnglish } from './validation-issues.ts';
 
 /**
  * The days a summary covers: calendar days `from`..`to` in the zone `tz`
- * (defaults: the 30 days ending today, UTC; at most 366 days).
+ * (defaults: the 30 days ending today, UTC; at most 366 days, every date
+ * between FIRST_DATE and LAST_DATE: docs/api-guide.md#summary).
  */
 const MAX_SUMMARY_DAYS = 366;
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const inBounds = (value: string) => value >= FIRST_DATE && value <= LAST_DATE;
 
-const isDate = (value: string) =>
-  DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+const summaryDate = () =>
+  z.string().check(
+    z.refine(isCalendarDay, 'Must be a real day, YYYY-MM-DD'),
+    // Only for a real day, so a bad one gets one issue.
+    z.refine(
+      (value) => !isCalendarDay(value) || inBounds(value),
+      `Must be between ${FIRST_DATE} and ${LAST_DATE}`,
+    ),
+  );
 
 function isZone(value: string): boolean {
   try {
@@ -26,8 +35,8 @@ function isZone(value: string): boolean {
 
 export const summaryQuery = inEnglish(
   z.strictObject({
-    from: z.optional(z.string().check(z.refine(isDate, 'Must be a date, YYYY-MM-DD'))),
-    to: z.optional(z.string().check(z.refine(isDate, 'Must be a date, YYYY-MM-DD'))),
+    from: z.optional(summaryDate()),
+    to: z.optional(summaryDate()),
     tz: z.optional(
       z
         .string()
@@ -69,18 +78,32 @@ export function dateIn(instantMs: number, tz: string): string {
 
 /**
  * The range a query names, with its defaults (`to` today in the zone, `from`
- * 29 days before `to`): 400 when it spans more than 366 days.
+ * 29 days before `to`, not before FIRST_DATE): 400 when it spans more than
+ * 366 days or leaves the dates a summary may name.
  */
 export function summaryRange(query: SummaryQuery, now: Date): SummaryRange {
   const tz = query.tz ?? 'UTC';
   const to = query.to ?? dateIn(now.getTime(), tz);
-  const from = query.from ?? addDays(to, -(DEFAULT_DAYS - 1));
+  const earliest = addDays(to, -(DEFAULT_DAYS - 1));
+  const from = query.from ?? (earliest < FIRST_DATE ? FIRST_DATE : earliest);
+  // The query's dates are checked by its schema; these also hold for a caller that skips it.
+  for (const [path, date] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
+    if (!isCalendarDay(date) || !inBounds(date)) {
+      throw invalidRequest('The query string is not valid', [
+        { path, code: 'custom', message: `Must be a day between ${FIRST_DATE} and ${LAST_DATE}` },
+      ]);
+    }
+  }
   if (from > to) {
     throw invalidRequest('The query string is not valid', [
       { path: 'from', code: 'custom', message: 'Must not be after to' },
     ]);
   }
-  if (daysBetween(from, to) + 1 > MAX_SUMMARY_DAYS) {
+  const days = daysBetween(from, to) + 1;
+  if (days > MAX_SUMMARY_DAYS) {
     throw invalidRequest('The query string is not valid', [
       {
         path: 'to',
@@ -89,8 +112,8 @@ export function summaryRange(query: SummaryQuery, now: Date): SummaryRange {
       },
     ]);
   }
-  const dates: string[] = [];
-  for (let date = from; date <= to; date = addDays(date, 1)) dates.push(date);
+  // Counted, not compared: the loop runs `days` times (at most 366) whatever the dates.
+  const dates = Array.from({ length: days }, (_, i) => addDays(from, i));
   return { from, to, tz, dates };
 }
 
@@ -106,14 +129,4 @@ export function hoursToRead(range: SummaryRange): { first: string; last: string 
   const end = Date.parse(`${addDays(range.to, 1)}T00:00:00Z`) + 13 * 3_600_000;
   const hour = (ms: number) => hourOf(new Date(ms).toISOString());
   return { first: `${hour(start).slice(0, 8)}00`, last: hour(end) };
-}
-
-/** The start of a UTC hour bucket `YYYYMMDDHH`, in ms. */
-export function hourStart(hour: string): number {
-  return Date.UTC(
-    Number(hour.slice(0, 4)),
-    Number(hour.slice(4, 6)) - 1,
-    Number(hour.slice(6, 8)),
-    Number(hour.slice(8, 10)),
-  );
 }

@@ -1,6 +1,6 @@
 import type { FieldDefinition, FormRecord } from './form-model.ts';
-import { type Counters, DEVICES, DROP_REASONS } from './summary-counters.ts';
-import { dateIn, hourStart, type SummaryRange } from './summary-range.ts';
+import { type Counters, DEVICES, DROP_REASONS, hourStart } from './summary-counters.ts';
+import { dateIn, type SummaryRange } from './summary-range.ts';
 
 /**
  * The summary of a form over a range of days (docs/api-guide.md#summary),

@@ -127,8 +127,7 @@ function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undef
   const recipient = (team.plan === 'pro' && form.notifyEmail) || team.ownerEmail;
   if (job.kind === 'notification') {
     if (!form.notifyEnabled) return undefined;
-    const manageUrl = `${config.baseUrl}/v1/forms/${form.id}`;
-    return ownerNotification({ form, submission, hints, recipient, manageUrl });
+    return ownerNotification({ form, submission, hints, recipient, baseUrl: config.baseUrl });
   }
   if (team.plan !== 'pro' || !form.autoreplyEnabled) return undefined;
   const to = submitterAddress(submission, form, hints);

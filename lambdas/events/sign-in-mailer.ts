@@ -3,24 +3,65 @@ import type { SQSRecord } from 'aws-lambda';
 import { classifySendError, sendEmail } from '#aws/email.ts';
 import { config } from '#config';
 import { issueSignIn, SIGN_IN_TTL_SECONDS, signInEmail } from '#domain/sign-in.ts';
-import type { SignInJob } from '#domain/sign-in-job.ts';
+import {
+  isFailureJob,
+  type SignInFailureJob,
+  type SignInJob,
+  type SignInQueueMessage,
+} from '#domain/sign-in-job.ts';
 import { errorFields, log } from '#log';
+import { recordAuditOnce } from '#store/audit.ts';
 import { getTeams, membershipsOf } from '#store/members.ts';
 import { putSignIn } from '#store/sign-ins.ts';
 import { queueWorker } from './batch-worker.ts';
 
 /**
- * Sends the sign-in email a `POST /v1/auth/sign-in` (or an invitation)
- * asked for, when the address is a member of some team; an address that is
- * none gets nothing, and the route said the same to both. Each message
- * issues a new link and code, replacing the address's earlier ones. Logs
- * name the address only by a hash.
+ * The sign-ins queue's worker. It sends the sign-in email a
+ * `POST /v1/auth/sign-in` (or an invitation) asked for, when the address is
+ * a member of some team; an address that is none gets nothing, and the
+ * route said the same to both. Each email has a link of its own (earlier
+ * links keep working) and a code that replaces the address's earlier one.
+ * It also records the verify route's failures in the audit trail of each
+ * team of the address, out of the route so that its answer takes the same
+ * time for anyone's address and nobody's (docs/api-guide.md#sign-in-bounds).
+ * Logs name the address only by a hash.
  */
-export const handler = queueWorker(() => mail, { parallel: true });
+export const handler = queueWorker(() => handle, { parallel: true });
 
-async function mail(record: SQSRecord): Promise<void> {
-  const job = JSON.parse(record.body) as SignInJob;
-  const who = { address: createHash('sha256').update(job.email).digest('hex').slice(0, 16) };
+async function handle(record: SQSRecord): Promise<void> {
+  const message = JSON.parse(record.body) as SignInQueueMessage;
+  if (isFailureJob(message)) await recordFailure(message);
+  else await mail(message);
+}
+
+function addressHash(email: string) {
+  return { address: createHash('sha256').update(email).digest('hex').slice(0, 16) };
+}
+
+/**
+ * One event in each team of the address (the address is the actor; the
+ * target is the team's member of that address), none for nobody's address.
+ * The event's id was made when the verify failed: the trail keeps its order,
+ * and a second delivery of the message writes nothing more.
+ */
+async function recordFailure(job: SignInFailureJob): Promise<void> {
+  const memberships = await membershipsOf(job.email);
+  for (const { teamId, userId } of memberships) {
+    await recordAuditOnce({
+      eventId: job.eventId,
+      teamId,
+      action: job.failure.startsWith('link') ? 'auth.link_failed' : 'auth.code_failed',
+      actor: { kind: 'anonymous', userId: null, email: job.email, keyId: null },
+      target: userId,
+      details: { reason: job.failure },
+      ip: job.ip,
+      at: job.at,
+    });
+  }
+}
+
+async function mail(job: SignInJob): Promise<void> {
+  const who = addressHash(job.email);
   const now = new Date();
   if (now.getTime() - Date.parse(job.requestedAt) > SIGN_IN_TTL_SECONDS * 1000) {
     log.info('sign-in email not sent: asked too long ago', who);

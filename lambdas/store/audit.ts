@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { AUDIT_RETENTION_SECONDS, type AuditEvent } from '#domain/audit.ts';
@@ -14,6 +15,15 @@ export async function recordAudit(event: AuditEvent): Promise<void> {
     ...event,
     expiresAt: Math.ceil(Date.parse(event.at) / 1000) + AUDIT_RETENTION_SECONDS,
   });
+}
+
+/** Records an event whose id was made earlier (a queued one): a second delivery adds nothing. */
+export async function recordAuditOnce(event: AuditEvent): Promise<void> {
+  try {
+    await recordAudit(event);
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** A page of the trail, newest first; `next` (an event id) continues after its last event. */

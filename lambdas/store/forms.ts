@@ -6,7 +6,7 @@ import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/
 import { newFormKey, withSettingDefaults } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isUuid } from '#domain/ids.ts';
-import type { FolderSizes } from '#domain/submission-folders.ts';
+import { type FolderSizes, testCountOf } from '#domain/submission-folders.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { answerCatalogueOf, newAnswerCatalogueItem } from './answer-columns.ts';
 import { batchWriteAll } from './batches.ts';
@@ -205,9 +205,12 @@ const LIST_COUNT_READS = 16;
 export type ListedForm = Pick<
   FormRecord,
   'id' | 'teamId' | 'name' | 'type' | 'emoji' | 'status' | 'key' | 'createdAt' | 'submissionCount'
-> & { unreadCount: number };
+> & { unreadCount: number; testCount: number };
 
-/** The team's forms, newest first, each with its `submissionCount` and unread summed from its shards. */
+/**
+ * The team's forms, newest first, each with its `submissionCount`, tests
+ * outside spam and unread summed from its shards.
+ */
 export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
   const forms = await childrenOf<ListedForm>(teamFormsParent(teamId));
   let next = 0;
@@ -219,6 +222,7 @@ export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
       forms[i] = {
         ...form,
         submissionCount: counters.counted,
+        testCount: testCountOf(counters.folders, counters.counted),
         unreadCount: counters.folders.unread,
       };
     }

@@ -30,21 +30,6 @@ export function managementKeyScope(keyId: string): string {
   return `key#${keyId}`;
 }
 
-/** Sign-in emails asked for one address (hashed: no address in a key). */
-export function signInAddressScope(email: string): string {
-  return `SIGNIN#${createHash('sha256').update(email).digest('hex')}`;
-}
-
-/** Sign-in emails asked for from one IP address. */
-export function signInIpScope(ip: string): string {
-  return `SIGNIN-IP#${ip}`;
-}
-
-/** Verifications tried from one IP address. */
-export function verifyIpScope(ip: string): string {
-  return `VERIFY-IP#${ip}`;
-}
-
 /** The management API's limit on one signed-in member (all their sessions together). */
 export function memberScope(teamId: string, userId: string): string {
   return `member#${teamId}#${userId}`;

@@ -4,7 +4,14 @@ import {
   CreateScheduleGroupCommand,
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  QueueDoesNotExist,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { config } from '#config';
 import { QUEUES } from '#queues';
 import { LOCAL_BUCKET, LOCAL_QUEUE_PREFIX, LOCAL_SCHEDULE_GROUP } from './environment.ts';
@@ -26,10 +33,13 @@ export async function ensureBucket(s3: S3Client): Promise<void> {
 }
 
 /**
- * Creates every queue of queues.ts with its dead-letter queue (CreateQueue is
- * idempotent). A queue kept from an earlier run answers with the URL it was
- * made with, whose port may be another's now: its URL is taken on the
- * emulator's current address (it finds queues by name, whatever the port).
+ * Creates every queue of queues.ts with its dead-letter queue, or brings a
+ * queue kept from an earlier run to today's settings: CreateQueue refuses a
+ * kept queue whose attributes differ (a changed WEBHOOK_RETRY_DELAYS_SECONDS
+ * moves the RedrivePolicy), so a kept queue gets SetQueueAttributes instead.
+ * A kept queue answers with the URL it was made with, whose port may be
+ * another's now: its URL is taken on the emulator's current address (it
+ * finds queues by name, whatever the port).
  */
 export async function ensureQueues(sqs: SQSClient): Promise<Record<string, LocalQueue>> {
   const endpoint = await sqs.config.endpoint?.();
@@ -37,31 +47,43 @@ export async function ensureQueues(sqs: SQSClient): Promise<Record<string, Local
     endpoint
       ? `${endpoint.protocol}//${endpoint.hostname}:${endpoint.port}${new URL(url).pathname}`
       : url;
+  const ensure = async (name: string, attributes: Record<string, string>) => {
+    const kept = await urlOf(sqs, name);
+    if (!kept) {
+      const made = await sqs.send(
+        new CreateQueueCommand({ QueueName: name, Attributes: attributes }),
+      );
+      return here(made.QueueUrl!);
+    }
+    if (Object.keys(attributes).length > 0) {
+      await sqs.send(
+        new SetQueueAttributesCommand({ QueueUrl: here(kept), Attributes: attributes }),
+      );
+    }
+    return here(kept);
+  };
   const created: Record<string, LocalQueue> = {};
   for (const queue of Object.values(QUEUES)) {
-    const dlq = await sqs.send(
-      new CreateQueueCommand({ QueueName: `${LOCAL_QUEUE_PREFIX}-${queue.name}-dlq` }),
-    );
-    const dlqArn = await arnOf(sqs, here(dlq.QueueUrl!));
-    const main = await sqs.send(
-      new CreateQueueCommand({
-        QueueName: `${LOCAL_QUEUE_PREFIX}-${queue.name}`,
-        Attributes: {
-          VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
-          RedrivePolicy: JSON.stringify({
-            deadLetterTargetArn: dlqArn,
-            maxReceiveCount: queue.maxReceiveCount(config),
-          }),
-        },
+    const deadLetterUrl = await ensure(`${LOCAL_QUEUE_PREFIX}-${queue.name}-dlq`, {});
+    const url = await ensure(`${LOCAL_QUEUE_PREFIX}-${queue.name}`, {
+      VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: await arnOf(sqs, deadLetterUrl),
+        maxReceiveCount: queue.maxReceiveCount(config),
       }),
-    );
-    created[queue.name] = {
-      url: here(main.QueueUrl!),
-      arn: await arnOf(sqs, here(main.QueueUrl!)),
-      deadLetterUrl: here(dlq.QueueUrl!),
-    };
+    });
+    created[queue.name] = { url, arn: await arnOf(sqs, url), deadLetterUrl };
   }
   return created;
+}
+
+async function urlOf(sqs: SQSClient, name: string): Promise<string | undefined> {
+  try {
+    return (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
+  } catch (error) {
+    if (error instanceof QueueDoesNotExist) return undefined;
+    throw error;
+  }
 }
 
 async function arnOf(sqs: SQSClient, queueUrl: string): Promise<string> {

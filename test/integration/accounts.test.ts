@@ -11,7 +11,7 @@ import {
   verify,
 } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
-import { emailsTo } from '#test/support/delivery.ts';
+import { emailsTo, eventually } from '#test/support/delivery.ts';
 import { freshVisitor } from '#test/support/submit.ts';
 
 type ApiKeyRow = { keyId: string; revokedAt: string | null; lastUsedOn: string | null };
@@ -53,7 +53,7 @@ describe('email sign-in', () => {
     expect(again.status).toBe(401);
   });
 
-  it('by code: a wrong code counts; after 5 wrong ones even the right code is void', async () => {
+  it('by code: a wrong code counts; after 5 tries in the hour even the right code fails, the link does not', async () => {
     const owner = await teamWithOwner();
     const { code } = await requestSignIn(owner.email);
     const wrong = code === '000000' ? '000001' : '000000';
@@ -66,7 +66,7 @@ describe('email sign-in', () => {
     const other = next.code === '000000' ? '000001' : '000000';
     for (let i = 0; i < 5; i++) await verify({ email: owner.email, code: other });
     expect((await verify({ email: owner.email, code: next.code })).status).toBe(401);
-    expect((await verify({ token: next.token })).status, 'the link dies with the code').toBe(401);
+    expect((await verify({ token: next.token })).status, 'wrong codes never void a link').toBe(200);
   });
 
   it('answers an address that is nobody’s exactly as a member’s, and sends it nothing', async () => {
@@ -106,14 +106,15 @@ describe('email sign-in', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
   });
 
-  it('sending is limited per address: the sixth request within the hour is 429 with Retry-After', async () => {
+  it('sending is limited per address and requester: the sixth request from one network within the hour is 429 with Retry-After', async () => {
     const email = `limited-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const from = freshVisitor();
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await authPost('/v1/auth/sign-in', { email })).status);
+      statuses.push((await authPost('/v1/auth/sign-in', { email }, from)).status);
     }
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
-    const refused = await authPost('/v1/auth/sign-in', { email });
+    const refused = await authPost('/v1/auth/sign-in', { email }, from);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 
@@ -334,7 +335,12 @@ describe('the audit trail', () => {
     });
     await asMember(cookie, 'DELETE', `/v1/forms/${form.body.id}`);
 
-    const trail = await asMember(cookie, 'GET', '/v1/team/audit?limit=100');
+    // A failed code is recorded by the sign-in worker, out of the verify route.
+    const trail = await eventually(
+      () => asMember(cookie, 'GET', '/v1/team/audit?limit=100'),
+      (read) =>
+        (read.body.events as { action: string }[]).some((e) => e.action === 'auth.code_failed'),
+    );
     expect(trail.status).toBe(200);
     const actions = (trail.body.events as { action: string }[]).map((e) => e.action).reverse();
     expect(actions).toEqual([

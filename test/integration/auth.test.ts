@@ -60,6 +60,7 @@ describe('API key authentication', () => {
     ['GET', '/export.csv?filter=nope', {}],
     ['PUT', '/webhook', { body: { url: 'not a url' } }],
     ['GET', '/webhook/deliveries?limit=0', {}],
+    ['GET', '/summary?to=9999-12-31', {}],
   ] as const)(
     "another team's form answers 404 before its body or query is read: %s %s",
     async (method, path, request) => {

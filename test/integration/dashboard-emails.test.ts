@@ -1,8 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
-import { api } from '#test/support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
-import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import {
+  dashboardAs,
+  expectAccessible,
+  openDashboard,
+  signInThroughPage,
+} from '#test/support/dashboard.ts';
+import { emailsTo, eventually } from '#test/support/delivery.ts';
+import { forceFormAttributes } from '#test/support/forms.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -45,7 +53,116 @@ describe('the emails screen', () => {
       await reply.getByText('Thanks from Shop <b>orders</b>').waitFor();
       expect(await reply.locator('pre').textContent()).toContain('We read every message.');
       await reply.getByText('On', { exact: true }).waitFor();
+      // The preview links where the real notification does: the submission's page.
+      expect(await notification.locator('pre').textContent()).toMatch(
+        new RegExp(
+          `View submission: ${stack().baseUrl}/app/forms/${formId}/submissions/[0-9a-f-]{36}\\n`,
+        ),
+      );
       await expectAccessible(page, 'emails');
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+});
+
+describe('the emails screen marks what a placeholder leaves empty', () => {
+  it('answer placeholders while answers may not fill the reply, and an unknown one a form saved before holds', async () => {
+    const owner = await teamWithOwner('pro');
+    const created = await api('POST', '/v1/forms', {
+      key: owner.apiKey,
+      body: { name: 'Desk', type: 'contact' },
+    });
+    const formId = created.body.id as string;
+    const patched = await api('PATCH', `/v1/forms/${formId}`, {
+      key: owner.apiKey,
+      body: {
+        autoreplyEnabled: true,
+        autoreplySubject: 'Thanks, {{field.name}}',
+        autoreplyBody: 'You wrote: {{field.message}}\nReference {{submission.id}}',
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    // As stored before unknown placeholders were refused.
+    await forceFormAttributes(formId, { notifySubject: 'Lead {{name}}' });
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/emails`,
+    });
+    const { page } = dashboard;
+    try {
+      const reply = page.getByRole('region', { name: 'Auto-reply to the submitter' });
+      await reply
+        .getByText(/Empty in the sent reply, because .*Let answers fill placeholders/)
+        .waitFor();
+      expect(await reply.locator('mark').allTextContents()).toEqual([
+        '{{field.name}}',
+        '{{field.message}}',
+      ]);
+      expect(await reply.locator('.empty-placeholders').textContent()).toContain(
+        '{{field.name}} in the subject, {{field.message}} in the text',
+      );
+      // What the reply really says: the answers left out.
+      await reply.getByText('Thanks,', { exact: true }).waitFor();
+      const notification = page.getByRole('region', { name: 'Notification to you' });
+      expect(await notification.locator('mark').allTextContents()).toEqual(['{{name}}']);
+      await notification.getByText(/Not placeholders, so sent as nothing/).waitFor();
+      await expectAccessible(page, 'emails with marks');
+
+      // With answers allowed, nothing is marked and the sample's answers fill in.
+      const on = await api('PATCH', `/v1/forms/${formId}`, {
+        key: owner.apiKey,
+        body: { autoreplyAnswerPlaceholders: true },
+      });
+      expect(on.status, on.text).toBe(200);
+      await page.reload();
+      await reply.getByText('Thanks, Ada Lovelace', { exact: true }).waitFor();
+      expect(await reply.locator('mark').count()).toBe(0);
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+});
+
+describe('the notification link', () => {
+  it('opens the submission in the dashboard: signed out, the person signs in with the emailed code and lands on it', async () => {
+    const owner = await teamWithOwner('pro');
+    const created = await api('POST', '/v1/forms', {
+      key: owner.apiKey,
+      body: { name: 'Bookings', type: 'contact' },
+    });
+    const formId = created.body.id as string;
+    const post = await submit(created.body.key as string, {
+      json: { name: 'Grace Hopper', email: 'grace@example.com', message: 'A table for two' },
+      from: freshVisitor(),
+    });
+    expect(post.status, post.text).toBe(200);
+    const submissionId = post.body?.submissionId as string;
+
+    const notifications = await eventually(
+      async () => (await emailsTo(owner.email)).filter((mail) => mail.subject.includes('Bookings')),
+      (list) => list.length > 0,
+    );
+    const mail = notifications[0];
+    expect(mail, 'the notification reached the owner').toBeDefined();
+    const link = /View submission: (\S+)/.exec(mail!.body.text ?? '')?.[1];
+    const pagePath = `/app/forms/${formId}/submissions/${submissionId}`;
+    expect(link).toBe(`${stack().baseUrl}${pagePath}`);
+    // The HTML part links the same page.
+    expect(mail!.body.html).toContain(`<a href="${link}">View submission</a>`);
+
+    // A fresh browser with no session opens the link as a mail reader would.
+    const dashboard = await openDashboard(chromium(), {
+      path: link!.slice(`${stack().baseUrl}/app`.length),
+    });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await signInThroughPage(page, owner.email);
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe(pagePath);
+      await page.getByText('A table for two').waitFor();
+      expect(await page.getByText('Grace Hopper').count()).toBeGreaterThan(0);
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();

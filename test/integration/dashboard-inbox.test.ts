@@ -68,7 +68,7 @@ describe('the inbox', () => {
       expect(await counts(page)).toEqual(['All 20', 'Unread 20', 'Starred 0', 'Spam 0']);
       await expect.poll(() => rowsOf(page).count()).toBe(15);
       expect(await rowsOf(page).first().getAttribute('class')).toContain('unread');
-      expect(await page.getByText('Page 1 of 2 · 20 submissions').count()).toBe(1);
+      expect(await page.getByText('Page 1 of 2 · 20 in All').count()).toBe(1);
       await expectAccessible(page, 'inbox');
 
       await page.getByRole('checkbox', { name: /Note 19 about/ }).click();
@@ -85,7 +85,7 @@ describe('the inbox', () => {
 
       await page.getByRole('link', { name: 'Next page' }).click();
       await expect.poll(() => rowsOf(page).count()).toBe(5);
-      await expect.poll(() => page.getByText('Page 2 of 2 · 20 submissions').count()).toBe(1);
+      await expect.poll(() => page.getByText('Page 2 of 2 · 20 in All').count()).toBe(1);
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
@@ -151,7 +151,9 @@ describe('the inbox', () => {
     try {
       await page.getByRole('searchbox', { name: 'Search answers' }).fill('NOTE 2');
       await page.getByRole('button', { name: 'Search' }).click();
-      await expect.poll(() => page.getByText('Searched 30 of 30 submissions.').count()).toBe(1);
+      await expect
+        .poll(() => page.getByText('Searched 30 of 30, tests and spam included.').count())
+        .toBe(1);
       // "note" and "2": Note 2, 12, 20-29 (the words may be anywhere in the answers).
       const found = (await page.getByRole('list').last().getByRole('link').allTextContents()).map(
         (text) => text.replace(' about the order', ''),

@@ -103,6 +103,95 @@ describe('the settings screen', () => {
     }
   });
 
+  it('lists the placeholders beside the email texts, each a button that inserts at the cursor by keyboard; an unknown one is refused at its field', async () => {
+    const { owner, formId, saved } = await ownerWithForm('pro');
+    const fields = [
+      { id: 'name', type: 'text', label: 'Your name' },
+      { id: 'email', type: 'email', label: 'Email' },
+      { id: 'cv', type: 'file', label: 'CV' },
+    ];
+    const patched = await api('PATCH', `/v1/forms/${formId}`, {
+      key: owner.apiKey,
+      body: { fields, allowUploads: true },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/settings`,
+    });
+    const { page } = dashboard;
+    try {
+      const reply = page.getByRole('form', { name: /^Auto-reply/ });
+      const subject = reply.getByLabel('Reply subject', { exact: true });
+      const subjectPlaceholders = reply.getByRole('group', {
+        name: 'Insert a placeholder into Reply subject',
+      });
+      await subjectPlaceholders.getByRole('button', { name: '{{form.name}}' }).waitFor();
+      // The form's own placeholders, then one per answer (a file has none).
+      expect(await subjectPlaceholders.getByRole('button').allTextContents()).toEqual([
+        '{{form.name}}',
+        '{{form.id}}',
+        '{{submission.id}}',
+        '{{submission.createdAt}}',
+        '{{field.name}}',
+        '{{field.email}}',
+      ]);
+      // Answers stay empty in the reply while the switch is off: said beside them.
+      await subjectPlaceholders.getByText(/stay empty in the reply/).waitFor();
+      for (const name of ['Subject', 'Reply text']) {
+        await page.getByRole('group', { name: `Insert a placeholder into ${name}` }).waitFor();
+      }
+
+      // By keyboard: the cursor inside the text, then the button, then typing goes on after it.
+      await subject.fill('Thanks, !');
+      await subject.press('End');
+      await subject.press('ArrowLeft');
+      await subjectPlaceholders.getByRole('button', { name: '{{field.name}}' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => subject.inputValue()).toBe('Thanks, {{field.name}}!');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe('setting-autoreplySubject');
+      await page.keyboard.type(' :)');
+      expect(await subject.inputValue()).toBe('Thanks, {{field.name}} :)!');
+
+      // A placeholder that does nothing is refused in the page, naming the known ones.
+      const text = reply.getByLabel('Reply text', { exact: true });
+      await text.fill('Dear {{name}},');
+      await reply.getByRole('button', { name: 'Save auto-reply' }).click();
+      await expect.poll(() => text.getAttribute('aria-invalid')).toBe('true');
+      expect(await reply.locator('.field-problem').textContent()).toContain(
+        'Unknown placeholder {{name}}. The placeholders are {{form.name}}',
+      );
+      expect((await saved()).autoreplyBody).toBeNull();
+      // A click inserts too: where the cursor was in the text.
+      await text.fill('Dear ,');
+      await text.press('End');
+      await text.press('ArrowLeft');
+      await reply
+        .getByRole('group', { name: 'Insert a placeholder into Reply text' })
+        .getByRole('button', { name: '{{field.name}}' })
+        .click();
+      expect(await text.inputValue()).toBe('Dear {{field.name}},');
+      await reply.getByRole('button', { name: 'Save auto-reply' }).click();
+      await reply.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      const after = await saved();
+      expect([after.autoreplySubject, after.autoreplyBody]).toEqual([
+        'Thanks, {{field.name}} :)!',
+        'Dear {{field.name}},',
+      ]);
+      // The switch's help says what it does in plain words.
+      await reply
+        .getByText(
+          /On: each \{\{field\.…\}\} in the reply subject and text is replaced by what the visitor typed/,
+        )
+        .waitFor();
+      await expectAccessible(page, 'settings with placeholders');
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
   it('on a Free team the Pro settings are shown disabled with why, and a 375 px dark page is axe-clean', async () => {
     const { owner, formId } = await ownerWithForm('free');
     const dashboard = await dashboardAs(chromium(), owner.email, {

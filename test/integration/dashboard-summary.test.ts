@@ -71,7 +71,7 @@ describe('the summary screen', () => {
       await expect
         .poll(async () => {
           await page.reload();
-          return total('Stored').textContent();
+          return total('Submissions').textContent();
         })
         .toBe('40');
       expect(await page.getByRole('img', { name: /Submissions each day: bar chart/ }).count()).toBe(
@@ -101,7 +101,7 @@ describe('the summary screen', () => {
       await page.keyboard.press('Enter');
       await expect.poll(() => new URL(page.url()).searchParams.get('from')).not.toBeNull();
       // Today and the 6 days before it in Tokyo: 6 of the seeded days.
-      await expect.poll(() => total('Stored').textContent()).toBe('12');
+      await expect.poll(() => total('Submissions').textContent()).toBe('12');
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
@@ -127,6 +127,28 @@ describe('the summary screen', () => {
         fullPage: true,
       });
       expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('a link with a date past the documented range (to=9999-12-31) says which date is wrong, and a preset still shows the summary', async () => {
+    const dashboard = await dashboardAs(browser, owner.email, {
+      path: `/forms/${formId}/summary?to=9999-12-31`,
+    });
+    const { page } = dashboard;
+    try {
+      const alert = page.getByRole('alert');
+      await expect
+        .poll(() => alert.textContent(), { timeout: 5_000 })
+        .toContain('to: Must be between 2000-01-01 and 2100-12-31');
+      expect(await page.getByLabel('To').getAttribute('max')).toBe('2100-12-31');
+      expect(await page.getByLabel('From').getAttribute('min')).toBe('2000-01-01');
+      await expectAccessible(page, 'summary with a bad link');
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      await page.getByRole('img', { name: /Views each day/ }).waitFor();
+      // The 400 the link drew is the only failed request.
+      expect(dashboard.failed).toEqual([expect.stringMatching(/^400 .*to=9999-12-31/)]);
     } finally {
       await dashboard.close();
     }

@@ -4,7 +4,10 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_QUEUE_PREFIX } from '#lib/local/environment.ts';
+import { QUEUES } from '#queues';
 import { type DevProcess, startDevProcess } from '#test/support/dev-process.ts';
 
 /**
@@ -102,6 +105,23 @@ function post(
   return { answer, finish: () => req.end(body.subarray(half)) };
 }
 
+/** Runs `start` with these variables set (or removed) in the environment a child inherits. */
+async function withEnv<T>(
+  variables: Record<string, string | undefined>,
+  start: () => Promise<T>,
+): Promise<T> {
+  const saved = { ...process.env };
+  for (const [name, value] of Object.entries(variables)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  try {
+    return await start();
+  } finally {
+    process.env = saved;
+  }
+}
+
 function devArgs(dir: string): string[] {
   return ['--random-ports', '--state-dir', dir, '--log-level', 'warn'];
 }
@@ -118,14 +138,10 @@ afterAll(async () => {
 });
 
 describe('npm run dev', () => {
-  it('keeps forms and keys across a restart, and a stop leaves no listener and no JVM', async () => {
-    const first = await startDevProcess([
-      '--random-ports',
-      '--state-dir',
-      stateDir,
-      '--log-level',
-      'warn',
-    ]);
+  it('keeps forms and keys across a restart (with a queue setting changed between the runs), and a stop leaves no listener and no JVM', async () => {
+    const first = await withEnv({ WEBHOOK_RETRY_DELAYS_SECONDS: undefined }, () =>
+      startDevProcess(['--random-ports', '--state-dir', stateDir, '--log-level', 'warn']),
+    );
     const { baseUrl, apiKeys, endpoints } = first.info;
     expect(first.output()).toContain(`Base URL      ${baseUrl}`);
     expect(first.output()).toContain(apiKeys.pro);
@@ -154,19 +170,31 @@ describe('npm run dev', () => {
       true,
     );
 
-    const second = await startDevProcess([
-      '--random-ports',
-      '--state-dir',
-      stateDir,
-      '--log-level',
-      'warn',
-    ]);
+    // A setting that shapes a kept queue changes between the runs: the runner must bring the
+    // queue to it (CreateQueue with other attributes refuses a kept queue).
+    const second = await withEnv({ WEBHOOK_RETRY_DELAYS_SECONDS: '1,2,3' }, () =>
+      startDevProcess(['--random-ports', '--state-dir', stateDir, '--log-level', 'warn']),
+    );
     try {
       expect(second.info.apiKeys).toEqual(apiKeys);
       const found = await fetch(`${second.info.baseUrl}/v1/forms/${form.id}`, {
         headers: { authorization: `Bearer ${apiKeys.pro}` },
       });
       expect(found.status).toBe(200);
+      const sqs = new SQSClient({
+        region: 'us-east-1',
+        endpoint: second.info.endpoints.sqs,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      const { QueueUrl } = await sqs.send(
+        new GetQueueUrlCommand({ QueueName: `${LOCAL_QUEUE_PREFIX}-webhooks` }),
+      );
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['RedrivePolicy'] }),
+      );
+      expect(JSON.parse(Attributes!.RedrivePolicy!).maxReceiveCount).toBe(
+        QUEUES.webhooks.maxReceiveCount({ webhookRetryDelaysSeconds: [1, 2, 3] }),
+      );
     } finally {
       expect(await second.stop('SIGINT')).toBe(0);
     }

@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk
 import { describe, expect, inject, it, vi } from 'vitest';
 import { api } from '#test/support/api.ts';
 import { emailsTo, eventually, type SentEmail } from '#test/support/delivery.ts';
-import { newForm, type TestForm } from '#test/support/forms.ts';
+import { forceFormAttributes, newForm, type TestForm } from '#test/support/forms.ts';
 import { messagesIn } from '#test/support/queues.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
@@ -122,7 +122,7 @@ describe('notification subject and Reply-To', () => {
       {
         notifyEmail: owner,
         notifySubject:
-          '{{form.name}} | {{ form.id }} | {{submission.id}} | {{submission.createdAt}} | {{field.topic}} | {{field.absent}}|{{unknown.thing}}',
+          '{{form.name}} | {{ form.id }} | {{submission.id}} | {{submission.createdAt}} | {{field.topic}} | {{field.absent}}|',
         fields: [{ id: 'topic', type: 'text', label: 'Topic' }],
       },
       { name: 'Placeholder form', type: 'custom' },
@@ -134,10 +134,34 @@ describe('notification subject and Reply-To', () => {
 
     const mail = await firstEmail(owner);
     expect(mail.subject).toBe(
-      `Placeholder form | ${form.id} | ${id} | ${stored!.createdAt} | Billing question | |{{unknown.thing}}`,
+      `Placeholder form | ${form.id} | ${id} | ${stored!.createdAt} | Billing question | |`,
     );
     expect(mail.destination).toEqual({ to: [owner], cc: [], bcc: [] });
     expect(mail.from).toBe('"Form Service" <forms@example.com>');
+  });
+
+  it('a form saved before unknown placeholders were refused still loads and sends, the unknown ones filled with nothing', async () => {
+    const owner = address('owner');
+    const visitor = address('visitor');
+    const form = await newForm('pro', { notifyEmail: owner, autoreplyEnabled: true });
+    // As stored before the PATCH refused them (issue 29: "Thanks, {{name}}" went out with its braces).
+    await forceFormAttributes(form.id, {
+      notifySubject: 'Lead {{name}} for {{form.name}}',
+      autoreplySubject: 'Thanks, {{name}}',
+      autoreplyBody: 'Hello {{ first }},\nwe got it.',
+    });
+    const read = await api('GET', `/v1/forms/${form.id}`, { key: form.apiKey });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.autoreplySubject).toBe('Thanks, {{name}}');
+
+    const id = await post(form, { name: 'Ada', email: visitor });
+    const notification = await firstEmail(owner);
+    expect(notification.subject).toBe('Lead  for Submit test');
+    const reply = await firstEmail(visitor);
+    expect(reply.subject).toBe('Thanks,');
+    expect(reply.body.text).toBe('Hello ,\nwe got it.\n');
+    for (const mail of [notification, reply]) expect(mail.body.html).not.toContain('{{');
+    expect(notification.body.text).toContain(`Submission: ${id}`);
   });
 
   it('_subject overrides notifySubject; without it notifySubject is used', async () => {
@@ -264,7 +288,10 @@ describe('the HTML part escapes what visitors and owners wrote', () => {
     );
     expect(mail.body.text).toContain(`- ${fileName} (1.5 KB)`);
     const links = [...html.matchAll(/<a\s[^>]*>/g)].map((match) => match[0]);
-    expect(links).toEqual([`<a href="${inject('localStack').baseUrl}/v1/forms/${form.id}">`]);
+    // One link: the submission's page in the dashboard.
+    expect(links).toEqual([
+      `<a href="${inject('localStack').baseUrl}/app/forms/${form.id}/submissions/${id}">`,
+    ]);
     expect(html).not.toContain(`${form.id}/${id}`);
     expect(html).not.toContain('X-Amz-');
     // No markup of theirs survived as markup.

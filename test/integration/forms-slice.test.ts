@@ -227,6 +227,7 @@ describe('GET /v1/forms', () => {
         'endpoint',
         'createdAt',
         'submissionCount',
+        'testCount',
         'unreadCount',
       ].sort(),
     );
@@ -235,6 +236,7 @@ describe('GET /v1/forms', () => {
       key: created[2]!.key,
       endpoint: created[2]!.endpoint,
       submissionCount: 0,
+      testCount: 0,
     });
   });
 

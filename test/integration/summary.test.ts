@@ -3,7 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '#test/support/admin.ts';
-import { api } from '#test/support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 import { bulk } from '#test/support/inbox.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
@@ -119,11 +119,12 @@ function recount(history: History, from: string, to: string, tz: string) {
   for (const item of history.items) {
     const day = inRange(item.createdAt);
     if (!day) continue;
-    if (item.isTest) totals.tests++;
-    else if (item.isSpam) {
+    // Spam first: a test moved to spam counts as spam.
+    if (item.isSpam) {
       totals.spam++;
       days.get(day)!.spam++;
-    } else {
+    } else if (item.isTest) totals.tests++;
+    else {
       totals.stored++;
       days.get(day)!.stored++;
       stored.push(item);
@@ -173,8 +174,12 @@ function recount(history: History, from: string, to: string, tz: string) {
         const counts: Record<string, number> = Object.fromEntries(
           (field.options ?? []).map((o) => [o, 0]),
         );
+        // The documented matching: an option in any case, with spaces around.
+        const fold = (text: string) => text.trim().toLowerCase();
         for (const value of given) {
-          const option = field.options?.includes(value) ? value : '(other)';
+          const option = field.options?.includes(value)
+            ? value
+            : (field.options?.find((o) => fold(o) === fold(value)) ?? '(other)');
           counts[option] = (counts[option] ?? 0) + 1;
         }
         return { kind: 'choice', answered: given.length, counts };
@@ -311,6 +316,13 @@ function answersFor(type: string, fields: Field[], rng: Rng, email: string) {
       case 'select':
         data[field.id] =
           rng.next() < 0.1 && type === 'custom' ? 'something else' : rng.pick(field.options!);
+        // People type their answer to an rsvp: "YES", " no ".
+        if (type === 'rsvp' && rng.next() < 0.3) {
+          data[field.id] = rng.pick([
+            ` ${data[field.id]!.toLowerCase()} `,
+            data[field.id]!.toUpperCase(),
+          ]);
+        }
         break;
       case 'rating':
         data[field.id] = String(1 + rng.int(field.max ?? 5));
@@ -582,6 +594,82 @@ describe('the form summary', () => {
     const other = await newForm('pro');
     const foreign = await api('GET', `/v1/forms/${form.id}/summary`, { key: other.apiKey });
     expect(foreign.status).toBe(404);
+  });
+
+  it('counts an rsvp’s YES and " yes " as yes, in its block and under its field’s option', async () => {
+    const form = await newForm('pro', { notifyEnabled: false }, { name: 'Party', type: 'rsvp' });
+    for (const [attending, guests] of [
+      ['YES', '2'],
+      [' yes ', '1'],
+      ['Yes', '0'],
+      ['no', '0'],
+      ['Perhaps', '3'],
+    ]) {
+      const posted = await submit(form.key, {
+        json: { name: 'Ada', email: 'ada@example.com', attending, guests },
+        from: freshVisitor(),
+      });
+      expect(posted.status, posted.text).toBe(200);
+    }
+    const read = async () => {
+      const answer = await api('GET', `/v1/forms/${form.id}/summary`, { key: form.apiKey });
+      expect(answer.status, answer.text).toBe(200);
+      const fields = answer.body.fields as Record<string, { counts?: Record<string, number> }>;
+      return { byType: answer.body.byType, attending: fields.attending?.counts };
+    };
+    await expect.poll(read, { timeout: 20_000, interval: 250 }).toEqual({
+      byType: { yes: 3, no: 1, maybe: 0, guests: 3 },
+      attending: { Yes: 3, No: 1, Maybe: 0, '(other)': 1 },
+    });
+  });
+
+  it('answers a date past the documented range (to=9999-12-31) with 400 naming to, promptly, and the stack keeps answering', async () => {
+    const { form } = histories.get('custom')!;
+    const started = Date.now();
+    // Given up after 5 s: before the bound, the day loop never ended and took the stack with it.
+    const far = await fetch(`${stack().baseUrl}/v1/forms/${form.id}/summary?to=9999-12-31`, {
+      headers: { authorization: `Bearer ${form.apiKey}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    const body = (await far.json()) as Record<string, unknown>;
+    expect(far.status, JSON.stringify(body)).toBe(400);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(body).toMatchObject({ ok: false, error: 'invalid_request' });
+    expect(body.issues).toEqual([
+      expect.objectContaining({ path: 'to', message: 'Must be between 2000-01-01 and 2100-12-31' }),
+    ]);
+    const next = await api('GET', `/v1/forms/${form.id}/summary`, { key: form.apiKey });
+    expect(next.status).toBe(200);
+  });
+
+  it.each([
+    ['from=2026-13-01', 'from'],
+    ['to=2026-01-32', 'to'],
+    ['to=2026-02-30', 'to'],
+    ['from=2026-04-31', 'from'],
+    ['from=1999-12-31&to=2000-01-02', 'from'],
+    ['from=2100-12-31&to=2101-01-01', 'to'],
+  ])('answers %s with 400 invalid_request naming %s, never a 500', async (query, field) => {
+    const { form } = histories.get('custom')!;
+    const answer = await api('GET', `/v1/forms/${form.id}/summary?${query}`, {
+      key: form.apiKey,
+    });
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body).toMatchObject({ ok: false, error: 'invalid_request' });
+    const issues = answer.body.issues as { path: string }[];
+    expect(issues.map((issue) => issue.path)).toEqual([field]);
+  });
+
+  it('answers 404 for another team’s form whatever its query: the query is checked after the form is found', async () => {
+    const { form } = histories.get('custom')!;
+    const other = await newForm('pro');
+    for (const query of ['to=9999-12-31', 'from=2026-13-01', 'tz=Mars%2FOlympus', 'days=7', '']) {
+      const foreign = await api('GET', `/v1/forms/${form.id}/summary?${query}`, {
+        key: other.apiKey,
+      });
+      expect(foreign.status, query).toBe(404);
+      expect(foreign.body, query).toMatchObject({ ok: false, error: 'not_found' });
+    }
   });
 
   it.each(['waitlist', 'custom'])(

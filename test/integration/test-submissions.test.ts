@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { newTeam } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
 import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -68,6 +69,39 @@ describe('POST /v1/forms/{id}/test-submissions', () => {
     // Counters never leak into the form object.
     const full = await api('GET', `/v1/forms/${formId}`, { key: team.apiKey });
     expect(Object.keys(full.body).filter((k) => k.startsWith('count_'))).toEqual([]);
+  });
+
+  it('is named apart on the form list and the submission list: all = submissionCount + testCount, a test in spam in neither', async () => {
+    const team = await newTeam('pro');
+    const form = await api('POST', '/v1/forms', { key: team.apiKey, body: { name: 'Counted' } });
+    const formId = form.body.id as string;
+    const key = form.body.key as string;
+    for (const n of [1, 2, 3]) {
+      const posted = await submit(key, { json: { message: `real ${n}` }, from: freshVisitor() });
+      expect(posted.status, posted.text).toBe(200);
+    }
+    const tests: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const sent = await api('POST', `/v1/forms/${formId}/test-submissions`, { key: team.apiKey });
+      tests.push(sent.body.submissionId as string);
+    }
+    const moved = await api('PATCH', `/v1/forms/${formId}/submissions`, {
+      key: team.apiKey,
+      body: { target: { ids: [tests[0]] }, isSpam: true },
+    });
+    expect(moved.status, moved.text).toBe(200);
+
+    const listed = await api('GET', '/v1/forms', { key: team.apiKey });
+    expect(listed.body.forms).toEqual([
+      expect.objectContaining({ submissionCount: 3, testCount: 2, unreadCount: 5 }),
+    ]);
+    const page = await api('GET', `/v1/forms/${formId}/submissions`, { key: team.apiKey });
+    expect(page.body).toMatchObject({
+      total: 5,
+      submissionCount: 3,
+      testCount: 2,
+      folderCounts: { all: 5, unread: 5, starred: 0, spam: 1 },
+    });
   });
 
   it('answers any-field forms with a generic sample, and reaches paused forms too', async () => {

@@ -18,10 +18,22 @@ const BOUNDS: [string, unknown[], unknown[]][] = [
   ['closedMessage', [text(1), text(500), null], ['', text(501)]],
   ['notifyEnabled', [false, true], ['yes', null]],
   ['notifyEmail', ['owner@example.com', null], ['not-an-email', `${text(250)}@example.com`]],
-  ['notifySubject', [text(1), text(500)], ['', text(501), null, 'two\nlines']],
+  [
+    'notifySubject',
+    [text(1), text(500), 'New: {{ form.name }} {{field.email}}'],
+    ['', text(501), null, 'two\nlines', 'New: {{name}}'],
+  ],
   ['notifyFromName', [text(1), text(100)], ['', text(101), null]],
-  ['autoreplySubject', [text(1), text(500), null], ['', text(501)]],
-  ['autoreplyBody', [text(1), text(5000), null], ['', text(5001)]],
+  [
+    'autoreplySubject',
+    [text(1), text(500), null, 'Thanks, {{field.name}}'],
+    ['', text(501), 'Thanks, {{name}}'],
+  ],
+  [
+    'autoreplyBody',
+    [text(1), text(5000), null, 'Re {{submission.id}}'],
+    ['', text(5001), 'Dear {{Name}}'],
+  ],
   ['completionMode', ['message', 'default'], ['popup', null]],
   ['completionTitle', [text(1), text(200), null], ['', text(201)]],
   ['completionMessage', [text(1), text(2000), null], ['', text(2001)]],
@@ -97,6 +109,24 @@ describe('PATCH /v1/forms/{id} bounds', () => {
 });
 
 describe('PATCH /v1/forms/{id} rules', () => {
+  it('refuses a {{…}} in an email text that is not a placeholder: 400 at the setting, the known ones in the message', async () => {
+    const response = await api('PATCH', `/v1/forms/${formId}`, {
+      key,
+      body: { autoreplySubject: 'Thanks, {{name}}', notifyFromName: 'Desk' },
+    });
+    expect(response.status, response.text).toBe(400);
+    expect(response.body).toMatchObject({ ok: false, error: 'invalid_request' });
+    expect(response.body.issues).toEqual([
+      {
+        path: 'autoreplySubject',
+        code: 'custom',
+        message:
+          'Unknown placeholder {{name}}. The placeholders are {{form.name}}, {{form.id}}, ' +
+          '{{submission.id}}, {{submission.createdAt}} and {{field.<id>}} (the answer named <id>).',
+      },
+    ]);
+  });
+
   it('keeps what is left out, clears what is null, replaces fields and design whole', async () => {
     const id = (await api('POST', '/v1/forms', { body: { name: 'Rules' } })).body.id as string;
     await api('PATCH', `/v1/forms/${id}`, {

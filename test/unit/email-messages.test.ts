@@ -14,7 +14,9 @@ import type { Submission } from '#domain/submission-model.ts';
 
 const FORM_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const SUBMISSION_ID = '019a1b2c-3d4e-7f00-8a1b-2c3d4e5f6a7b';
-const MANAGE_URL = 'https://forms.example.com/v1/forms/0f8fad5b-d9cb-469f-a165-70867728950e';
+const BASE_URL = 'https://forms.example.com/prod';
+/** The submission's page in the dashboard, not the API's JSON for the form. */
+const SUBMISSION_PAGE = `${BASE_URL}/app/forms/${FORM_ID}/submissions/${SUBMISSION_ID}`;
 
 function formWith(overrides: Partial<FormRecord> = {}): FormRecord {
   return {
@@ -71,7 +73,7 @@ const notify = (
     submission: submissionWith(data, options.submission),
     hints: options.hints,
     recipient: 'owner@example.com',
-    manageUrl: MANAGE_URL,
+    baseUrl: BASE_URL,
   });
 
 describe('headerValue', () => {
@@ -216,13 +218,13 @@ describe('fillPlaceholders', () => {
     ).toBe('Contact|Ada|Augusta');
   });
 
-  it('leaves unknown placeholders as written and fills a missing answer with nothing', () => {
+  it('fills an unknown placeholder (only a form saved before they were refused holds one) and a missing answer with nothing', () => {
     expect(
       fillPlaceholders(
-        '{{ form.owner }} {{team.name}} {{}} {field.name} [{{field.missing}}]',
+        '{{ form.owner }} {{team.name}} {{}} {field.name} [{{field.missing}}] {{name}}',
         context,
       ),
-    ).toBe('{{ form.owner }} {{team.name}} {{}} {field.name} []');
+    ).toBe('   {field.name} [] ');
   });
 
   it('reads own answers only: Object.prototype names are empty, an answer so named is an answer', () => {
@@ -472,12 +474,13 @@ describe('ownerNotification', () => {
     expect(real.html).not.toContain('test submission');
   });
 
-  it('gives the time received, the submission id and where to manage the form', () => {
+  it('gives the time received, the submission id and a link to the submission in the dashboard', () => {
     const { text, html } = notify({ name: 'Ada' });
     expect(text).toContain('Received: 2026-03-04 05:06:07 UTC');
     expect(text).toContain(`Submission: ${SUBMISSION_ID}`);
-    expect(text).toContain(`Manage this form: ${MANAGE_URL}`);
-    expect(html).toContain(`<a href="${MANAGE_URL}">${MANAGE_URL}</a>`);
+    expect(text).toContain(`View submission: ${SUBMISSION_PAGE}`);
+    expect(html).toContain(`<a href="${SUBMISSION_PAGE}">View submission</a>`);
+    expect(text).not.toContain('/v1/');
     expect(text.startsWith('New submission to Contact\n')).toBe(true);
   });
 });
@@ -571,7 +574,7 @@ describe('bidi controls in answers', () => {
       form,
       submission,
       recipient: 'owner@example.com',
-      manageUrl: 'https://x.example/forms/1',
+      baseUrl: 'https://x.example',
     });
     for (const text of [message.text, message.html, message.subject]) {
       expect(text).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);

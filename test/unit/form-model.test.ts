@@ -48,7 +48,7 @@ describe('new forms', () => {
 
   it('the short shape carries exactly the list fields', () => {
     const summary = toFormSummary(
-      { ...newForm({ ...base, name: 'A', type: 'rsvp' }), unreadCount: 2 },
+      { ...newForm({ ...base, name: 'A', type: 'rsvp' }), unreadCount: 2, testCount: 1 },
       'https://x',
     );
     expect(Object.keys(summary).sort()).toEqual(
@@ -61,6 +61,7 @@ describe('new forms', () => {
         'name',
         'status',
         'submissionCount',
+        'testCount',
         'type',
         'unreadCount',
       ].sort(),

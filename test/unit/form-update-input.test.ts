@@ -89,6 +89,37 @@ describe('PATCH body: text settings', () => {
     );
   });
 
+  it('email texts refuse a {{…}} that is not a placeholder, naming the setting and listing the known ones', () => {
+    for (const key of ['notifySubject', 'autoreplySubject', 'autoreplyBody']) {
+      const issues = issuesFor({ [key]: 'Thanks, {{name}}' });
+      expect(issues.map((issue) => issue.path)).toEqual([key]);
+      expect(issues[0]!.message).toBe(
+        'Unknown placeholder {{name}}. The placeholders are {{form.name}}, {{form.id}}, ' +
+          '{{submission.id}}, {{submission.createdAt}} and {{field.<id>}} (the answer named <id>).',
+      );
+    }
+    // Each unknown one once; letter case counts; `field.` needs a name, and `_invalid` is none.
+    expect(
+      issuesFor({
+        autoreplyBody: '{{Form.Name}} {{ team.name }} {{}} {{field.}} {{field._invalid}} {{}}',
+      })[0]!.message,
+    ).toMatch(
+      /^Unknown placeholders \{\{Form\.Name\}\}, \{\{ team\.name \}\}, \{\{\}\}, \{\{field\.\}\}, \{\{field\._invalid\}\}\. /,
+    );
+    // Other settings take braces as text.
+    expect(parseFormUpdate({ completionMessage: 'Hi {{name}}' }).completionMessage).toBe(
+      'Hi {{name}}',
+    );
+  });
+
+  it('email texts take the known placeholders, spaces inside the braces and any answer name', () => {
+    const text =
+      '{{form.name}} {{ form.id }} {{submission.id}} {{submission.createdAt}} {{field.email}} {{field.first name}} {single} {{unclosed';
+    for (const key of ['notifySubject', 'autoreplySubject', 'autoreplyBody']) {
+      expect(parseFormUpdate({ [key]: text })).toEqual({ [key]: text });
+    }
+  });
+
   it('emoji takes up to 32 characters; an empty one means none', () => {
     expect(parseFormUpdate({ emoji: '📝' }).emoji).toBe('📝');
     expect(parseFormUpdate({ emoji: '👍'.repeat(32) }).emoji).toBe('👍'.repeat(32));

@@ -10,8 +10,10 @@ import {
   referrerHost,
   removalOf,
 } from '#domain/summary-counters.ts';
-import { hoursToRead, summaryRange } from '#domain/summary-range.ts';
+import { FIRST_DATE, isCalendarDay, LAST_DATE } from '#domain/summary-dates.ts';
+import { hoursToRead, summaryQuery, summaryRange } from '#domain/summary-range.ts';
 import { summaryReport } from '#domain/summary-report.ts';
+import { random } from '#test/support/seeded-random.ts';
 
 const NOW = new Date('2026-11-24T22:30:00Z');
 
@@ -45,6 +47,89 @@ describe('the summary range', () => {
     expect(summaryRange({ from: '2024-01-01', to: '2024-12-31' }, NOW).dates).toHaveLength(366);
     expect(() => summaryRange({ from: '2024-01-01', to: '2025-01-01' }, NOW)).toThrow(/not valid/);
     expect(() => summaryRange({ from: '2026-11-02', to: '2026-11-01' }, NOW)).toThrow(/not valid/);
+  });
+
+  it('refuses a day that is not on the calendar, naming from or to, instead of throwing a RangeError', () => {
+    for (const [query, path] of [
+      [{ from: '2026-13-01' }, 'from'],
+      [{ to: '2026-01-32' }, 'to'],
+      [{ to: '2026-02-30' }, 'to'],
+      [{ from: '2026-04-31' }, 'from'],
+      [{ to: '2026-00-10' }, 'to'],
+      [{ from: '2025-02-29' }, 'from'],
+    ] as const) {
+      const parsed = summaryQuery.safeParse(query);
+      expect(parsed.success, JSON.stringify(query)).toBe(false);
+      expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual([path]);
+    }
+    expect(summaryQuery.safeParse({ from: '2024-02-29', to: '2024-03-01' }).success).toBe(true);
+  });
+
+  it(`bounds every date to ${FIRST_DATE}..${LAST_DATE}, in the schema and in the range itself`, () => {
+    for (const [query, path] of [
+      [{ to: '9999-12-31' }, 'to'],
+      [{ from: '1999-12-31' }, 'from'],
+      [{ to: '2101-01-01' }, 'to'],
+      [{ from: '0000-01-01' }, 'from'],
+    ] as const) {
+      const parsed = summaryQuery.safeParse(query);
+      expect(
+        parsed.error?.issues.map((issue) => issue.path.join('.')),
+        query.toString(),
+      ).toEqual([path]);
+      // A caller that skips the schema gets the same 400, never an endless loop.
+      expect(() => summaryRange(query, NOW)).toThrow(/not valid/);
+    }
+    expect(summaryRange({ from: '2100-12-01', to: LAST_DATE }, NOW).dates.at(-1)).toBe(LAST_DATE);
+    // The default start stops at the first date a summary may name.
+    expect(summaryRange({ to: '2000-01-05' }, NOW)).toMatchObject({
+      from: FIRST_DATE,
+      dates: ['2000-01-01', '2000-01-02', '2000-01-03', '2000-01-04', '2000-01-05'],
+    });
+  });
+
+  it('holds, for any two days in bounds, each day from from to to once and in order, or refuses the range (seeded)', () => {
+    const rng = random(29);
+    const first = Date.parse(`${FIRST_DATE}T00:00:00Z`);
+    const span = Date.parse(`${LAST_DATE}T00:00:00Z`) - first;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    for (let run = 0; run < 500; run++) {
+      const from = day(first + Math.floor(rng.next() * (span / 86_400_000)) * 86_400_000);
+      // Mostly near ranges (some of 366 or 367 days), sometimes anywhere.
+      const to =
+        rng.next() < 0.8
+          ? day(Date.parse(`${from}T00:00:00Z`) + (rng.int(380) - 10) * 86_400_000)
+          : day(first + Math.floor(rng.next() * (span / 86_400_000)) * 86_400_000);
+      const within = to >= from && to <= LAST_DATE;
+      const days =
+        (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+      if (!within || days > 366) {
+        expect(() => summaryRange({ from, to }, NOW), `${from}..${to}`).toThrow(/not valid/);
+        continue;
+      }
+      const { dates } = summaryRange({ from, to }, NOW);
+      expect(dates.length, `${from}..${to}`).toBe(days);
+      expect(dates[0]).toBe(from);
+      expect(dates.at(-1)).toBe(to);
+      const wrong = dates.filter(
+        (date, i) => !isCalendarDay(date) || (i > 0 && date <= dates[i - 1]!),
+      );
+      expect(wrong, `${from}..${to}`).toEqual([]);
+    }
+  });
+
+  it('knows the calendar: month lengths, leap years, four digits', () => {
+    expect(['2024-02-29', '2000-02-29', '2026-12-31', '2026-04-30'].map(isCalendarDay)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(
+      ['2100-02-29', '2026-02-29', '2026-06-31', '2026-1-05', '20260105', '+02026-01-05'].map(
+        isCalendarDay,
+      ),
+    ).toEqual([false, false, false, false, false, false]);
   });
 
   it('reads the UTC hours from a UTC midnight 15 hours or more before the first local midnight to 13 after the last', () => {
@@ -83,7 +168,8 @@ describe('the counters of a submission', () => {
       'cc:FR': 1,
       'rf:shop.example.com': 1,
       'a:attending': 1,
-      'o:attending:(other)': 1,
+      // Counted as the option it is in another case, as its guests are.
+      'o:attending:Yes': 1,
       'a:guests': 1,
       'n:guests:2.5': 1,
       'g:attending:guests': 2.5,
@@ -94,7 +180,12 @@ describe('the counters of a submission', () => {
     const stored = countersOf(submission({ data: { attending: 'Yes' } }), form);
     const spam = countersOf(submission({ data: { attending: 'Yes' }, isSpam: true }), form);
     expect(spam).toEqual({ p: 1 });
-    expect(countersOf(submission({ isTest: true, isSpam: true }), form)).toEqual({ t: 1 });
+    // A test moved to spam counts as spam, where the inbox shows it; back out, as a test again.
+    const test = countersOf(submission({ isTest: true }), form);
+    const testInSpam = countersOf(submission({ isTest: true, isSpam: true }), form);
+    expect(test).toEqual({ t: 1 });
+    expect(testInSpam).toEqual({ p: 1 });
+    expect(difference(test, testInSpam)).toEqual({ t: -1, p: 1 });
     expect(difference(stored, spam)).toEqual({
       s: -1,
       u: -1,
@@ -105,6 +196,37 @@ describe('the counters of a submission', () => {
     });
     // A deleted submission stays in its day; only unread, a state of now, goes.
     expect(removalOf(stored)).toEqual({ u: -1 });
+  });
+
+  it('matches a choice answer to its option ignoring case and surrounding spaces; other answers are (other)', () => {
+    const options = ['Yes', 'No', 'Maybe', 'maybe later'];
+    const counted = [
+      'Yes',
+      'YES',
+      ' yes ',
+      'no',
+      'NO ',
+      'maybe',
+      'Maybe later',
+      'nope',
+      'y e s',
+    ].map((answer) =>
+      countersOf(submission({ data: { attending: answer } }), {
+        ...form,
+        fields: [{ ...form.fields![0]!, options }],
+      }),
+    );
+    expect(counted.map((c) => Object.keys(c).find((name) => name.startsWith('o:')))).toEqual([
+      'o:attending:Yes',
+      'o:attending:Yes',
+      'o:attending:Yes',
+      'o:attending:No',
+      'o:attending:No',
+      'o:attending:Maybe',
+      'o:attending:maybe later',
+      'o:attending:(other)',
+      'o:attending:(other)',
+    ]);
   });
 
   it('times the first read in whole minutes', () => {
@@ -190,6 +312,50 @@ describe('the summary report', () => {
       conversionRate: 0.75,
     });
     expect(report.byType).toEqual({ unread: 1, medianMinutesToFirstRead: 20 });
+  });
+
+  it('counts an rsvp form’s yes, no and maybe whatever their case, the same in its block and its field', () => {
+    const rsvp = {
+      id: 'f',
+      type: 'rsvp' as const,
+      fields: [
+        {
+          id: 'attending',
+          type: 'radio',
+          label: 'A',
+          required: true,
+          options: ['Yes', 'No', 'Maybe'],
+        },
+        { id: 'guests', type: 'number', label: 'G', required: false },
+      ],
+    } as Parameters<typeof summaryReport>[0]['form'];
+    const answers: [string, string][] = [
+      ['Yes', '1'],
+      ['YES', '2'],
+      [' yes ', '3'],
+      ['no', ''],
+      ['MAYBE', ''],
+      ['perhaps', '4'],
+    ];
+    const counters = answers.map(([attending, guests], i) =>
+      countersOf(
+        submission({ id: `s${i}`, data: guests ? { attending, guests } : { attending } }),
+        rsvp,
+      ),
+    );
+    const report = summaryReport({
+      form: rsvp,
+      range,
+      buckets: counters.map((c) => ({ hour: '2026112010', counters: c })),
+      signupDaysBefore: 0,
+      now: NOW,
+    });
+    expect(report.byType).toEqual({ yes: 3, no: 1, maybe: 1, guests: 6 });
+    expect(report.fields.attending).toEqual({
+      kind: 'choice',
+      answered: 6,
+      counts: { Yes: 3, No: 1, Maybe: 1, '(other)': 1 },
+    });
   });
 
   it('gives a feedback form out of 10 its NPS, and none without views a conversion rate', () => {

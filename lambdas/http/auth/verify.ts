@@ -1,28 +1,32 @@
+import { randomUUIDv7 } from 'node:crypto';
+import { enqueue } from '#aws/queues.ts';
 import { ServiceError, unauthorized } from '#domain/errors.ts';
 import { verifyInput } from '#domain/member-input.ts';
 import { toMemberView } from '#domain/members.ts';
-import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
-import { VERIFIES_PER_IP_PER_MINUTE } from '#domain/sign-in-limits.ts';
+import type { SignInFailure, SignInFailureJob } from '#domain/sign-in-job.ts';
 import { audit } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { anonymousRoute } from '#http/management-route.ts';
 import { sourceIpOf } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { membersOfAddress, recordSignIn } from '#store/members.ts';
-import { admitRequest, verifyIpScope } from '#store/request-counts.ts';
+import { admitVerify } from '#store/sign-in-counts.ts';
 import { useSignInCode, useSignInToken } from '#store/sign-ins.ts';
 import { startSession } from './session-cookie.ts';
 
 const failed = () =>
   unauthorized(
-    'The link or code is wrong, used, replaced by a newer one or expired; ask for a new one',
+    'The link or code is wrong, used or expired, or the code was replaced by a newer one or tried too often this hour; a link from a recent email still works, or ask for a new one',
   );
 
 /**
  * `POST /v1/auth/verify { token } | { email, code }`: uses the sign-in once
  * and starts a session (the cookie), in `teamId` when given and the address
- * is a member there, else in the team the member signed in to last. A wrong
- * code is recorded in the audit trail of each of the address's teams.
+ * is a member there, else in the team the member signed in to last. A
+ * failed code, and a link used again or too late, are recorded in the audit
+ * trail of each of the address's teams by the sign-in worker: the answer
+ * does the same work whether or not the address is anyone's
+ * (docs/api-guide.md#sign-in-bounds).
  */
 export const contract = defineContract({
   tag: 'Sign-in',
@@ -43,32 +47,37 @@ export const contract = defineContract({
 export const handler = anonymousRoute(contract, async ({ event, input }) => {
   const request = input.body();
   const now = new Date();
-  const ip = sourceIpOf(event) ?? 'unknown';
-  const window = windowAt(now.getTime(), 60);
-  if (!(await admitRequest(verifyIpScope(ip), window, VERIFIES_PER_IP_PER_MINUTE))) {
+  const ip = sourceIpOf(event);
+  const admission = await admitVerify(ip, now.getTime());
+  if (!admission.admitted) {
     throw new ServiceError(429, 'rate_limited', 'Too many sign-in attempts; wait a minute', {
-      headers: { 'retry-after': String(retryAfterSeconds(window, now.getTime())) },
+      headers: { 'retry-after': String(admission.retryAfterSeconds) },
     });
   }
-  let email: string | undefined;
+  const fail = async (email: string, failure: SignInFailure) => {
+    await enqueue('signIns', [
+      {
+        failure,
+        email,
+        ip,
+        eventId: randomUUIDv7(),
+        at: now.toISOString(),
+      } satisfies SignInFailureJob,
+    ]);
+    return failed();
+  };
+  let email: string;
   if ('token' in request) {
-    email = await useSignInToken(request.token, now);
+    const use = await useSignInToken(request.token, now);
+    // A token that names no link names no address either: nothing to record.
+    if (use.outcome === 'unknown') throw failed();
+    if (use.outcome !== 'signed_in') throw await fail(use.email, use.outcome);
+    email = use.email;
   } else {
     const check = await useSignInCode(request.email, request.code, now);
-    if (check === 'wrong') {
-      for (const member of await membersOfAddress(request.email)) {
-        await audit({
-          teamId: member.teamId,
-          actor: { kind: 'anonymous', userId: null, email: request.email, keyId: null },
-          event,
-          action: 'auth.code_failed',
-          target: member.userId,
-        });
-      }
-    }
-    if (check === 'signed_in') email = request.email;
+    if (check !== 'signed_in') throw await fail(request.email, check);
+    email = request.email;
   }
-  if (!email) throw failed();
   const members = await membersOfAddress(email);
   const chosen =
     members.find((member) => member.teamId === request.teamId) ??

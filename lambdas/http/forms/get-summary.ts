@@ -1,6 +1,11 @@
 import { notFound } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
-import { hoursToRead, summaryQuery, summaryRange } from '#domain/summary-range.ts';
+import {
+  hoursToRead,
+  type SummaryRange,
+  summaryQuery,
+  summaryRange,
+} from '#domain/summary-range.ts';
 import { summaryReport } from '#domain/summary-report.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -19,10 +24,19 @@ export const contract = defineContract({
 
 export const handler = managementRoute(contract, async ({ caller, pathParameters, input }) => {
   const now = new Date();
-  const range = summaryRange(input.query(), now);
-  const { first, last } = hoursToRead(range);
   const formId = pathParameters.id;
   if (!isUuid(formId)) throw notFound('Form');
+  // A bad query is answered only once the form is found: another team's form is 404 whatever
+  // the query (docs/api-guide.md#authentication). A good one reads the form and its rollups
+  // at once.
+  let range: SummaryRange;
+  try {
+    range = summaryRange(input.query(), now);
+  } catch (problem) {
+    await getTeamForm(caller.team.teamId, formId);
+    throw problem;
+  }
+  const { first, last } = hoursToRead(range);
   // The form and its rollups at once (one round trip, not two): the rollups of a form that
   // turns out not to be the caller's are never shown. The months hold a waitlist's signups
   // a day; the running total of signups starts with those of the UTC days before the range.

@@ -1,3 +1,4 @@
+import { testCountOf } from '#domain/submission-folders.ts';
 import { listQuery, toListItem } from '#domain/submission-list.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -26,6 +27,9 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
     pageCount: list.pageCount,
     total: list.total,
     unreadCount: folders.unread,
+    // The form's submissions and, apart, its tests outside spam: all = the two together.
+    submissionCount: form.submissionCount,
+    testCount: testCountOf(folders, form.submissionCount),
     // Every folder's size (all excludes spam): the dashboard's folder tabs, from the same read.
     folderCounts: folders,
     asOf,

@@ -1,18 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { enqueue } from '#aws/queues.ts';
+import { ServiceError } from '#domain/errors.ts';
 import { inviteMemberInput } from '#domain/member-input.ts';
 import { type Member, toMemberView } from '#domain/members.ts';
 import type { SignInJob } from '#domain/sign-in-job.ts';
 import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
+import { sourceIpOf } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { addMember } from '#store/members.ts';
+import { admitSignInEmail } from '#store/sign-in-counts.ts';
 import { requireOwner } from './require-owner.ts';
 
 /**
  * `POST /v1/team/members { email, name?, role? }` (owners): adds the member
- * and sends them a sign-in email; 409 `already_member`.
+ * and sends them a sign-in email; 409 `already_member`. The email counts
+ * toward the address's sign-in emails like any other: over them, 429 and
+ * nobody is added, so inviting and removing again and again sends no more
+ * mail (docs/api-guide.md#sign-in-bounds).
  */
 export const contract = defineContract({
   tag: 'Team',
@@ -27,6 +33,17 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
   requireOwner(caller);
   const request = input.body();
   const now = new Date();
+  const admission = await admitSignInEmail(request.email, sourceIpOf(event), now.getTime(), {
+    anyAddress: false,
+  });
+  if (!admission.admitted) {
+    throw new ServiceError(
+      429,
+      'rate_limited',
+      'This address has been sent too many sign-in emails; invite it again later',
+      { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
+    );
+  }
   const member: Member = {
     userId: randomUUID(),
     teamId: caller.team.teamId,
