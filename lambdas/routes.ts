@@ -580,10 +580,11 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/f/{key}/views',
     handler: 'http/pages/post-view.ts',
-    // Finds the form by its key, then adds to its hour bucket: UpdateItem on FORM# items only.
-    access: ['table:read', 'forms:update'],
+    // Finds the form by its key, counts the visitor's views this minute (RATE# items), then
+    // adds to its hour bucket: UpdateItem on FORM# items only.
+    access: ['table:read', 'forms:update', 'rateLimits:count'],
     summary:
-      'The view beacon of the hosted page and the embed: one per page load that shows the form; bots are not counted, nothing about the visitor is kept.',
+      'The view beacon of the hosted page and the embed: one per page load that shows the form; bots are not counted, nor a visitor’s views past 10 a minute; nothing about the visitor is kept.',
   },
   {
     ...pageDefaults,

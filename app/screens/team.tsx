@@ -211,11 +211,14 @@ function Members(props: { owner: boolean; selfId: string; onNotice: (text: strin
             setRemoving(undefined);
             void act(
               () => call('removeMember', { params: { userId: member.userId } }),
-              `${member.email} was removed; their sessions are over.`,
+              `${member.email} was removed; their sessions and API keys are over.`,
             );
           }}
         >
-          <p>They are signed out at once and lose access to the team's forms.</p>
+          <p>
+            They are signed out at once, the API keys they made stop working, and they lose access
+            to the team's forms.
+          </p>
         </Confirm>
       )}
     </Section>

@@ -1,19 +1,32 @@
 /**
  * The team's audit trail: who did what, when and from where, kept a year.
- * Recorded: sign-ins, failed codes and links, member and API key changes, form
- * deletes, bulk deletes of submissions and webhook secret rotations.
+ * Recorded: sign-ins, failed codes and links, sign-outs and sessions ended,
+ * member and API key changes, form deletes, bulk deletes of submissions, and every
+ * way data leaves (docs/api-guide.md#teams-members-keys-and-the-audit-trail):
+ * the webhook connected, changed or disconnected, its secret rotated, the
+ * notification address changed, a CSV export, a form's key rotated, a test
+ * submission. Never a secret, a token or a code.
  */
 export const AUDIT_ACTIONS = [
   'auth.signed_in',
   'auth.code_failed',
   'auth.link_failed',
+  'auth.signed_out',
+  'auth.sessions_ended',
   'member.invited',
   'member.removed',
   'member.updated',
   'api_key.created',
   'api_key.revoked',
   'form.deleted',
+  'form.key_rotated',
+  'form.notify_email_changed',
+  'form.test_submitted',
   'submissions.deleted',
+  'submissions.exported',
+  'webhook.connected',
+  'webhook.url_changed',
+  'webhook.disconnected',
   'webhook.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -39,4 +52,13 @@ export interface AuditEvent {
   details: Record<string, string | number | boolean>;
   ip: string | null;
   at: string;
+}
+
+/**
+ * What the trail keeps of a webhook URL: its host, where the data goes. The
+ * path and query may hold a receiver's token (many services put one there),
+ * so they are never recorded.
+ */
+export function webhookHostOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).host : '';
 }

@@ -6,12 +6,14 @@ import { hashSecret } from './sign-in.ts';
  * Dashboard sessions. The cookie holds `<teamId>.<userId>.<secret>`: the
  * ids are not secret and let the auth middleware read the session and the
  * team in one BatchGet; the 256-bit secret is stored only as its SHA-256.
- * The session carries its member's address and role: removing a member
- * deletes their sessions, a role change rewrites them, and a session is
- * only created while its member stands as it read (store/sessions.ts). A session ends 7 days after its last use (sliding: the last
- * use is written at most once an hour) and 30 days after it began, whatever
- * its use; signing out, removing the member or deleting the team ends it at
- * once.
+ * Each request reads the session with its member: it acts with the
+ * member's current role, and not at all once the member is gone (removing
+ * a member also deletes their sessions, but nothing depends on that sweep).
+ * A session is only created while its member stands as it read
+ * (store/sessions.ts). A session ends 7 days after its last use (sliding:
+ * the last use is written at most once an hour) and 30 days after it
+ * began, whatever its use; signing out, removing the member or deleting
+ * the team ends it at once.
  */
 export const SESSION_COOKIE = 'fs_session';
 export const SESSION_IDLE_SECONDS = 7 * 86_400;
@@ -107,13 +109,28 @@ export function cookieValue(header: string | undefined, name: string): string | 
 
 /**
  * The Set-Cookie header of a session (or, with `value` null, of its end):
- * HttpOnly, SameSite=Lax, path `/`, Secure when the service is served over
- * https, kept as long as the session can live.
+ * HttpOnly, SameSite=Lax, path `/`, Secure unless the service's base URL is
+ * plain `http://` (the local stack; any case of the scheme), and kept no
+ * longer than the session lives unused: `maxAge`, at most the 7 idle days
+ * (the middleware sends it again when a request slides the session).
  */
-export function sessionCookieHeader(value: string | null, baseUrl: string): string {
-  const secure = baseUrl.startsWith('https://') ? '; Secure' : '';
-  const maxAge = value === null ? 0 : SESSION_ABSOLUTE_SECONDS;
-  return `${SESSION_COOKIE}=${value ?? ''}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+export function sessionCookieHeader(
+  value: string | null,
+  baseUrl: string,
+  maxAge = SESSION_IDLE_SECONDS,
+): string {
+  const secure = /^http:\/\//i.test(baseUrl.trim()) ? '' : '; Secure';
+  const seconds =
+    value === null ? 0 : Math.max(0, Math.min(Math.floor(maxAge), SESSION_IDLE_SECONDS));
+  return `${SESSION_COOKIE}=${value ?? ''}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${seconds}${secure}`;
+}
+
+/** How long a session's cookie should live from `now`: until the session would end unused. */
+export function sessionCookieMaxAge(
+  session: Pick<Session, 'createdAt' | 'lastSeenAt'>,
+  now: Date,
+): number {
+  return Math.floor((sessionExpiresAt(session).getTime() - now.getTime()) / 1000);
 }
 
 /**

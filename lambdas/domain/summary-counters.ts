@@ -65,6 +65,13 @@ export const DEVICES = ['mobile', 'desktop', 'tablet', 'bot', 'unknown'] as cons
 const MAX_VALUE_LENGTH = 200;
 
 /** The hour bucket of an instant: `YYYYMMDDHH` in UTC. */
+/**
+ * Views one visitor (address and user agent) may add to one form in a
+ * minute (docs/api-guide.md#summary): a page reloaded by hand stays well
+ * under it, a script sending beacons in a loop counts no more.
+ */
+export const VIEWS_PER_VISITOR_PER_MINUTE = 10;
+
 export function hourOf(iso: string): string {
   return iso.slice(0, 13).replace(/[-T]/g, '');
 }

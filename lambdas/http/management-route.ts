@@ -5,6 +5,7 @@ import { type ContractInput, contractInput } from './contract-input.ts';
 import { type Caller, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
+import { pathIds } from './middleware/path-ids.ts';
 import { withRequestId } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
 
@@ -26,8 +27,8 @@ interface ManagementContext extends Context {
 
 /**
  * Wraps a management handler: request id and log scope, the error envelope,
- * authentication (a Bearer key or a session), the JSON body, and its input
- * read through its contract. The handler itself only parses, calls the
+ * authentication (a Bearer key or a session), the JSON body, the shapes of
+ * the path ids, and its input read through its contract. The handler itself only parses, calls the
  * domain and store, and maps the result.
  */
 export function managementRoute<C extends Contract>(
@@ -39,6 +40,7 @@ export function managementRoute<C extends Contract>(
     // Authenticate first: an anonymous caller learns nothing about body parsing.
     .use(callerAuth())
     .use(jsonBody())
+    .use(pathIds())
     .handler((event, context) => {
       const { caller, body } = context as ManagementContext;
       return fn({

@@ -26,9 +26,17 @@ export function withRequestId(
     });
 }
 
-/** Headers every response carries, streamed ones included. */
+/**
+ * Headers every response carries, streamed ones included. `nosniff`: a
+ * browser takes a JSON (or CSV) answer as what its content type says, never
+ * as a script or a page, whatever user text it holds.
+ */
 export function requestIdHeaders(requestId: string): Record<string, string> {
-  return { 'cache-control': 'no-store', 'x-request-id': requestId };
+  return {
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'x-request-id': requestId,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Contract } from './contract.ts';
 import { type ContractInput, contractInput } from './contract-input.ts';
 import { type Caller, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
+import { pathIds } from './middleware/path-ids.ts';
 import { inRequestScope, requestIdHeaders } from './request-id.ts';
 import type { HttpResponse } from './respond.ts';
 
@@ -46,6 +47,7 @@ export function streamingRoute<C extends Contract>(
     // Both only ever set a JSON HttpResponse, which is one of ChainResult.
     .use(errorEnvelope() as Middleware)
     .use(callerAuth() as Middleware)
+    .use(pathIds<ChainResult>())
     .handler((event, context) =>
       fn({
         event,

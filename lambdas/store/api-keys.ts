@@ -1,4 +1,7 @@
-import { apiKeyKey, stripPlumbing } from './keys.ts';
+import type { Member } from '#domain/members.ts';
+import type { Team } from '#domain/team.ts';
+import { batchGetAll } from './batches.ts';
+import { apiKeyKey, memberKey, stripPlumbing, teamKey } from './keys.ts';
 import { getItem } from './table.ts';
 
 /**
@@ -15,8 +18,18 @@ export interface ApiKeyRecord {
   /** SHA-256 (hex) of the whole key; the key itself is never stored. */
   hash: string;
   teamId: string;
-  /** The member who created it (a team's owner for keys made by the admin CLI). */
+  /**
+   * The member who created it; the key acts with their current membership
+   * (docs/api-guide.md#teams-members-keys-and-the-audit-trail). For an
+   * operator's key (`operator`), the team's original owner.
+   */
   userId: string;
+  /**
+   * Made by the admin CLI (or by another operator's key): it acts as an
+   * owner of its team whoever its members are, as the operator who made it
+   * could anyway.
+   */
+  operator?: boolean;
   name: string;
   createdAt: string;
   /** Absent while the key works. */
@@ -44,4 +57,22 @@ export async function getApiKey(keyId: string): Promise<ApiKeyRecord | undefined
   // Consistent: a key revoked a moment ago must not work.
   const item = await getItem(apiKeyKey(keyId), { consistent: true });
   return item ? stripPlumbing<ApiKeyRecord>(item) : undefined;
+}
+
+/**
+ * What a key's request acts with, read in one consistent BatchGet: its team
+ * and its creator's membership as they stand now (either may be gone).
+ */
+export async function readKeyContext(
+  teamId: string,
+  userId: string,
+): Promise<{ team?: Team; member?: Member }> {
+  const items = await batchGetAll([teamKey(teamId), memberKey(teamId, userId)], {
+    consistent: true,
+  });
+  const of = <T>(entity: string) => {
+    const item = items.find((each) => each.entity === entity);
+    return item ? stripPlumbing<T>(item) : undefined;
+  };
+  return { team: of<Team>('team'), member: of<Member>('member') };
 }

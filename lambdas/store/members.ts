@@ -2,6 +2,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { alreadyMember, lastOwner, type Member, memberEmail, type Role } from '#domain/members.ts';
 import type { Team } from '#domain/team.ts';
+import { liveKeysOf, revocationItems, revokeApiKey } from './api-key-listings.ts';
+import type { ApiKeyListing } from './api-keys.ts';
 import { batchGetAll } from './batches.ts';
 import { documents } from './client.ts';
 import {
@@ -13,7 +15,7 @@ import {
   teamKey,
 } from './keys.ts';
 import { updateIf } from './retries.ts';
-import { deleteSessionsOf, setSessionsRole } from './sessions.ts';
+import { deleteSessionsOf } from './sessions.ts';
 import { getItem, itemsWithPrefix, type TableTransactItem } from './table.ts';
 import { transactUnlessRefused } from './transactions.ts';
 
@@ -156,11 +158,25 @@ function ownerCountChange(teamId: string, delta: 1 | -1): TableTransactItem {
   };
 }
 
+/** A transaction holds at most 100 writes; a removal keeps room for its own three. */
+const KEYS_REVOKED_WITH_REMOVAL = 48;
+
 /**
- * Removes a member and ends their sessions; 409 `last_owner` for the last
- * owner. False when there was no such member.
+ * Removes a member, revokes the API keys they made and ends their sessions;
+ * 409 `last_owner` for the last owner. Undefined when there was no such
+ * member, else the keys revoked. The keys are revoked in the removal's own
+ * transaction (all but a member's 49th key on, revoked right after), so no
+ * failure leaves a removed member's key working; the auth middleware also
+ * refuses any key or session whose member is gone
+ * (docs/api-guide.md#teams-members-keys-and-the-audit-trail).
  */
-export async function removeMember(member: Member): Promise<boolean> {
+export async function removeMember(
+  member: Member,
+  now = new Date(),
+): Promise<ApiKeyListing[] | undefined> {
+  const keys = await liveKeysOf(member.teamId, member.userId);
+  const inline = keys.slice(0, KEYS_REVOKED_WITH_REMOVAL);
+  const at = now.toISOString();
   const items: TableTransactItem[] = [
     {
       Delete: {
@@ -173,17 +189,20 @@ export async function removeMember(member: Member): Promise<boolean> {
     { Delete: { Key: membershipKey(member.email, member.teamId) } },
   ];
   if (member.role === 'owner') items.push(ownerCountChange(member.teamId, -1));
+  for (const key of inline) items.push(...revocationItems(key, member.teamId, at));
   const refused = await transactUnlessRefused(items);
-  if (refused?.includes(2)) throw lastOwner();
-  if (refused) return false;
+  if (refused?.includes(2) && member.role === 'owner') throw lastOwner();
+  if (refused) return undefined;
+  for (const key of keys.slice(KEYS_REVOKED_WITH_REMOVAL)) await revokeApiKey(key.keyId, now);
   // The member item is gone, so these sessions already fail; deleting them is tidiness.
   await deleteSessionsOf(member.teamId, member.userId);
-  return true;
+  return keys;
 }
 
 /**
  * Changes a member's role and name; 409 `last_owner` when it would leave
- * the team without an owner. False when the member changed meanwhile.
+ * the team without an owner. False when the member changed meanwhile. The
+ * member's sessions and keys act with the new role from their next request.
  */
 export async function updateMember(
   member: Member,
@@ -205,9 +224,8 @@ export async function updateMember(
   if (role !== member.role) items.push(ownerCountChange(member.teamId, role === 'owner' ? 1 : -1));
   const refused = await transactUnlessRefused(items);
   if (refused?.includes(1)) throw lastOwner();
-  if (refused) return false;
-  if (role !== member.role) await setSessionsRole(member.teamId, member.userId, role);
-  return true;
+  // Sessions and keys read the member's role on each request: nothing else to rewrite.
+  return refused === undefined;
 }
 
 export async function recordSignIn(teamId: string, userId: string, now: Date): Promise<void> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { visitorNetwork } from '#domain/ip-ranges.ts';
 
 // The counter itself is in request-counts.ts, which the management routes
@@ -17,4 +18,16 @@ export function submitFormScope(formId: string): string {
  */
 export function submitVisitorScope(formId: string, ip: string): string {
   return `SUBMIT#IP#${formId}#${visitorNetwork(ip)}`;
+}
+
+/**
+ * The views beacon's limit on one visitor of one form: the address (an IPv6
+ * visitor by its /64, as the submit path counts) and the user agent, hashed
+ * so the item that expires two minutes later names neither.
+ */
+export function viewVisitorScope(formId: string, ip: string, userAgent: string): string {
+  const visitor = createHash('sha256')
+    .update(`${visitorNetwork(ip)}\n${userAgent}`)
+    .digest('hex');
+  return `VIEW#${formId}#${visitor.slice(0, 32)}`;
 }

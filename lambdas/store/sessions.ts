@@ -1,4 +1,4 @@
-import type { Role } from '#domain/members.ts';
+import type { Member } from '#domain/members.ts';
 import { type Session, sessionExpiresAt } from '#domain/sessions.ts';
 import type { Team } from '#domain/team.ts';
 import { batchGetAll, batchWriteAll } from './batches.ts';
@@ -18,9 +18,8 @@ const ttlOf = (session: Pick<Session, 'createdAt' | 'lastSeenAt'>) =>
 
 /**
  * Stores a new session, only while its member is still there with the role
- * the session carries: false when the member was removed or changed
- * meanwhile (removals and role changes sweep sessions after their own
- * write, so either order leaves no stale session).
+ * it was read with: false when the member was removed or changed meanwhile.
+ * (Each request also reads the member, so a session never outlives it.)
  */
 export async function putSession(session: Session): Promise<boolean> {
   const refused = await transactUnlessRefused([
@@ -49,22 +48,28 @@ export async function putSession(session: Session): Promise<boolean> {
 
 /**
  * What a session cookie stands for, read in one consistent BatchGet: the
- * session and its team (either may be gone).
+ * session, its team and its member as they stand now (any may be gone). A
+ * session acts with its member's current role, and not at all once the
+ * member is gone, whether or not the sweep after a removal ran.
  */
 export async function readSessionContext(ids: {
   teamId: string;
   userId: string;
   sessionId: string;
-}): Promise<{ session?: Session; team?: Team }> {
+}): Promise<{ session?: Session; team?: Team; member?: Member }> {
   const items = await batchGetAll(
-    [sessionKey(ids.teamId, ids.userId, ids.sessionId), teamKey(ids.teamId)],
+    [
+      sessionKey(ids.teamId, ids.userId, ids.sessionId),
+      teamKey(ids.teamId),
+      memberKey(ids.teamId, ids.userId),
+    ],
     { consistent: true },
   );
   const of = <T>(entity: string) => {
     const item = items.find((each) => each.entity === entity);
     return item ? stripPlumbing<T>(item) : undefined;
   };
-  return { session: of<Session>('session'), team: of<Team>('team') };
+  return { session: of<Session>('session'), team: of<Team>('team'), member: of<Member>('member') };
 }
 
 /** Slides the session forward; nothing when it was ended meanwhile. */
@@ -127,17 +132,4 @@ export async function deleteSessionsOf(
     );
   }
   return ending.length;
-}
-
-/** Gives a member's sessions their new role (after the member item changed). */
-export async function setSessionsRole(teamId: string, userId: string, role: Role): Promise<void> {
-  for (const session of await sessionsOf(teamId, userId)) {
-    await updateIf({
-      Key: sessionKey(teamId, userId, session.sessionId),
-      UpdateExpression: 'SET #role = :role',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#role': 'role' },
-      ExpressionAttributeValues: { ':role': role },
-    });
-  }
 }

@@ -350,7 +350,9 @@ describe('the audit trail', () => {
       'member.removed',
       'api_key.created',
       'api_key.revoked',
+      'webhook.connected',
       'webhook.secret_rotated',
+      'form.test_submitted',
       'submissions.deleted',
       'form.deleted',
     ]);
@@ -368,7 +370,7 @@ describe('the audit trail', () => {
     const page = await asMember(cookie, 'GET', '/v1/team/audit?limit=4');
     expect(page.body.events).toHaveLength(4);
     const rest = await asMember(cookie, 'GET', `/v1/team/audit?limit=100&cursor=${page.body.next}`);
-    expect(rest.body.events).toHaveLength(5);
+    expect(rest.body.events).toHaveLength(7);
     expect(rest.body.next).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import {
   SESSION_ABSOLUTE_SECONDS,
   SESSION_IDLE_SECONDS,
   sessionCookieHeader,
+  sessionCookieMaxAge,
   sessionExpiresAt,
   sessionLive,
   sessionNeedsTouch,
@@ -67,13 +68,35 @@ describe('session cookies', () => {
     expect(cookieValue(undefined, 'fs_session')).toBeUndefined();
   });
 
-  it('is HttpOnly, SameSite=Lax, path /, Secure only over https; signing out clears it', () => {
+  it('is HttpOnly, SameSite=Lax, path /, Secure unless the base URL is plain http; signing out clears it', () => {
     expect(sessionCookieHeader('v', 'https://forms.example.com')).toBe(
-      `fs_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_ABSOLUTE_SECONDS}; Secure`,
+      `fs_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_IDLE_SECONDS}; Secure`,
     );
+    expect(sessionCookieHeader('v', 'HTTPS://Forms.Example.com')).toMatch(/; Secure$/);
+    expect(sessionCookieHeader('v', '')).toMatch(/; Secure$/);
     expect(sessionCookieHeader('v', 'http://127.0.0.1:4010')).not.toContain('Secure');
+    expect(sessionCookieHeader('v', 'HTTP://127.0.0.1:4010')).not.toContain('Secure');
     expect(sessionCookieHeader(null, 'https://x.example')).toContain('fs_session=; ');
     expect(sessionCookieHeader(null, 'https://x.example')).toContain('Max-Age=0');
+  });
+});
+
+describe('the cookie lives no longer than the session unused', () => {
+  it('lives 7 days at most, never the 30 of the absolute end', () => {
+    expect(sessionCookieHeader('v', 'https://x.example')).toContain(
+      `Max-Age=${SESSION_IDLE_SECONDS}`,
+    );
+    expect(sessionCookieHeader('v', 'https://x.example', SESSION_ABSOLUTE_SECONDS)).toContain(
+      `Max-Age=${SESSION_IDLE_SECONDS}`,
+    );
+    expect(SESSION_IDLE_SECONDS).toBe(7 * 86_400);
+  });
+
+  it('renewed on use: until the session would end unused, and less near its absolute end', () => {
+    const fresh = { createdAt: start.toISOString(), lastSeenAt: start.toISOString() };
+    expect(sessionCookieMaxAge(fresh, start)).toBe(SESSION_IDLE_SECONDS);
+    const late = { createdAt: start.toISOString(), lastSeenAt: plus(29 * 86_400).toISOString() };
+    expect(sessionCookieMaxAge(late, plus(29 * 86_400))).toBe(86_400);
   });
 });
 

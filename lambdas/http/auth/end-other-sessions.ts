@@ -1,3 +1,4 @@
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -11,8 +12,9 @@ export const contract = defineContract({
   errors: ['no_session'],
 });
 
-export const handler = managementRoute(contract, async ({ caller }) => {
+export const handler = managementRoute(contract, async ({ caller, event }) => {
   const { sessionId } = sessionOf(caller);
   const count = await deleteSessionsOf(caller.team.teamId, caller.userId, sessionId);
+  await auditByCaller(caller, event, 'auth.sessions_ended', caller.userId, { count });
   return json(200, { count });
 });

@@ -17,7 +17,8 @@ export const contract = defineContract({
 });
 
 export const handler = managementRoute(contract, async ({ caller }) => {
-  const member = await getMember(caller.team.teamId, caller.userId);
+  // An operator's key has no member of its own: the team's original owner, if still one.
+  const member = caller.member ?? (await getMember(caller.team.teamId, caller.userId));
   if (!member) throw notFound('Member');
   const members = caller.email ? await membersOfAddress(caller.email) : [member];
   const teams = await getTeams(members.map((m) => m.teamId));

@@ -1,5 +1,6 @@
 import { config } from '#config';
 import { sessionCookieHeader } from '#domain/sessions.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -20,8 +21,9 @@ export const contract = defineContract({
   errors: ['no_session'],
 });
 
-export const handler = managementRoute(contract, async ({ caller }) => {
+export const handler = managementRoute(contract, async ({ caller, event }) => {
   const { sessionId } = sessionOf(caller);
   await deleteSession({ teamId: caller.team.teamId, userId: caller.userId, sessionId });
+  await auditByCaller(caller, event, 'auth.signed_out', caller.userId);
   return json(200, { ok: true }, { 'set-cookie': sessionCookieHeader(null, config.baseUrl) });
 });

@@ -1,9 +1,11 @@
 import { config } from '#config';
+import { webhookHostOf } from '#domain/audit.ts';
 import { invalidRequest } from '#domain/errors.ts';
 import { duplicateForm } from '#domain/form-defaults.ts';
 import { duplicateFormInput, duplicateName } from '#domain/form-input.ts';
 import { toFullForm } from '#domain/form-model.ts';
 import { copyWebhook } from '#domain/webhooks.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -17,23 +19,33 @@ export const contract = defineContract({
   errors: ['form_limit_reached'],
 });
 
-export const handler = managementRoute(contract, async ({ input, caller, pathParameters }) => {
-  const source = await getTeamForm(caller.team.teamId, pathParameters.id);
-  const { nameSuffix } = input.body();
-  const name = duplicateName(source.name, nameSuffix);
-  if (!name) {
-    throw invalidRequest('The copy’s name would exceed 200 characters', [
-      {
-        path: 'nameSuffix',
-        code: 'too_big',
-        message: 'Name plus suffix must be 1 to 200 characters',
-      },
-    ]);
-  }
-  const now = new Date();
-  const form = duplicateForm(source, { name, userId: caller.userId, now });
-  // Webhooks are Pro: a team that was downgraded keeps the old one but copies none.
-  const webhook = caller.team.plan === 'pro' ? await getWebhook(source.id) : undefined;
-  const copy = await insertForm(form, { webhook: webhook && copyWebhook(webhook, form.id, now) });
-  return json(201, toFullForm(copy, config.baseUrl));
-});
+export const handler = managementRoute(
+  contract,
+  async ({ input, caller, pathParameters, event }) => {
+    const source = await getTeamForm(caller.team.teamId, pathParameters.id);
+    const { nameSuffix } = input.body();
+    const name = duplicateName(source.name, nameSuffix);
+    if (!name) {
+      throw invalidRequest('The copy’s name would exceed 200 characters', [
+        {
+          path: 'nameSuffix',
+          code: 'too_big',
+          message: 'Name plus suffix must be 1 to 200 characters',
+        },
+      ]);
+    }
+    const now = new Date();
+    const form = duplicateForm(source, { name, userId: caller.userId, now });
+    // Webhooks are Pro: a team that was downgraded keeps the old one but copies none.
+    const webhook = caller.team.plan === 'pro' ? await getWebhook(source.id) : undefined;
+    const copy = await insertForm(form, { webhook: webhook && copyWebhook(webhook, form.id, now) });
+    if (webhook) {
+      // The copy sends its posts to the same receiver: a webhook connected like any other.
+      await auditByCaller(caller, event, 'webhook.connected', copy.id, {
+        host: webhookHostOf(webhook.url),
+        copiedFrom: source.id,
+      });
+    }
+    return json(201, toFullForm(copy, config.baseUrl));
+  },
+);

@@ -1,5 +1,6 @@
 import { config } from '#config';
 import { toFullForm } from '#domain/form-model.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -11,7 +12,9 @@ export const contract = defineContract({
   errors: [],
 });
 
-export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
+export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
   const form = await rotateFormKey(caller.team.teamId, pathParameters.id, new Date());
+  // The key is public (it is in every page that posts to the form): no secret is recorded.
+  await auditByCaller(caller, event, 'form.key_rotated', form.id);
   return json(200, toFullForm(form, config.baseUrl));
 });

@@ -2,6 +2,7 @@ import { randomUUIDv7 } from 'node:crypto';
 import { newAnswerNames } from '#domain/answer-columns.ts';
 import { notFound } from '#domain/errors.ts';
 import { testSubmission } from '#domain/test-submission.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { header } from '#http/request.ts';
@@ -34,5 +35,9 @@ export const handler = managementRoute(contract, async ({ caller, event, pathPar
     newColumns: newAnswerNames(Object.keys(submission.data), undefined, form.fields),
   });
   if (!outcome.stored) throw notFound('Form');
+  // A test goes out like a post: to the webhook and the notification address.
+  await auditByCaller(caller, event, 'form.test_submitted', form.id, {
+    submissionId: submission.id,
+  });
   return json(201, { submissionId: submission.id });
 });

@@ -3,6 +3,7 @@ import { config } from '#config';
 import type { FormRecord } from '#domain/form-model.ts';
 import { toFullForm } from '#domain/form-model.ts';
 import { applyFormUpdate, formUpdateInput } from '#domain/form-update.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -16,15 +17,27 @@ export const contract = defineContract({
   errors: ['plan_required', 'conflict'],
 });
 
-export const handler = managementRoute(contract, async ({ input, caller, pathParameters }) => {
-  // Parsed once the form is found: another team's form is 404 whatever the body
-  // (docs/api-guide.md#authentication).
-  const { before, after } = await changeTeamForm(caller.team.teamId, pathParameters.id, (current) =>
-    applyFormUpdate(current, input.body(), caller.team.plan, new Date()),
-  );
-  await syncCloseSchedule(before, after);
-  return json(200, toFullForm(after, config.baseUrl));
-});
+export const handler = managementRoute(
+  contract,
+  async ({ input, caller, pathParameters, event }) => {
+    // Parsed once the form is found: another team's form is 404 whatever the body
+    // (docs/api-guide.md#authentication).
+    const { before, after } = await changeTeamForm(
+      caller.team.teamId,
+      pathParameters.id,
+      (current) => applyFormUpdate(current, input.body(), caller.team.plan, new Date()),
+    );
+    await syncCloseSchedule(before, after);
+    if (before.notifyEmail !== after.notifyEmail) {
+      // Where each post's notification goes: an address, not a secret.
+      await auditByCaller(caller, event, 'form.notify_email_changed', after.id, {
+        notifyEmail: after.notifyEmail ?? '',
+        previous: before.notifyEmail ?? '',
+      });
+    }
+    return json(200, toFullForm(after, config.baseUrl));
+  },
+);
 
 /**
  * After the save: a schedule that outlives its date is harmless (the closer

@@ -3,33 +3,40 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '#config';
 import { hashMatches, keyIdOf } from '#domain/api-keys.ts';
 import { ServiceError, unauthorized } from '#domain/errors.ts';
-import type { Role } from '#domain/members.ts';
+import type { Member, Role } from '#domain/members.ts';
 import { retryAfterSeconds, windowAt } from '#domain/rate-limit.ts';
 import {
   cookieValue,
   fromOwnOrigin,
   parseSessionCookie,
   SESSION_COOKIE,
+  sessionCookieHeader,
+  sessionCookieMaxAge,
   sessionLive,
   sessionNeedsTouch,
 } from '#domain/sessions.ts';
 import { header } from '#http/request.ts';
 import type { HttpResponse } from '#http/respond.ts';
 import { addLogContext } from '#log';
-import { getApiKey } from '#store/api-keys.ts';
+import { type ApiKeyRecord, getApiKey, readKeyContext } from '#store/api-keys.ts';
 import { admitRequest, managementKeyScope, memberScope } from '#store/request-counts.ts';
 import { getTeam, type Team } from '#store/teams.ts';
 
 /**
  * Who makes a management request: an API key (`Authorization: Bearer`),
- * which acts as an owner of its team, or a member signed in to the
- * dashboard (the session cookie), with their role.
+ * which acts with its creator's current membership (an operator's key as
+ * an owner), or a member signed in to the dashboard (the session cookie),
+ * with their current role.
  */
 export interface Caller {
   team: Team;
   /** The member: a session's, or the one who created the API key. */
   userId: string;
   role: Role;
+  /** The member as read for this request (absent for an operator's key). */
+  member?: Member;
+  /** An operator's key (made by the admin CLI): acts as an owner whoever the members are. */
+  operator?: boolean;
   via: 'apiKey' | 'session';
   /** The API key's public id (API-key callers). */
   keyId?: string;
@@ -55,9 +62,12 @@ export function callerAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       const authorization = header(request.event, 'authorization');
       const cookie = cookieValue(header(request.event, 'cookie'), SESSION_COOKIE);
       let caller: Caller;
-      if (authorization) caller = await apiKeyCaller(authorization);
-      else if (cookie) caller = await sessionCaller(cookie, request.event);
-      else throw unauthorized('Send an API key as Authorization: Bearer <key>, or sign in');
+      if (authorization) caller = await apiKeyCaller(authorization, request.event);
+      else if (cookie) {
+        const signedIn = await sessionCaller(cookie, request.event);
+        caller = signedIn.caller;
+        renewedCookie.set(request, signedIn.renewedCookie);
+      } else throw unauthorized('Send an API key as Authorization: Bearer <key>, or sign in');
       addLogContext(
         caller.via === 'apiKey'
           ? { keyId: caller.keyId, teamId: caller.team.teamId }
@@ -65,10 +75,24 @@ export function callerAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       );
       (request.context as unknown as { caller: Caller }).caller = caller;
     },
+    after: (request) => {
+      // The session slid forward: its cookie lives 7 more idle days too, unless the
+      // route set the cookie itself (signing out clears it).
+      const setCookie = renewedCookie.get(request);
+      const response = request.response;
+      if (!setCookie || !response) return;
+      const headers = (response.headers ?? {}) as Record<string, string>;
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'set-cookie')) {
+        response.headers = { ...headers, 'set-cookie': setCookie };
+      }
+    },
   };
 }
 
-async function apiKeyCaller(authorization: string): Promise<Caller> {
+/** The renewed Set-Cookie of a request whose session slid forward, until its answer is made. */
+const renewedCookie = new WeakMap<object, string | undefined>();
+
+async function apiKeyCaller(authorization: string, event: APIGatewayProxyEvent): Promise<Caller> {
   const apiKey = BEARER.exec(authorization)?.[1];
   const keyId = apiKey ? keyIdOf(apiKey) : undefined;
   if (!apiKey || !keyId) throw unauthorized('The Authorization header is not a valid API key');
@@ -78,10 +102,13 @@ async function apiKeyCaller(authorization: string): Promise<Caller> {
   const now = new Date();
   const window = windowAt(now.getTime(), 60);
   const today = now.toISOString().slice(0, 10);
-  // The team read, the rate count and the day's use are independent: one round trip.
-  // The day's first request notes the use; only it loads the code that writes it.
-  const [team, admitted] = await Promise.all([
-    getTeam(record.teamId),
+  // The team (with the creator's membership), the rate count and the day's use
+  // are independent: one round trip. The day's first request notes the use;
+  // only it loads the code that writes it.
+  const [{ team, member }, admitted] = await Promise.all([
+    record.operator
+      ? getTeam(record.teamId).then((found) => ({ team: found, member: undefined }))
+      : readKeyContext(record.teamId, record.userId),
     admitRequest(managementKeyScope(keyId), window, config.managementRatePerMinute),
     record.lastUsedOn === today && record.listed
       ? undefined
@@ -90,20 +117,52 @@ async function apiKeyCaller(authorization: string): Promise<Caller> {
   if (!admitted) throw rateLimited('This API key', window, now);
   if (!team) throw unauthorized('The team of this API key no longer exists');
   if (!team.membersSince) {
-    // A team made before members: its owner becomes one, once.
+    // A team made before members: its owner becomes one, once. Its keys are its owner's.
     await (await import('#store/members.ts')).ensureOwnerMember(team, now);
+    return { team, userId: record.userId, role: 'owner', via: 'apiKey', keyId };
   }
-  return { team, userId: record.userId, role: 'owner', via: 'apiKey', keyId };
+  if (record.operator) {
+    return { team, userId: record.userId, role: 'owner', via: 'apiKey', keyId, operator: true };
+  }
+  if (!member) {
+    await revokeOrphanKey(record, event);
+    throw unauthorized('The member who created this API key has left the team; it is revoked');
+  }
+  return { team, userId: record.userId, role: member.role, member, via: 'apiKey', keyId };
 }
 
-async function sessionCaller(cookie: string, event: APIGatewayProxyEvent): Promise<Caller> {
+/**
+ * A key whose creator is no longer a member: removal revokes a member's
+ * keys with it, so this is a key that escaped that (one made before the
+ * rule); it is revoked now, and the trail says why.
+ */
+async function revokeOrphanKey(record: ApiKeyRecord, event: APIGatewayProxyEvent): Promise<void> {
+  const [{ revokeApiKey }, { audit }] = await Promise.all([
+    import('#store/api-key-listings.ts'),
+    import('#http/audit-record.ts'),
+  ]);
+  if (!(await revokeApiKey(record.keyId))) return;
+  await audit({
+    teamId: record.teamId,
+    event,
+    actor: { kind: 'apiKey', userId: record.userId, email: null, keyId: record.keyId },
+    action: 'api_key.revoked',
+    target: record.keyId,
+    details: { name: record.name, reason: 'member_removed' },
+  });
+}
+
+async function sessionCaller(
+  cookie: string,
+  event: APIGatewayProxyEvent,
+): Promise<{ caller: Caller; renewedCookie?: string }> {
   const ids = parseSessionCookie(cookie);
   if (!ids) throw signInAgain();
   const now = new Date();
   // Loaded by the first cookie request only: API-key callers never read it at a cold start.
   const { readSessionContext, touchSession } = await import('#store/sessions.ts');
-  const { session, team } = await readSessionContext(ids);
-  if (!session || !team || !sessionLive(session, now)) throw signInAgain();
+  const { session, team, member } = await readSessionContext(ids);
+  if (!session || !team || !member || !sessionLive(session, now)) throw signInAgain();
   if (!SAFE_METHODS.has(event.httpMethod.toUpperCase())) {
     const origin = {
       secFetchSite: header(event, 'sec-fetch-site'),
@@ -118,18 +177,26 @@ async function sessionCaller(cookie: string, event: APIGatewayProxyEvent): Promi
     }
   }
   const window = windowAt(now.getTime(), 60);
+  const touch = sessionNeedsTouch(session, now);
   const [admitted] = await Promise.all([
     admitRequest(memberScope(team.teamId, session.userId), window, config.managementRatePerMinute),
-    sessionNeedsTouch(session, now) ? touchSession(session, now) : undefined,
+    touch ? touchSession(session, now) : undefined,
   ]);
   if (!admitted) throw rateLimited('A signed-in member', window, now);
-  return {
+  const caller: Caller = {
     team,
     userId: session.userId,
-    role: session.role,
+    role: member.role,
+    member,
     via: 'session',
     sessionId: session.sessionId,
-    email: session.email,
+    email: member.email,
+  };
+  if (!touch) return { caller };
+  const slid = { createdAt: session.createdAt, lastSeenAt: now.toISOString() };
+  return {
+    caller,
+    renewedCookie: sessionCookieHeader(cookie, config.baseUrl, sessionCookieMaxAge(slid, now)),
   };
 }
 

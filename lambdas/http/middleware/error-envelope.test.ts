@@ -150,6 +150,7 @@ describe('errorEnvelope middleware', () => {
     expect(Object.keys(response.headers ?? {}).sort()).toEqual([
       'cache-control',
       'content-type',
+      'x-content-type-options',
       'x-request-id',
     ]);
   });
@@ -209,13 +210,14 @@ describe('errorEnvelope middleware', () => {
     ['a zod failure', z.string().safeParse(1).error, 400],
     ['an unknown error', new Error('bug'), 500],
   ])(
-    'puts x-request-id and cache-control: no-store on the answer to %s',
+    'puts x-request-id, cache-control: no-store and nosniff on the answer to %s',
     async (_what, error, status) => {
       const response = await answerTo(error);
       expect(response.statusCode).toBe(status);
       expect(response.headers).toMatchObject({
         'x-request-id': REQUEST_ID,
         'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
       });
     },
   );

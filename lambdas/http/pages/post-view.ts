@@ -1,21 +1,26 @@
 import { isbot } from 'isbot';
+import { canonicalIp } from '#domain/addresses.ts';
 import { isFormKey } from '#domain/ids.ts';
-import { hourOf } from '#domain/summary-counters.ts';
+import { windowAt } from '#domain/rate-limit.ts';
+import { hourOf, VIEWS_PER_VISITOR_PER_MINUTE } from '#domain/summary-counters.ts';
 import { defineContract } from '#http/contract.ts';
 import { CORS_HEADERS } from '#http/cors.ts';
-import { header } from '#http/request.ts';
+import { header, sourceIpOf } from '#http/request.ts';
 import { withRequestId } from '#http/request-id.ts';
 import { errorBody, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import { findFormKey } from '#store/forms.ts';
+import { admitRequest, viewVisitorScope } from '#store/rate-limits.ts';
 import { addToHour } from '#store/summary-buckets.ts';
 
 /**
  * `POST /f/{key}/views`: the view beacon (docs/api-guide.md#summary). The
  * hosted page and the embed send one per page load that shows the form
  * (`navigator.sendBeacon`, no body). It counts in the form's hour bucket,
- * unless the User-Agent is a bot's; nothing about the visitor is stored and
- * no cookie is read or set.
+ * unless the User-Agent is a bot's or the visitor (address and agent) sent
+ * 10 this minute already; nothing about the visitor is kept but a hash in a
+ * rate window that expires two minutes later, and no cookie is read or set.
+ * The answer is 204 either way: a script learns nothing from it.
  */
 export const contract = defineContract({
   tag: 'Hosted forms',
@@ -30,8 +35,15 @@ export const handler = withRequestId(async (event) => {
   if (!mapping) return json(404, errorBody('not_found', 'No form has this address'), CORS_HEADERS);
   const userAgent = header(event, 'user-agent') ?? '';
   if (userAgent !== '' && !isbot(userAgent)) {
+    const now = new Date();
+    const ip = canonicalIp(sourceIpOf(event) ?? '') ?? '';
     try {
-      await addToHour(mapping.formId, hourOf(new Date().toISOString()), { v: 1 });
+      const counts = await admitRequest(
+        viewVisitorScope(mapping.formId, ip, userAgent.slice(0, 1024)),
+        windowAt(now.getTime(), 60),
+        VIEWS_PER_VISITOR_PER_MINUTE,
+      );
+      if (counts) await addToHour(mapping.formId, hourOf(now.toISOString()), { v: 1 });
     } catch (error) {
       // A lost view (a throttled write of a flooded form) is logged; the page never waits on it.
       log.error('view not counted', { formId: mapping.formId, ...errorFields(error) });

@@ -1,4 +1,5 @@
 import { exportFileName, exportQuery } from '#domain/submission-export.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { streamingRoute } from '#http/streaming-route.ts';
 import { getTeamFormWithColumns } from '#store/forms.ts';
@@ -25,6 +26,7 @@ export const handler = streamingRoute(
     const { filter } = input.query();
     // The moment the export covers: API Gateway's receipt of the request.
     const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
+    await auditByCaller(caller, event, 'submissions.exported', form.id, { filter });
     return {
       statusCode: 200,
       headers: {

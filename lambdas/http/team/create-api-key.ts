@@ -5,12 +5,13 @@ import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
 import { putApiKey } from '#store/api-key-listings.ts';
-import { getMember } from '#store/members.ts';
 import { requireOwner } from './require-owner.ts';
 
 /**
  * `POST /v1/team/api-keys { name? }` (owners): `201` with the key itself,
- * shown this once (only its hash is kept).
+ * shown this once (only its hash is kept). The new key acts with its
+ * creator's membership; one made with an operator's key is an operator's
+ * key too (docs/api-guide.md#teams-members-keys-and-the-audit-trail).
  */
 export const contract = defineContract({
   tag: 'Team',
@@ -23,14 +24,16 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
   requireOwner(caller);
   const { name } = input.body();
   const issued = issueApiKey();
-  const creator = caller.email ?? (await getMember(caller.team.teamId, caller.userId))?.email;
+  const creator = caller.member?.email ?? caller.team.ownerEmail;
+  // Stored only while the creator is an owner (a member's key): 403 owner_only otherwise.
   const record = await putApiKey({
     keyId: issued.keyId,
     hash: issued.hash,
     teamId: caller.team.teamId,
     userId: caller.userId,
-    createdByEmail: creator ?? null,
+    createdByEmail: creator,
     name,
+    ...(caller.operator ? { operator: true } : {}),
   });
   await auditByCaller(caller, event, 'api_key.created', record.keyId, { name });
   return json(201, {

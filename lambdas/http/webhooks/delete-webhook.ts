@@ -1,4 +1,5 @@
 import { notFound } from '#domain/errors.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
@@ -12,8 +13,9 @@ export const contract = defineContract({
   errors: [],
 });
 
-export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
+export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
   if (!(await deleteWebhook(form.id))) throw notFound('Webhook');
+  await auditByCaller(caller, event, 'webhook.disconnected', form.id);
   return json(200, { ok: true });
 });
