@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call } from '../api.ts';
-import type { ApiKey, AuditEvent, Member, SessionEntry, TeamView } from '../model.ts';
+import { call } from '../api.ts';
+import { failureWords as reason, useQuery } from '../data.ts';
+import type { ApiKey, AuditEvent, Member, SessionEntry } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
@@ -9,12 +10,6 @@ import { Alert, Listing } from '../parts/listing.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
 import { useSession } from '../session.ts';
 import { When } from '../time.tsx';
-
-/** What went wrong with an action, in the API's words. */
-const reason = (failure: unknown) =>
-  failure instanceof ApiError
-    ? (failure.issues[0]?.message ?? failure.message)
-    : 'That did not work: try again.';
 
 /**
  * The team: plan and usage, members (owners invite, change roles, remove),
@@ -24,14 +19,12 @@ const reason = (failure: unknown) =>
 export function TeamScreen() {
   const session = useSession();
   const owner = session.role === 'owner';
-  const [team, setTeam] = useState<TeamView>();
-  const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState('');
-  const load = () => {
-    setError(undefined);
-    call('getTeam').then(setTeam, setError);
-  };
-  useEffect(load, [session.team.teamId]);
+  const {
+    data: team,
+    error,
+    reload: load,
+  } = useQuery(session.team.teamId, (signal) => call('getTeam', { signal }));
   if (error)
     return (
       <main id="main">
