@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { failureWords as reason, useQuery } from '../data.ts';
-import type { ApiKey, AuditEvent, Member, SessionEntry } from '../model.ts';
+import type { ApiKey, AuditEvent, Member } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
@@ -73,19 +73,13 @@ function Section(props: { id: string; title: string; children: ComponentChildren
 }
 
 function Members(props: { owner: boolean; selfId: string; onNotice: (text: string) => void }) {
-  const [members, setMembers] = useState<Member[]>();
   const [problem, setProblem] = useState('');
   const [removing, setRemoving] = useState<Member>();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'member' | 'owner'>('member');
-  const load = () =>
-    call('listMembers').then(
-      (list) => setMembers(list.members),
-      (failure) => setProblem(reason(failure)),
-    );
-  useEffect(() => {
-    void load();
-  }, []);
+  const listed = useQuery('members', (signal) => call('listMembers', { signal }));
+  const members = listed.data?.members;
+  const load = listed.reload;
   const act = async (action: () => Promise<unknown>, done: string) => {
     setProblem('');
     try {
@@ -98,7 +92,7 @@ function Members(props: { owner: boolean; selfId: string; onNotice: (text: strin
   };
   return (
     <Section id="members-title" title="Members">
-      <Alert text={problem} />
+      <Alert text={problem || (listed.error ? reason(listed.error) : '')} />
       {!members ? (
         <Loading label="Loading members…" />
       ) : (
@@ -216,22 +210,16 @@ function Members(props: { owner: boolean; selfId: string; onNotice: (text: strin
 }
 
 function ApiKeys(props: { onNotice: (text: string) => void }) {
-  const [keys, setKeys] = useState<ApiKey[]>();
   const [problem, setProblem] = useState('');
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; apiKey: string }>();
   const [revoking, setRevoking] = useState<ApiKey>();
-  const load = () =>
-    call('listApiKeys').then(
-      (list) => setKeys(list.apiKeys),
-      (failure) => setProblem(reason(failure)),
-    );
-  useEffect(() => {
-    void load();
-  }, []);
+  const listed = useQuery('keys', (signal) => call('listApiKeys', { signal }));
+  const keys = listed.data?.apiKeys;
+  const load = listed.reload;
   return (
     <Section id="keys-title" title="API keys">
-      <Alert text={problem} />
+      <Alert text={problem || (listed.error ? reason(listed.error) : '')} />
       {created && (
         <div class="created-key">
           <CopyField label={`New key ${created.name}`} value={created.apiKey} />
@@ -321,20 +309,14 @@ function ApiKeys(props: { onNotice: (text: string) => void }) {
 }
 
 function Sessions(props: { onNotice: (text: string) => void }) {
-  const [sessions, setSessions] = useState<SessionEntry[]>();
   const [problem, setProblem] = useState('');
-  const load = () =>
-    call('listSessions').then(
-      (list) => setSessions(list.sessions),
-      (e) => setProblem(reason(e)),
-    );
-  useEffect(() => {
-    void load();
-  }, []);
+  const listed = useQuery('sessions', (signal) => call('listSessions', { signal }));
+  const sessions = listed.data?.sessions;
+  const load = listed.reload;
   const others = sessions?.filter((s) => !s.current).length ?? 0;
   return (
     <Section id="sessions-title" title="Your sessions">
-      <Alert text={problem} />
+      <Alert text={problem || (listed.error ? reason(listed.error) : '')} />
       {!sessions ? (
         <Loading label="Loading sessions…" />
       ) : (
