@@ -214,6 +214,49 @@ describe('the dashboard data layer', () => {
     }
   });
 
+  it('submission: a slow answer for the submission left never replaces the one opened since', async () => {
+    const { owner, form } = await proOwner();
+    const formId = await form('Pair');
+    const { ids } = await seedSubmissions({
+      formId,
+      teamId: owner.teamId,
+      count: 2,
+      receivedAt: (i) => new Date(Date.now() - (2 - i) * 1000),
+      data: (i) => ({ message: i === 0 ? 'the older one' : 'the newer one' }),
+    });
+    const [newer, older] = ids as [string, string];
+    const dashboard = await dashboardAs(browser, owner.email, {
+      path: `/forms/${formId}/submissions/${newer}`,
+    });
+    const { page } = dashboard;
+    try {
+      await page.getByText('the newer one').waitFor();
+      const slow = await holdOne(page, (url) => url.pathname.endsWith(`/submissions/${older}`));
+      await page.evaluate(
+        (path) => {
+          window.history.pushState(null, '', path);
+          window.dispatchEvent(new PopStateEvent('popstate'));
+        },
+        new URL(page.url()).pathname.replace(newer, older),
+      );
+      await slow.held;
+      const newerAgain = page.waitForResponse((response) =>
+        new URL(response.url()).pathname.endsWith(`/submissions/${newer}`),
+      );
+      await page.goBack();
+      await newerAgain;
+      await page.getByText('the newer one').waitFor();
+
+      await slow.ended();
+      await settle(page);
+      expect(new URL(page.url()).pathname).toContain(newer);
+      expect(await page.getByText('the older one').count()).toBe(0);
+      expect(await page.getByText('the newer one').count()).toBeGreaterThan(0);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
   it('settings: a new key the service refuses says why, and nothing is left unhandled', async () => {
     const { owner, form } = await proOwner();
     const formId = await form('Keyed');
