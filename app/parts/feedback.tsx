@@ -42,6 +42,29 @@ export function Outcome(props: { action: Pick<Action, 'notice' | 'error'> }) {
   );
 }
 
+/**
+ * A screen whose read has not shown yet: its problem with a retry, else the
+ * loading line, in the screen's `main` (the skip link's target).
+ */
+export function ScreenPending(props: {
+  error: unknown;
+  retry: () => void;
+  label?: string;
+  children?: ComponentChildren;
+}) {
+  return (
+    <main id="main">
+      {props.error ? (
+        <Problem error={props.error} retry={props.retry}>
+          {props.children}
+        </Problem>
+      ) : (
+        <Loading label={props.label} />
+      )}
+    </main>
+  );
+}
+
 export function Loading(props: { label?: string }) {
   return (
     <p class="loading" role="status">

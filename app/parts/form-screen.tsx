@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { call } from '../api.ts';
 import { useQuery } from '../data.ts';
 import type { Form } from '../model.ts';
-import { Loading, Problem } from './feedback.tsx';
+import { ScreenPending } from './feedback.tsx';
 import { Link } from './link.tsx';
 
 /**
@@ -31,18 +31,7 @@ export function FormScreen(props: {
   children: (form: Form) => ComponentChildren;
 }) {
   const { form, error, load } = props.loaded;
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!form)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
+  if (error || !form) return <ScreenPending error={error} retry={load} />;
   return (
     <main id="main" class={props.class}>
       <p>

@@ -5,7 +5,7 @@ import { type Query, useAction, useQuery } from '../data.ts';
 import type { Folder, Form, Submission, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
-import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
+import { Outcome, ScreenPending } from '../parts/feedback.tsx';
 import { KeyHelp, useInboxKeys } from '../parts/inbox-keys.tsx';
 import { Link } from '../parts/link.tsx';
 import { StatusBadge } from '../parts/status-badge.tsx';
@@ -178,24 +178,15 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
     enabled: !confirming && !help,
   });
 
-  if (error) {
+  if (error || !form || !list)
     return (
-      <main id="main">
-        <Problem error={error} retry={load}>
-          {error instanceof ApiError && error.status === 404 && (
-            <p>
-              <Link to="/">Back to your forms</Link>
-            </p>
-          )}
-        </Problem>
-      </main>
-    );
-  }
-  if (!form || !list)
-    return (
-      <main id="main">
-        <Loading label="Loading submissions…" />
-      </main>
+      <ScreenPending error={error} retry={load} label="Loading submissions…">
+        {error instanceof ApiError && error.status === 404 && (
+          <p>
+            <Link to="/">Back to your forms</Link>
+          </p>
+        )}
+      </ScreenPending>
     );
 
   const counts = list.folderCounts;

@@ -5,7 +5,7 @@ import { failureWords as reason, useQuery } from '../data.ts';
 import type { ApiKey, AuditEvent, Member } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
-import { Loading, Problem } from '../parts/feedback.tsx';
+import { Loading, ScreenPending } from '../parts/feedback.tsx';
 import { Alert, Listing } from '../parts/listing.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
 import { useSession } from '../session.ts';
@@ -25,18 +25,7 @@ export function TeamScreen() {
     error,
     reload: load,
   } = useQuery(session.team.teamId, (signal) => call('getTeam', { signal }));
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!team)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
+  if (error || !team) return <ScreenPending error={error} retry={load} />;
   return (
     <main id="main" class="team">
       <h1>Team {team.name}</h1>
