@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { ApiError, isTransient } from '../api.ts';
+import { type Action, failureWords } from '../data.ts';
 
-/** What went wrong, in words, with a retry where trying again may help. */
+/** What went wrong reading a screen, in words, with a retry where trying again may help. */
 export function Problem(props: {
   error: unknown;
   retry?: () => void;
@@ -9,11 +10,9 @@ export function Problem(props: {
 }) {
   const { error } = props;
   const message =
-    error instanceof ApiError
-      ? error.status === 404
-        ? 'This no longer exists: it may have been deleted.'
-        : error.message
-      : 'Something went wrong.';
+    error instanceof ApiError && error.status === 404
+      ? 'This no longer exists: it may have been deleted.'
+      : failureWords(error);
   return (
     <div class="problem" role="alert">
       <p>{message}</p>
@@ -24,6 +23,45 @@ export function Problem(props: {
         </button>
       )}
     </div>
+  );
+}
+
+/** An action's outcome: its notice (announced politely), or its failure in words (an alert). */
+export function Outcome(props: { action: Pick<Action, 'notice' | 'error'> }) {
+  return (
+    <>
+      <p role="status" class="notice">
+        {props.action.notice}
+      </p>
+      {props.action.error && (
+        <p role="alert" class="problem">
+          {props.action.error}
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * A screen whose read has not shown yet: its problem with a retry, else the
+ * loading line, in the screen's `main` (the skip link's target).
+ */
+export function ScreenPending(props: {
+  error: unknown;
+  retry: () => void;
+  label?: string;
+  children?: ComponentChildren;
+}) {
+  return (
+    <main id="main">
+      {props.error ? (
+        <Problem error={props.error} retry={props.retry}>
+          {props.children}
+        </Problem>
+      ) : (
+        <Loading label={props.label} />
+      )}
+    </main>
   );
 }
 

@@ -1,23 +1,23 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.ts';
+import { useQuery } from '../data.ts';
 import type { Form } from '../model.ts';
-import { Loading, Problem } from './feedback.tsx';
+import { ScreenPending } from './feedback.tsx';
 import { Link } from './link.tsx';
 
-/** One form, read for a screen of its own; `onLoaded` sees each form read. */
+/**
+ * One form, read for a screen of its own; `onLoaded` sees each form read.
+ * A read for another form replaces the one under way: a slow answer for the
+ * form left never shows on the one opened since.
+ */
 export function useForm(formId: string, onLoaded?: (form: Form) => void) {
-  const [form, setForm] = useState<Form>();
-  const [error, setError] = useState<unknown>();
-  const load = () => {
-    setError(undefined);
-    call('getForm', { params: { id: formId } }).then((loaded) => {
-      setForm(loaded);
-      onLoaded?.(loaded);
-    }, setError);
-  };
-  useEffect(load, [formId]);
-  return { form, setForm, error, load };
+  const query = useQuery(formId, async (signal) => {
+    const loaded = await call('getForm', { params: { id: formId }, signal });
+    // Told only of the read that is still wanted: one replaced meanwhile was aborted.
+    if (!signal.aborted) onLoaded?.(loaded);
+    return loaded;
+  });
+  return { form: query.data, setForm: query.setData, error: query.error, load: query.reload };
 }
 
 /**
@@ -31,18 +31,7 @@ export function FormScreen(props: {
   children: (form: Form) => ComponentChildren;
 }) {
   const { form, error, load } = props.loaded;
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!form)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
+  if (error || !form) return <ScreenPending error={error} retry={load} />;
   return (
     <main id="main" class={props.class}>
       <p>

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
+import { failureWords, useQuery } from '../data.ts';
 import type { Form, FormSummary, TeamView } from '../model.ts';
 import { Loading, Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
@@ -12,30 +13,25 @@ const TYPES = ['contact', 'waitlist', 'feedback', 'rsvp', 'custom'];
 
 /** The team's forms, newest first, this month's usage, and a new form. */
 export function Forms() {
-  const [forms, setForms] = useState<FormSummary[]>();
-  const [team, setTeam] = useState<TeamView>();
-  const [closed, setClosed] = useState<Record<string, Form['closedReason']>>({});
-  const [error, setError] = useState<unknown>();
-
-  const load = async () => {
-    setError(undefined);
-    try {
-      const [list, teamView] = await Promise.all([call('listForms'), call('getTeam')]);
-      setForms(list.forms);
-      setTeam(teamView);
-      // Why a paused form is closed is on the form itself: few forms are paused.
-      const paused = list.forms.filter((form) => form.status === 'paused');
-      const reasons = await Promise.all(
-        paused.map((form) => call('getForm', { params: { id: form.id } }).catch(() => undefined)),
-      );
-      setClosed(
-        Object.fromEntries(reasons.flatMap((form) => (form ? [[form.id, form.closedReason]] : []))),
-      );
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  useEffect(() => void load(), []);
+  const shown = useQuery('forms', async (signal) => {
+    const [list, team] = await Promise.all([
+      call('listForms', { signal }),
+      call('getTeam', { signal }),
+    ]);
+    // Why a paused form is closed is on the form itself: few forms are paused.
+    const paused = list.forms.filter((form) => form.status === 'paused');
+    const reasons = await Promise.all(
+      paused.map((form) =>
+        call('getForm', { params: { id: form.id }, signal }).catch(() => undefined),
+      ),
+    );
+    const closed: Record<string, Form['closedReason']> = Object.fromEntries(
+      reasons.flatMap((form) => (form ? [[form.id, form.closedReason]] : [])),
+    );
+    return { forms: list.forms, team, closed };
+  });
+  const { error, reload: load } = shown;
+  const { forms, team, closed = {} } = shown.data ?? {};
 
   return (
     <main id="main">
@@ -159,5 +155,5 @@ function limitOrMessage(failure: unknown, team: TeamView | undefined): string {
     const limit = team?.formLimit ?? 3;
     return `The Free plan allows ${limit} forms. Delete a form you no longer use, or move the team to Pro for unlimited forms.`;
   }
-  return failure instanceof Error ? failure.message : 'Something went wrong.';
+  return failureWords(failure);
 }

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
 import { BASE_PATH } from '../base.ts';
+import { type Query, useAction, useQuery } from '../data.ts';
 import type { Folder, Form, Submission, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
-import { Loading, Problem } from '../parts/feedback.tsx';
+import { Outcome, ScreenPending } from '../parts/feedback.tsx';
 import { KeyHelp, useInboxKeys } from '../parts/inbox-keys.tsx';
 import { Link } from '../parts/link.tsx';
 import { StatusBadge } from '../parts/status-badge.tsx';
@@ -15,6 +16,7 @@ import { SearchResults } from './search-results.tsx';
 import { SharePanel } from './share.tsx';
 
 type Page = SubmissionPage & { folderCounts: Record<Folder, number> };
+type Shown = { form: Form; list: Page };
 
 /** How often the inbox looks for new submissions (and whenever the window regains focus). */
 const POLL_MS = 15_000;
@@ -48,39 +50,42 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
     : 15;
   const q = query.get('q') ?? '';
 
-  const [form, setForm] = useState<Form>();
-  const [list, setList] = useState<Page>();
-  const [error, setError] = useState<unknown>();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
   const [anchor, setAnchor] = useState<number>();
   const [fresh, setFresh] = useState(0);
-  const [notice, setNotice] = useState('');
   const [confirming, setConfirming] = useState<string[] | 'all'>();
-  const [busy, setBusy] = useState(false);
   const [help, setHelp] = useState(false);
   const rows = useRef<HTMLTableSectionElement>(null);
+  const action = useAction();
+  const { busy } = action;
 
-  const load = useCallback(async () => {
-    setError(undefined);
-    try {
-      const [formView, listView] = await Promise.all([
-        form?.id === formId ? form : call('getForm', { params: { id: formId } }),
+  // A page of another folder, page or size replaces the read under way (docs/dashboard.md#data-layer):
+  // a slow answer for the page left never shows on the one opened since.
+  const shown: Query<Shown> = useQuery(
+    `${formId}|${folder}|${page}|${pageSize}`,
+    async (signal): Promise<Shown> => {
+      const known = shown.data?.form;
+      const [form, list] = await Promise.all([
+        known?.id === formId ? known : call('getForm', { params: { id: formId }, signal }),
         call('listSubmissions', {
           params: { id: formId },
           query: { filter: folder, page, pageSize },
+          signal,
         }),
       ]);
-      setForm(formView);
-      setList(listView);
-      setFresh(0);
-      setSelected(new Set());
-      setAllMatching(false);
-    } catch (failure) {
-      setError(failure);
-    }
-  }, [formId, folder, page, pageSize]);
-  useEffect(() => void load(), [load]);
+      return { form, list };
+    },
+  );
+  const { error } = shown;
+  const form = shown.data?.form.id === formId ? shown.data.form : undefined;
+  const list = form && shown.data?.list;
+  const load = shown.reload;
+  useEffect(() => {
+    setFresh(0);
+    setSelected(new Set());
+    setAllMatching(false);
+  }, [shown.data]);
 
   // New submissions: counted, not shown until asked, so nothing moves under the reader.
   useEffect(() => {
@@ -121,51 +126,45 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const target = () =>
     allMatching ? { filter: folder, asOf: list!.asOf } : { ids: [...selected] };
 
-  const change = async (
+  const counted = (count: number, done: string) =>
+    `${count} ${count === 1 ? 'submission' : 'submissions'} ${done}`;
+
+  const change = (
     flags: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam'>>,
     ids?: string[],
-  ) => {
-    setBusy(true);
-    try {
-      const answer = await call('updateSubmissions', {
-        params: { id: formId },
-        body: { target: ids ? { ids } : target(), ...flags },
-      });
-      setNotice(`${answer.count} ${answer.count === 1 ? 'submission' : 'submissions'} changed`);
-      await load();
-    } catch (failure) {
-      setNotice(failure instanceof Error ? failure.message : 'The change failed');
-    } finally {
-      setBusy(false);
-    }
-  };
+  ) =>
+    action.run(
+      async () => {
+        const answer = await call('updateSubmissions', {
+          params: { id: formId },
+          body: { target: ids ? { ids } : target(), ...flags },
+        });
+        await load();
+        return answer;
+      },
+      (answer) => counted(answer.count, 'changed'),
+    );
 
-  const remove = async (what: string[] | 'all') => {
+  const remove = (what: string[] | 'all') => {
     setConfirming(undefined);
-    setBusy(true);
-    try {
-      const answer = await call('deleteSubmissions', {
-        params: { id: formId },
-        body: { target: what === 'all' ? { filter: folder, asOf: list!.asOf } : { ids: what } },
-      });
-      setNotice(`${answer.count} ${answer.count === 1 ? 'submission' : 'submissions'} deleted`);
-      await load();
-    } catch (failure) {
-      setNotice(failure instanceof Error ? failure.message : 'The delete failed');
-    } finally {
-      setBusy(false);
-    }
+    return action.run(
+      async () => {
+        const answer = await call('deleteSubmissions', {
+          params: { id: formId },
+          body: { target: what === 'all' ? { filter: folder, asOf: list!.asOf } : { ids: what } },
+        });
+        await load();
+        return answer;
+      },
+      (answer) => counted(answer.count, 'deleted'),
+    );
   };
 
-  const sendTest = async () => {
-    try {
+  const sendTest = () =>
+    action.run(async () => {
       await call('sendTestSubmission', { params: { id: formId } });
-      setNotice('Test submission sent');
       await load();
-    } catch (failure) {
-      setNotice(failure instanceof Error ? failure.message : 'The test submission failed');
-    }
-  };
+    }, 'Test submission sent');
 
   const focused = useInboxKeys({
     rows,
@@ -179,24 +178,15 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
     enabled: !confirming && !help,
   });
 
-  if (error) {
+  if (error || !form || !list)
     return (
-      <main id="main">
-        <Problem error={error} retry={load}>
-          {error instanceof ApiError && error.status === 404 && (
-            <p>
-              <Link to="/">Back to your forms</Link>
-            </p>
-          )}
-        </Problem>
-      </main>
-    );
-  }
-  if (!form || !list)
-    return (
-      <main id="main">
-        <Loading label="Loading submissions…" />
-      </main>
+      <ScreenPending error={error} retry={load} label="Loading submissions…">
+        {error instanceof ApiError && error.status === 404 && (
+          <p>
+            <Link to="/">Back to your forms</Link>
+          </p>
+        )}
+      </ScreenPending>
     );
 
   const counts = list.folderCounts;
@@ -250,9 +240,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
 
       <SearchBox formId={formId} folder={folder} q={q} />
 
-      <p role="status" class="notice">
-        {notice}
-      </p>
+      <Outcome action={action} />
 
       {q ? (
         <SearchResults formId={formId} folder={folder} q={q} pageSize={pageSize} />

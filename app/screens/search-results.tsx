@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
+import { LatestRead } from '../data.ts';
 import type { Folder, Submission } from '../model.ts';
 import { Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
@@ -27,31 +28,43 @@ export function SearchResults(props: {
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>();
 
-  const run = async (from: string | undefined, already: Submission[], looked: number) => {
+  // One search at a time: a new query (or the screen's end) aborts the loop under way, so
+  // its later pages never join the matches of the query that replaced it.
+  const searches = useRef<LatestRead>(undefined);
+  searches.current ??= new LatestRead();
+
+  const run = (from: string | undefined, already: Submission[], looked: number) => {
     setRunning(true);
     setError(undefined);
-    let cursor = from;
-    let matches = already;
-    let count = looked;
-    try {
-      do {
-        const answer = await call('searchSubmissions', {
-          params: { id: props.formId },
-          query: { q: props.q, folder: props.folder, cursor },
-        });
-        matches = [...matches, ...answer.items];
-        count += answer.searched;
-        setFound(matches);
-        setSearched(count);
-        setTotal(answer.total);
-        setNext(answer.next);
-        cursor = answer.next ?? undefined;
-      } while (cursor && matches.length - already.length < GATHER);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setRunning(false);
-    }
+    return searches.current!.run(
+      async (signal) => {
+        let cursor = from;
+        let matches = already;
+        let count = looked;
+        do {
+          const answer = await call('searchSubmissions', {
+            params: { id: props.formId },
+            query: { q: props.q, folder: props.folder, cursor },
+            signal,
+          });
+          if (signal.aborted) return;
+          matches = [...matches, ...answer.items];
+          count += answer.searched;
+          setFound(matches);
+          setSearched(count);
+          setTotal(answer.total);
+          setNext(answer.next);
+          cursor = answer.next ?? undefined;
+        } while (cursor && matches.length - already.length < GATHER);
+      },
+      {
+        ok: () => setRunning(false),
+        failed: (failure) => {
+          setError(failure);
+          setRunning(false);
+        },
+      },
+    );
   };
 
   useEffect(() => {
@@ -59,6 +72,7 @@ export function SearchResults(props: {
     setSearched(0);
     setNext(undefined);
     void run(undefined, [], 0);
+    return () => searches.current!.stop();
   }, [props.formId, props.folder, props.q]);
 
   return (

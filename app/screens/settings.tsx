@@ -1,8 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
+import { useAction } from '../data.ts';
 import type { Form } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
+import { Outcome } from '../parts/feedback.tsx';
 import { describedBy, FieldNotes } from '../parts/field-notes.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { PlaceholderButtons } from '../parts/placeholder-buttons.tsx';
@@ -62,7 +64,7 @@ function DangerZone(props: { form: Form; onRotated: (form: Form) => void }) {
   const { form } = props;
   const [asking, setAsking] = useState(false);
   const [typed, setTyped] = useState('');
-  const [message, setMessage] = useState('');
+  const action = useAction();
   return (
     <section class="settings-group danger-zone" aria-labelledby="danger-title">
       <h2 id="danger-title">Danger zone</h2>
@@ -70,21 +72,19 @@ function DangerZone(props: { form: Form; onRotated: (form: Form) => void }) {
         A new key gives the form a new endpoint; the old one stops accepting posts at once, so every
         page that posts to it must change.
       </p>
-      <button type="button" onClick={() => setAsking(true)}>
+      <button type="button" disabled={action.busy} onClick={() => setAsking(true)}>
         Give the form a new key
       </button>
-      <p role="status">{message}</p>
+      <Outcome action={action} />
       <form
         class="inline-form"
         aria-label="Delete this form"
-        onSubmit={async (event) => {
+        onSubmit={(event) => {
           event.preventDefault();
-          try {
+          void action.run(async () => {
             await call('deleteForm', { params: { id: form.id } });
             navigate('/');
-          } catch (failure) {
-            setMessage(failure instanceof ApiError ? failure.message : 'Not deleted: try again.');
-          }
+          });
         }}
       >
         <label>
@@ -95,7 +95,7 @@ function DangerZone(props: { form: Form; onRotated: (form: Form) => void }) {
             onInput={(e) => setTyped(e.currentTarget.value)}
           />
         </label>
-        <button type="submit" class="danger" disabled={typed !== form.name}>
+        <button type="submit" class="danger" disabled={typed !== form.name || action.busy}>
           Delete this form
         </button>
       </form>
@@ -104,11 +104,18 @@ function DangerZone(props: { form: Form; onRotated: (form: Form) => void }) {
           title="Give the form a new key?"
           confirm="New key"
           onCancel={() => setAsking(false)}
-          onConfirm={async () => {
+          onConfirm={() => {
             setAsking(false);
-            const rotated = await call('rotateFormKey', { params: { id: form.id } });
-            props.onRotated(rotated);
-            setMessage(`New endpoint: ${rotated.endpoint}. The old one no longer accepts posts.`);
+            // A refusal (or the service unreachable) is shown in words, not left unhandled.
+            void action.run(
+              async () => {
+                const rotated = await call('rotateFormKey', { params: { id: form.id } });
+                props.onRotated(rotated);
+                return rotated;
+              },
+              (rotated) =>
+                `New endpoint: ${rotated.endpoint}. The old one no longer accepts posts.`,
+            );
           }}
         >
           <p>The endpoint {form.endpoint} stops accepting posts at once.</p>

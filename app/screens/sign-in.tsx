@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
+import { failureWords } from '../data.ts';
 import { navigate } from '../router.ts';
 import { takePlace } from '../session.ts';
 
@@ -120,6 +121,4 @@ export function SignIn(props: { onSignedIn: () => void }) {
   );
 }
 
-function messageOf(failure: unknown): string {
-  return failure instanceof Error ? failure.message : 'Something went wrong.';
-}
+const messageOf = failureWords;

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { answerRows, browserOf, countryName, size } from '../answers.ts';
 import { ApiError, call } from '../api.ts';
+import { useAction, useQuery } from '../data.ts';
 import type { Folder, Form, Submission } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
-import { Loading, Problem } from '../parts/feedback.tsx';
+import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
 import { navigate } from '../router.ts';
 import { When } from '../time.tsx';
@@ -31,82 +32,82 @@ export function SubmissionView(props: {
     FOLDERS.includes(query.get('folder') as Folder) ? query.get('folder') : 'all'
   ) as Folder;
   const pageSize = Number(query.get('pageSize')) || 15;
-  const [form, setForm] = useState<Form>();
-  const [submission, setSubmission] = useState<Submission>();
-  const [around, setAround] = useState<Neighbours>();
-  const [error, setError] = useState<unknown>();
-  const [notice, setNotice] = useState('');
+  const [gone, setGone] = useState<{ id: string; error: ApiError }>();
   const [confirming, setConfirming] = useState(false);
+  const action = useAction();
 
-  const load = async () => {
-    setError(undefined);
-    // Another submission: nothing of the last one stays on screen, its neighbours least of all.
-    setSubmission(undefined);
-    setAround(undefined);
-    try {
-      // The neighbours come from the folder's list, which the answers need not wait for.
-      const around = neighbours(formId, submissionId, folder, pageSize);
-      const [formView, found] = await Promise.all([
-        call('getForm', { params: { id: formId } }),
-        call('getSubmission', { params: { id: formId, submissionId } }),
-      ]);
-      setForm(formView);
-      setSubmission(found);
-      if (!found.read) {
+  // Newer and older in quick succession: each read replaces the one under way, so a slow
+  // answer for a submission left never shows on the one opened since.
+  const key = `${formId}/${submissionId}`;
+  const shown = useQuery(key, async (signal): Promise<{ form: Form; submission: Submission }> => {
+    const [form, found] = await Promise.all([
+      call('getForm', { params: { id: formId }, signal }),
+      call('getSubmission', { params: { id: formId, submissionId }, signal }),
+    ]);
+    if (found.read) return { form, submission: found };
+    await call('updateSubmissions', {
+      params: { id: formId },
+      body: { target: { ids: [found.id] }, read: true },
+      signal,
+    });
+    return { form, submission: { ...found, read: true } };
+  });
+  // The neighbours come from the folder's list, which the answers need not wait for.
+  const near = useQuery(key, (signal) =>
+    neighbours(formId, submissionId, folder, pageSize, signal).catch(() => undefined),
+  );
+  // Another submission: nothing of the last one stays on screen, its neighbours least of all.
+  const current = shown.data?.submission.id === submissionId ? shown.data : undefined;
+  const form = current?.form;
+  const submission = current?.submission;
+  const around = near.loading ? undefined : near.data;
+  const error = (gone?.id === submissionId ? gone.error : undefined) ?? shown.error;
+  const load = () => {
+    setGone(undefined);
+    void near.reload();
+    return shown.reload();
+  };
+
+  const flag = (flags: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam'>>) =>
+    action.run(async () => {
+      try {
         await call('updateSubmissions', {
           params: { id: formId },
-          body: { target: { ids: [found.id] }, read: true },
+          body: { target: { ids: [submissionId] }, ...flags },
         });
-        setSubmission({ ...found, read: true });
+      } catch (failure) {
+        if (failure instanceof ApiError && failure.status === 404)
+          setGone({ id: submissionId, error: failure });
+        throw failure;
       }
-      setAround(await around.catch(() => undefined));
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  useEffect(() => void load(), [formId, submissionId]);
+      if (current) shown.setData({ ...current, submission: { ...current.submission, ...flags } });
+    }, 'Saved');
 
-  const flag = async (flags: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam'>>) => {
-    try {
-      await call('updateSubmissions', {
-        params: { id: formId },
-        body: { target: { ids: [submissionId] }, ...flags },
-      });
-      setSubmission((current) => current && { ...current, ...flags });
-      setNotice('Saved');
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 404) setError(failure);
-      else setNotice(failure instanceof Error ? failure.message : 'The change failed');
-    }
-  };
-
-  const remove = async () => {
+  const remove = () => {
     setConfirming(false);
-    try {
+    return action.run(async () => {
       const answer = await call('deleteSubmissions', {
         params: { id: formId },
         body: { target: { ids: [submissionId] } },
       });
       if (answer.count === 0) {
-        setError(new ApiError(404, 'not_found', 'This submission was deleted already.'));
+        setGone({
+          id: submissionId,
+          error: new ApiError(404, 'not_found', 'This submission was deleted already.'),
+        });
         return;
       }
       navigate(inboxPath(formId, folder, around?.page ?? 1, pageSize));
-    } catch (failure) {
-      setNotice(failure instanceof Error ? failure.message : 'The delete failed');
-    }
+    });
   };
 
-  const download = async (index: number) => {
-    try {
+  const download = (index: number) =>
+    action.run(async () => {
       const link = await call('getSubmissionFile', {
         params: { id: formId, submissionId, index: String(index) },
       });
       window.location.assign(link.url);
-    } catch (failure) {
-      setNotice(failure instanceof Error ? failure.message : 'The download failed');
-    }
-  };
+    });
 
   const back = inboxPath(formId, folder, around?.page ?? 1, pageSize);
   if (error) {
@@ -174,9 +175,7 @@ export function SubmissionView(props: {
           Delete
         </button>
       </div>
-      <p role="status" class="notice">
-        {notice}
-      </p>
+      <Outcome action={action} />
       <dl class="answers">
         {rows.map((row) => (
           <div key={row.id} class={row.problem ? 'answer problem' : 'answer'}>
@@ -265,11 +264,13 @@ async function neighbours(
   id: string,
   folder: Folder,
   pageSize: number,
+  signal: AbortSignal,
 ): Promise<Neighbours> {
   const list = (query: { around?: string; page?: number }) =>
     call('listSubmissions', {
       params: { id: formId },
       query: { filter: folder, pageSize, ...query },
+      signal,
     });
   const page = await list({ around: id });
   const at = page.items.findIndex((item) => item.id === id);

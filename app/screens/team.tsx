@@ -1,20 +1,15 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call } from '../api.ts';
-import type { ApiKey, AuditEvent, Member, SessionEntry, TeamView } from '../model.ts';
+import { call } from '../api.ts';
+import { failureWords as reason, useQuery } from '../data.ts';
+import type { ApiKey, AuditEvent, Member } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
-import { Loading, Problem } from '../parts/feedback.tsx';
+import { Loading, ScreenPending } from '../parts/feedback.tsx';
 import { Alert, Listing } from '../parts/listing.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
 import { useSession } from '../session.ts';
 import { When } from '../time.tsx';
-
-/** What went wrong with an action, in the API's words. */
-const reason = (failure: unknown) =>
-  failure instanceof ApiError
-    ? (failure.issues[0]?.message ?? failure.message)
-    : 'That did not work: try again.';
 
 /**
  * The team: plan and usage, members (owners invite, change roles, remove),
@@ -24,26 +19,13 @@ const reason = (failure: unknown) =>
 export function TeamScreen() {
   const session = useSession();
   const owner = session.role === 'owner';
-  const [team, setTeam] = useState<TeamView>();
-  const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState('');
-  const load = () => {
-    setError(undefined);
-    call('getTeam').then(setTeam, setError);
-  };
-  useEffect(load, [session.team.teamId]);
-  if (error)
-    return (
-      <main id="main">
-        <Problem error={error} retry={load} />
-      </main>
-    );
-  if (!team)
-    return (
-      <main id="main">
-        <Loading />
-      </main>
-    );
+  const {
+    data: team,
+    error,
+    reload: load,
+  } = useQuery(session.team.teamId, (signal) => call('getTeam', { signal }));
+  if (error || !team) return <ScreenPending error={error} retry={load} />;
   return (
     <main id="main" class="team">
       <h1>Team {team.name}</h1>
@@ -80,19 +62,13 @@ function Section(props: { id: string; title: string; children: ComponentChildren
 }
 
 function Members(props: { owner: boolean; selfId: string; onNotice: (text: string) => void }) {
-  const [members, setMembers] = useState<Member[]>();
   const [problem, setProblem] = useState('');
   const [removing, setRemoving] = useState<Member>();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'member' | 'owner'>('member');
-  const load = () =>
-    call('listMembers').then(
-      (list) => setMembers(list.members),
-      (failure) => setProblem(reason(failure)),
-    );
-  useEffect(() => {
-    void load();
-  }, []);
+  const listed = useQuery('members', (signal) => call('listMembers', { signal }));
+  const members = listed.data?.members;
+  const load = listed.reload;
   const act = async (action: () => Promise<unknown>, done: string) => {
     setProblem('');
     try {
@@ -105,7 +81,7 @@ function Members(props: { owner: boolean; selfId: string; onNotice: (text: strin
   };
   return (
     <Section id="members-title" title="Members">
-      <Alert text={problem} />
+      <Alert text={problem || (listed.error ? reason(listed.error) : '')} />
       {!members ? (
         <Loading label="Loading members…" />
       ) : (
@@ -226,22 +202,16 @@ function Members(props: { owner: boolean; selfId: string; onNotice: (text: strin
 }
 
 function ApiKeys(props: { onNotice: (text: string) => void }) {
-  const [keys, setKeys] = useState<ApiKey[]>();
   const [problem, setProblem] = useState('');
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; apiKey: string }>();
   const [revoking, setRevoking] = useState<ApiKey>();
-  const load = () =>
-    call('listApiKeys').then(
-      (list) => setKeys(list.apiKeys),
-      (failure) => setProblem(reason(failure)),
-    );
-  useEffect(() => {
-    void load();
-  }, []);
+  const listed = useQuery('keys', (signal) => call('listApiKeys', { signal }));
+  const keys = listed.data?.apiKeys;
+  const load = listed.reload;
   return (
     <Section id="keys-title" title="API keys">
-      <Alert text={problem} />
+      <Alert text={problem || (listed.error ? reason(listed.error) : '')} />
       {created && (
         <div class="created-key">
           <CopyField label={`New key ${created.name}`} value={created.apiKey} />
@@ -331,20 +301,14 @@ function ApiKeys(props: { onNotice: (text: string) => void }) {
 }
 
 function Sessions(props: { onNotice: (text: string) => void }) {
-  const [sessions, setSessions] = useState<SessionEntry[]>();
   const [problem, setProblem] = useState('');
-  const load = () =>
-    call('listSessions').then(
-      (list) => setSessions(list.sessions),
-      (e) => setProblem(reason(e)),
-    );
-  useEffect(() => {
-    void load();
-  }, []);
+  const listed = useQuery('sessions', (signal) => call('listSessions', { signal }));
+  const sessions = listed.data?.sessions;
+  const load = listed.reload;
   const others = sessions?.filter((s) => !s.current).length ?? 0;
   return (
     <Section id="sessions-title" title="Your sessions">
-      <Alert text={problem} />
+      <Alert text={problem || (listed.error ? reason(listed.error) : '')} />
       {!sessions ? (
         <Loading label="Loading sessions…" />
       ) : (

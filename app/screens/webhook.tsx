@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
+import { type Action, failureWords, useAction, useQuery } from '../data.ts';
 import type { Delivery, Webhook } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
-import { Loading, Problem } from '../parts/feedback.tsx';
+import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
 import { Listing } from '../parts/listing.tsx';
 import { useSession } from '../session.ts';
@@ -19,22 +20,26 @@ const TEST_WATCH_MS = 15_000;
 export function WebhookScreen(props: { formId: string }) {
   const { formId } = props;
   const session = useSession();
-  const [webhook, setWebhook] = useState<Webhook | null>();
-  const [error, setError] = useState<unknown>();
-  const [notice, setNotice] = useState('');
-  const load = () => {
-    setError(undefined);
-    call('getWebhook', { params: { id: formId } }).then(setWebhook, (failure: unknown) => {
+  const action = useAction();
+  const query = useQuery(formId, async (signal): Promise<Webhook | null> => {
+    try {
+      return await call('getWebhook', { params: { id: formId }, signal });
+    } catch (failure) {
+      // The form exists but has no webhook: the screen offers to connect one.
       if (
         failure instanceof ApiError &&
         failure.status === 404 &&
         failure.message.startsWith('Webhook')
       )
-        setWebhook(null);
-      else setError(failure);
-    });
+        return null;
+      throw failure;
+    }
+  });
+  const { data: webhook, error, reload: load } = query;
+  const changed = (next: Webhook | null, notice: string) => {
+    query.setData(next);
+    action.setNotice(notice);
   };
-  useEffect(load, [formId]);
 
   return (
     <main id="main" class="webhook">
@@ -42,9 +47,7 @@ export function WebhookScreen(props: { formId: string }) {
         <Link to={`/forms/${formId}`}>← Inbox</Link>
       </p>
       <h1>Webhook</h1>
-      <p role="status" class="notice">
-        {notice}
-      </p>
+      <Outcome action={action} />
       {error ? (
         <Problem error={error} retry={load} />
       ) : webhook === undefined ? (
@@ -56,20 +59,12 @@ export function WebhookScreen(props: { formId: string }) {
       ) : webhook === null ? (
         <Connect
           formId={formId}
-          onConnected={(made) => {
-            setWebhook(made);
-            setNotice('Connected. Copy the signing secret to check the signatures.');
-          }}
+          onConnected={(made) =>
+            changed(made, 'Connected. Copy the signing secret to check the signatures.')
+          }
         />
       ) : (
-        <Connected
-          formId={formId}
-          webhook={webhook}
-          onChanged={(changed, message) => {
-            setWebhook(changed);
-            setNotice(message);
-          }}
-        />
+        <Connected formId={formId} webhook={webhook} action={action} onChanged={changed} />
       )}
     </main>
   );
@@ -99,11 +94,7 @@ function UrlForm(props: {
           const saved = await call('putWebhook', { params: { id: props.formId }, body: { url } });
           props.onSaved(saved, !existed);
         } catch (failure) {
-          setProblem(
-            failure instanceof ApiError
-              ? (failure.issues[0]?.message ?? failure.message)
-              : 'The address could not be saved.',
-          );
+          setProblem(failureWords(failure));
         } finally {
           setBusy(false);
         }
@@ -153,9 +144,11 @@ function Connect(props: { formId: string; onConnected: (webhook: Webhook) => voi
 function Connected(props: {
   formId: string;
   webhook: Webhook;
+  /** The screen's action: its busy state, its notice and its failure in words. */
+  action: Action;
   onChanged: (webhook: Webhook | null, message: string) => void;
 }) {
-  const { formId, webhook } = props;
+  const { formId, webhook, action } = props;
   const [showSecret, setShowSecret] = useState(false);
   const [asking, setAsking] = useState<'rotate' | 'disconnect'>();
   const [testSentAt, setTestSentAt] = useState<number>();
@@ -190,18 +183,30 @@ function Connected(props: {
         <div class="tools">
           <button
             type="button"
-            onClick={async () => {
-              await call('sendTestSubmission', { params: { id: formId } });
-              setTestSentAt(Date.now());
-              props.onChanged(webhook, 'Test submission sent: its delivery shows below.');
-            }}
+            disabled={action.busy}
+            onClick={() =>
+              action.run(async () => {
+                await call('sendTestSubmission', { params: { id: formId } });
+                setTestSentAt(Date.now());
+              }, 'Test submission sent: its delivery shows below.')
+            }
           >
             Send a test
           </button>
-          <button type="button" class="quiet" onClick={() => setAsking('rotate')}>
+          <button
+            type="button"
+            class="quiet"
+            disabled={action.busy}
+            onClick={() => setAsking('rotate')}
+          >
             Rotate the secret
           </button>
-          <button type="button" class="danger" onClick={() => setAsking('disconnect')}>
+          <button
+            type="button"
+            class="danger"
+            disabled={action.busy}
+            onClick={() => setAsking('disconnect')}
+          >
             Disconnect
           </button>
         </div>
@@ -212,14 +217,17 @@ function Connected(props: {
           title="Rotate the signing secret?"
           confirm="Rotate"
           onCancel={() => setAsking(undefined)}
-          onConfirm={async () => {
+          onConfirm={() => {
             setAsking(undefined);
-            const rotated = await call('rotateWebhookSecret', { params: { id: formId } });
-            setShowSecret(true);
-            props.onChanged(
-              rotated,
-              'New secret: deliveries are signed with it from now on. Update your receiver.',
-            );
+            // A refusal (or the service unreachable) is shown in words, not left unhandled.
+            void action.run(async () => {
+              const rotated = await call('rotateWebhookSecret', { params: { id: formId } });
+              setShowSecret(true);
+              props.onChanged(
+                rotated,
+                'New secret: deliveries are signed with it from now on. Update your receiver.',
+              );
+            });
           }}
         >
           <p>Deliveries are signed with the new secret at once; your receiver must know it.</p>
@@ -230,10 +238,12 @@ function Connected(props: {
           title="Disconnect the webhook?"
           confirm="Disconnect"
           onCancel={() => setAsking(undefined)}
-          onConfirm={async () => {
+          onConfirm={() => {
             setAsking(undefined);
-            await call('deleteWebhook', { params: { id: formId } });
-            props.onChanged(null, 'Disconnected: deliveries still waiting are cancelled.');
+            void action.run(async () => {
+              await call('deleteWebhook', { params: { id: formId } });
+              props.onChanged(null, 'Disconnected: deliveries still waiting are cancelled.');
+            });
           }}
         >
           <p>Nothing more is sent; deliveries still waiting end as cancelled.</p>
@@ -253,22 +263,19 @@ const STATUS_WORDS: Record<Delivery['status'], string> = {
 
 function Deliveries(props: { formId: string; watchSince?: number }) {
   const { formId } = props;
-  const [pages, setPages] = useState<Delivery[]>();
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>();
+  const [older, setOlder] = useState<{ deliveries: Delivery[]; next: string | null }>();
   const [busy, setBusy] = useState<string>();
-  const load = async () => {
-    try {
-      const page = await call('listWebhookDeliveries', { params: { id: formId } });
-      setPages(page.deliveries);
-      setNext(page.next);
-    } catch (failure) {
-      setError(failure);
-    }
+  const action = useAction();
+  const newest = useQuery(formId, (signal) =>
+    call('listWebhookDeliveries', { params: { id: formId }, signal }),
+  );
+  const load = () => {
+    setOlder(undefined);
+    return newest.reload();
   };
-  useEffect(() => {
-    void load();
-  }, [formId]);
+  const { error } = newest;
+  const pages = newest.data && [...newest.data.deliveries, ...(older?.deliveries ?? [])];
+  const next = older ? older.next : (newest.data?.next ?? null);
   // After "send a test": look again every second until its delivery has an outcome.
   useEffect(() => {
     if (!props.watchSince) return;
@@ -279,7 +286,7 @@ function Deliveries(props: { formId: string; watchSince?: number }) {
     return () => clearInterval(timer);
   }, [props.watchSince]);
 
-  if (error) return <Problem error={error} />;
+  if (error) return <Problem error={error} retry={load} />;
   if (!pages) return <Loading label="Loading deliveries…" />;
   return (
     <section aria-labelledby="log-title">
@@ -326,16 +333,13 @@ function Deliveries(props: { formId: string; watchSince?: number }) {
                       aria-label={`Retry the delivery of ${new Date(delivery.createdAt).toLocaleString()}`}
                       onClick={async () => {
                         setBusy(delivery.deliveryId);
-                        try {
+                        await action.run(async () => {
                           await call('retryWebhookDelivery', {
                             params: { id: formId, deliveryId: delivery.deliveryId },
                           });
                           await load();
-                        } catch (failure) {
-                          setError(failure);
-                        } finally {
-                          setBusy(undefined);
-                        }
+                        });
+                        setBusy(undefined);
                       }}
                     >
                       Retry
@@ -347,18 +351,24 @@ function Deliveries(props: { formId: string; watchSince?: number }) {
           })}
         </Listing>
       )}
+      <Outcome action={action} />
       {next && (
         <button
           type="button"
           class="quiet"
-          onClick={async () => {
-            const page = await call('listWebhookDeliveries', {
-              params: { id: formId },
-              query: { after: next },
-            });
-            setPages([...pages, ...page.deliveries]);
-            setNext(page.next);
-          }}
+          disabled={action.busy}
+          onClick={() =>
+            action.run(async () => {
+              const page = await call('listWebhookDeliveries', {
+                params: { id: formId },
+                query: { after: next },
+              });
+              setOlder({
+                deliveries: [...(older?.deliveries ?? []), ...page.deliveries],
+                next: page.next,
+              });
+            })
+          }
         >
           Older deliveries
         </button>

@@ -25,8 +25,14 @@ type QueryInput<C> = C extends { query: infer Q }
   ? { query?: { [K in keyof InputOf<Q>]?: string | number | boolean | undefined } }
   : { query?: undefined };
 
+/** Cancels the call: its fetch is aborted and the call rejects with the signal's reason. */
+type SignalInput = { signal?: AbortSignal };
+
 /** What a call of a route at path P with contract C sends: path parameters, body, query string. */
-export type ContractCall<C, P extends string> = ParamsInput<P> & BodyInput<C> & QueryInput<C>;
+export type ContractCall<C, P extends string> = ParamsInput<P> &
+  BodyInput<C> &
+  QueryInput<C> &
+  SignalInput;
 
 type BodyOf<B> = B extends ResponseName ? ResponseBody<B> : B extends null ? undefined : string;
 
@@ -100,6 +106,7 @@ export function createClient(options: ClientOptions) {
       params?: Record<string, string>;
       body?: unknown;
       query?: Record<string, unknown>;
+      signal?: AbortSignal;
     };
     const url = `${options.baseUrl}${pathOf(template, sent.params)}${queryString(sent.query)}`;
     let response: Response;
@@ -112,8 +119,11 @@ export function createClient(options: ClientOptions) {
           ...(sent.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: sent.body === undefined ? undefined : JSON.stringify(sent.body),
+        signal: sent.signal,
       });
-    } catch {
+    } catch (failure) {
+      // A call its caller cancelled is no failure of the service: nobody is told of it.
+      if (sent.signal?.aborted) throw sent.signal.reason ?? failure;
       const error = new ApiError(0, 'network', 'The service could not be reached.');
       options.onError?.(error, name);
       throw error;
