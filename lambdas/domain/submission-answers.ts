@@ -1,13 +1,13 @@
 import { MAX_ANSWER_LENGTH } from './field-rules.ts';
 
 /**
- * A post's text fields as the service keeps them (docs/api-guide.md#field-rules,
- * docs/api-guide.md#special-fields). The body parsers hand over name/value
+ * A post's text fields as the service keeps them (docs/submit.md#field-rules,
+ * docs/submit.md#special-fields). The body parsers hand over name/value
  * pairs in the order received; everything after works on the answers and
  * special fields produced here.
  */
 
-/** Submitted fields per request (special fields do not count; docs/api-guide.md#field-rules). */
+/** Submitted fields per request (special fields do not count; docs/submit.md#field-rules). */
 export const MAX_SUBMITTED_FIELDS = 50;
 /** Submitted field name, in code points, measured as stored (after `[]` removal). */
 export const MAX_FIELD_NAME_LENGTH = 200;
@@ -140,16 +140,16 @@ export function normalizeAnswers(
   return { data, special };
 }
 
-/** Empty (`422`, docs/api-guide.md#processing-order step 7): no visible answer and no file. */
+/** Empty (`422`, docs/submit.md#processing-order step 7): no visible answer and no file. */
 export function isEmptySubmission(data: Record<string, string>, fileCount: number): boolean {
   if (fileCount > 0) return false;
   return Object.values(data).every((value) => value.trim() === '');
 }
 
 /**
- * The quiet drops of processing step 6 (docs/api-guide.md#processing-order):
+ * The quiet drops of processing step 6 (docs/submit.md#processing-order):
  * a filled honeypot, or `_t` from 0 to under 2 s before now. A `_t` in the
- * future is no signal (docs/api-guide.md#the-fill-time-check): it is what a
+ * future is no signal (docs/submit.md#the-fill-time-check): it is what a
  * page stamped from a visitor's clock that runs fast sends, and a post is
  * never lost to a visitor's clock. A `_t` that is not a number is ignored,
  * not treated as a bot: sites that template it wrong would otherwise lose

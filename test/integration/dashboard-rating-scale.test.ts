@@ -7,7 +7,7 @@ import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { localStore } from '#test/support/store.ts';
 
 /**
- * A rating from 0 (docs/api-guide.md#ratings-and-scores) through the
+ * A rating from 0 (docs/forms.md#ratings-and-scores) through the
  * dashboard: the builder makes the feedback form's stars a 0–10 score, a
  * visitor answers 0 on the hosted page, and the summary screen counts the
  * 60 answers of issue 29 (three of them 0) under "Score" with the NPS
