@@ -246,6 +246,7 @@ describe('no secret setting reaches a visitor', () => {
         'description',
         'fields',
         'key',
+        'minFillMs',
         'multipart',
         'redirectUrl',
         'renderedAt',

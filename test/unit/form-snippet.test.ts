@@ -115,7 +115,7 @@ describe('the HTML form of the Share screen', () => {
       ...newForm({ teamId: 't', userId: 'u', name: 'F', type: 'custom', now: NOW }),
       fields: FIELDS.filter((field) => field.type !== 'file'),
     };
-    const page = formMarkup(publicFormOf(record, 'free', NOW), {
+    const page = formMarkup(publicFormOf(record, 'free', NOW, 2000), {
       action: ENDPOINT,
       headingLevel: 1,
     });

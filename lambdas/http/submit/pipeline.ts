@@ -174,7 +174,7 @@ async function stepsAfterTheForm(
   const view = completionView(form, plan, request, special);
 
   // 6. Bots caught by the honeypot or the fill-time check: dropped quietly.
-  if (isBotByHoneypotOrTiming(special, now.getTime())) {
+  if (isBotByHoneypotOrTiming(special, now.getTime(), config.minFillTimeMs)) {
     return { kind: 'dropped', reason: special.gotcha ? 'honeypot' : 'fill_time', view };
   }
 
