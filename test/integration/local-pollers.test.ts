@@ -22,6 +22,7 @@ import { scheduledInvoker } from '#lib/local/scheduled-invoker.ts';
 import { startStreamPoller } from '#lib/local/stream-poller.ts';
 import { INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
 import { handler, recorded, script } from '#test/fixtures/recording-handler.ts';
+import { until } from '#test/support/poll.ts';
 import type { Worker } from '#workers';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -30,14 +31,9 @@ let stateDir: string;
 let dynamodb: DynamoDbLocalHandle;
 let sqsS3: EmulatorHandle;
 
+/** The first value `probe` gives, polled with the tests' one poll; throws when none comes in time. */
 async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return (await until(probe, (value) => value !== undefined, { timeoutMs, intervalMs: 50 })) as T;
 }
 
 beforeAll(async () => {
