@@ -162,20 +162,21 @@ describe('queue poller', () => {
       consumer: { name: 'worker', handler, batchSize: 10 },
     });
     try {
-      const dead = await (async () => {
-        const deadline = Date.now() + 15_000;
-        while (Date.now() < deadline) {
-          const { Messages } = await sqs.send(
+      // Each read long-polls the dead-letter queue for a second: no pause between reads.
+      const dead = await until(
+        async () => {
+          const { Messages = [] } = await sqs.send(
             new ReceiveMessageCommand({
               QueueUrl: dlq.QueueUrl,
               WaitTimeSeconds: 1,
               MaxNumberOfMessages: 10,
             }),
           );
-          if (Messages?.length) return Messages;
-        }
-        throw new Error('poison message never reached the DLQ');
-      })();
+          return Messages;
+        },
+        (messages) => messages.length > 0,
+        { timeoutMs: 15_000, intervalMs: 0, what: 'the poison message in the DLQ' },
+      );
       expect(dead.map((m) => m.Body)).toEqual(['poison']);
       const bodies = (recorded() as SQSEvent[]).flatMap((e) => e.Records.map((r) => r.body));
       expect(bodies.filter((b) => b === 'good')).toHaveLength(1);
