@@ -360,7 +360,7 @@ function Fields(props: { form: Form; summary: FormAnalytics }) {
                 <CountTable
                   key={field.id}
                   title={`${title}, average ${number(summary.average)}`}
-                  // A 0–10 question is a score, not stars (docs/api-guide.md#summary).
+                  // A 0–10 question is a score, not stars (docs/analytics.md#summary).
                   what={summary.min === 0 ? 'Score' : 'Stars'}
                   rows={Object.entries(summary.counts)}
                 />

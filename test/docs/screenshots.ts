@@ -5,9 +5,8 @@
  * code). Writes PNGs to docs/images/. Run it after a change of a screen.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { withBenchStack } from '#test/bench/bench-stack.ts';
-import { chromiumPath } from '#test/support/chromium-path.ts';
+import { startChromium } from '#test/support/chromium.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { random } from '#test/support/seeded-random.ts';
 
@@ -138,11 +137,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   });
   const cookie = verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!;
 
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await startChromium();
   const shoot = async (
     name: string,
     path: string,

@@ -20,6 +20,8 @@ declare module 'vitest' {
 
 /** The monthly spam cap per form of the test run's stack (the deployed default is 1,000). */
 export const TEST_SPAM_CAP = 40;
+/** The test stack's fill-time minimum, in milliseconds (the deployed default is 2,000). */
+export const TEST_MIN_FILL_TIME_MS = 500;
 /** The test stack's webhook retry delays, in seconds. */
 export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 
@@ -27,9 +29,12 @@ export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 export default async function setup(project: TestProject) {
   const stateDir = await mkdtemp(join(tmpdir(), 'form-service-test-'));
   // A spam cap a test can reach in a few seconds, and webhook retries seconds apart instead
-  // of minutes (3 retries, growing); every other setting as deployed.
+  // of minutes (3 retries, growing); the fill-time minimum below; every other setting as deployed.
   process.env.SPAM_MONTHLY_CAP_PER_FORM = String(TEST_SPAM_CAP);
   process.env.WEBHOOK_RETRY_DELAYS_SECONDS = TEST_WEBHOOK_RETRY_DELAYS.join(',');
+  // Browser tests post at once instead of waiting out the deployed 2 s fill-time minimum
+  // (the rule at its default is unit-tested in submission-answers.test.ts).
+  process.env.MIN_FILL_TIME_MS = String(TEST_MIN_FILL_TIME_MS);
   // Webhook receivers of the tests are HTTPS on 127.0.0.1 with this certificate; the stack
   // verifies TLS as deployed and trusts it the way a developer's machine would.
   const certificate = await localCertificate();
