@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { LocalStackInfo } from '#lib/local/stack.ts';
 import { startChromiumServer } from '#test/support/browser.ts';
-import { startDevProcess } from '#test/support/dev-process.ts';
+import { ROOT, startDevProcess } from '#test/support/dev-process.ts';
 import { type Certificate, localCertificate } from '#test/support/webhook-receiver.ts';
 
 declare module 'vitest' {
@@ -58,6 +58,10 @@ export default async function setup(project: TestProject) {
   return async () => {
     await chromiumServer?.close();
     const code = await dev.stop();
+    // What the stack logged (warnings and errors), for a failure that only the full suite shows.
+    const log = join(ROOT, '.local', 'test-output', 'stack.log');
+    await mkdir(dirname(log), { recursive: true });
+    await writeFile(log, dev.output());
     await rm(stateDir, { recursive: true, force: true });
     if (code !== 0) throw new Error(`dev stack exited with ${code}:\n${dev.output()}`);
   };
