@@ -3,7 +3,6 @@ import { call } from '../api.ts';
 import { useQuery } from '../data.ts';
 import type { Form } from '../model.ts';
 import { ScreenPending } from './feedback.tsx';
-import { Link } from './link.tsx';
 
 /**
  * One form, read for a screen of its own; `onLoaded` sees each form read.
@@ -22,7 +21,8 @@ export function useForm(formId: string, onLoaded?: (form: Form) => void) {
 
 /**
  * A screen of one form: the problem or the loading line until the form is
- * read, then a way back to its inbox, the title and the screen itself.
+ * read, then its title and the screen itself (the form's workspace, around it,
+ * names the form and holds the tabs).
  */
 export function FormScreen(props: {
   loaded: ReturnType<typeof useForm>;
@@ -34,10 +34,7 @@ export function FormScreen(props: {
   if (error || !form) return <ScreenPending error={error} retry={load} />;
   return (
     <main id="main" class={props.class}>
-      <p>
-        <Link to={`/forms/${form.id}`}>← {form.name}: inbox</Link>
-      </p>
-      <h1>{props.title(form)}</h1>
+      <h2>{props.title(form)}</h2>
       {props.children(form)}
     </main>
   );
