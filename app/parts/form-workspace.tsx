@@ -43,6 +43,12 @@ export function FormWorkspace(props: {
   const [testsSent, setTestsSent] = useState(0);
   const head = useRef<HTMLDivElement>(null);
   useStickyHeight(head);
+  // On a phone the tabs are a row that scrolls sideways: the current one is kept in view.
+  useEffect(() => {
+    head.current
+      ?.querySelector('.tabs [aria-current="page"]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
 
   if (form.error)
     return (
