@@ -197,4 +197,26 @@ describe("a form's workspace", () => {
       await dashboard.close();
     }
   });
+
+  it('a screen whose code cannot be fetched is caught too, and "Try again" fetches it anew', async () => {
+    const { owner, form } = await aForm('Offline');
+    const dashboard = await dashboardAs(browser, owner.email, { path: `/forms/${form.id}` });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('table').waitFor();
+      // The first visit's script is in; what is fetched from here on is a lazy screen's chunk.
+      const offline = (route: Route) => route.abort('internetdisconnected');
+      await page.route('**/app/assets/*.js', offline);
+      await tabs(page).getByRole('link', { name: 'Settings' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'This screen failed' });
+      await alert.waitFor();
+      expect(await current(page)).toBe('Settings');
+      await page.unroute('**/app/assets/*.js', offline);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('heading', { name: 'Settings of Offline' }).waitFor();
+      expect(await alert.count()).toBe(0);
+    } finally {
+      await dashboard.close();
+    }
+  });
 });
