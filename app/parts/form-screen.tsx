@@ -1,8 +1,10 @@
 import type { ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useQuery } from '../data.ts';
 import type { Form } from '../model.ts';
 import { ScreenPending } from './feedback.tsx';
+import { WorkspaceContext } from './form-workspace.tsx';
 
 /**
  * One form, read for a screen of its own; `onLoaded` sees each form read.
@@ -16,7 +18,12 @@ export function useForm(formId: string, onLoaded?: (form: Form) => void) {
     if (!signal.aborted) onLoaded?.(loaded);
     return loaded;
   });
-  return { form: query.data, setForm: query.setData, error: query.error, load: query.reload };
+  const { formSaved } = useContext(WorkspaceContext);
+  const setForm = (saved: Form) => {
+    query.setData(saved);
+    formSaved(saved);
+  };
+  return { form: query.data, setForm, error: query.error, load: query.reload };
 }
 
 /**

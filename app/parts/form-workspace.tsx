@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { BASE_PATH } from '../base.ts';
 import { useAction, useQuery } from '../data.ts';
-import { FOLDERS, type Folder } from '../model.ts';
+import { FOLDERS, type Folder, type Form } from '../model.ts';
 import { FORM_TABS, type FormTab, paths } from '../paths.ts';
 import { Outcome, Problem } from './feedback.tsx';
 import { BackLink, Link } from './link.tsx';
@@ -21,8 +21,15 @@ const TAB_NAMES: Record<FormTab, string> = {
   webhook: 'Webhook',
 };
 
-/** What the workspace tells the screen in it: how many test submissions its menu sent. */
-export const WorkspaceContext = createContext({ testsSent: 0 });
+/**
+ * Between the workspace and the screen in it: how many test submissions its
+ * menu sent (the inbox reads again), and the form a screen saved (a new name
+ * shows in the header at once).
+ */
+export const WorkspaceContext = createContext<{
+  testsSent: number;
+  formSaved: (form: Form) => void;
+}>({ testsSent: 0, formSaved: () => undefined });
 
 /**
  * Every screen of one form sits under the same header: the way back to the
@@ -106,7 +113,9 @@ export function FormWorkspace(props: {
         </nav>
         <Outcome action={action} />
       </div>
-      <WorkspaceContext.Provider value={{ testsSent }}>{props.children}</WorkspaceContext.Provider>
+      <WorkspaceContext.Provider value={{ testsSent, formSaved: form.setData }}>
+        {props.children}
+      </WorkspaceContext.Provider>
     </>
   );
 }

@@ -219,4 +219,23 @@ describe("a form's workspace", () => {
       await dashboard.close();
     }
   });
+
+  it('a name saved in Settings shows in the header at once', async () => {
+    const { owner, form } = await aForm('Old name');
+    const dashboard = await dashboardAs(browser, owner.email, {
+      path: `/forms/${form.id}/settings`,
+    });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('heading', { level: 1, name: 'Old name' }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('New name');
+      await page.getByLabel('Name', { exact: true }).press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'New name' }).waitFor();
+      await tabs(page).getByRole('link', { name: 'Summary' }).click();
+      await page.getByRole('heading', { name: 'New name: summary' }).waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('New name');
+    } finally {
+      await dashboard.close();
+    }
+  });
 });
