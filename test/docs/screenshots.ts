@@ -153,6 +153,10 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     const page = await context.newPage();
     await page.goto(`${stack.info.baseUrl}${path}`);
     await page.locator(options.ready).first().waitFor();
+    // A form's workspace reads the form on its own: its name, not "Loading…", in the picture.
+    await page.waitForFunction(
+      () => !document.querySelector('.workspace-head h1')?.textContent?.startsWith('Loading'),
+    );
     await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname });
     await context.close();
     console.log(`wrote docs/images/${name}.png`);
@@ -169,7 +173,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   });
   await shoot('dashboard-submission', `/app/forms/${form.id}/submissions/${first}`, {
     width: 1280,
-    ready: 'h1',
+    ready: 'main.submission h2',
   });
   await shoot('dashboard-settings', `/app/forms/${form.id}/settings`, {
     width: 1280,
