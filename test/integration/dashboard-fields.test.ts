@@ -36,6 +36,13 @@ describe('the fields builder', () => {
 
       // Added: the keyboard lands in its label; the id follows the label.
       await page.getByRole('button', { name: 'Add a field' }).click();
+      // Typed once the focus is there (under the suite's load the new card can take a moment).
+      const fresh = page
+        .getByRole('group', { name: /^Field 4/ })
+        .getByLabel('Label', { exact: true });
+      await expect
+        .poll(() => fresh.evaluate((input) => input === document.activeElement))
+        .toBe(true);
       await page.keyboard.type('Company size');
       const added = page.getByRole('group', { name: 'Field 4: Company size' });
       expect(await added.getByLabel(/^Id/).inputValue()).toBe('company_size');
