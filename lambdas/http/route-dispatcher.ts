@@ -18,7 +18,7 @@ export function routeDispatcher(table: Record<string, () => Promise<{ handler: H
     const load = table[key];
     if (!load) {
       // API Gateway sends this function only its routes; anything else is a wiring mistake.
-      const error = new ServiceError(404, 'not_found', `No route for ${key}`);
+      const error = new ServiceError('not_found', `No route for ${key}`);
       return json(error.status, errorBody(error.code, error.message));
     }
     let handler = loaded.get(key);

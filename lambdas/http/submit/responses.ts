@@ -61,7 +61,7 @@ export function errorResponse(
   const failure =
     error instanceof ServiceError
       ? error
-      : new ServiceError(500, 'internal_error', 'Something went wrong on our side');
+      : new ServiceError('internal_error', 'Something went wrong on our side');
   if (!(error instanceof ServiceError)) log.error('unexpected error', errorFields(error));
   const headers = { ...CORS_HEADERS, ...failure.headers };
   if (wantsHtml) {
