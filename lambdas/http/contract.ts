@@ -52,7 +52,11 @@ export interface Contract {
    * `internal_error`, and `invalid_request` with a query or body).
    */
   errors: readonly ErrorCode[];
-  /** Public routes answer every website (CORS headers on each answer). */
+  /**
+   * Any website may read its answers: CORS headers on every answer, errors
+   * and pages included. The one declaration: publicRoute and staticAnswer add
+   * the headers from it, and the document lists them from it.
+   */
   cors?: boolean;
   /** Refusals come as a page too when a browser asks for HTML. */
   htmlErrors?: boolean;
