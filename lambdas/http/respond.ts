@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { ServiceError } from '#domain/errors.ts';
 
 export type HttpResponse = APIGatewayProxyResult;
 
@@ -37,4 +38,12 @@ export interface ErrorBody {
 
 export function errorBody(code: string, message: string, issues?: unknown[]): ErrorBody {
   return issues ? { ok: false, error: code, message, issues } : { ok: false, error: code, message };
+}
+
+/**
+ * A refusal in the envelope: the status is its code's (ERROR_CODES), with
+ * the headers it carries (`retry-after`, `allow`).
+ */
+export function errorJson(error: ServiceError) {
+  return json(error.status, errorBody(error.code, error.message, error.issues), error.headers);
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { uploadsPostOrigin } from '#aws/upload-target.ts';
+import { ServiceError } from '#domain/errors.ts';
 import { defineContract } from '#http/contract.ts';
 import { wantsHtml } from '#http/negotiate.ts';
 import { errorPage, PAGE_HEADERS } from '#http/post-answer-pages.ts';
 import { publicRoute } from '#http/public-route.ts';
 import { header } from '#http/request.ts';
-import { errorBody, json } from '#http/respond.ts';
+import { errorJson } from '#http/respond.ts';
 import { log } from '#log';
 import { boundedFormPage, formPageCsp } from './form-page.ts';
 import { publicFormByKey } from './public-form-lookup.ts';
@@ -39,7 +40,7 @@ export const handler = publicRoute(contract, async (event) => {
           headers: PAGE_HEADERS,
           body: errorPage({ status: 404, title: 'Form not found', message }),
         }
-      : json(404, errorBody('not_found', message));
+      : errorJson(new ServiceError('not_found', message));
   }
   const nonce = randomBytes(18).toString('base64');
   const base = event.path?.endsWith('/') ? '../../' : '../';

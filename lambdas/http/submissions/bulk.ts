@@ -1,5 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import { type BulkTarget, effectiveAsOf, stillTargeted } from '#domain/bulk-target.ts';
+import { ERROR_CODES } from '#domain/errors.ts';
 import { defineContract } from '#http/contract.ts';
 import { errorBody, type HttpResponse, json } from '#http/respond.ts';
 import { targetedSubmissions } from '#store/folder-reads.ts';
@@ -42,7 +43,7 @@ export async function bulkEdit(
   });
   if (outcome.complete) return json(200, { count: outcome.count });
   return json(
-    503,
+    ERROR_CODES.incomplete,
     {
       ...errorBody(
         'incomplete',

@@ -7,7 +7,7 @@ import { ServiceError } from '#domain/errors.ts';
 import { uploadRequestSchema } from '#domain/upload-request.ts';
 import { defineContract } from '#http/contract.ts';
 import { publicRoute } from '#http/public-route.ts';
-import { errorBody, json } from '#http/respond.ts';
+import { errorJson, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import { SHARED_STEP_ERRORS } from './step-errors.ts';
 import { submitRequestOf } from './submit-request.ts';
@@ -42,9 +42,9 @@ export const handler = publicRoute(contract, async (event) => {
     return json(200, { ok: true, uploads });
   } catch (error) {
     if (error instanceof ServiceError) {
-      return json(error.status, errorBody(error.code, error.message, error.issues), error.headers);
+      return errorJson(error);
     }
     log.error('unexpected error', errorFields(error));
-    return json(500, errorBody('internal_error', 'Something went wrong on our side'));
+    return errorJson(new ServiceError('internal_error', 'Something went wrong on our side'));
   }
 });

@@ -1,6 +1,6 @@
 import { ServiceError } from '#domain/errors.ts';
 import { errorPage, PAGE_HEADERS, thankYouPage } from '#http/post-answer-pages.ts';
-import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { errorJson, type HttpResponse, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import type { SubmitOutcome } from './pipeline.ts';
 
@@ -70,5 +70,5 @@ export function errorResponse(
     });
     return html(failure.status, page, failure.headers);
   }
-  return json(failure.status, errorBody(failure.code, failure.message), failure.headers);
+  return errorJson(failure);
 }
