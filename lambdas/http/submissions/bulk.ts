@@ -2,7 +2,7 @@ import type { $ZodType } from 'zod/v4/core';
 import { type BulkTarget, effectiveAsOf, stillTargeted } from '#domain/bulk-target.ts';
 import { ERROR_CODES } from '#domain/errors.ts';
 import { defineContract } from '#http/contract.ts';
-import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { errorBody, json } from '#http/respond.ts';
 import { targetedSubmissions } from '#store/folder-reads.ts';
 import {
   type BulkOptions,
@@ -26,7 +26,7 @@ export async function bulkEdit(
   edit: SubmissionEdit,
   remainingMs: () => number,
   afterCommit?: BulkOptions['afterCommit'],
-): Promise<HttpResponse> {
+) {
   const now = new Date();
   const batches = targetedSubmissions(
     formId,

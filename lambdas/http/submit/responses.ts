@@ -1,6 +1,6 @@
 import { ServiceError } from '#domain/errors.ts';
 import { errorPage, PAGE_HEADERS, thankYouPage } from '#http/post-answer-pages.ts';
-import { errorJson, type HttpResponse, json } from '#http/respond.ts';
+import { errorJson, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import type { SubmitOutcome } from './pipeline.ts';
 
@@ -51,11 +51,7 @@ const TITLES: Record<number, string> = {
 };
 
 /** A refusal in the endpoint's envelope, or as a page with the reason and a way back. */
-export function errorResponse(
-  error: unknown,
-  wantsHtml: boolean,
-  backUrl: string | undefined,
-): HttpResponse {
+export function errorResponse(error: unknown, wantsHtml: boolean, backUrl: string | undefined) {
   const failure =
     error instanceof ServiceError
       ? error
