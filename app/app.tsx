@@ -1,39 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, onSignedOut } from './api.ts';
 import { MAYBE_SIGNED_IN } from './base.ts';
+import { ErrorBoundary } from './parts/error-boundary.tsx';
 import { Problem } from './parts/feedback.tsx';
+import { FormWorkspace } from './parts/form-workspace.tsx';
 import { Header } from './parts/header.tsx';
-import { lazyScreen } from './parts/lazy.tsx';
-import { match, navigate, useLocation } from './router.ts';
-import { Forms } from './screens/forms.tsx';
-import { Inbox } from './screens/inbox.tsx';
-import { Share } from './screens/share.tsx';
+import { paths } from './paths.ts';
+import { findRoute, navigate, setRoutes, useLocation } from './router.ts';
+import { NotFound, ROUTES } from './routes.tsx';
 import { SignIn } from './screens/sign-in.tsx';
-import { SubmissionView } from './screens/submission.tsx';
-import { SummaryScreen } from './screens/summary.tsx';
-import { TeamScreen } from './screens/team.tsx';
-import { WebhookScreen } from './screens/webhook.tsx';
 import { rememberPlace, type Session, SessionContext } from './session.ts';
 
-/** The settings screen checks with the route's own schema (zod and more): loaded when opened. */
-const SettingsScreen = lazyScreen(() =>
-  import('./screens/settings.tsx').then((module) => module.SettingsScreen),
-);
-
-/** The fields builder checks with the route's own field schema: loaded when opened. */
-const FieldsScreen = lazyScreen(() =>
-  import('./screens/fields.tsx').then((module) => module.FieldsScreen),
-);
-
-/** The design screen draws the hosted page's own markup: loaded when opened. */
-const DesignScreen = lazyScreen(() =>
-  import('./screens/design.tsx').then((module) => module.DesignScreen),
-);
-
-/** The emails screen renders the email worker's own templates: loaded when opened. */
-const EmailsScreen = lazyScreen(() =>
-  import('./screens/emails.tsx').then((module) => module.EmailsScreen),
-);
+setRoutes(ROUTES);
 
 /** The app path and query of the page (`/forms/x/submissions/y?folder=spam`). */
 const currentPlace = () =>
@@ -79,8 +57,8 @@ export function App() {
     [],
   );
   useEffect(() => {
-    if (state.kind === 'out' && location.path !== '/sign-in')
-      navigate('/sign-in', { replace: true });
+    if (state.kind === 'out' && location.path !== paths.signIn())
+      navigate(paths.signIn(), { replace: true });
   }, [state.kind, location.path]);
 
   if (state.kind === 'loading')
@@ -95,7 +73,7 @@ export function App() {
         <Problem error={state.error} retry={load} />
       </main>
     );
-  if (state.kind === 'out' || location.path === '/sign-in') {
+  if (state.kind === 'out' || location.path === paths.signIn()) {
     return (
       <SignIn
         onSignedIn={() => {
@@ -118,33 +96,25 @@ export function App() {
   );
 }
 
+/**
+ * The screen of the path, in an error boundary (a screen that throws shows
+ * what happened and a way on); a form's screens inside its workspace, which
+ * stays mounted from tab to tab.
+ */
 function Screen(props: { path: string; query: URLSearchParams }) {
   const { path, query } = props;
-  let found = match('/forms/:id/submissions/:submissionId', path);
-  if (found)
-    return <SubmissionView formId={found.id!} submissionId={found.submissionId!} query={query} />;
-  found = match('/forms/:id/summary', path);
-  if (found) return <SummaryScreen formId={found.id!} query={query} />;
-  found = match('/forms/:id/emails', path);
-  if (found) return <EmailsScreen formId={found.id!} />;
-  found = match('/forms/:id/design', path);
-  if (found) return <DesignScreen formId={found.id!} />;
-  found = match('/forms/:id/fields', path);
-  if (found) return <FieldsScreen formId={found.id!} />;
-  found = match('/forms/:id/settings', path);
-  if (found) return <SettingsScreen formId={found.id!} />;
-  found = match('/forms/:id/webhook', path);
-  if (found) return <WebhookScreen formId={found.id!} />;
-  found = match('/forms/:id/share', path);
-  if (found) return <Share formId={found.id!} />;
-  found = match('/forms/:id', path);
-  if (found) return <Inbox formId={found.id!} query={query} />;
-  if (path === '/team') return <TeamScreen />;
-  if (path === '/' || path === '') return <Forms />;
+  const found = findRoute(path);
+  if (!found?.route.tab)
+    return (
+      <ErrorBoundary resetKey={path}>
+        {found ? found.route.render(found.params, query) : <NotFound />}
+      </ErrorBoundary>
+    );
   return (
-    <main id="main">
-      <h1>Not found</h1>
-      <p>There is no page here.</p>
-    </main>
+    <FormWorkspace formId={found.params.id!} tab={found.route.tab} query={query}>
+      <ErrorBoundary resetKey={path} level={2}>
+        {found.route.render(found.params, query)}
+      </ErrorBoundary>
+    </FormWorkspace>
   );
 }

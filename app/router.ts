@@ -1,5 +1,7 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { APP_PATH, appUrl } from './base.ts';
+import type { FormTab } from './paths.ts';
 
 /** The app path of the page (`/forms/…`), and its query. */
 export interface Location {
@@ -63,4 +65,52 @@ export function match(pattern: string, path: string): Record<string, string> | u
     else if (part !== got[i]) return undefined;
   }
   return found;
+}
+
+/** The named parts of a pattern, typed: `/forms/:id/submissions/:submissionId` has `id` and `submissionId`. */
+export type Params<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & Params<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<never, never>;
+
+/** A screen at a path pattern; `tab` puts it in its form's workspace under that tab. */
+export interface Route {
+  pattern: string;
+  render: (params: Record<string, string>, query: URLSearchParams) => ComponentChildren;
+  tab?: FormTab;
+  /** Fetches the screen's code before it is shown (a lazy screen's chunk). */
+  preload?: () => void;
+}
+
+/** A route whose render sees the pattern's own named parts, typed. */
+export function route<P extends string>(
+  pattern: P,
+  render: (params: Params<P>, query: URLSearchParams) => ComponentChildren,
+  options: { tab?: FormTab; preload?: () => void } = {},
+): Route {
+  return { pattern, render: render as Route['render'], ...options };
+}
+
+let table: Route[] = [];
+
+/** The app's routes, first match wins (`app/routes.tsx`). */
+export function setRoutes(routes: Route[]): void {
+  table = routes;
+}
+
+/** The route of a path and its named parts, or undefined: no screen there (the 404 page). */
+export function findRoute(
+  path: string,
+): { route: Route; params: Record<string, string> } | undefined {
+  for (const route of table) {
+    const params = match(route.pattern, path);
+    if (params) return { route, params };
+  }
+  return undefined;
+}
+
+/** Fetches the code of the screen at an app path (its query ignored), if it is a lazy one. */
+export function preload(to: string): void {
+  findRoute(to.split('?')[0]!)?.route.preload?.();
 }

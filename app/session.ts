@@ -14,14 +14,35 @@ export function useSession(): Session {
 }
 
 const NEXT = 'fs.next';
+/** As long as a sign-in email's link lives: a place older than that is not where anyone waits. */
+const PLACE_LIFETIME_MS = 15 * 60_000;
 
-/** Remembers where a person was when their session ended, to go back after signing in. */
+/**
+ * Remembers where a person was when they were asked to sign in (a
+ * notification's "View submission" opened signed out, or a session that
+ * ended), to go back there after signing in. Kept in localStorage, not
+ * sessionStorage: the sign-in email's link opens in a new tab.
+ */
 export function rememberPlace(path: string): void {
-  if (!path.startsWith('/sign-in')) sessionStorage.setItem(NEXT, path);
+  if (path.startsWith('/sign-in')) return;
+  localStorage.setItem(NEXT, JSON.stringify({ path, at: Date.now() }));
 }
 
 export function takePlace(): string {
-  const next = sessionStorage.getItem(NEXT) ?? '/';
-  sessionStorage.removeItem(NEXT);
+  const kept = localStorage.getItem(NEXT);
+  localStorage.removeItem(NEXT);
+  let next = '/';
+  try {
+    const place = JSON.parse(kept ?? 'null') as { path?: unknown; at?: unknown } | null;
+    if (
+      typeof place?.path === 'string' &&
+      typeof place.at === 'number' &&
+      Date.now() - place.at < PLACE_LIFETIME_MS
+    ) {
+      next = place.path;
+    }
+  } catch {
+    // Not ours, or from an older version: start at the forms list.
+  }
   return next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }

@@ -29,7 +29,7 @@ const wiring = {
   get uploadsBucket() {
     return required('UPLOADS_BUCKET');
   },
-  /** `{base_url}` of the form endpoints (docs/api-guide.md#forms): no trailing slash. */
+  /** `{base_url}` of the form endpoints (docs/forms.md#forms): no trailing slash. */
   get baseUrl() {
     return required('BASE_URL').replace(/\/+$/, '');
   },

@@ -122,6 +122,16 @@ export const SETTINGS = {
     default: 30,
     parse: wholeNumber(1),
   }),
+  /**
+   * The fill-time check (docs/submit.md#the-fill-time-check): a post sooner than this many
+   * milliseconds after its page was drawn is taken for a bot. The hosted page and the embed
+   * learn it from the form they draw. The test stack sets it low so browser tests post at once.
+   */
+  minFillTimeMs: setting({
+    env: 'MIN_FILL_TIME_MS',
+    default: 2000,
+    parse: wholeNumber(),
+  }),
   /** Transactions in flight at once for one bulk change (they meet on one form item). */
   bulkParallelTransactions: setting({
     env: 'BULK_PARALLEL_TRANSACTIONS',

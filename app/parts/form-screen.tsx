@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useQuery } from '../data.ts';
 import type { Form } from '../model.ts';
 import { ScreenPending } from './feedback.tsx';
-import { Link } from './link.tsx';
+import { WorkspaceContext } from './form-workspace.tsx';
 
 /**
  * One form, read for a screen of its own; `onLoaded` sees each form read.
@@ -17,12 +18,18 @@ export function useForm(formId: string, onLoaded?: (form: Form) => void) {
     if (!signal.aborted) onLoaded?.(loaded);
     return loaded;
   });
-  return { form: query.data, setForm: query.setData, error: query.error, load: query.reload };
+  const { formSaved } = useContext(WorkspaceContext);
+  const setForm = (saved: Form) => {
+    query.setData(saved);
+    formSaved(saved);
+  };
+  return { form: query.data, setForm, error: query.error, load: query.reload };
 }
 
 /**
  * A screen of one form: the problem or the loading line until the form is
- * read, then a way back to its inbox, the title and the screen itself.
+ * read, then its title and the screen itself (the form's workspace, around it,
+ * names the form and holds the tabs).
  */
 export function FormScreen(props: {
   loaded: ReturnType<typeof useForm>;
@@ -34,10 +41,7 @@ export function FormScreen(props: {
   if (error || !form) return <ScreenPending error={error} retry={load} />;
   return (
     <main id="main" class={props.class}>
-      <p>
-        <Link to={`/forms/${form.id}`}>← {form.name}: inbox</Link>
-      </p>
-      <h1>{props.title(form)}</h1>
+      <h2>{props.title(form)}</h2>
       {props.children(form)}
     </main>
   );

@@ -1,4 +1,5 @@
 import { call } from '../api.ts';
+import { paths } from '../paths.ts';
 import { useSession } from '../session.ts';
 import { Link } from './link.tsx';
 
@@ -16,10 +17,10 @@ export function Header(props: { onSignedOut: () => void; onSwitched: () => void 
   return (
     <header class="bar">
       <nav aria-label="Main">
-        <Link to="/" class="home">
+        <Link to={paths.forms()} class="home">
           Forms
         </Link>
-        <Link to="/team">Team</Link>
+        <Link to={paths.team()}>Team</Link>
       </nav>
       <div class="who">
         {session.teams.length > 1 ? (

@@ -1,29 +1,37 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { Loading, Problem } from './feedback.tsx';
+import { Loading } from './feedback.tsx';
 
 /**
- * A screen whose code is a chunk of its own, fetched when first shown: the
- * inbox's first paint does not wait for what only a later screen needs.
+ * A screen whose code is a chunk of its own, fetched when first shown or
+ * when `preload` is called (a link to it pointed at): the inbox's first
+ * paint does not wait for what only a later screen needs. A chunk that
+ * fails to load is thrown to the error boundary, whose "Try again" asks
+ * for it anew.
  */
 export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | undefined;
-  return function LazyScreen(props: P) {
+  let loading: Promise<ComponentType<P>> | undefined;
+  const preload = () => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  function LazyScreen(props: P) {
     const [Screen, setScreen] = useState<ComponentType<P> | undefined>(() => loaded);
     const [error, setError] = useState<unknown>();
     useEffect(() => {
-      if (Screen) return;
-      load().then((component) => {
-        loaded = component;
-        setScreen(() => component);
-      }, setError);
+      if (!Screen) preload().then((component) => setScreen(() => component), setError);
     }, []);
-    if (error)
-      return (
-        <main id="main">
-          <Problem error={error} />
-        </main>
-      );
+    if (error) throw error;
     if (!Screen)
       return (
         <main id="main">
@@ -31,5 +39,6 @@ export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P
         </main>
       );
     return <Screen {...props} />;
-  };
+  }
+  return Object.assign(LazyScreen, { preload: () => void preload().catch(() => undefined) });
 }

@@ -13,6 +13,7 @@ import { BASE_PATH } from '../base.ts';
 import type { Form } from '../model.ts';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { Link } from '../parts/link.tsx';
+import { paths } from '../paths.ts';
 import { useSession } from '../session.ts';
 
 /** A sample answer for each type of field, as a visitor might send it. */
@@ -97,7 +98,7 @@ function Previews(props: { form: Form }) {
       <p class="hint">
         Made by the same templates as the real emails, from this form's saved settings and a sample
         submission (the HTML without its few inline styles). Change them in{' '}
-        <Link to={`/forms/${form.id}/settings`}>Settings</Link>.
+        <Link to={paths.formTab(form.id, 'settings')}>Settings</Link>.
       </p>
       <Message
         title="Notification to you"
@@ -152,7 +153,7 @@ function EmptyMarks(props: {
           <mark>{use.written}</mark> in the {use.where}
         </span>
       ))}
-      . <Link to={`/forms/${props.formId}/settings`}>Change in Settings</Link>.
+      . <Link to={paths.formTab(props.formId, 'settings')}>Change in Settings</Link>.
     </p>
   );
 }

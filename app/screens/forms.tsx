@@ -7,6 +7,7 @@ import { Link } from '../parts/link.tsx';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { submissionsAndTests } from '../parts/submission-count.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
+import { paths } from '../paths.ts';
 import { navigate } from '../router.ts';
 
 const TYPES = ['contact', 'waitlist', 'feedback', 'rsvp', 'custom'];
@@ -48,7 +49,7 @@ export function Forms() {
         <ul class="forms" aria-label="Forms">
           {forms.map((form) => (
             <li key={form.id}>
-              <Link to={`/forms/${form.id}`} class="form-name">
+              <Link to={paths.inbox(form.id)} class="form-name">
                 {form.emoji && <span aria-hidden="true">{form.emoji} </span>}
                 {form.name}
               </Link>
@@ -78,7 +79,7 @@ function NewForm(props: { team: TeamView | undefined }) {
     setError(undefined);
     try {
       const form = await call('createForm', { body: { name, type } });
-      navigate(`/forms/${form.id}/share`);
+      navigate(paths.formTab(form.id, 'share'));
     } catch (failure) {
       setError(limitOrMessage(failure, props.team));
       setBusy(false);

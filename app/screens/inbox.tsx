@@ -1,15 +1,15 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call } from '../api.ts';
-import { BASE_PATH } from '../base.ts';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { call } from '../api.ts';
 import { type Query, useAction, useQuery } from '../data.ts';
 import type { Folder, Form, Submission, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { Outcome, ScreenPending } from '../parts/feedback.tsx';
+import { WorkspaceContext } from '../parts/form-workspace.tsx';
 import { KeyHelp, useInboxKeys } from '../parts/inbox-keys.tsx';
 import { Link } from '../parts/link.tsx';
-import { StatusBadge } from '../parts/status-badge.tsx';
 import { submissionsAndTests } from '../parts/submission-count.tsx';
+import { DEFAULT_PAGE_SIZE, paths } from '../paths.ts';
 import { navigate } from '../router.ts';
 import { When } from '../time.tsx';
 import { SearchResults } from './search-results.tsx';
@@ -20,7 +20,7 @@ type Shown = { form: Form; list: Page };
 
 /** How often the inbox looks for new submissions (and whenever the window regains focus). */
 const POLL_MS = 15_000;
-const PAGE_SIZES = [15, 25, 50, 100];
+const PAGE_SIZES = [DEFAULT_PAGE_SIZE, 25, 50, 100];
 
 const FOLDER_NAMES: Record<Folder, string> = {
   all: 'All',
@@ -28,15 +28,6 @@ const FOLDER_NAMES: Record<Folder, string> = {
   starred: 'Starred',
   spam: 'Spam',
 };
-
-export function inboxPath(formId: string, folder: Folder, page = 1, pageSize = 15): string {
-  const query = new URLSearchParams();
-  if (folder !== 'all') query.set('folder', folder);
-  if (page !== 1) query.set('page', String(page));
-  if (pageSize !== 15) query.set('pageSize', String(pageSize));
-  const text = query.toString();
-  return `/forms/${formId}${text ? `?${text}` : ''}`;
-}
 
 /** A form's inbox: folders, a page of submissions, triage in bulk, search, new ones as they come. */
 export function Inbox(props: { formId: string; query: URLSearchParams }) {
@@ -47,7 +38,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const page = Math.max(1, Number(query.get('page')) || 1);
   const pageSize = PAGE_SIZES.includes(Number(query.get('pageSize')))
     ? Number(query.get('pageSize'))
-    : 15;
+    : DEFAULT_PAGE_SIZE;
   const q = query.get('q') ?? '';
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -59,11 +50,13 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const rows = useRef<HTMLTableSectionElement>(null);
   const action = useAction();
   const { busy } = action;
+  const { testsSent } = useContext(WorkspaceContext);
 
   // A page of another folder, page or size replaces the read under way (docs/dashboard.md#data-layer):
   // a slow answer for the page left never shows on the one opened since.
   const shown: Query<Shown> = useQuery(
-    `${formId}|${folder}|${page}|${pageSize}`,
+    // A test submission sent from the workspace's menu is a reason to read again.
+    `${formId}|${folder}|${page}|${pageSize}|${testsSent}`,
     async (signal): Promise<Shown> => {
       const known = shown.data?.form;
       const [form, list] = await Promise.all([
@@ -160,16 +153,10 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
     );
   };
 
-  const sendTest = () =>
-    action.run(async () => {
-      await call('sendTestSubmission', { params: { id: formId } });
-      await load();
-    }, 'Test submission sent');
-
   const focused = useInboxKeys({
     rows,
     count: items.length,
-    onOpen: (i) => navigate(submissionPath(formId, items[i]!.id, folder, page, pageSize)),
+    onOpen: (i) => navigate(paths.submission(formId, items[i]!.id, { folder, page, pageSize })),
     onRead: (i) => void change({ read: !items[i]!.read }, [items[i]!.id]),
     onStar: (i) => void change({ starred: !items[i]!.starred }, [items[i]!.id]),
     onDelete: (i) => setConfirming([items[i]!.id]),
@@ -179,48 +166,16 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   });
 
   if (error || !form || !list)
-    return (
-      <ScreenPending error={error} retry={load} label="Loading submissions…">
-        {error instanceof ApiError && error.status === 404 && (
-          <p>
-            <Link to="/">Back to your forms</Link>
-          </p>
-        )}
-      </ScreenPending>
-    );
+    return <ScreenPending error={error} retry={load} label="Loading submissions…" />;
 
   const counts = list.folderCounts;
   const nothingYet = counts.all + counts.spam === 0;
   const selectedCount = allMatching ? list.total : selected.size;
-  const exportUrl = `${BASE_PATH}/v1/forms/${formId}/export.csv?filter=${folder}`;
 
   return (
     <main id="main" class="inbox">
-      <p>
-        <Link to="/">← Forms</Link>
-      </p>
-      <div class="title">
-        <h1>
-          {form.emoji && <span aria-hidden="true">{form.emoji} </span>}
-          {form.name}
-        </h1>
-        <StatusBadge status={form.status} closedReason={form.closedReason} />
-      </div>
-      <p>{submissionsAndTests(list.submissionCount, list.testCount)}</p>
       <div class="tools">
-        <Link to={`/forms/${formId}/summary`}>Summary</Link>
-        <Link to={`/forms/${formId}/share`}>Share</Link>
-        <Link to={`/forms/${formId}/webhook`}>Webhook</Link>
-        <Link to={`/forms/${formId}/settings`}>Settings</Link>
-        <Link to={`/forms/${formId}/fields`}>Fields</Link>
-        <Link to={`/forms/${formId}/design`}>Design</Link>
-        <Link to={`/forms/${formId}/emails`}>Emails</Link>
-        <a href={exportUrl} download>
-          Export CSV
-        </a>
-        <button type="button" onClick={sendTest}>
-          Send a test submission
-        </button>
+        <p>{submissionsAndTests(list.submissionCount, list.testCount)}</p>
         <button type="button" class="quiet" onClick={() => setHelp(true)}>
           Keyboard shortcuts
         </button>
@@ -230,7 +185,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
         {FOLDERS.map((each) => (
           <Link
             key={each}
-            to={inboxPath(formId, each, 1, pageSize)}
+            to={paths.inbox(formId, { folder: each, page: 1, pageSize })}
             aria-current={each === folder ? 'page' : undefined}
           >
             {FOLDER_NAMES[each]} <span class="count">{counts[each]}</span>
@@ -257,7 +212,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
               type="button"
               class="fresh"
               onClick={() => {
-                navigate(inboxPath(formId, folder, 1, pageSize));
+                navigate(paths.inbox(formId, { folder, page: 1, pageSize }));
                 void load();
               }}
             >
@@ -337,7 +292,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
                   <Row
                     key={submission.id}
                     submission={submission}
-                    href={submissionPath(formId, submission.id, folder, page, pageSize)}
+                    href={paths.submission(formId, submission.id, { folder, page, pageSize })}
                     selected={allMatching || selected.has(submission.id)}
                     focused={focused === index}
                     onToggle={(range) => toggle(index, range)}
@@ -368,16 +323,6 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
       {help && <KeyHelp onClose={() => setHelp(false)} />}
     </main>
   );
-}
-
-export function submissionPath(
-  formId: string,
-  id: string,
-  folder: Folder,
-  page: number,
-  pageSize: number,
-) {
-  return `${inboxPath(formId, folder, page, pageSize).replace(`/forms/${formId}`, `/forms/${formId}/submissions/${id}`)}`;
 }
 
 function Row(props: {
@@ -434,7 +379,13 @@ function Pager(props: { formId: string; folder: Folder; list: Page }) {
   return (
     <nav aria-label="Pages" class="pager">
       {list.page > 1 ? (
-        <Link to={inboxPath(props.formId, props.folder, list.page - 1, list.pageSize)}>
+        <Link
+          to={paths.inbox(props.formId, {
+            folder: props.folder,
+            page: list.page - 1,
+            pageSize: list.pageSize,
+          })}
+        >
           Previous page
         </Link>
       ) : (
@@ -450,7 +401,13 @@ function Pager(props: { formId: string; folder: Folder; list: Page }) {
         <select
           value={list.pageSize}
           onChange={(event) =>
-            navigate(inboxPath(props.formId, props.folder, 1, Number(event.currentTarget.value)))
+            navigate(
+              paths.inbox(props.formId, {
+                folder: props.folder,
+                page: 1,
+                pageSize: Number(event.currentTarget.value),
+              }),
+            )
           }
         >
           {PAGE_SIZES.map((size) => (
@@ -461,7 +418,13 @@ function Pager(props: { formId: string; folder: Folder; list: Page }) {
         </select>
       </label>
       {list.page < list.pageCount ? (
-        <Link to={inboxPath(props.formId, props.folder, list.page + 1, list.pageSize)}>
+        <Link
+          to={paths.inbox(props.formId, {
+            folder: props.folder,
+            page: list.page + 1,
+            pageSize: list.pageSize,
+          })}
+        >
           Next page
         </Link>
       ) : (
@@ -476,10 +439,7 @@ function SearchBox(props: { formId: string; folder: Folder; q: string }) {
   useEffect(() => setText(props.q), [props.q]);
   const submit = (event: Event) => {
     event.preventDefault();
-    const query = new URLSearchParams();
-    if (props.folder !== 'all') query.set('folder', props.folder);
-    if (text.trim()) query.set('q', text.trim());
-    navigate(`/forms/${props.formId}${query.toString() ? `?${query}` : ''}`);
+    navigate(paths.inbox(props.formId, { folder: props.folder, q: text.trim() }));
   };
   return (
     <search>

@@ -4,8 +4,8 @@ import { LatestRead } from '../data.ts';
 import type { Folder, Submission } from '../model.ts';
 import { Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
+import { paths } from '../paths.ts';
 import { When } from '../time.tsx';
-import { submissionPath } from './inbox.tsx';
 
 /** How many matches a search gathers before it waits to be asked for more. */
 const GATHER = 50;
@@ -93,7 +93,10 @@ export function SearchResults(props: {
         {found.map((submission) => (
           <li key={submission.id}>
             <Link
-              to={submissionPath(props.formId, submission.id, props.folder, 1, props.pageSize)}
+              to={paths.submission(props.formId, submission.id, {
+                folder: props.folder,
+                pageSize: props.pageSize,
+              })}
               class="preview"
             >
               {submission.preview || '(no answers)'}
@@ -108,9 +111,7 @@ export function SearchResults(props: {
         </button>
       )}
       <p>
-        <Link
-          to={`/forms/${props.formId}${props.folder !== 'all' ? `?folder=${props.folder}` : ''}`}
-        >
+        <Link to={paths.inbox(props.formId, { folder: props.folder, pageSize: props.pageSize })}>
           Clear the search
         </Link>
       </p>

@@ -8,6 +8,7 @@ import { Outcome } from '../parts/feedback.tsx';
 import { describedBy, FieldNotes } from '../parts/field-notes.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { PlaceholderButtons } from '../parts/placeholder-buttons.tsx';
+import { paths } from '../paths.ts';
 import { askBeforeLeaving, navigate } from '../router.ts';
 import { useSession } from '../session.ts';
 import { changesOf, type Draft, draftOf, GROUPS, isPro, type Setting } from '../settings-model.ts';
@@ -83,7 +84,7 @@ function DangerZone(props: { form: Form; onRotated: (form: Form) => void }) {
           event.preventDefault();
           void action.run(async () => {
             await call('deleteForm', { params: { id: form.id } });
-            navigate('/');
+            navigate(paths.forms());
           });
         }}
       >

@@ -2,6 +2,7 @@ import type { Form } from '../model.ts';
 import { CopyField } from '../parts/copy-field.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { Link } from '../parts/link.tsx';
+import { paths } from '../paths.ts';
 import { embedSnippet, hostedPageOf, htmlSnippet } from '../snippets.ts';
 
 /** How to publish a form: its endpoint, hosted page, embed and a ready HTML form. */
@@ -14,8 +15,8 @@ export function Share(props: { formId: string }) {
           <SharePanel form={form} />
           <p class="hint">
             A leaked endpoint? Give the form a new key in{' '}
-            <Link to={`/forms/${form.id}/settings`}>Settings, danger zone</Link>: the old endpoint
-            stops at once.
+            <Link to={paths.formTab(form.id, 'settings')}>Settings, danger zone</Link>: the old
+            endpoint stops at once.
           </p>
         </>
       )}

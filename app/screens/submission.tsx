@@ -6,10 +6,10 @@ import type { Folder, Form, Submission } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
-import { Link } from '../parts/link.tsx';
+import { BackLink, Link } from '../parts/link.tsx';
+import { paths } from '../paths.ts';
 import { navigate } from '../router.ts';
 import { When } from '../time.tsx';
-import { inboxPath, submissionPath } from './inbox.tsx';
 
 interface Neighbours {
   previous?: string;
@@ -97,7 +97,7 @@ export function SubmissionView(props: {
         });
         return;
       }
-      navigate(inboxPath(formId, folder, around?.page ?? 1, pageSize));
+      navigate(paths.inbox(formId, { folder, page: around?.page ?? 1, pageSize }));
     });
   };
 
@@ -109,22 +109,20 @@ export function SubmissionView(props: {
       window.location.assign(link.url);
     });
 
-  const back = inboxPath(formId, folder, around?.page ?? 1, pageSize);
+  const back = paths.inbox(formId, { folder, page: around?.page ?? 1, pageSize });
   if (error) {
     const gone = error instanceof ApiError && error.status === 404;
     return (
       <main id="main">
         {gone ? (
           <div role="alert">
-            <h1>Not found</h1>
+            <h2>Not found</h2>
             <p>This submission (or its form) has been deleted.</p>
           </div>
         ) : (
           <Problem error={error} retry={load} />
         )}
-        <p>
-          <Link to={inboxPath(formId, folder, 1, pageSize)}>Back to the inbox</Link>
-        </p>
+        <BackLink to={paths.inbox(formId, { folder, pageSize })}>Back to the inbox</BackLink>
       </main>
     );
   }
@@ -140,23 +138,25 @@ export function SubmissionView(props: {
   return (
     <main id="main" class="submission">
       <nav aria-label="Submission" class="around">
-        <Link to={back}>← {form.name}</Link>
+        <BackLink to={back} inline>
+          Back to the inbox
+        </BackLink>
         {around?.previous ? (
-          <Link to={submissionPath(formId, around.previous, folder, 1, pageSize)}>Newer</Link>
+          <Link to={paths.submission(formId, around.previous, { folder, pageSize })}>Newer</Link>
         ) : (
           <span />
         )}
         {around?.next ? (
-          <Link to={submissionPath(formId, around.next, folder, 1, pageSize)}>Older</Link>
+          <Link to={paths.submission(formId, around.next, { folder, pageSize })}>Older</Link>
         ) : (
           <span />
         )}
       </nav>
-      <h1>
+      <h2>
         Submission <When at={submission.createdAt} />
         {submission.isTest && <span class="badge test">test</span>}
         {submission.isSpam && <span class="badge spam">spam</span>}
-      </h1>
+      </h2>
       <div class="tools">
         <button
           type="button"

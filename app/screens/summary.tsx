@@ -4,7 +4,7 @@ import { ApiError, call } from '../api.ts';
 import type { Form, FormAnalytics } from '../model.ts';
 import { CountTable, DayBars, DayLine } from '../parts/charts.tsx';
 import { Loading, Problem } from '../parts/feedback.tsx';
-import { Link } from '../parts/link.tsx';
+import { paths } from '../paths.ts';
 import { navigate } from '../router.ts';
 
 /** The person's own time zone: the days of the summary are theirs. */
@@ -50,15 +50,11 @@ export function SummaryScreen(props: { formId: string; query: URLSearchParams })
     }, setError);
   };
   useEffect(load, [formId, from, to]);
-  const show = (range: { from: string; to: string }) =>
-    navigate(`/forms/${formId}/summary?from=${range.from}&to=${range.to}`);
+  const show = (range: { from: string; to: string }) => navigate(paths.summary(formId, range));
 
   return (
     <main id="main" class="summary">
-      <p>
-        <Link to={`/forms/${formId}`}>← {form?.name ?? 'Inbox'}</Link>
-      </p>
-      <h1>{form ? `${form.name}: summary` : 'Summary'}</h1>
+      <h2>{form ? `${form.name}: summary` : 'Summary'}</h2>
       <RangePicker from={from} to={to} onPick={show} />
       {error ? (
         <Problem error={error} retry={load}>
@@ -360,7 +356,7 @@ function Fields(props: { form: Form; summary: FormAnalytics }) {
                 <CountTable
                   key={field.id}
                   title={`${title}, average ${number(summary.average)}`}
-                  // A 0–10 question is a score, not stars (docs/api-guide.md#summary).
+                  // A 0–10 question is a score, not stars (docs/analytics.md#summary).
                   what={summary.min === 0 ? 'Score' : 'Stars'}
                   rows={Object.entries(summary.counts)}
                 />

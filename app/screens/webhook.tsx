@@ -5,7 +5,6 @@ import type { Delivery, Webhook } from '../model.ts';
 import { Confirm } from '../parts/confirm.tsx';
 import { CopyField } from '../parts/copy-field.tsx';
 import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
-import { Link } from '../parts/link.tsx';
 import { Listing } from '../parts/listing.tsx';
 import { useSession } from '../session.ts';
 import { When } from '../time.tsx';
@@ -43,10 +42,7 @@ export function WebhookScreen(props: { formId: string }) {
 
   return (
     <main id="main" class="webhook">
-      <p>
-        <Link to={`/forms/${formId}`}>← Inbox</Link>
-      </p>
-      <h1>Webhook</h1>
+      <h2>Webhook</h2>
       <Outcome action={action} />
       {error ? (
         <Problem error={error} retry={load} />

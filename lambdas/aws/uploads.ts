@@ -103,7 +103,7 @@ async function deleteObjects(keys: readonly string[]): Promise<void> {
   }
 }
 
-/** How long a download link works: 15 minutes (docs/api-guide.md#file-links). */
+/** How long a download link works: 15 minutes (docs/submissions.md#file-links). */
 export const DOWNLOAD_LINK_SECONDS = 15 * 60;
 
 /**

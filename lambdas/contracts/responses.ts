@@ -337,6 +337,8 @@ export const RESPONSES = {
     redirectUrl: nullableString(),
     /** Server time (Unix ms): the `_t` to post back. */
     renderedAt: z.int(),
+    /** Milliseconds to wait after drawing before posting (the fill-time check's minimum). */
+    minFillMs: z.optional(z.int()),
   }),
   WebhookPayload: z.object({
     type: z.literal(WEBHOOK_EVENT_TYPE),

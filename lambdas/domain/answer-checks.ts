@@ -4,7 +4,7 @@ import type { AnswerProblem, AnswerReason } from './submission-model.ts';
 
 /**
  * The form's field checks on a post's answers (processing step 12; the rules
- * and reason codes: docs/api-guide.md#field-checks). A failing answer does
+ * and reason codes: docs/submit.md#field-checks). A failing answer does
  * not reject the post: the problems are stored with it as `data._invalid`.
  */
 

@@ -2,7 +2,7 @@
  * The team's audit trail: who did what, when and from where, kept a year.
  * Recorded: sign-ins, failed codes and links, sign-outs and sessions ended,
  * member and API key changes, form deletes, bulk deletes of submissions, and every
- * way data leaves (docs/api-guide.md#teams-members-keys-and-the-audit-trail):
+ * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
  * the webhook connected, changed or disconnected, its secret rotated, the
  * notification address changed, a CSV export, a form's key rotated, a test
  * submission. Never a secret, a token or a code.

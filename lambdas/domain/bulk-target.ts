@@ -3,7 +3,7 @@ import { type Flags, FOLDERS, foldersOf } from './submission-folders.ts';
 import { inEnglish } from './validation-issues.ts';
 
 /**
- * A bulk `target` (docs/api-guide.md#bulk-targets): exactly one of a list of
+ * A bulk `target` (docs/submissions.md#bulk-targets): exactly one of a list of
  * ids or a folder as it was at `asOf`. Ids are opaque here: one that is not a submission of the form
  * (another form's, or no id at all) is ignored.
  */

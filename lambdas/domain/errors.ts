@@ -3,7 +3,7 @@
  * ServiceError finds its status in, and the one list the OpenAPI document
  * and the contracts' `errors` are checked against (a code a route answers
  * but no contract names fails the response tests). The statuses are those of
- * docs/api-guide.md#errors (checked by test/unit/error-codes.test.ts).
+ * docs/api-basics.md#errors (checked by test/unit/error-codes.test.ts).
  */
 export const ERROR_CODES = {
   invalid_request: 400,

@@ -5,7 +5,7 @@
  */
 
 /**
- * Submitted values are cut to this (docs/api-guide.md#field-rules), so a longer
+ * Submitted values are cut to this (docs/submit.md#field-rules), so a longer
  * length rule could never apply.
  */
 export const MAX_ANSWER_LENGTH = 10_000;
@@ -14,7 +14,7 @@ export const DEFAULT_RATING_MAX = 5;
 export const DEFAULT_RATING_MIN = 1;
 
 /**
- * The answers a rating takes, `min` to `max` (docs/api-guide.md#field-checks):
+ * The answers a rating takes, `min` to `max` (docs/submit.md#field-checks):
  * one code for the answer checks, the drawn radios and the summary.
  */
 export function ratingScale(field: { min?: number; max?: number }): { min: number; max: number } {

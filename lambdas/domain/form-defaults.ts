@@ -7,7 +7,7 @@ export const DEFAULT_UPLOAD_LIMIT_MB = 10;
 /** A busy form's auto-replies in an hour: enough for a launch, bounded for an attack. */
 export const DEFAULT_AUTOREPLY_HOURLY_LIMIT = 100;
 
-/** Starter fields by form type (docs/api-guide.md#starter-fields); `custom` accepts any fields. */
+/** Starter fields by form type (docs/forms.md#starter-fields); `custom` accepts any fields. */
 const STARTER_FIELDS: Record<FormType, FieldDefinition[] | null> = {
   contact: [
     { id: 'name', type: 'text', label: 'Name', required: true },

@@ -15,7 +15,7 @@ export type PlanName = 'free' | 'pro';
  * a team that dropped to Free can still edit other settings of a form that
  * keeps Pro values from before.
  *
- * `completionMode` is Free (docs/api-guide.md#pro-settings: the completion
+ * `completionMode` is Free (docs/api-basics.md#pro-settings: the completion
  * title, message and `redirectUrl` are Pro, not the mode): a Free form in
  * `message` mode shows the default copy, and one in `redirect` mode (possible only with a URL
  * kept from Pro days) shows the thank-you page, because the submit path

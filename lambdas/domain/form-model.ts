@@ -125,7 +125,7 @@ export interface FormSummary {
   endpoint: string;
   createdAt: string;
   submissionCount: number;
-  /** Test submissions outside spam: beside `submissionCount`, never in it (docs/api-guide.md#counting). */
+  /** Test submissions outside spam: beside `submissionCount`, never in it (docs/api-basics.md#counting). */
   testCount: number;
   /** Unread submissions (not spam): the dashboard's badge; beyond the short shape's first fields. */
   unreadCount: number;

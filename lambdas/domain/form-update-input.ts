@@ -9,7 +9,7 @@ import { inEnglish, issuesOf } from './validation-issues.ts';
 
 /**
  * The body of `PATCH /v1/forms/{id}`: every key optional, bounds from the
- * docs/api-guide.md#limits. Checks that need the saved form or the clock
+ * docs/api-basics.md#limits. Checks that need the saved form or the clock
  * (captcha keys, redirect URL, close date in the future, plan) are in
  * `applyFormUpdate`.
  */
@@ -40,7 +40,7 @@ const isHttpUrl = (value: string) => {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 };
 
-/** Empty (after trimming) means "none" (docs/api-guide.md#changing-a-form, `redirectUrl`). */
+/** Empty (after trimming) means "none" (docs/forms.md#changing-a-form, `redirectUrl`). */
 const emptyAsNull = (schema: z.ZodMiniType<string, string>) =>
   z.pipe(
     z.union([z.null(), schema]),

@@ -46,7 +46,7 @@ export function applyFormUpdate(
 
 /**
  * Pausing by PATCH is a manual close; `active` reopens, whatever closed the
- * form (docs/api-guide.md#closing-a-form). Re-sending `paused` for a form that is already closed is
+ * form (docs/forms.md#closing-a-form). Re-sending `paused` for a form that is already closed is
  * not a new close, so the automatic reason it has stays (clients often send
  * back the whole object they read).
  */

@@ -1,4 +1,4 @@
-/** Ids have the UUID shape (docs/api-guide.md#submissions); anything else names nothing. */
+/** Ids have the UUID shape (docs/submissions.md#submissions); anything else names nothing. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string | undefined): value is string {
@@ -33,7 +33,7 @@ const PATH_IDS: Record<string, { pattern: RegExp; names: string }> = {
 /**
  * What the first path id of the wrong shape would have named, or undefined
  * when every one has its shape. An id of any other shape names nothing
- * (docs/api-guide.md#submissions): the route answers 404 before any table
+ * (docs/submissions.md#submissions): the route answers 404 before any table
  * key is built from it (a long id would make a key DynamoDB refuses).
  */
 export function misshapenPathId(

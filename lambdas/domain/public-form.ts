@@ -39,6 +39,12 @@ export interface PublicForm {
   redirectUrl: string | null;
   /** The server's clock when this was built (`_t`, the fill-time check). */
   renderedAt: number;
+  /**
+   * The fill-time check's minimum (the `minFillTimeMs` setting): the script waits this long
+   * (plus a margin) after drawing before it posts. Absent in the dashboard's preview, which
+   * never posts; the script then waits the product's 2 s.
+   */
+  minFillMs?: number;
 }
 
 export { DEFAULT_FIELDS } from './default-fields.ts';
@@ -57,7 +63,12 @@ const text = (value: string | null | undefined): string | null =>
  * to any file); a closed or paused form shows its closed message, the
  * endpoint's own (`closedMessage` on Pro, else the default).
  */
-export function publicFormOf(form: FormRecord, plan: PlanName, now: Date): PublicForm {
+export function publicFormOf(
+  form: FormRecord,
+  plan: PlanName,
+  now: Date,
+  minFillMs: number,
+): PublicForm {
   const uploads = uploadsEnabled(form, plan);
   const fields = (form.fields ?? DEFAULT_FIELDS).filter(
     (field) => field.type !== 'file' || uploads,
@@ -79,5 +90,6 @@ export function publicFormOf(form: FormRecord, plan: PlanName, now: Date): Publi
     successMessage: text(completion.message) ?? DEFAULT_SUCCESS_MESSAGE,
     redirectUrl: redirectTarget(form, plan, {}) ?? null,
     renderedAt: now.getTime(),
+    minFillMs,
   };
 }

@@ -11,7 +11,7 @@ export interface SignInJob {
  * to be recorded in the audit trail of each of its teams (none when it is
  * nobody's). The verify route queues one for every failure, member or not,
  * so that its answer takes the same work whoever the address belongs to
- * (docs/api-guide.md#sign-in-bounds). Never a code or a token.
+ * (docs/people.md#sign-in-bounds). Never a code or a token.
  */
 export interface SignInFailureJob {
   failure: SignInFailure;

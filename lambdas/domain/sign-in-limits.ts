@@ -2,7 +2,7 @@ import { SIGN_IN_TTL_SECONDS } from './sign-in.ts';
 
 /**
  * How often sign-in emails may be asked for, and codes tried. The rules and
- * why they hold: docs/api-guide.md#sign-in-bounds.
+ * why they hold: docs/people.md#sign-in-bounds.
  *
  * Emails to one address from one requester (an IPv4 address or IPv6 /64),
  * an hour: what one outsider can make an address receive, and an owner's

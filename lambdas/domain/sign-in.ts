@@ -7,7 +7,7 @@ import { html } from './html.ts';
  * another device, both valid 15 minutes and used once. Each email's link
  * stays valid whatever comes after it; its code only until a newer email's
  * code replaces it, and only within the address's hourly tries
- * (docs/api-guide.md#sign-in-bounds). Only SHA-256 hashes are stored, and
+ * (docs/people.md#sign-in-bounds). Only SHA-256 hashes are stored, and
  * comparisons take constant time.
  */
 export const SIGN_IN_TTL_SECONDS = 15 * 60;
@@ -37,7 +37,7 @@ export function issueSignIn(email: string): IssuedSignIn {
 /**
  * What a code is compared with when the address has none pending: a hash no
  * code has, so a wrong code costs the same hashing and comparing whether or
- * not the address is a member's (docs/api-guide.md#sign-in-bounds).
+ * not the address is a member's (docs/people.md#sign-in-bounds).
  */
 export const NO_CODE_HASH = '0'.repeat(64);
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Submission } from './submission-model.ts';
 
 /**
- * The spam marks of processing step 10 (docs/api-guide.md#link-spam-and-duplicates):
+ * The spam marks of processing step 10 (docs/submit.md#link-spam-and-duplicates):
  * link spam, decided here from the answers alone, and the fingerprint the store uses to find a duplicate post.
  * Spam is stored (in the spam folder), never dropped, so a false positive
  * costs a look in that folder, not a lost message.

@@ -1,19 +1,22 @@
 import { MAX_ANSWER_LENGTH } from './field-rules.ts';
 
 /**
- * A post's text fields as the service keeps them (docs/api-guide.md#field-rules,
- * docs/api-guide.md#special-fields). The body parsers hand over name/value
+ * A post's text fields as the service keeps them (docs/submit.md#field-rules,
+ * docs/submit.md#special-fields). The body parsers hand over name/value
  * pairs in the order received; everything after works on the answers and
  * special fields produced here.
  */
 
-/** Submitted fields per request (special fields do not count; docs/api-guide.md#field-rules). */
+/** Submitted fields per request (special fields do not count; docs/submit.md#field-rules). */
 export const MAX_SUBMITTED_FIELDS = 50;
 /** Submitted field name, in code points, measured as stored (after `[]` removal). */
 export const MAX_FIELD_NAME_LENGTH = 200;
 /** A value, and a joined repeated value, is cut to this many code points. */
 export const MAX_VALUE_LENGTH = MAX_ANSWER_LENGTH;
-/** A post sooner than this after `_t` (when the page was drawn) is a bot. */
+/**
+ * The product's minimum fill time: a post sooner than this after `_t` (when the page was
+ * drawn) is a bot. The default of the `minFillTimeMs` setting, which the check is given.
+ */
 export const MIN_FILL_MS = 2000;
 
 /** Fields that change handling and are never stored. */
@@ -140,27 +143,32 @@ export function normalizeAnswers(
   return { data, special };
 }
 
-/** Empty (`422`, docs/api-guide.md#processing-order step 7): no visible answer and no file. */
+/** Empty (`422`, docs/submit.md#processing-order step 7): no visible answer and no file. */
 export function isEmptySubmission(data: Record<string, string>, fileCount: number): boolean {
   if (fileCount > 0) return false;
   return Object.values(data).every((value) => value.trim() === '');
 }
 
 /**
- * The quiet drops of processing step 6 (docs/api-guide.md#processing-order):
- * a filled honeypot, or `_t` from 0 to under 2 s before now. A `_t` in the
- * future is no signal (docs/api-guide.md#the-fill-time-check): it is what a
+ * The quiet drops of processing step 6 (docs/submit.md#processing-order):
+ * a filled honeypot, or `_t` from 0 to under `minFillMs` (the `minFillTimeMs`
+ * setting, 2 s by default) before now. A `_t` in the
+ * future is no signal (docs/submit.md#the-fill-time-check): it is what a
  * page stamped from a visitor's clock that runs fast sends, and a post is
  * never lost to a visitor's clock. A `_t` that is not a number is ignored,
  * not treated as a bot: sites that template it wrong would otherwise lose
  * every real post without any error to notice.
  */
-export function isBotByHoneypotOrTiming(special: SpecialFields, nowMs: number): boolean {
+export function isBotByHoneypotOrTiming(
+  special: SpecialFields,
+  nowMs: number,
+  minFillMs: number,
+): boolean {
   if (special.gotcha) return true;
   const sent = special.renderedAt?.trim();
   if (!sent) return false;
   const renderedAt = Number(sent);
   if (!Number.isFinite(renderedAt)) return false;
   const elapsed = nowMs - renderedAt;
-  return elapsed >= 0 && elapsed < MIN_FILL_MS;
+  return elapsed >= 0 && elapsed < minFillMs;
 }

@@ -7,7 +7,7 @@ import { inEnglish } from './validation-issues.ts';
 import { withoutHiddenCharacters } from './visible-text.ts';
 
 /**
- * The CSV export's columns and rows (docs/api-guide.md#csv-columns):
+ * The CSV export's columns and rows (docs/submissions.md#csv-columns):
  * `id,createdAt`, the form's field ids in order, other answer names by first appearance, then
  * the flags and visitor meta. "First appearance" is ever, oldest first, as
  * the form's column catalogue records it (the same header for every folder

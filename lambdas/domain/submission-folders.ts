@@ -1,7 +1,7 @@
 import type { Submission } from './submission-model.ts';
 
 /**
- * The inbox folders of the list filters (docs/api-guide.md#folders-and-paging).
+ * The inbox folders of the list filters (docs/submissions.md#folders-and-paging).
  * A submission's flags decide which folders hold it; the store keeps one
  * sparse index and one counter per folder, so a flag change moves exactly the
  * counters of the folders it enters or leaves.
@@ -29,7 +29,7 @@ export function countsAsSubmission(submission: Pick<Submission, 'isSpam' | 'isTe
 /**
  * The test submissions outside spam: `all` holds every submission but spam,
  * `submissionCount` those that are neither spam nor test, so the rest of
- * `all` is tests (docs/api-guide.md#counting).
+ * `all` is tests (docs/api-basics.md#counting).
  */
 export function testCountOf(folders: Pick<FolderSizes, 'all'>, submissionCount: number): number {
   return Math.max(0, folders.all - submissionCount);

@@ -8,7 +8,7 @@ export { type PageWindow, pageHolding, pageWindow } from './submission-pages.ts'
 
 /**
  * `preview`: the longest answer cut to 140 characters, ending in `…` when cut
- * (docs/api-guide.md#folders-and-paging).
+ * (docs/submissions.md#folders-and-paging).
  */
 export const PREVIEW_CHARACTERS = 140;
 

@@ -1,4 +1,4 @@
-/** The submission as stored and as the API shows it (docs/api-guide.md#submissions). */
+/** The submission as stored and as the API shows it (docs/submissions.md#submissions). */
 
 export type DeviceClass = 'mobile' | 'desktop' | 'tablet' | 'bot';
 
@@ -54,7 +54,7 @@ export function submissionView(submission: Submission): Omit<Submission, 'spamAt
   return shown;
 }
 
-/** One answer problem inside `data._invalid` (reason codes: docs/api-guide.md#field-checks). */
+/** One answer problem inside `data._invalid` (reason codes: docs/submit.md#field-checks). */
 export interface AnswerProblem {
   fieldId: string;
   reason: AnswerReason;

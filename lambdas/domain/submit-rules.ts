@@ -7,16 +7,16 @@ import type { ClosedReason, FormRecord } from './form-model.ts';
  * The submit endpoint's rules that need no I/O: which body size applies,
  * whether a form is closed, the monthly allowance, where a browser goes
  * afterwards. The pipeline in lambdas/http/submit applies them in the
- * processing order (docs/api-guide.md#processing-order).
+ * processing order (docs/submit.md#processing-order).
  */
 
-/** Request size 200 KB (docs/api-guide.md#limits). */
+/** Request size 200 KB (docs/api-basics.md#limits). */
 export const BODY_LIMIT_BYTES = 200 * 1024;
 /**
  * The product allows 25 MB on Pro forms with uploads, but a synchronous Lambda
  * invoke carries at most 6 MB of event, and a multipart body arrives base64
  * encoded (4/3 larger) with the headers around it. 4.4 MB of body always
- * fits; larger files go straight to S3 (docs/api-guide.md#the-6-mb-platform-limit).
+ * fits; larger files go straight to S3 (docs/submit.md#the-6-mb-platform-limit).
  */
 export const DIRECT_UPLOAD_LIMIT_BYTES = 4_400_000;
 export const MAX_FILES_PER_SUBMISSION = 10;

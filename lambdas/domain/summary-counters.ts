@@ -3,7 +3,7 @@ import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';
 
 /**
- * What one submission adds to its hour's counters (docs/api-guide.md#summary):
+ * What one submission adds to its hour's counters (docs/analytics.md#summary):
  * a pure function of the submission as it is now and of the form's fields,
  * so a change of a submission moves the counters by the difference between
  * its two states, and a recount from the submissions gives the same
@@ -67,7 +67,7 @@ const MAX_VALUE_LENGTH = 200;
 /** The hour bucket of an instant: `YYYYMMDDHH` in UTC. */
 /**
  * Views one visitor (address and user agent) may add to one form in a
- * minute (docs/api-guide.md#summary): a page reloaded by hand stays well
+ * minute (docs/analytics.md#summary): a page reloaded by hand stays well
  * under it, a script sending beacons in a loop counts no more.
  */
 export const VIEWS_PER_VISITOR_PER_MINUTE = 10;
@@ -100,7 +100,7 @@ function numberKey(value: string): string | undefined {
   return String(Number(trimmed));
 }
 
-/** How answers meet options: without surrounding spaces, in any case (docs/api-guide.md#summary). */
+/** How answers meet options: without surrounding spaces, in any case (docs/analytics.md#summary). */
 const folded = (value: string) => value.trim().toLowerCase();
 
 const isYes = (value: string) => folded(value) === 'yes';
@@ -121,7 +121,7 @@ export function countersOf(
   form: Pick<FormRecord, 'type' | 'fields'>,
 ): Counters {
   // Spam first: a test moved to spam counts as spam, as the spam folder holds it, so the
-  // tests counted are those the inbox shows (docs/api-guide.md#counting).
+  // tests counted are those the inbox shows (docs/api-basics.md#counting).
   if (submission.isSpam) return { p: 1 };
   if (submission.isTest) return { t: 1 };
   const counters: Counters = { s: 1 };
@@ -174,7 +174,7 @@ function fieldCounters(
       add(`c:${field.id}`);
       return;
     case 'rating': {
-      // The field's own scale: a 0 on a 0–10 question counts (docs/api-guide.md#summary).
+      // The field's own scale: a 0 on a 0–10 question counts (docs/analytics.md#summary).
       const { min, max } = ratingScale(field);
       const score = Number(value);
       if (Number.isInteger(score) && score >= min && score <= max) add(`r:${field.id}:${score}`);

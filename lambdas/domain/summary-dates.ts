@@ -1,5 +1,5 @@
 /**
- * The dates a summary may name (docs/api-guide.md#summary), apart from the
+ * The dates a summary may name (docs/analytics.md#summary), apart from the
  * query's schema so the dashboard's date pickers hold the same bounds
  * without loading zod.
  */

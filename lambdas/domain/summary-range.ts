@@ -7,7 +7,7 @@ import { inEnglish } from './validation-issues.ts';
 /**
  * The days a summary covers: calendar days `from`..`to` in the zone `tz`
  * (defaults: the 30 days ending today, UTC; at most 366 days, every date
- * between FIRST_DATE and LAST_DATE: docs/api-guide.md#summary).
+ * between FIRST_DATE and LAST_DATE: docs/analytics.md#summary).
  */
 const MAX_SUMMARY_DAYS = 366;
 const DEFAULT_DAYS = 30;

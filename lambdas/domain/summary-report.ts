@@ -4,7 +4,7 @@ import { type Counters, DEVICES, DROP_REASONS, hourStart } from './summary-count
 import { dateIn, type SummaryRange } from './summary-range.ts';
 
 /**
- * The summary of a form over a range of days (docs/api-guide.md#summary),
+ * The summary of a form over a range of days (docs/analytics.md#summary),
  * from its hour buckets: each bucket counts on the date, in the range's
  * zone, at which its hour starts.
  */
@@ -167,7 +167,7 @@ interface Nps {
   score: number;
 }
 
-/** The block of the form's type (docs/api-guide.md#summary); a custom form has none. */
+/** The block of the form's type (docs/analytics.md#summary); a custom form has none. */
 type ByTypeBlock =
   | { unread: number; medianMinutesToFirstRead: number | null }
   | { signups: number; uniqueEmails: number; cumulative: { date: string; total: number }[] }
@@ -217,7 +217,7 @@ function byTypeBlock(
         return { date, average: day.average };
       });
       let nps: Nps | null = null;
-      // A 0–10 (or 1–10) question: 0 to 6 detract (docs/api-guide.md#summary).
+      // A 0–10 (or 1–10) question: 0 to 6 detract (docs/analytics.md#summary).
       if (summary.max === 10) {
         const count = (from: number, to: number) => {
           let n = 0;

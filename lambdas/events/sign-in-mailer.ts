@@ -23,7 +23,7 @@ import { queueWorker } from './batch-worker.ts';
  * links keep working) and a code that replaces the address's earlier one.
  * It also records the verify route's failures in the audit trail of each
  * team of the address, out of the route so that its answer takes the same
- * time for anyone's address and nobody's (docs/api-guide.md#sign-in-bounds).
+ * time for anyone's address and nobody's (docs/people.md#sign-in-bounds).
  * Logs name the address only by a hash.
  */
 export const handler = queueWorker(() => handle, { parallel: true });

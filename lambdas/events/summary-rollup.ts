@@ -11,7 +11,7 @@ import { streamWorker } from './batch-worker.ts';
 type StreamImage = Parameters<typeof submissionOfImage>[0];
 
 /**
- * Keeps the summary's hour buckets (docs/api-guide.md#summary): every change
+ * Keeps the summary's hour buckets (docs/analytics.md#summary): every change
  * of a submission (filter SUBMISSION_CHANGE_PATTERN) moves its hour's
  * counters by the difference between what it counted before and after. Each
  * bucket takes a record once (its last sequence number), and records are

@@ -15,7 +15,7 @@ export interface ContractInput<C extends Contract> {
 /**
  * The input readers of one request. Parsing waits for the handler to ask, so
  * a route on a form finds the form first: another team's form is 404 what
- * ever the body holds (docs/api-guide.md#authentication).
+ * ever the body holds (docs/api-basics.md#authentication).
  */
 export function contractInput<C extends Contract>(
   declared: C,

@@ -1,6 +1,6 @@
 /**
  * Whether the caller wants an HTML page rather than JSON
- * (docs/api-guide.md#answers: an `Accept` that names `text/html` gets a page).
+ * (docs/submit.md#answers: an `Accept` that names `text/html` gets a page).
  *
  * Only an explicit `text/html` media range counts, case-insensitive, and not
  * when its `q` is 0 (RFC 9110: "not acceptable"). Wildcard ranges do not:

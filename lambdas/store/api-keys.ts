@@ -20,7 +20,7 @@ export interface ApiKeyRecord {
   teamId: string;
   /**
    * The member who created it; the key acts with their current membership
-   * (docs/api-guide.md#teams-members-keys-and-the-audit-trail). For an
+   * (docs/people.md#teams-members-keys-and-the-audit-trail). For an
    * operator's key (`operator`), the team's original owner.
    */
   userId: string;

@@ -5,7 +5,7 @@ import { admitRequest, uncountRequest } from './request-counts.ts';
 
 /**
  * Codes tried for one address an hour, whoever tries
- * (docs/api-guide.md#sign-in-bounds). Apart from the other sign-in windows,
+ * (docs/people.md#sign-in-bounds). Apart from the other sign-in windows,
  * which parse requesters' addresses: the sign-in worker stores codes
  * without that parser in its bundle. The address is hashed: none in a key.
  */

@@ -257,7 +257,7 @@ export interface SubmissionListPage {
 }
 
 /**
- * One page of a folder (docs/api-guide.md#folders-and-paging): `total` from
+ * One page of a folder (docs/submissions.md#folders-and-paging): `total` from
  * the form's exact folder counter, `around` turned into the page holding that submission when
  * it is in the folder, a page past the end read as the last page.
  */

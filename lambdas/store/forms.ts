@@ -235,7 +235,7 @@ export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
  * The public submit path's first lookup: which form a key belongs to. A
  * consistent read (1 read unit, not 0.5): after a key rotation the old
  * endpoint stops accepting at once, which a lagging read of the deleted
- * mapping would not honour (docs/api-guide.md#deleting-duplicating-rotating-testing).
+ * mapping would not honour (docs/forms.md#deleting-duplicating-rotating-testing).
  */
 export async function findFormKey(key: string): Promise<FormKeyMapping | undefined> {
   const item = await getItem(formKeyMappingKey(key), { consistent: true });

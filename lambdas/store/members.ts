@@ -168,7 +168,7 @@ const KEYS_REVOKED_WITH_REMOVAL = 48;
  * transaction (all but a member's 49th key on, revoked right after), so no
  * failure leaves a removed member's key working; the auth middleware also
  * refuses any key or session whose member is gone
- * (docs/api-guide.md#teams-members-keys-and-the-audit-trail).
+ * (docs/people.md#teams-members-keys-and-the-audit-trail).
  */
 export async function removeMember(
   member: Member,

@@ -12,7 +12,7 @@ import {
 import { admitRequest } from './request-counts.ts';
 
 /**
- * The sign-in limits' windows (docs/api-guide.md#sign-in-bounds). A
+ * The sign-in limits' windows (docs/people.md#sign-in-bounds). A
  * requester is counted as the submit path counts a visitor
  * (`visitorNetwork`): an IPv4 address, or the /64 of an IPv6 address, so
  * rotating addresses inside one's own /64 resets nothing. Addresses are

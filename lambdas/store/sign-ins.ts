@@ -20,7 +20,7 @@ import { getItem, transact } from './table.ts';
  * ends, when it was used), and the address has one code item: the newest
  * email's code hash and its link's token hash. A newer email replaces the
  * code, never an earlier link: an outsider asking again cannot take away a
- * link the member already has (docs/api-guide.md#sign-in-bounds). Using a
+ * link the member already has (docs/people.md#sign-in-bounds). Using a
  * link or a code marks the email's link used under a condition, so of
  * verifies racing on one email's link and code exactly one succeeds; the
  * code item goes with it.
@@ -135,7 +135,7 @@ export type CodeCheck = 'signed_in' | Extract<SignInFailure, 'wrong_code' | 'too
  * `wrong_code` (wrong, replaced, ended or none pending). Every try counts
  * first, so racing guesses are bounded too. Whether or not the address has
  * a code pending, or belongs to anyone, a failure makes the same two calls
- * and the same hashing (docs/api-guide.md#sign-in-bounds).
+ * and the same hashing (docs/people.md#sign-in-bounds).
  */
 export async function useSignInCode(email: string, code: string, now: Date): Promise<CodeCheck> {
   const window = codeTriesWindow(now.getTime());

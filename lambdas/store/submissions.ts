@@ -51,7 +51,7 @@ export function submissionItem(
 
 /**
  * `_subject` and `_replyto` as posted: never answers (no special field is
- * stored in `data`: docs/api-guide.md#special-fields), kept beside the
+ * stored in `data`: docs/submit.md#special-fields), kept beside the
  * submission for the emails.
  */
 export interface EmailHints {
@@ -411,7 +411,7 @@ function usageUpdate(
   };
 }
 
-/** A visitor's post to store: steps 10 to 12 in one call (docs/api-guide.md#processing-order). */
+/** A visitor's post to store: steps 10 to 12 in one call (docs/submit.md#processing-order). */
 export interface PostToStore {
   /** With `isSpam` as the link rule decided; a duplicate makes it spam here. */
   submission: Submission;

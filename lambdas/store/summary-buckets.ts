@@ -12,7 +12,7 @@ import { formKey, SUBMISSION_PREFIX } from './keys.ts';
 import type { EmailHints } from './submissions.ts';
 
 /**
- * The summary's rollups in the form's partition (docs/api-guide.md#summary):
+ * The summary's rollups in the form's partition (docs/analytics.md#summary):
  * an item a UTC hour with activity (`STAT#H<YYYYMMDDHH>`), a waitlist
  * form's signups a UTC month (`STAT#M<YYYYMM>`, one counter a day), and a
  * mark a signup address (`SEEN#<sha256>`). Counters are top-level number

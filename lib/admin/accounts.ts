@@ -36,7 +36,7 @@ async function createKeyFor(team: Team, name: string): Promise<{ keyId: string; 
     userId: team.ownerUserId,
     createdByEmail: team.ownerEmail,
     name,
-    // The operator's key acts as an owner whoever the members are (docs/api-guide.md#teams-members-keys-and-the-audit-trail).
+    // The operator's key acts as an owner whoever the members are (docs/people.md#teams-members-keys-and-the-audit-trail).
     operator: true,
   });
   return { keyId: issued.keyId, apiKey: issued.apiKey };

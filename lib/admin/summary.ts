@@ -5,7 +5,7 @@ import { replaceRollups, submissionsOldestFirst } from '#store/summary-buckets.t
 
 /**
  * `summary rebuild`: a form's summary rollups recounted from its stored
- * submissions (docs/api-guide.md#summary), for a form older than the
+ * submissions (docs/analytics.md#summary), for a form older than the
  * summary or to check exactness. Views and dropped posts are kept as they
  * are; submissions deleted before the rebuild are no longer counted. The
  * table must be configured before this module is imported.

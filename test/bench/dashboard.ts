@@ -7,8 +7,7 @@
  * Prints a table and a JSON line.
  */
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { chromiumPath } from '#test/support/chromium-path.ts';
+import { startChromium } from '#test/support/chromium.ts';
 import { meterDynamoDb, routeCallsOnly, untilIdle } from '#test/support/dynamodb-meter.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { median, withBenchStack } from './bench-stack.ts';
@@ -60,11 +59,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   });
   const cookie = verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!;
 
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const browser = await startChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addCookies([{ name: 'fs_session', value: cookie, url: stack.info.baseUrl }]);
   const page = await context.newPage();

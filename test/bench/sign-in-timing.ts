@@ -3,7 +3,7 @@
  * takes for a member's address (with a sign-in pending) and for an address
  * that is nobody's, over real HTTP to an in-process local stack. A
  * difference would tell a guesser who is a member
- * ([API guide](../../docs/api-guide.md#email-sign-in)). N members are
+ * ([API guide](../../docs/people.md#email-sign-in)). N members are
  * invited (each gets a pending sign-in), then 4 wrong codes each for them and
  * for N unknown addresses, interleaved, each from a loopback address of its
  * own (the per-IP limits are not what is measured). Prints the medians and

@@ -5,9 +5,8 @@
  * code). Writes PNGs to docs/images/. Run it after a change of a screen.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { withBenchStack } from '#test/bench/bench-stack.ts';
-import { chromiumPath } from '#test/support/chromium-path.ts';
+import { startChromium } from '#test/support/chromium.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { random } from '#test/support/seeded-random.ts';
 
@@ -138,11 +137,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   });
   const cookie = verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!;
 
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await startChromium();
   const shoot = async (
     name: string,
     path: string,
@@ -158,6 +153,10 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     const page = await context.newPage();
     await page.goto(`${stack.info.baseUrl}${path}`);
     await page.locator(options.ready).first().waitFor();
+    // A form's workspace reads the form on its own: its name, not "Loading…", in the picture.
+    await page.waitForFunction(
+      () => !document.querySelector('.workspace-head h1')?.textContent?.startsWith('Loading'),
+    );
     await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname });
     await context.close();
     console.log(`wrote docs/images/${name}.png`);
@@ -174,7 +173,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   });
   await shoot('dashboard-submission', `/app/forms/${form.id}/submissions/${first}`, {
     width: 1280,
-    ready: 'h1',
+    ready: 'main.submission h2',
   });
   await shoot('dashboard-settings', `/app/forms/${form.id}/settings`, {
     width: 1280,

@@ -168,7 +168,7 @@ describe('API Gateway’s own errors', () => {
         ok: false,
         error: expect.stringMatching(/^[a-z_]+$/),
         message: expect.any(String),
-        // No header can carry it here (docs/api-guide.md#errors: x-request-id on every response).
+        // No header can carry it here (docs/api-basics.md#errors: x-request-id on every response).
         requestId: 'request-1',
       });
     },

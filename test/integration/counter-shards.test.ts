@@ -95,7 +95,7 @@ describe('form counters over shards', () => {
     const form = await newForm('pro', { maxSubmissions: 2000 });
     const posting = burst(form.key, 240, 'steady');
     for (const maxSubmissions of [1500, 1800, 1200, 1600, 240]) {
-      // A change that keeps losing the race to posts is 409 (docs/api-guide.md#changing-a-form):
+      // A change that keeps losing the race to posts is 409 (docs/forms.md#changing-a-form):
       // sent again, as a client would.
       let status = 0;
       for (let attempt = 0; attempt < 5 && status !== 200; attempt++) {

@@ -3,7 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
-import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import {
+  dashboardAs,
+  expectAccessible,
+  reloadUntil,
+  summaryFact,
+} from '#test/support/dashboard.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -11,13 +16,7 @@ vi.setConfig({ testTimeout: 120_000 });
 const chromium = chromiumForFile();
 
 /** The number of a summary total, by its visible term. */
-async function total(page: Page, term: string): Promise<string | null> {
-  return page
-    .getByRole('definition')
-    .filter({ has: page.locator(`xpath=preceding-sibling::dt[.="${term}"]`) })
-    .first()
-    .textContent();
-}
+const total = (page: Page, term: string) => summaryFact(page, term).textContent();
 
 describe('counts on every screen (docs/dashboard.md#counts)', () => {
   it('the forms list, the inbox and the summary say the same: N submissions + M tests, spam apart', async () => {
@@ -76,17 +75,15 @@ describe('counts on every screen (docs/dashboard.md#counts)', () => {
       await page.getByRole('link', { name: 'Summary' }).click();
       await page.getByRole('heading', { name: 'Counted: summary' }).waitFor();
       // The stream counts within moments: reload until it has.
-      await expect
-        .poll(async () => {
-          await page.reload();
-          await page.getByRole('definition').first().waitFor();
-          return {
-            submissions: await total(page, 'Submissions'),
-            tests: await total(page, 'Tests'),
-            spam: await total(page, 'Spam'),
-          };
-        })
-        .toEqual({ submissions: '4', tests: '2', spam: '2' });
+      await reloadUntil(
+        page,
+        async () => ({
+          submissions: await total(page, 'Submissions'),
+          tests: await total(page, 'Tests'),
+          spam: await total(page, 'Spam'),
+        }),
+        { submissions: '4', tests: '2', spam: '2' },
+      );
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();

@@ -208,7 +208,9 @@ describe('the dashboard data layer', () => {
       await slow.ended();
       await settle(page);
       expect(new URL(page.url()).pathname).toContain(alpha);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Settings of Alpha');
+      expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toBe(
+        'Settings of Alpha',
+      );
     } finally {
       await dashboard.close();
     }

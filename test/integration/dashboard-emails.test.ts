@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { teamWithOwner } from '#test/support/accounts.ts';
+import { signInEmailsTo, signInEmailTo, teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import {
@@ -164,6 +164,36 @@ describe('the notification link', () => {
       await page.getByText('A table for two').waitFor();
       expect(await page.getByText('Grace Hopper').count()).toBeGreaterThan(0);
       expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it("opens the submission in the dashboard: signed out, the sign-in email's link opened in a new tab lands on it", async () => {
+    const owner = await teamWithOwner('pro');
+    const created = await api('POST', '/v1/forms', {
+      key: owner.apiKey,
+      body: { name: 'Tables', type: 'contact' },
+    });
+    const formId = created.body.id as string;
+    const post = await submit(created.body.key as string, {
+      json: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'A table by the window' },
+      from: freshVisitor(),
+    });
+    const pagePath = `/app/forms/${formId}/submissions/${post.body?.submissionId as string}`;
+    const dashboard = await openDashboard(chromium(), { path: pagePath.slice('/app'.length) });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      const seen = await signInEmailsTo(owner.email);
+      await page.getByLabel('Email address').fill(owner.email);
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      const { token } = await signInEmailTo(owner.email, seen);
+      // A mail reader opens the link in a new tab of the same browser.
+      const tab = await page.context().newPage();
+      await tab.goto(`${stack().baseUrl}/app/sign-in#token=${token}`);
+      await expect.poll(() => new URL(tab.url()).pathname, { timeout: 10_000 }).toBe(pagePath);
+      await tab.getByText('A table by the window').waitFor();
     } finally {
       await dashboard.close();
     }

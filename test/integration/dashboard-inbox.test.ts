@@ -76,7 +76,7 @@ describe('the inbox', () => {
       await expect.poll(() => page.getByText('4 selected').count()).toBe(1);
       await page.getByRole('button', { name: 'Mark read' }).click();
       await expect
-        .poll(() => page.getByRole('status').first().textContent())
+        .poll(() => page.getByRole('main').getByRole('status').first().textContent())
         .toContain('4 submissions changed');
       await expect.poll(() => counts(page)).toEqual(['All 20', 'Unread 16', 'Starred 0', 'Spam 0']);
 
@@ -112,7 +112,7 @@ describe('the inbox', () => {
       await expectAccessible(page, 'delete confirmation');
       await dialog.getByRole('button', { name: 'Delete' }).dblclick();
       await expect
-        .poll(() => page.getByRole('status').first().textContent())
+        .poll(() => page.getByRole('main').getByRole('status').first().textContent())
         .toContain('1 submission deleted');
       await expect.poll(() => counts(page)).toEqual(['All 0', 'Unread 0', 'Starred 0', 'Spam 17']);
       expect(dashboard.errors).toEqual([]);

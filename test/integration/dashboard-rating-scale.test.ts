@@ -2,12 +2,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
-import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import {
+  dashboardAs,
+  expectAccessible,
+  reloadUntil,
+  summaryFact,
+} from '#test/support/dashboard.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { localStore } from '#test/support/store.ts';
 
 /**
- * A rating from 0 (docs/api-guide.md#ratings-and-scores) through the
+ * A rating from 0 (docs/forms.md#ratings-and-scores) through the
  * dashboard: the builder makes the feedback form's stars a 0–10 score, a
  * visitor answers 0 on the hosted page, and the summary screen counts the
  * 60 answers of issue 29 (three of them 0) under "Score" with the NPS
@@ -103,16 +108,8 @@ describe('a rating from 0 in the dashboard', () => {
       const nps = Math.round((100 * (promoters - detractors)) / ANSWERS.length);
       expect(nps).toBe(20);
       await page.goto(`${stack().baseUrl}/app/forms/${formId}/summary`);
-      const fact = (term: string) =>
-        page
-          .getByRole('definition')
-          .filter({ has: page.locator(`xpath=preceding-sibling::dt[.="${term}"]`) });
-      await expect
-        .poll(async () => {
-          await page.reload();
-          return fact('Submissions').textContent();
-        })
-        .toBe('60');
+      const fact = (term: string) => summaryFact(page, term);
+      await reloadUntil(page, () => fact('Submissions').textContent(), '60');
       expect(await fact('NPS').textContent()).toBe(String(nps));
       expect(await fact('Detractors').textContent()).toBe(String(detractors));
       expect(await fact('Promoters').textContent()).toBe(String(promoters));

@@ -92,7 +92,7 @@ describe('the settings screen', () => {
         asked.push(dialog.message());
         void dialog.dismiss();
       });
-      await page.getByRole('link', { name: /: inbox$/ }).click();
+      await page.getByRole('link', { name: 'Inbox', exact: true }).click();
       await expect.poll(() => asked).toEqual(['Leave without saving notifications?']);
       expect(await notifications.getByLabel('Sender name').inputValue()).toBe('Front desk');
       await page.getByRole('heading', { name: /^Settings of/ }).waitFor();

@@ -113,7 +113,7 @@ describe('one submission', () => {
       await page.getByText('Person 2').waitFor();
       await page.getByRole('link', { name: 'Older' }).click();
       await page.getByText('Person 1').waitFor();
-      await page.getByRole('link', { name: '← Applications' }).click();
+      await page.getByRole('link', { name: 'Back to the inbox' }).click();
       await page.getByRole('table').waitFor();
     } finally {
       await dashboard.close();
@@ -157,7 +157,8 @@ describe('one submission', () => {
     try {
       await page.getByRole('table').waitFor();
       const download = page.waitForEvent('download');
-      await page.getByRole('link', { name: 'Export CSV' }).click();
+      await page.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Export CSV' }).click();
       const file = await download;
       const text = await new Response(
         (await file.createReadStream()) as unknown as ReadableStream,
@@ -165,7 +166,8 @@ describe('one submission', () => {
       expect(text).toContain('Row one');
       expect(text.split('\n')[0]).toContain('id,createdAt,name,email');
 
-      await page.getByRole('button', { name: 'Send a test submission' }).click();
+      await page.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Send a test submission' }).click();
       await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
       await expect.poll(() => page.getByText('test', { exact: true }).count()).toBe(1);
     } finally {

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
-import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import {
+  dashboardAs,
+  expectAccessible,
+  reloadUntil,
+  summaryFact,
+} from '#test/support/dashboard.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { localStore } from '#test/support/store.ts';
 
@@ -63,17 +68,9 @@ describe('the summary screen', () => {
       await page.getByRole('link', { name: 'Summary' }).click();
       await page.getByRole('heading', { name: 'Feedback: summary' }).waitFor();
       await page.getByText('Days in Asia/Tokyo, your time zone.').waitFor();
-      const total = (term: string) =>
-        page
-          .getByRole('definition')
-          .filter({ has: page.locator(`xpath=preceding-sibling::dt[.="${term}"]`) });
+      const total = (term: string) => summaryFact(page, term);
       // The stream counts the seeded answers within moments: reload until it has.
-      await expect
-        .poll(async () => {
-          await page.reload();
-          return total('Submissions').textContent();
-        })
-        .toBe('40');
+      await reloadUntil(page, () => total('Submissions').textContent(), '40');
       expect(await page.getByRole('img', { name: /Submissions each day: bar chart/ }).count()).toBe(
         1,
       );

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FORM_COUNTER_SHARDS } from '#store/keys.ts';
 import { newTeam } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
+import { eventually, until } from '#test/support/poll.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
@@ -102,14 +103,11 @@ describe('DELETE /v1/forms/{id}', () => {
     const list = await api<{ forms: { id: string }[] }>('GET', '/v1/forms', { key: team.apiKey });
     expect(list.body.forms.map((f) => f.id)).toEqual([other.body.id]);
 
-    const deadline = Date.now() + 30_000;
-    while ((await partitionSize(id)) > 0 || (await uploadsOf(id)) > 0) {
-      if (Date.now() > deadline)
-        throw new Error(
-          `purge incomplete: ${await partitionSize(id)} items, ${await uploadsOf(id)} uploads`,
-        );
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await until(
+      async () => ({ items: await partitionSize(id), uploads: await uploadsOf(id) }),
+      (left) => left.items === 0 && left.uploads === 0,
+      { timeoutMs: 30_000, intervalMs: 250, what: 'purge' },
+    );
     // The neighbour keeps its form item, counter shards and column catalogue.
     expect(await partitionSize(other.body.id as string)).toBe(1 + FORM_COUNTER_SHARDS + 1);
     expect(await uploadsOf(other.body.id as string)).toBe(1);
@@ -139,10 +137,12 @@ describe('DELETE /v1/forms/{id}', () => {
     });
     expect((await api('DELETE', `/v1/forms/${id}`)).status).toBe(200);
     expect((await api('GET', `/v1/forms/${id}/webhook`)).status).toBe(404);
-    const deadline = Date.now() + 10_000;
-    while ((await partitionSize(id)) > 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 200));
-    expect(await partitionSize(id)).toBe(0);
+    const left = await eventually(
+      () => partitionSize(id),
+      (items) => items === 0,
+      { intervalMs: 200 },
+    );
+    expect(left).toBe(0);
   });
 
   it("answers 404 for another team's form and deletes nothing", async () => {

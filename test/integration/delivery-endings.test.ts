@@ -9,6 +9,7 @@ import {
   newReceiver,
 } from '#test/support/delivery.ts';
 import { newForm, type TestForm } from '#test/support/forms.ts';
+import { eventually } from '#test/support/poll.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 import { TEST_WEBHOOK_RETRY_DELAYS } from './global-setup.ts';
@@ -50,15 +51,12 @@ async function deliveryInRetry() {
 const FINAL = ['delivered', 'failed', 'cancelled'];
 
 /** The delivery once it reaches a final status (or as it stands when the wait ends). */
-async function ended(form: TestForm, submissionId: string): Promise<DeliveryView | undefined> {
-  const deadline = Date.now() + END_WAIT_MS;
-  for (;;) {
-    const found = (await deliveriesOf(form)).find((d) => d.submissionId === submissionId);
-    if ((found && FINAL.includes(found.status)) || Date.now() > deadline) {
-      return found;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+function ended(form: TestForm, submissionId: string): Promise<DeliveryView | undefined> {
+  return eventually(
+    async () => (await deliveriesOf(form)).find((d) => d.submissionId === submissionId),
+    (found) => found !== undefined && FINAL.includes(found.status),
+    { timeoutMs: END_WAIT_MS, intervalMs: 150 },
+  );
 }
 
 function retry(form: TestForm, submissionId: string) {

@@ -10,6 +10,7 @@ import {
   emailsTo,
   eventually,
   newReceiver,
+  untilEmailQueueDrained,
   webhookOf,
 } from '#test/support/delivery.ts';
 import { newForm } from '#test/support/forms.ts';
@@ -139,7 +140,7 @@ describe('a stored submission is announced: webhook, notification, auto-reply', 
       () => emailsTo(owner),
       (list) => list.length > 0,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await untilEmailQueueDrained();
     expect((await emailsTo(owner)).map((m) => m.body.text?.includes('hello'))).toEqual([true]);
     expect(mail).toHaveLength(1);
     expect(hooks.received).toHaveLength(2);
@@ -204,7 +205,7 @@ describe('auto-replies cannot be aimed at one address again and again', () => {
       () => emailsTo(owner),
       (list) => list.length === 5,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await untilEmailQueueDrained();
     expect(await emailsTo(target)).toHaveLength(3);
   });
 
@@ -234,7 +235,7 @@ describe('auto-replies cannot be aimed at one address again and again', () => {
       () => emailsTo(owner),
       (list) => list.length === 10,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await untilEmailQueueDrained();
     const store = (await (await fetch(new URL('/store', stack().mailUrl))).json()) as {
       emails: { destination: { to: string[] } }[];
     };
@@ -260,7 +261,7 @@ describe('auto-replies cannot be aimed at one address again and again', () => {
       () => emailsTo(owner),
       (list) => list.length === 4,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await untilEmailQueueDrained();
     const replies = (await Promise.all(visitors.map((to) => emailsTo(to)))).flat();
     expect(replies).toHaveLength(2);
   });
@@ -354,7 +355,8 @@ describe('receiver faults', () => {
     const second = await submit(form.key, { json: { a: '2' }, from: freshVisitor() });
     await deliveryWhen(form, second.body?.submissionId as string, 'delivered');
     expect(await webhookOf(form)).toMatchObject({ state: 'active', lastError: null });
-    // Nothing tried the 400 again.
+    // Nothing tried the 400 again: a short wait for a retry that must not come (the test
+    // stack's first retry would come about 1 s after the failure).
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(hooks.received).toHaveLength(2);
   });

@@ -1,8 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDevProcess } from '#test/support/dev-process.ts';
+import { eventually } from '#test/support/poll.ts';
+import { messagesIn } from '#test/support/queues.ts';
 import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
@@ -60,18 +63,9 @@ async function mail(mailUrl: string): Promise<Mail[]> {
   return ((await (await fetch(new URL('/store', mailUrl))).json()) as { emails: Mail[] }).emails;
 }
 
-async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms: number,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** The tests' one poll, reading every 250 ms for up to `ms`; returns the last value read. */
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> =>
+  eventually(read, done, { timeoutMs: ms, intervalMs: 250 });
 
 describe('npm run dev keeps its work across a restart', () => {
   it('SIGTERM during a burst with the receiver down: after a restart every acknowledged post has exactly its emails, a delivered webhook and its file', async () => {
@@ -165,8 +159,19 @@ describe('npm run dev keeps its work across a restart', () => {
           ),
         90_000,
       );
-      // Whatever is still queued lands within a few seconds; then nothing may be doubled.
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // Whatever is still queued is sent once the emails queue is empty (a message leaves it
+      // only once handled); then nothing may be doubled.
+      const sqs = new SQSClient({
+        region: second.info.region,
+        endpoint: second.info.endpoints.sqs,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      const queued = await until(
+        () => messagesIn(sqs, second.info.queues.emails!.url),
+        (count) => count === 0,
+        90_000,
+      );
+      expect(queued, 'messages left in the emails queue').toBe(0);
       const settled = await mail(second.info.mailUrl);
       for (const [id, visitor] of acknowledged) {
         const notifications = settled.filter(

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_QUEUE_PREFIX } from '#lib/local/environment.ts';
 import { QUEUES } from '#queues';
 import { type DevProcess, startDevProcess } from '#test/support/dev-process.ts';
+import { eventually } from '#test/support/poll.ts';
 
 /**
  * Pids of live processes whose command line mentions `needle` and `program` (the JVM names its
@@ -39,14 +40,9 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return check();
-}
+/** Polls `check` (the tests' one poll) until it holds; whether it did. */
+const until = (check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> =>
+  eventually(check, (ok) => ok, { timeoutMs });
 
 function portOf(url: string): number {
   return Number(new URL(url).port);

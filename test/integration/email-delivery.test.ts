@@ -1,9 +1,14 @@
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { api } from '#test/support/api.ts';
-import { emailsTo, eventually, type SentEmail } from '#test/support/delivery.ts';
+import {
+  emailsTo,
+  eventually,
+  localSqs,
+  type SentEmail,
+  untilEmailQueueDrained,
+} from '#test/support/delivery.ts';
 import { forceFormAttributes, newForm, type TestForm } from '#test/support/forms.ts';
-import { messagesIn } from '#test/support/queues.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
@@ -71,14 +76,7 @@ function multipartBody(
 // ---------------------------------------------------------------------------
 // The emails queue, straight
 
-function sqs(): SQSClient {
-  const info = inject('localStack');
-  return new SQSClient({
-    region: info.region,
-    endpoint: info.endpoints.sqs,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-}
+const sqs = localSqs;
 
 const emailQueueUrl = () => inject('localStack').queues.emails!.url;
 
@@ -98,18 +96,6 @@ async function sendJobs(client: SQSClient, jobs: EmailJob[]): Promise<void> {
     }),
   );
   expect(sent.Failed ?? []).toEqual([]);
-}
-
-/**
- * Waits until the emails queue holds no message, visible, in flight or delayed: the
- * local poller deletes a message only after the worker handled it, so every email the
- * messages sent before this call could cause is in the emulator's store then. Asserts
- * the queue did drain, so an assertion of "no email" after it is never vacuous.
- */
-async function untilEmailQueueDrained(client: SQSClient, timeoutMs = 90_000): Promise<void> {
-  const inQueue = () => messagesIn(client, emailQueueUrl());
-  const left = await eventually(inQueue, (count) => count === 0, timeoutMs);
-  expect(left, 'messages still in the emails queue').toBe(0);
 }
 
 // ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { contract as formPageContract } from '#http/pages/get-form-page.ts';
 import { buildEmbedScript } from '#lib/pages/embed-asset.ts';
 import { api } from '#test/support/api.ts';
 import { newForm } from '#test/support/forms.ts';
+import { TEST_MIN_FILL_TIME_MS } from './global-setup.ts';
 
 /**
  * The hosted form page, its JSON and the embed script over plain HTTP:
@@ -270,6 +271,8 @@ describe('no secret setting reaches a visitor', () => {
     const csp = directives(html.headers.get('content-security-policy'));
     expect(csp.get('script-src')).toEqual(["'self'", 'https://challenges.cloudflare.com']);
     expect(csp.get('frame-src')).toEqual(['https://challenges.cloudflare.com']);
+    // The fill-time minimum the script waits out is the stack's setting (the test stack's).
+    expect(json.body.minFillMs).toBe(TEST_MIN_FILL_TIME_MS);
     expect(Object.keys(json.body).sort()).toEqual(
       [
         'accent',
@@ -278,6 +281,7 @@ describe('no secret setting reaches a visitor', () => {
         'description',
         'fields',
         'key',
+        'minFillMs',
         'multipart',
         'redirectUrl',
         'renderedAt',

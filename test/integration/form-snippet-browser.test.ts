@@ -7,10 +7,10 @@ import { dashboardAs } from '#test/support/dashboard.ts';
 
 /**
  * In Chromium, on a website of another origin: the HTML form copied from the
- * dashboard's Share screen (docs/api-guide.md#the-html-form), pasted into a
+ * dashboard's Share screen (docs/uploads-and-pages.md#the-html-form), pasted into a
  * page as a person would, and a visitor whose clock runs 90 s fast posting
  * through that form, the hosted page and the embed
- * (docs/api-guide.md#the-fill-time-check). Answers are read back through
+ * (docs/submit.md#the-fill-time-check). Answers are read back through
  * the API. No request may leave this machine.
  */
 

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { LocalStackInfo } from '#lib/local/stack.ts';
 import { startChromiumServer } from '#test/support/browser.ts';
-import { startDevProcess } from '#test/support/dev-process.ts';
+import { ROOT, startDevProcess } from '#test/support/dev-process.ts';
 import { type Certificate, localCertificate } from '#test/support/webhook-receiver.ts';
 
 declare module 'vitest' {
@@ -20,6 +20,8 @@ declare module 'vitest' {
 
 /** The monthly spam cap per form of the test run's stack (the deployed default is 1,000). */
 export const TEST_SPAM_CAP = 40;
+/** The test stack's fill-time minimum, in milliseconds (the deployed default is 2,000). */
+export const TEST_MIN_FILL_TIME_MS = 500;
 /** The test stack's webhook retry delays, in seconds. */
 export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 
@@ -27,9 +29,12 @@ export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 export default async function setup(project: TestProject) {
   const stateDir = await mkdtemp(join(tmpdir(), 'form-service-test-'));
   // A spam cap a test can reach in a few seconds, and webhook retries seconds apart instead
-  // of minutes (3 retries, growing); every other setting as deployed.
+  // of minutes (3 retries, growing); the fill-time minimum below; every other setting as deployed.
   process.env.SPAM_MONTHLY_CAP_PER_FORM = String(TEST_SPAM_CAP);
   process.env.WEBHOOK_RETRY_DELAYS_SECONDS = TEST_WEBHOOK_RETRY_DELAYS.join(',');
+  // Browser tests post at once instead of waiting out the deployed 2 s fill-time minimum
+  // (the rule at its default is unit-tested in submission-answers.test.ts).
+  process.env.MIN_FILL_TIME_MS = String(TEST_MIN_FILL_TIME_MS);
   // Webhook receivers of the tests are HTTPS on 127.0.0.1 with this certificate; the stack
   // verifies TLS as deployed and trusts it the way a developer's machine would.
   const certificate = await localCertificate();
@@ -53,6 +58,10 @@ export default async function setup(project: TestProject) {
   return async () => {
     await chromiumServer?.close();
     const code = await dev.stop();
+    // What the stack logged (warnings and errors), for a failure that only the full suite shows.
+    const log = join(ROOT, '.local', 'test-output', 'stack.log');
+    await mkdir(dirname(log), { recursive: true });
+    await writeFile(log, dev.output());
     await rm(stateDir, { recursive: true, force: true });
     if (code !== 0) throw new Error(`dev stack exited with ${code}:\n${dev.output()}`);
   };

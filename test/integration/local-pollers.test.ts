@@ -22,6 +22,7 @@ import { scheduledInvoker } from '#lib/local/scheduled-invoker.ts';
 import { startStreamPoller } from '#lib/local/stream-poller.ts';
 import { INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
 import { handler, recorded, script } from '#test/fixtures/recording-handler.ts';
+import { until } from '#test/support/poll.ts';
 import type { Worker } from '#workers';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -30,14 +31,9 @@ let stateDir: string;
 let dynamodb: DynamoDbLocalHandle;
 let sqsS3: EmulatorHandle;
 
+/** The first value `probe` gives, polled with the tests' one poll; throws when none comes in time. */
 async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return (await until(probe, (value) => value !== undefined, { timeoutMs, intervalMs: 50 })) as T;
 }
 
 beforeAll(async () => {
@@ -166,20 +162,21 @@ describe('queue poller', () => {
       consumer: { name: 'worker', handler, batchSize: 10 },
     });
     try {
-      const dead = await (async () => {
-        const deadline = Date.now() + 15_000;
-        while (Date.now() < deadline) {
-          const { Messages } = await sqs.send(
+      // Each read long-polls the dead-letter queue for a second: no pause between reads.
+      const dead = await until(
+        async () => {
+          const { Messages = [] } = await sqs.send(
             new ReceiveMessageCommand({
               QueueUrl: dlq.QueueUrl,
               WaitTimeSeconds: 1,
               MaxNumberOfMessages: 10,
             }),
           );
-          if (Messages?.length) return Messages;
-        }
-        throw new Error('poison message never reached the DLQ');
-      })();
+          return Messages;
+        },
+        (messages) => messages.length > 0,
+        { timeoutMs: 15_000, intervalMs: 0, what: 'the poison message in the DLQ' },
+      );
       expect(dead.map((m) => m.Body)).toEqual(['poison']);
       const bodies = (recorded() as SQSEvent[]).flatMap((e) => e.Records.map((r) => r.body));
       expect(bodies.filter((b) => b === 'good')).toHaveLength(1);

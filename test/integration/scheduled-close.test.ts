@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '#test/support/api.ts';
+import { eventually } from '#test/support/poll.ts';
 import { localStore } from '#test/support/store.ts';
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
@@ -9,6 +10,10 @@ async function newForm(): Promise<string> {
   return (await api('POST', '/v1/forms', { body: { name: 'Closing' } })).body.id as string;
 }
 
+/**
+ * The form `ms` from now. Only to prove a close that must NOT happen did not: the old
+ * schedule (2 s ahead) would have fired and its closer run well within 4 s.
+ */
 async function statusAfter(id: string, ms: number) {
   await sleep(ms);
   return (await api('GET', `/v1/forms/${id}`)).body;
@@ -19,10 +24,12 @@ describe('scheduled closing (autoCloseAt)', () => {
     const id = await newForm();
     const at = inSeconds(2);
     expect((await api('PATCH', `/v1/forms/${id}`, { body: { autoCloseAt: at } })).status).toBe(200);
-    const deadline = Date.now() + 10_000;
-    let form = (await api('GET', `/v1/forms/${id}`)).body;
-    expect(form.status).toBe('active');
-    while (form.status === 'active' && Date.now() < deadline) form = await statusAfter(id, 250);
+    expect((await api('GET', `/v1/forms/${id}`)).body.status).toBe('active');
+    const form = await eventually(
+      async () => (await api('GET', `/v1/forms/${id}`)).body,
+      (read) => read.status !== 'active',
+      { timeoutMs: 10_000, intervalMs: 250 },
+    );
     expect(form).toMatchObject({
       status: 'paused',
       closedReason: 'auto_close_date',

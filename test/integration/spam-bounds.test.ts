@@ -3,6 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { api, stack } from '#test/support/api.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
+import { eventually } from '#test/support/poll.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
@@ -29,15 +30,6 @@ async function folderTotal(form: TestForm, filter: string) {
     total: response.body.total as number,
     ids: (response.body.items as { id: string }[]).map((i) => i.id),
   };
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('spam is stored, within bounds', () => {
@@ -145,6 +137,7 @@ describe('spam is stored, within bounds', () => {
     const after = await eventually(
       () => folderTotal(form, 'spam'),
       (folder) => folder.total === 5,
+      { timeoutMs: 15_000, intervalMs: 200 },
     );
     expect(after.total).toBe(5);
     expect(after.ids.sort()).toEqual([...recent.ids, movedToday, newSpam].sort());

@@ -43,7 +43,7 @@ async function exportCsv(form: TestForm, query = '', key: string | null = form.a
   return { status: response.status, headers: response.headers, bytes, text, records } as Exported;
 }
 
-/** The row docs/api-guide.md#csv-columns describes, built from the stored submission. */
+/** The row docs/submissions.md#csv-columns describes, built from the stored submission. */
 function expectedRow(stored: Submission, answerNames: string[]): string[] {
   return [
     stored.id,
@@ -104,7 +104,7 @@ describe('GET /v1/forms/{id}/export.csv', () => {
     ids.push(posted.body?.submissionId as string);
   });
 
-  it('writes the header of docs/api-guide.md#csv-columns and one row per submission, newest first', async () => {
+  it('writes the header of docs/submissions.md#csv-columns and one row per submission, newest first', async () => {
     const exported = await exportCsv(form);
     expect(exported.status).toBe(200);
     // Extra names by first appearance ever, oldest first (the form's column catalogue).

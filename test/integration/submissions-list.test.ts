@@ -36,7 +36,7 @@ describe('GET /v1/forms/{id}/submissions', () => {
     ).toBe(200);
   });
 
-  it('lists everything but spam newest first, with the defaults and the list object of docs/api-guide.md#folders-and-paging', async () => {
+  it('lists everything but spam newest first, with the defaults and the list object of docs/submissions.md#folders-and-paging', async () => {
     const before = Date.now();
     const { status, body } = await listSubmissions(form);
     expect(status).toBe(200);

@@ -199,7 +199,7 @@ describe('direct uploads: refusals at submit', () => {
     const stored = await postToStorage(grant!, Buffer.alloc(MB + 1, 1));
     expect(
       stored.status,
-      'fauxqs now enforces content-length-range: update docs/api-guide.md#direct-uploads',
+      'fauxqs now enforces content-length-range: update docs/uploads-and-pages.md#direct-uploads',
     ).toBe(204);
     const refused = await submit(form.key, {
       json: { a: 'b', _uploads: grant!.uploadId },

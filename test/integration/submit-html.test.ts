@@ -50,7 +50,7 @@ describe('POST /s/{key} from a browser (Accept: text/html)', () => {
     expect(json.body).toMatchObject({ ok: true, submissionId: expect.any(String) });
   });
 
-  it('completionMode is not a Pro setting (docs/api-guide.md#pro-settings): a team back on Free may set redirect with the URL it kept, and its browser posts see the thank-you page', async () => {
+  it('completionMode is not a Pro setting (docs/api-basics.md#pro-settings): a team back on Free may set redirect with the URL it kept, and its browser posts see the thank-you page', async () => {
     const form = await newForm('pro', { redirectUrl: 'https://www.example.com/thanks' });
     expect((await admin('team', 'plan', '--team', form.teamId, '--plan', 'free')).code).toBe(0);
     const patched = await api('PATCH', `/v1/forms/${form.id}`, {

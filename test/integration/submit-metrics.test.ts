@@ -164,7 +164,7 @@ describe('submit metrics (EMF on stdout, one line per post)', () => {
       });
     };
     await dropped({ json: { a: 'b', _gotcha: 'filled' } }, 'honeypot');
-    await dropped({ json: { a: 'c', _t: String(Date.now() - 500) } }, 'fill_time');
+    await dropped({ json: { a: 'c', _t: String(Date.now() - 100) } }, 'fill_time');
     await dropped({ json: { a: 'd' }, ip: '192.0.2.77' }, 'blocked_ip');
     await dropped(
       { json: { a: 'e' }, headers: { 'CloudFront-Viewer-Country': 'FR' } },

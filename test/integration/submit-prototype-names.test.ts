@@ -7,7 +7,7 @@ import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 /**
  * Answers named like the properties every JavaScript object inherits. Those
  * not starting with `_` are ordinary answers; `__proto__` and the other
- * `__…__` names start with an underscore, so docs/api-guide.md#special-fields makes them special
+ * `__…__` names start with an underscore, so docs/submit.md#special-fields makes them special
  * fields that are never stored.
  */
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);

@@ -58,7 +58,7 @@ describe('an accepted submission without files', () => {
       'TransactWriteItemsCommand',
     ]);
     // The key lookup reads consistently: a rotated key's old endpoint stops at once
-    // (docs/api-guide.md#deleting-duplicating-rotating-testing), which DynamoDB Local,
+    // (docs/forms.md#deleting-duplicating-rotating-testing), which DynamoDB Local,
     // never lagging, cannot show by behaviour.
     expect(meter.consistent[0]).toBe(true);
     expect(meter.rounds).toBeLessThanOrEqual(4);

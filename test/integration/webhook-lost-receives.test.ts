@@ -188,7 +188,13 @@ describe('a receive that sent nothing costs no retry', () => {
       (depth) => depth === 0,
       10_000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Its copy reaches the dead-letter queue (a depth counts in-flight messages too, so the
+    // source's 0 above means the message was deleted there, not hidden for a while).
+    await eventually(
+      () => depthOf(deadLetters),
+      (depth) => depth === 1,
+      10_000,
+    );
     expect(await depthOf(source)).toBe(0);
     expect(await depthOf(deadLetters)).toBe(1);
     const { Messages = [] } = await sqs.send(

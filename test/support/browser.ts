@@ -4,15 +4,9 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { chromiumPath } from './chromium-path.ts';
+import { startChromium } from './chromium.ts';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
+export { startChromiumServer } from './chromium.ts';
 
 /**
  * The run's one Chromium (started by the integration global setup), or a
@@ -35,24 +29,6 @@ export function chromiumForFile(): () => Browser {
     await browser?.close();
   });
   return () => browser!;
-}
-
-/** A browser server every test file can connect to: one Chromium for the whole run. */
-export async function startChromiumServer() {
-  const executablePath = chromiumPath();
-  if (!executablePath) return undefined;
-  return chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
-}
-
-/** Headless Chromium with the flags TOOLCHAIN.md found needed in a container. */
-function startChromium(): Promise<Browser> {
-  const executablePath = chromiumPath();
-  if (!executablePath) {
-    throw new Error(
-      'No Chromium found: `npm test` installs it with apt when run as root; otherwise install the `chromium` package or set CHROMIUM_PATH',
-    );
-  }
-  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { signedIn, signInEmailsTo, signInEmailTo } from './accounts.ts';
 import { stack } from './api.ts';
@@ -81,4 +81,25 @@ export async function dashboardAs(
 /** axe-core finds nothing serious or critical on the page as it is. */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
   expect(await axeFindings(page), `axe on ${where}`).toEqual([]);
+}
+
+/** A fact of the summary: the definition (`<dd>`) of the term (`<dt>`) with this visible text. */
+export function summaryFact(page: Page, term: string): Locator {
+  return page
+    .getByRole('definition')
+    .filter({ has: page.locator(`xpath=preceding-sibling::dt[.="${term}"]`) })
+    .first();
+}
+
+/**
+ * Reloads the page until `read` gives `expected`: the table stream counts a summary's
+ * posts within moments of their answers, and the summary screen shows what it read.
+ */
+export async function reloadUntil<T>(page: Page, read: () => Promise<T>, expected: T) {
+  await expect
+    .poll(async () => {
+      await page.reload();
+      return read();
+    })
+    .toEqual(expected);
 }

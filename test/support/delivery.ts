@@ -1,6 +1,9 @@
-import { inject } from 'vitest';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { expect, inject } from 'vitest';
 import { api, stack } from './api.ts';
 import type { TestForm } from './forms.ts';
+import { eventually as poll } from './poll.ts';
+import { messagesIn } from './queues.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
 /**
@@ -28,18 +31,13 @@ export async function emailsTo(to: string): Promise<SentEmail[]> {
   return emails.filter((email) => email.destination.to.includes(to));
 }
 
-/** Polls `read` until `done` holds or `timeoutMs` passes; returns the last value. */
-export async function eventually<T>(
+/** The tests' one poll (`#test/support/poll.ts`), waiting as long as a delivery may take. */
+export function eventually<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = DELIVERY_WAIT_MS,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+  return poll(read, done, { timeoutMs, intervalMs: 150 });
 }
 
 /** An HTTPS receiver on 127.0.0.1 with the certificate the test stack trusts. */
@@ -106,4 +104,44 @@ export async function webhookOf(form: TestForm) {
     lastError: string | null;
     secret: string;
   };
+}
+
+/** A client of the test stack's SQS emulator. */
+export function localSqs(): SQSClient {
+  const info = inject('localStack');
+  return new SQSClient({
+    region: info.region,
+    endpoint: info.endpoints.sqs,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
+/**
+ * Waits until the emails queue holds no message, visible, in flight or delayed: the
+ * local poller deletes a message only after the worker handled it, so every email the
+ * messages sent before this call could cause is in the emulator's store then (the
+ * fan-out queues a submission's notification and auto-reply together). Asserts the
+ * queue did drain, so an assertion of "no (more) email" after it is never vacuous: the
+ * poll that replaces a fixed sleep before counting emails that must not come.
+ */
+export function untilEmailQueueDrained(
+  client: SQSClient = localSqs(),
+  timeoutMs = DELIVERY_WAIT_MS,
+): Promise<void> {
+  return untilQueueDrained('emails', client, timeoutMs);
+}
+
+/** Like `untilEmailQueueDrained`, for any queue of the test stack (`signIns`: sign-in emails). */
+export async function untilQueueDrained(
+  queue: string,
+  client: SQSClient = localSqs(),
+  timeoutMs = DELIVERY_WAIT_MS,
+): Promise<void> {
+  const url = inject('localStack').queues[queue]!.url;
+  const left = await eventually(
+    () => messagesIn(client, url),
+    (count) => count === 0,
+    timeoutMs,
+  );
+  expect(left, `messages still in the ${queue} queue`).toBe(0);
 }

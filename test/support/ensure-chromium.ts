@@ -3,7 +3,7 @@
 // TOOLCHAIN.md). When none is found and we are root on a Debian-like system,
 // apt installs the `chromium` package; otherwise it says what to do.
 import { execFileSync } from 'node:child_process';
-import { chromiumPath } from './chromium-path.ts';
+import { chromiumPath } from './chromium.ts';
 
 if (chromiumPath()) process.exit(0);
 

@@ -7,7 +7,7 @@ import { fieldMarkup } from '#http/pages/field-markup.ts';
 import { formMarkup } from '#http/pages/form-markup.ts';
 
 /**
- * The Share screen's HTML form (docs/api-guide.md#the-html-form): each field
+ * The Share screen's HTML form (docs/uploads-and-pages.md#the-html-form): each field
  * as the hosted page draws it, plain HTML that posts to the endpoint.
  */
 
@@ -115,7 +115,7 @@ describe('the HTML form of the Share screen', () => {
       ...newForm({ teamId: 't', userId: 'u', name: 'F', type: 'custom', now: NOW }),
       fields: FIELDS.filter((field) => field.type !== 'file'),
     };
-    const page = formMarkup(publicFormOf(record, 'free', NOW), {
+    const page = formMarkup(publicFormOf(record, 'free', NOW, 2000), {
       action: ENDPOINT,
       headingLevel: 1,
     });

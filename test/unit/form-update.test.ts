@@ -361,7 +361,7 @@ describe('Pro settings', () => {
     });
   });
 
-  it('every completion mode is Free (docs/api-guide.md#pro-settings: its title, message and redirectUrl are Pro, not the mode)', () => {
+  it('every completion mode is Free (docs/api-basics.md#pro-settings: its title, message and redirectUrl are Pro, not the mode)', () => {
     expect(patch(form(), { completionMode: 'message' }, 'free').completionMode).toBe('message');
     expect(patch(form({ redirectUrl: url }), { completionMode: 'redirect' }, 'free')).toMatchObject(
       { completionMode: 'redirect', redirectUrl: url },

@@ -17,7 +17,7 @@ function form(settings: Partial<FormRecord> = {}): FormRecord {
 }
 
 const markup = (record: FormRecord, plan: 'free' | 'pro' = 'free') =>
-  formMarkup(publicFormOf(record, plan, NOW), { action: '../s/key', headingLevel: 1 });
+  formMarkup(publicFormOf(record, plan, NOW, 2000), { action: '../s/key', headingLevel: 1 });
 
 describe('publicFormOf: what a visitor may know of a form', () => {
   it('names only public settings: no secret, address, block list, team or counter', () => {
@@ -34,6 +34,7 @@ describe('publicFormOf: what a visitor may know of a form', () => {
       }),
       'pro',
       NOW,
+      900,
     );
     const text = JSON.stringify(view);
     for (const secret of ['secret-key', 'owner@example.com', '203.0.113.1', 'KP', 'reply body']) {
@@ -43,10 +44,11 @@ describe('publicFormOf: what a visitor may know of a form', () => {
     expect(text).not.toContain('u-1');
     expect(view.captchaSiteKey).toBe('site-key');
     expect(view.renderedAt).toBe(NOW.getTime());
+    expect(view.minFillMs).toBe(900);
   });
 
   it('a form without fields draws name, email and message', () => {
-    expect(publicFormOf(form({ fields: null }), 'free', NOW).fields).toEqual(DEFAULT_FIELDS);
+    expect(publicFormOf(form({ fields: null }), 'free', NOW, 2000).fields).toEqual(DEFAULT_FIELDS);
   });
 
   it('file fields only when the form takes uploads (Pro with allowUploads), and then multipart', () => {
@@ -55,7 +57,7 @@ describe('publicFormOf: what a visitor may know of a form', () => {
       { id: 'cv', type: 'file', required: true },
     ];
     const ids = (plan: 'free' | 'pro', allowUploads: boolean) =>
-      publicFormOf(form({ fields, allowUploads }), plan, NOW);
+      publicFormOf(form({ fields, allowUploads }), plan, NOW, 2000);
     expect(ids('pro', true).fields.map((f) => f.id)).toEqual(['name', 'cv']);
     expect(ids('pro', true).multipart).toBe(true);
     expect(ids('pro', false).fields.map((f) => f.id)).toEqual(['name']);
@@ -64,17 +66,19 @@ describe('publicFormOf: what a visitor may know of a form', () => {
 
   it('closed: the endpoint’s message (the form’s own on Pro only), for every reason', () => {
     const closed = form({ status: 'paused', closedMessage: 'Back in May' });
-    expect(publicFormOf(closed, 'pro', NOW).closedMessage).toBe('Back in May');
-    expect(publicFormOf(closed, 'free', NOW).closedMessage).toBe(
+    expect(publicFormOf(closed, 'pro', NOW, 2000).closedMessage).toBe('Back in May');
+    expect(publicFormOf(closed, 'free', NOW, 2000).closedMessage).toBe(
       'This form is closed and no longer accepts submissions.',
     );
     expect(
-      publicFormOf(form({ autoCloseAt: '2026-01-01T00:00:00.000Z' }), 'free', NOW).closedMessage,
+      publicFormOf(form({ autoCloseAt: '2026-01-01T00:00:00.000Z' }), 'free', NOW, 2000)
+        .closedMessage,
     ).not.toBeNull();
     expect(
-      publicFormOf(form({ maxSubmissions: 3, submissionCount: 3 }), 'free', NOW).closedMessage,
+      publicFormOf(form({ maxSubmissions: 3, submissionCount: 3 }), 'free', NOW, 2000)
+        .closedMessage,
     ).not.toBeNull();
-    expect(publicFormOf(form(), 'free', NOW).closedMessage).toBeNull();
+    expect(publicFormOf(form(), 'free', NOW, 2000).closedMessage).toBeNull();
   });
 
   it('design: title falls back to the name, a malformed accent to the default, blanks to defaults', () => {
@@ -82,6 +86,7 @@ describe('publicFormOf: what a visitor may know of a form', () => {
       form({ design: { title: ' ', accent: 'red;}body{', submitLabel: '', theme: 'dark' } }),
       'free',
       NOW,
+      900,
     );
     expect(view).toMatchObject({
       title: 'Contact us',
@@ -100,17 +105,19 @@ describe('publicFormOf: what a visitor may know of a form', () => {
       completionTitle: 'Merci',
       completionMessage: 'À bientôt',
     });
-    expect(publicFormOf(message, 'pro', NOW)).toMatchObject({
+    expect(publicFormOf(message, 'pro', NOW, 2000)).toMatchObject({
       successTitle: 'Merci',
       successMessage: 'À bientôt',
     });
-    expect(publicFormOf(message, 'free', NOW).successTitle).toBe('Thank you!');
+    expect(publicFormOf(message, 'free', NOW, 2000).successTitle).toBe('Thank you!');
     const redirect = form({
       completionMode: 'redirect',
       redirectUrl: 'https://shop.example/thanks',
     });
-    expect(publicFormOf(redirect, 'pro', NOW).redirectUrl).toBe('https://shop.example/thanks');
-    expect(publicFormOf(redirect, 'free', NOW).redirectUrl).toBeNull();
+    expect(publicFormOf(redirect, 'pro', NOW, 2000).redirectUrl).toBe(
+      'https://shop.example/thanks',
+    );
+    expect(publicFormOf(redirect, 'free', NOW, 2000).redirectUrl).toBeNull();
   });
 });
 
@@ -213,6 +220,7 @@ describe('the hosted page', () => {
       form({ design: { title: '</script><script>alert(1)</script>' } }),
       'free',
       NOW,
+      900,
     );
     const html = formPage(view, { base: '../', nonce: 'n' });
     expect(html.match(/<\/script>/g)).toHaveLength(2);
@@ -235,6 +243,7 @@ describe('a bounded page', () => {
       }),
       'free',
       NOW,
+      900,
     );
   const quotes = (n: number) => '"'.repeat(n);
   const letters = (n: number) => 'x'.repeat(n);

@@ -9,6 +9,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '#events/form-purger.ts';
 import { startStreamPoller } from '#lib/local/stream-poller.ts';
+import { until as poll } from '#test/support/poll.ts';
 import { workers } from '#workers';
 
 // The local stream poller driving the real form purger (Powertools batch
@@ -61,12 +62,9 @@ function streamOf(records: _Record[]): DynamoDBStreamsClient {
   } as unknown as DynamoDBStreamsClient;
 }
 
+/** Polls `probe` (the tests' one poll) every 10 ms until it holds; throws when it never does. */
 async function until(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await poll(probe, (ok) => ok, { timeoutMs, intervalMs: 10 });
 }
 
 beforeEach(() => {

@@ -3,8 +3,10 @@ import {
   cutToCodePoints,
   isBotByHoneypotOrTiming,
   isEmptySubmission,
+  MIN_FILL_MS,
   normalizeAnswers,
 } from '#domain/submission-answers.ts';
+import { SETTINGS } from '#settings';
 
 const pairsOf = (count: number, prefix = 'f') =>
   Array.from({ length: count }, (_, i) => [`${prefix}${i}`, `v${i}`] as const);
@@ -265,41 +267,54 @@ describe('isEmptySubmission', () => {
   });
 });
 
-describe('isBotByHoneypotOrTiming', () => {
+describe('isBotByHoneypotOrTiming, at the default of the minFillTimeMs setting', () => {
   const now = 1_700_000_010_000;
+  const MIN_FILL = SETTINGS.minFillTimeMs.default;
+
+  it('takes 2 s, the product minimum, as the default fill time', () => {
+    expect(MIN_FILL).toBe(2_000);
+    expect(MIN_FILL).toBe(MIN_FILL_MS);
+  });
 
   it('lets a post without special fields through', () => {
-    expect(isBotByHoneypotOrTiming({}, now)).toBe(false);
+    expect(isBotByHoneypotOrTiming({}, now, MIN_FILL)).toBe(false);
   });
 
   it('drops a post with a filled honeypot', () => {
-    expect(isBotByHoneypotOrTiming({ gotcha: 'x' }, now)).toBe(true);
-    expect(isBotByHoneypotOrTiming({ gotcha: ' ' }, now)).toBe(true);
+    expect(isBotByHoneypotOrTiming({ gotcha: 'x' }, now, MIN_FILL)).toBe(true);
+    expect(isBotByHoneypotOrTiming({ gotcha: ' ' }, now, MIN_FILL)).toBe(true);
   });
 
   it('ignores an empty honeypot', () => {
-    expect(isBotByHoneypotOrTiming({ gotcha: '' }, now)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ gotcha: '' }, now, MIN_FILL)).toBe(false);
   });
 
   it('drops a post 1,999 ms after rendering and keeps one at 2,000 ms', () => {
-    expect(isBotByHoneypotOrTiming({ renderedAt: String(now - 1_999) }, now)).toBe(true);
-    expect(isBotByHoneypotOrTiming({ renderedAt: String(now - 2_000) }, now)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now - 1_999) }, now, MIN_FILL)).toBe(true);
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now - 2_000) }, now, MIN_FILL)).toBe(false);
   });
 
   it('keeps a post whose _t is in the future (a visitor clock that runs fast): no signal', () => {
-    expect(isBotByHoneypotOrTiming({ renderedAt: String(now + 90_000) }, now)).toBe(false);
-    expect(isBotByHoneypotOrTiming({ renderedAt: String(now + 1) }, now)).toBe(false);
-    expect(isBotByHoneypotOrTiming({ renderedAt: String(now) }, now)).toBe(true);
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now + 90_000) }, now, MIN_FILL)).toBe(
+      false,
+    );
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now + 1) }, now, MIN_FILL)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now) }, now, MIN_FILL)).toBe(true);
   });
 
   it('ignores a _t that is not a number', () => {
-    expect(isBotByHoneypotOrTiming({ renderedAt: '{{ now }}' }, now)).toBe(false);
-    expect(isBotByHoneypotOrTiming({ renderedAt: '   ' }, now)).toBe(false);
-    expect(isBotByHoneypotOrTiming({ renderedAt: 'Infinity' }, now)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ renderedAt: '{{ now }}' }, now, MIN_FILL)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ renderedAt: '   ' }, now, MIN_FILL)).toBe(false);
+    expect(isBotByHoneypotOrTiming({ renderedAt: 'Infinity' }, now, MIN_FILL)).toBe(false);
+  });
+
+  it('drops sooner than the minimum it is given: a deployment may set another', () => {
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now - 199) }, now, 200)).toBe(true);
+    expect(isBotByHoneypotOrTiming({ renderedAt: String(now - 200) }, now, 200)).toBe(false);
   });
 
   it('accepts a _t with surrounding spaces', () => {
-    expect(isBotByHoneypotOrTiming({ renderedAt: ` ${now - 500} ` }, now)).toBe(true);
+    expect(isBotByHoneypotOrTiming({ renderedAt: ` ${now - 500} ` }, now, MIN_FILL)).toBe(true);
   });
 });
 

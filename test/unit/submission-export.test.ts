@@ -65,7 +65,7 @@ describe('AnswerColumns', () => {
 });
 
 describe('exportHeader and exportRow', () => {
-  it('follows docs/api-guide.md#csv-columns', () => {
+  it('follows docs/submissions.md#csv-columns', () => {
     expect(exportHeader(['email', 'extra'])).toEqual([
       'id',
       'createdAt',

@@ -6,7 +6,7 @@ import { summaryRange } from '#domain/summary-range.ts';
 import { summaryReport } from '#domain/summary-report.ts';
 
 /**
- * The NPS of a feedback form (docs/api-guide.md#summary), from submissions
+ * The NPS of a feedback form (docs/analytics.md#summary), from submissions
  * through the counters a recount writes to the report, against what this
  * file counts from the answers alone: 0 to 6 detract, 7 and 8 are passive,
  * 9 and 10 promote, score = % promoters - % detractors.

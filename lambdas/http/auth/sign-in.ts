@@ -13,7 +13,7 @@ import { admitSignInEmail } from '#store/sign-in-counts.ts';
  * the same way whether or not the address is a member (the mailer decides,
  * out of the request), so the answer tells nobody who is one. Limited per
  * requester, per address and requester, and per address
- * (docs/api-guide.md#sign-in-bounds; 429 with Retry-After).
+ * (docs/people.md#sign-in-bounds; 429 with Retry-After).
  */
 export const contract = defineContract({
   tag: 'Sign-in',

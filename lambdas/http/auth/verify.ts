@@ -26,7 +26,7 @@ const failed = () =>
  * failed code, and a link used again or too late, are recorded in the audit
  * trail of each of the address's teams by the sign-in worker: the answer
  * does the same work whether or not the address is anyone's
- * (docs/api-guide.md#sign-in-bounds).
+ * (docs/people.md#sign-in-bounds).
  */
 export const contract = defineContract({
   tag: 'Sign-in',

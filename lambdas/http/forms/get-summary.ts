@@ -16,7 +16,7 @@ import { readHours, readSignupDays } from '#store/summary-buckets.ts';
 export const contract = defineContract({
   tag: 'Forms',
   description:
-    'Counts of a range of calendar days in a time zone, from hour rollups the table stream keeps (docs/api-guide.md#summary): a year costs one round of parallel Queries, never a scan of submissions.',
+    'Counts of a range of calendar days in a time zone, from hour rollups the table stream keeps (docs/analytics.md#summary): a year costs one round of parallel Queries, never a scan of submissions.',
   query: summaryQuery,
   answers: [{ status: 200, description: 'The summary of the range.', body: 'Summary' }],
   errors: [],
@@ -27,7 +27,7 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   const formId = pathParameters.id;
   if (!isUuid(formId)) throw notFound('Form');
   // A bad query is answered only once the form is found: another team's form is 404 whatever
-  // the query (docs/api-guide.md#authentication). A good one reads the form and its rollups
+  // the query (docs/api-basics.md#authentication). A good one reads the form and its rollups
   // at once.
   let range: SummaryRange;
   try {

@@ -21,7 +21,7 @@ export const handler = managementRoute(
   contract,
   async ({ input, caller, pathParameters, event }) => {
     // Parsed once the form is found: another team's form is 404 whatever the body
-    // (docs/api-guide.md#authentication).
+    // (docs/api-basics.md#authentication).
     const { before, after } = await changeTeamForm(
       caller.team.teamId,
       pathParameters.id,

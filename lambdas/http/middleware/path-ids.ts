@@ -5,7 +5,7 @@ import { misshapenPathId } from '#domain/ids.ts';
 
 /**
  * Path ids of the wrong shape name nothing: `404 not_found` before the
- * handler builds a table key from one (docs/api-guide.md#submissions). Runs
+ * handler builds a table key from one (docs/submissions.md#submissions). Runs
  * after authentication, so an anonymous caller still learns only `401`.
  */
 export function pathIds<R>(): MiddlewareObj<APIGatewayProxyEvent, R> {

@@ -11,12 +11,12 @@ import { fieldMarkup } from './field-markup.ts';
  * drift: `required`,
  * `min`/`max`, `minlength`/`maxlength` and `pattern` for the browser's own
  * checks, radios as radios, a select with a blank "Choose…" first, a rating
- * as radios `min` to `max` (docs/api-guide.md#the-html-form).
+ * as radios `min` to `max` (docs/uploads-and-pages.md#the-html-form).
  *
  * The honeypot is hidden with the `hidden` attribute (the site's CSS knows
  * nothing of `.fs-hp`). The fill-time stamp `_t` is set by a one-line script
  * from the visitor's clock, which the endpoint never holds against a post
- * (docs/api-guide.md#the-fill-time-check); without the script the form still
+ * (docs/submit.md#the-fill-time-check); without the script the form still
  * posts, checked by the honeypot alone.
  */
 export function htmlFormSnippet(

@@ -14,7 +14,7 @@ import { admitRequest, viewVisitorScope } from '#store/rate-limits.ts';
 import { addToHour } from '#store/summary-buckets.ts';
 
 /**
- * `POST /f/{key}/views`: the view beacon (docs/api-guide.md#summary). The
+ * `POST /f/{key}/views`: the view beacon (docs/analytics.md#summary). The
  * hosted page and the embed send one per page load that shows the form
  * (`navigator.sendBeacon`, no body). It counts in the form's hour bucket,
  * unless the User-Agent is a bot's or the visitor (address and agent) sent

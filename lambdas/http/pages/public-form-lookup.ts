@@ -1,3 +1,4 @@
+import { config } from '#config';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isFormKey } from '#domain/ids.ts';
 import { type PublicForm, publicFormOf } from '#domain/public-form.ts';
@@ -23,5 +24,8 @@ export async function publicFormByKey(
   if (!mapping) return undefined;
   const [form, team] = await Promise.all([getForm(mapping.formId), getTeam(mapping.teamId)]);
   if (!form || !team || form.teamId !== mapping.teamId) return undefined;
-  return { view: publicFormOf(form, team.plan, now), allowedOrigins: form.allowedOrigins };
+  return {
+    view: publicFormOf(form, team.plan, now, config.minFillTimeMs),
+    allowedOrigins: form.allowedOrigins,
+  };
 }

@@ -26,7 +26,7 @@ export interface ParsedBody {
   /**
    * The first file problem (400 uploads_disabled, 413 file_too_large, 413 too_many_files,
    * 415 file_type_not_allowed). Returned rather than thrown because the processing order
-   * (docs/api-guide.md#processing-order) drops bots (step 6) and refuses empty posts (step 7)
+   * (docs/submit.md#processing-order) drops bots (step 6) and refuses empty posts (step 7)
    * before it refuses files, and those checks need every answer, including the ones posted
    * after the bad file.
    */

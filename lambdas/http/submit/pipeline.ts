@@ -103,7 +103,7 @@ const pendingUploads = () => import('#aws/pending-uploads.ts');
 const formNotFound = () => new ServiceError('not_found', 'No form has this address');
 
 /**
- * The twelve processing steps (docs/api-guide.md#processing-order), in
+ * The twelve processing steps (docs/submit.md#processing-order), in
  * order: the first failing step decides the answer. Reads are arranged so an accepted post without files
  * makes four sequential DynamoDB round trips: key lookup; form, team and
  * usage read in parallel; both rate windows in parallel; one transaction.
@@ -128,7 +128,7 @@ export async function acceptSubmission(request: SubmitRequest, now: Date): Promi
 
 /**
  * A post stopped after its form was found, in the summary's dropped counts
- * (docs/api-guide.md#summary): one write, whose failure is logged and never
+ * (docs/analytics.md#summary): one write, whose failure is logged and never
  * changes the answer.
  */
 async function countDropped(formId: string, reasonOrCode: string, now: Date): Promise<void> {
@@ -174,7 +174,7 @@ async function stepsAfterTheForm(
   const view = completionView(form, plan, request, special);
 
   // 6. Bots caught by the honeypot or the fill-time check: dropped quietly.
-  if (isBotByHoneypotOrTiming(special, now.getTime())) {
+  if (isBotByHoneypotOrTiming(special, now.getTime(), config.minFillTimeMs)) {
     return { kind: 'dropped', reason: special.gotcha ? 'honeypot' : 'fill_time', view };
   }
 

@@ -48,7 +48,7 @@ const formNotFound = () => new ServiceError('not_found', 'No form has this addre
 
 /**
  * `POST /s/{key}/uploads`: the submit steps that make sense before a post
- * exists, in the submit order (docs/api-guide.md#direct-uploads: form, block
+ * exists, in the submit order (docs/uploads-and-pages.md#direct-uploads: form, block
  * lists, allowed websites, rate limits, the request, files, closed), then one presigned POST per file. A blocked
  * visitor is answered like the submit endpoint answers it (200 whatever
  * follows), with policies of the usual shape whose signature is random:

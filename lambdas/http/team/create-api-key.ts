@@ -11,7 +11,7 @@ import { requireOwner } from './require-owner.ts';
  * `POST /v1/team/api-keys { name? }` (owners): `201` with the key itself,
  * shown this once (only its hash is kept). The new key acts with its
  * creator's membership; one made with an operator's key is an operator's
- * key too (docs/api-guide.md#teams-members-keys-and-the-audit-trail).
+ * key too (docs/people.md#teams-members-keys-and-the-audit-trail).
  */
 export const contract = defineContract({
   tag: 'Team',

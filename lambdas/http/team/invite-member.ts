@@ -18,7 +18,7 @@ import { requireOwner } from './require-owner.ts';
  * and sends them a sign-in email; 409 `already_member`. The email counts
  * toward the address's sign-in emails like any other: over them, 429 and
  * nobody is added, so inviting and removing again and again sends no more
- * mail (docs/api-guide.md#sign-in-bounds).
+ * mail (docs/people.md#sign-in-bounds).
  */
 export const contract = defineContract({
   tag: 'Team',

@@ -20,6 +20,7 @@ import {
   type ScheduleTarget,
   startScheduler,
 } from '#lib/local/emulators/scheduler.ts';
+import { until } from '#test/support/poll.ts';
 import { LOCAL_CREDENTIALS, REGION } from './aws.ts';
 import { expectLoopbackOnly } from './loopback.ts';
 
@@ -70,13 +71,11 @@ describe('EventBridge Scheduler emulator', () => {
   const callsFor = (name: string) => invocations.filter((call) => call.schedule.name === name);
 
   async function waitForCalls(name: string, count: number, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (callsFor(name).length < count) {
-      if (Date.now() > deadline) {
-        throw new Error(`${name}: ${callsFor(name).length} of ${count} invocations`);
-      }
-      await sleep(TICK_MS / 2);
-    }
+    await until(
+      () => callsFor(name).length,
+      (calls) => calls >= count,
+      { timeoutMs, intervalMs: TICK_MS / 2, what: `${name}: ${count} invocations` },
+    );
   }
 
   /** Enough ticks for any extra, wrong invocation to have happened. */

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Direct uploads from the browser (the three steps of
- * docs/api-guide.md#direct-uploads): the policies from
+ * docs/uploads-and-pages.md#direct-uploads): the policies from
  * `POST /s/{key}/uploads`, one POST per file to S3, and the ids for the
  * form's `_uploads`. XMLHttpRequest, not fetch:
  * only it reports upload progress.

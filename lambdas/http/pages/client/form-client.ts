@@ -220,8 +220,8 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
     try {
       // Files go straight to storage; the post names them (never multipart).
       const uploads = form.multipart ? await uploadFiles(root, element, postUrl, uploaded) : [];
-      // A post sooner than MIN_FILL_MS after drawing would be taken for a bot and dropped.
-      const wait = MIN_FILL_MS + 250 - (performance.now() - shownAt);
+      // A post sooner than the fill-time minimum after drawing would be taken for a bot.
+      const wait = (form.minFillMs ?? MIN_FILL_MS) + 250 - (performance.now() - shownAt);
       if (wait > 0) await sleep(wait);
       const answers: Record<string, unknown> = Object.fromEntries(
         [...values].map(([name, list]) => [name, list.length === 1 ? list[0] : list]),

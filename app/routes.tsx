@@ -1,0 +1,81 @@
+import { lazyScreen } from './parts/lazy.tsx';
+import { BackLink } from './parts/link.tsx';
+import { paths } from './paths.ts';
+import { type Route, route } from './router.ts';
+import { Forms } from './screens/forms.tsx';
+import { Inbox } from './screens/inbox.tsx';
+import { Share } from './screens/share.tsx';
+import { SubmissionView } from './screens/submission.tsx';
+import { SummaryScreen } from './screens/summary.tsx';
+import { TeamScreen } from './screens/team.tsx';
+import { WebhookScreen } from './screens/webhook.tsx';
+
+/** The settings screen checks with the route's own schema (zod and more): loaded when opened. */
+const SettingsScreen = lazyScreen(() =>
+  import('./screens/settings.tsx').then((module) => module.SettingsScreen),
+);
+
+/** The fields builder checks with the route's own field schema: loaded when opened. */
+const FieldsScreen = lazyScreen(() =>
+  import('./screens/fields.tsx').then((module) => module.FieldsScreen),
+);
+
+/** The design screen draws the hosted page's own markup: loaded when opened. */
+const DesignScreen = lazyScreen(() =>
+  import('./screens/design.tsx').then((module) => module.DesignScreen),
+);
+
+/** The emails screen renders the email worker's own templates: loaded when opened. */
+const EmailsScreen = lazyScreen(() =>
+  import('./screens/emails.tsx').then((module) => module.EmailsScreen),
+);
+
+/**
+ * Every signed-in screen at its path, first match first (sign-in is the
+ * app's own, before any of these). A route with a `tab` is drawn in its
+ * form's workspace: docs/dashboard.md#add-a-screen.
+ */
+export const ROUTES: Route[] = [
+  route(
+    '/forms/:id/submissions/:submissionId',
+    ({ id, submissionId }, query) => (
+      <SubmissionView formId={id} submissionId={submissionId} query={query} />
+    ),
+    { tab: 'inbox' },
+  ),
+  route('/forms/:id/summary', ({ id }, query) => <SummaryScreen formId={id} query={query} />, {
+    tab: 'summary',
+  }),
+  route('/forms/:id/share', ({ id }) => <Share formId={id} />, { tab: 'share' }),
+  route('/forms/:id/settings', ({ id }) => <SettingsScreen formId={id} />, {
+    tab: 'settings',
+    preload: SettingsScreen.preload,
+  }),
+  route('/forms/:id/fields', ({ id }) => <FieldsScreen formId={id} />, {
+    tab: 'fields',
+    preload: FieldsScreen.preload,
+  }),
+  route('/forms/:id/design', ({ id }) => <DesignScreen formId={id} />, {
+    tab: 'design',
+    preload: DesignScreen.preload,
+  }),
+  route('/forms/:id/emails', ({ id }) => <EmailsScreen formId={id} />, {
+    tab: 'emails',
+    preload: EmailsScreen.preload,
+  }),
+  route('/forms/:id/webhook', ({ id }) => <WebhookScreen formId={id} />, { tab: 'webhook' }),
+  route('/forms/:id', ({ id }, query) => <Inbox formId={id} query={query} />, { tab: 'inbox' }),
+  route('/team', () => <TeamScreen />),
+  route('/', () => <Forms />),
+];
+
+/** No screen at this path: say so, and the way home. */
+export function NotFound() {
+  return (
+    <main id="main">
+      <h1>Not found</h1>
+      <p>There is no page here: the link may be mistyped, or the page may have moved.</p>
+      <BackLink to={paths.forms()}>Back to your forms</BackLink>
+    </main>
+  );
+}
