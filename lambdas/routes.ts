@@ -22,7 +22,8 @@ export interface Route {
   /** Handler module relative to `lambdas/`, exporting `handler`. */
   handler: string;
   /**
-   * `public`: any website (CORS on every answer); `apiKey`: the management
+   * `public`: no caller (whether any website may read its answers is its
+   * contract's `cors`); `apiKey`: the management
    * API, a Bearer API key or a dashboard session (callerAuth); `anonymous`:
    * no caller yet (signing in), same origin only.
    */

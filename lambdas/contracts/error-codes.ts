@@ -1,46 +1,4 @@
-/**
- * Every error code the service answers, with its status: the one list the
- * OpenAPI document and the contracts' `errors` are checked against (a code
- * a route answers but no contract names fails the response tests).
- */
-export const ERROR_CODES = {
-  invalid_request: 400,
-  no_session: 400,
-  uploads_disabled: 400,
-  upload_not_found: 400,
-  upload_already_used: 400,
-  upload_expired: 400,
-  unauthorized: 401,
-  form_limit_reached: 402,
-  plan_required: 402,
-  submission_limit_reached: 402,
-  origin_not_allowed: 403,
-  captcha_failed: 403,
-  captcha_unavailable: 403,
-  owner_only: 403,
-  csrf: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  delivery_not_failed: 409,
-  delivery_not_retryable: 409,
-  already_member: 409,
-  last_owner: 409,
-  payload_too_large: 413,
-  file_too_large: 413,
-  too_many_files: 413,
-  unsupported_media_type: 415,
-  file_type_not_allowed: 415,
-  empty_submission: 422,
-  form_closed: 423,
-  rate_limited: 429,
-  internal_error: 500,
-  busy: 503,
-  incomplete: 503,
-  unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
+export { ERROR_CODES, type ErrorCode } from '#domain/errors.ts';
 
 /** What each error status means, for the reference. */
 export const ERROR_STATUSES: Record<number, string> = {

@@ -173,14 +173,12 @@ export function attemptNumber(delivery: Delivery, message: ReceivedMessage): num
 export function assertRetryable(delivery: Delivery): void {
   if (delivery.status === 'cancelled' && delivery.cancelReason === 'submission_deleted') {
     throw new ServiceError(
-      409,
       'delivery_not_retryable',
       'The submission was deleted; there is nothing to send',
     );
   }
   if (delivery.status !== 'failed' && delivery.status !== 'cancelled') {
     throw new ServiceError(
-      409,
       'delivery_not_failed',
       `The delivery is ${delivery.status}; only a failed or cancelled one is sent again`,
     );

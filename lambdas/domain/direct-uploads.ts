@@ -130,7 +130,6 @@ export function decodeMetadata(value: string | undefined): string | undefined {
 /** A direct upload named by a post after another stored submission used it. */
 export const uploadAlreadyUsed = (uploadId: string) =>
   new ServiceError(
-    400,
     'upload_already_used',
     `Upload ${uploadId} was already used by another submission (an upload is used once): upload the file again`,
   );

@@ -61,10 +61,7 @@ export function assertPlanAllows(update: FormUpdate, plan: PlanName): void {
     code: 'plan_required',
     message: 'Needs the Pro plan',
   }));
-  throw new ServiceError(
-    402,
-    'plan_required',
-    `Changing ${settings.join(', ')} needs the Pro plan`,
-    { issues },
-  );
+  throw new ServiceError('plan_required', `Changing ${settings.join(', ')} needs the Pro plan`, {
+    issues,
+  });
 }

@@ -19,7 +19,9 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export interface FieldDefinition {
+// Object types, not interfaces: the answer's shape keeps unknown keys of a
+// field and of the design (a loose object), and only an object type fits that.
+export type FieldDefinition = {
   id: string;
   type: FieldType;
   label?: string;
@@ -32,16 +34,16 @@ export interface FieldDefinition {
   min?: number;
   max?: number;
   options?: string[];
-}
+};
 
-export interface FormDesign {
+export type FormDesign = {
   theme?: 'light' | 'dark' | 'auto';
   accent?: string;
   title?: string;
   description?: string;
   submitLabel?: string;
   successMessage?: string;
-}
+};
 
 export type FormStatus = 'active' | 'paused';
 export type ClosedReason = 'manual' | 'max_submissions' | 'auto_close_date';

@@ -34,16 +34,15 @@ export function memberEmail(value: string): string {
 
 export const lastOwner = () =>
   new ServiceError(
-    409,
     'last_owner',
     'A team keeps at least one owner: make another member owner first',
   );
 
 export const ownerOnly = () =>
-  new ServiceError(403, 'owner_only', 'Only an owner of the team may do this');
+  new ServiceError('owner_only', 'Only an owner of the team may do this');
 
 export const alreadyMember = () =>
-  new ServiceError(409, 'already_member', 'This address is already a member of the team');
+  new ServiceError('already_member', 'This address is already a member of the team');
 
 /** What the API shows of a member. */
 export function toMemberView(member: Member) {

@@ -64,7 +64,7 @@ const DEFAULT_CLOSED_MESSAGE = 'This form is closed and no longer accepts submis
 export function formClosed(form: Pick<FormRecord, 'closedMessage'>, plan: PlanName): ServiceError {
   const message =
     plan === 'pro' && form.closedMessage ? form.closedMessage : DEFAULT_CLOSED_MESSAGE;
-  return new ServiceError(423, 'form_closed', message);
+  return new ServiceError('form_closed', message);
 }
 
 export interface Allowances {
@@ -105,7 +105,6 @@ export function nearLimitFrom(allowance: number): number {
 
 export const submissionLimitReached = () =>
   new ServiceError(
-    402,
     'submission_limit_reached',
     "This form's team has used its submissions for this month",
   );

@@ -57,12 +57,15 @@ function withPrefix(total: Counters, prefix: string): Record<string, number> {
 }
 
 /** By count, most first, then by name. */
-function top(counts: Record<string, number>, key: 'code' | 'host', limit = 10) {
-  return Object.entries(counts)
-    .filter(([, count]) => count > 0)
-    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, limit)
-    .map(([name, count]) => ({ [key]: name, count }));
+function top<K extends 'code' | 'host'>(counts: Record<string, number>, key: K, limit = 10) {
+  return (
+    Object.entries(counts)
+      .filter(([, count]) => count > 0)
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, limit)
+      // A computed key widens to an index signature: say which key it is.
+      .map(([name, count]) => ({ [key]: name, count }) as Record<K, string> & { count: number })
+  );
 }
 
 function fieldSummary(field: FieldDefinition, total: Counters): FieldSummary {
@@ -157,13 +160,34 @@ function attendingField(fields: readonly FieldDefinition[]): FieldDefinition | u
   return choices.find((f) => f.id === 'attending') ?? choices.find(offersYesNo);
 }
 
+interface Nps {
+  promoters: number;
+  passives: number;
+  detractors: number;
+  score: number;
+}
+
+/** The block of the form's type (docs/analytics.md#summary); a custom form has none. */
+type ByTypeBlock =
+  | { unread: number; medianMinutesToFirstRead: number | null }
+  | { signups: number; uniqueEmails: number; cumulative: { date: string; total: number }[] }
+  | {
+      ratingField: string | null;
+      average: number | null;
+      distribution: Record<string, number>;
+      trend: { date: string; average: number | null }[];
+      nps: Nps | null;
+    }
+  | { yes: number; no: number; maybe: number; guests: number }
+  | Record<string, never>;
+
 function byTypeBlock(
   form: Pick<FormRecord, 'type' | 'fields'>,
   total: Counters,
   perDay: Map<string, Counters>,
   range: SummaryRange,
   signupsBefore: number,
-): Record<string, unknown> {
+): ByTypeBlock {
   const fields = form.fields ?? [];
   switch (form.type) {
     case 'contact':
@@ -192,7 +216,7 @@ function byTypeBlock(
         const day = fieldSummary(rating, perDay.get(date) ?? {}) as typeof summary;
         return { date, average: day.average };
       });
-      let nps: Record<string, number> | null = null;
+      let nps: Nps | null = null;
       // A 0–10 (or 1–10) question: 0 to 6 detract (docs/analytics.md#summary).
       if (summary.max === 10) {
         const count = (from: number, to: number) => {
@@ -297,8 +321,8 @@ export function summaryReport(input: {
         dropped: droppedOf(day),
       };
     }),
-    dropped: Object.fromEntries(DROP_REASONS.map((reason) => [reason, total[`d:${reason}`] ?? 0])),
-    devices: Object.fromEntries(DEVICES.map((device) => [device, total[`dv:${device}`] ?? 0])),
+    dropped: countsOf(DROP_REASONS, (reason) => total[`d:${reason}`] ?? 0),
+    devices: countsOf(DEVICES, (device) => total[`dv:${device}`] ?? 0),
     countries: top(withPrefix(total, 'cc:'), 'code'),
     referrers: top(withPrefix(total, 'rf:'), 'host'),
     fields: Object.fromEntries(
@@ -306,4 +330,9 @@ export function summaryReport(input: {
     ),
     byType: byTypeBlock(form, total, perDay, range, signupsBefore),
   };
+}
+
+/** A count for each of a closed set of names: every name present, as the answer promises. */
+function countsOf<K extends string>(names: readonly K[], countOf: (name: K) => number) {
+  return Object.fromEntries(names.map((name) => [name, countOf(name)])) as Record<K, number>;
 }

@@ -1,6 +1,7 @@
 import type * as z from 'zod/v4/core';
-import type { ErrorCode } from '#contracts/error-codes.ts';
-import type { ResponseName } from '#contracts/responses.ts';
+import type { ERROR_CODES, ErrorCode } from '#contracts/error-codes.ts';
+import type { ResponseBody, ResponseName } from '#contracts/responses.ts';
+import type { ErrorBody, JsonResponse } from './respond.ts';
 
 /**
  * A route's contract, declared once in its handler module (`export const
@@ -51,7 +52,11 @@ export interface Contract {
    * `internal_error`, and `invalid_request` with a query or body).
    */
   errors: readonly ErrorCode[];
-  /** Public routes answer every website (CORS headers on each answer). */
+  /**
+   * Any website may read its answers: CORS headers on every answer, errors
+   * and pages included. The one declaration: publicRoute and staticAnswer add
+   * the headers from it, and the document lists them from it.
+   */
   cors?: boolean;
   /** Refusals come as a page too when a browser asks for HTML. */
   htmlErrors?: boolean;
@@ -61,3 +66,22 @@ export interface Contract {
 export function defineContract<const C extends Contract>(declared: C): C {
   return declared;
 }
+
+/**
+ * The response one answer allows: its status, with its named shape as the
+ * JSON body (no JSON body where it has none; any where it names a media type).
+ */
+type AnswerResponse<A> = A extends { status: infer S extends number; body: infer B }
+  ? JsonResponse<S, B extends ResponseName ? ResponseBody<B> : B extends null ? never : unknown>
+  : never;
+
+/**
+ * What a handler of contract C may return: one of its answers, the body of
+ * that answer's status in the shape its contract names (typecheck refuses
+ * another), or an error envelope with an error status. Types only: the
+ * shapes are never bundled. A response built without `json` (a redirect, a
+ * CSV, an empty 204) carries no body type and is not checked.
+ */
+export type ContractResponse<C extends Contract> =
+  | AnswerResponse<C['answers'][number]>
+  | JsonResponse<(typeof ERROR_CODES)[ErrorCode], ErrorBody>;

@@ -62,11 +62,10 @@ const envelope = middy<APIGatewayProxyEvent, HttpResponse>()
     const { allowed } = matchRoute(event.httpMethod, event.path);
     if (allowed.length > 0) {
       throw new ServiceError(
-        405,
         'method_not_allowed',
         `${event.httpMethod} is not allowed here; use ${allowed.join(', ')}`,
         { headers: { allow: allowed.join(', ') } },
       );
     }
-    throw new ServiceError(404, 'not_found', `No route for ${event.httpMethod} ${event.path}`);
+    throw new ServiceError('not_found', `No route for ${event.httpMethod} ${event.path}`);
   });

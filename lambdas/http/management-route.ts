@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { Contract } from './contract.ts';
+import type { Contract, ContractResponse } from './contract.ts';
 import { type ContractInput, contractInput } from './contract-input.ts';
 import { type Caller, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
@@ -33,7 +33,7 @@ interface ManagementContext extends Context {
  */
 export function managementRoute<C extends Contract>(
   declared: C,
-  fn: (request: ManagementRequest<C>) => Promise<HttpResponse>,
+  fn: (request: ManagementRequest<C>) => Promise<ContractResponse<C>>,
 ) {
   const chain = middy<APIGatewayProxyEvent, HttpResponse>()
     .use(errorEnvelope())
@@ -64,7 +64,7 @@ export type AnonymousRequest<C extends Contract> = Omit<ManagementRequest<C>, 'c
  */
 export function anonymousRoute<C extends Contract>(
   declared: C,
-  fn: (request: AnonymousRequest<C>) => Promise<HttpResponse>,
+  fn: (request: AnonymousRequest<C>) => Promise<ContractResponse<C>>,
 ) {
   const chain = middy<APIGatewayProxyEvent, HttpResponse>()
     .use(errorEnvelope())

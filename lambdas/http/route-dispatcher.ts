@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ServiceError } from '#domain/errors.ts';
-import { errorBody, type HttpResponse, json } from './respond.ts';
+import { errorJson, type HttpResponse } from './respond.ts';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>;
 
@@ -18,8 +18,7 @@ export function routeDispatcher(table: Record<string, () => Promise<{ handler: H
     const load = table[key];
     if (!load) {
       // API Gateway sends this function only its routes; anything else is a wiring mistake.
-      const error = new ServiceError(404, 'not_found', `No route for ${key}`);
-      return json(error.status, errorBody(error.code, error.message));
+      return errorJson(new ServiceError('not_found', `No route for ${key}`));
     }
     let handler = loaded.get(key);
     if (!handler) {

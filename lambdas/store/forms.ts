@@ -338,7 +338,7 @@ const saveRetries = (doing: string) => ({
   attempts: 3,
   backoff: false,
   exhausted: () =>
-    new ServiceError(409, 'conflict', `The form kept changing while ${doing}; retry the request`),
+    new ServiceError('conflict', `The form kept changing while ${doing}; retry the request`),
 });
 
 /**

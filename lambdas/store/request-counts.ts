@@ -135,7 +135,7 @@ export async function admitRequest(
   }
   // Refused only when every shard is known full; a throttled one might have had room.
   if (throttledAny && fullShardsOf(scope, window).size < shards) {
-    throw new ServiceError(503, 'busy', 'Too many requests at once; try again', {
+    throw new ServiceError('busy', 'Too many requests at once; try again', {
       headers: { 'retry-after': '1' },
     });
   }

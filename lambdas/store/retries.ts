@@ -66,7 +66,7 @@ export function busyRetries(attempts: number, message: string, lastError: () => 
     attempts,
     backoff: true,
     exhausted: () =>
-      new ServiceError(503, 'busy', message, {
+      new ServiceError('busy', message, {
         headers: { 'retry-after': '1' },
         cause: lastError(),
       }),

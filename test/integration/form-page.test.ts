@@ -1,7 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FORM_TYPES } from '#domain/form-model.ts';
+import type { Contract } from '#http/contract.ts';
 import { embedScript } from '#http/pages/embed-script.ts';
+import { contract as formJsonContract } from '#http/pages/get-form-json.ts';
+import { contract as formPageContract } from '#http/pages/get-form-page.ts';
 import { buildEmbedScript } from '#lib/pages/embed-asset.ts';
 import { api } from '#test/support/api.ts';
 import { newForm } from '#test/support/forms.ts';
@@ -99,6 +102,35 @@ describe('GET /f/{key}', () => {
       message: 'No form has this address',
     });
     expect((await api('GET', '/f/-bad', { key: null })).status).toBe(404);
+  });
+
+  it('every answer, the 404s included, carries the CORS its contract declares: none', async () => {
+    const corsOf = (headers: Headers) => ({
+      allowOrigin: headers.get('access-control-allow-origin'),
+      exposed: headers.get('access-control-expose-headers'),
+    });
+    const none = { allowOrigin: null, exposed: null };
+    expect((formPageContract as Contract).cors ?? false).toBe(false);
+    const form = await newForm('free', {}, { name: 'Page', type: 'contact' });
+    const shown = await page(form.key, { origin: 'https://anyone.example' });
+    expect(shown.status).toBe(200);
+    expect(corsOf(shown.headers)).toEqual(none);
+    const missingPage = await page('no-such-form-key', { origin: 'https://anyone.example' });
+    expect(missingPage.status).toBe(404);
+    expect(corsOf(missingPage.headers)).toEqual(none);
+    const missingEnvelope = await api('GET', '/f/no-such-form-key', {
+      key: null,
+      headers: { origin: 'https://anyone.example' },
+    });
+    expect(missingEnvelope.status).toBe(404);
+    expect(corsOf(missingEnvelope.headers)).toEqual(none);
+    // Its JSON declares CORS: the same 404 there carries it.
+    expect(formJsonContract.cors).toBe(true);
+    const missingJson = await publicJson('no-such-form-key');
+    expect(corsOf(missingJson.headers)).toEqual({
+      allowOrigin: '*',
+      exposed: 'x-request-id, retry-after',
+    });
   });
 
   it('escapes every setting it shows', async () => {

@@ -40,7 +40,11 @@ function resolveResponse(response: Json): Json {
   return (document.components.responses as Record<string, Json>)[name]!;
 }
 
-/** Checks one real answer against the document: its status is listed, its body fits. */
+/**
+ * Checks one real answer against the document: its status is listed, its
+ * body fits, and (given its headers) it carries CORS exactly when the
+ * document lists it for that answer, which it does from the contract's `cors`.
+ */
 function expectDocumented(
   method: string,
   path: string,
@@ -48,6 +52,7 @@ function expectDocumented(
   contentType: string,
   body: unknown,
   text: string,
+  headers?: Headers,
 ): void {
   const { match } = matchRoute(method, path.split('?')[0]!);
   expect(match, `${method} ${path} matches a route`).toBeDefined();
@@ -61,6 +66,13 @@ function expectDocumented(
     `${route.name} answered ${status}, which openapi.json does not list: ${text.slice(0, 300)}`,
   ).toBeDefined();
   const content = resolveResponse(documented!).content as Record<string, { schema: Json }>;
+  if (headers) {
+    const listed = (resolveResponse(documented!).headers ?? {}) as Json;
+    expect(
+      headers.get('access-control-allow-origin') !== null,
+      `${route.name} ${status}: CORS as its contract declares`,
+    ).toBe('access-control-allow-origin' in listed);
+  }
   // No content: whatever type the gateway names (API Gateway says application/json), no body.
   if (status === 204) {
     expect(text, `${route.name} 204`).toBe('');
@@ -97,6 +109,7 @@ async function call(
     response.headers.get('content-type') ?? '',
     response.body,
     response.text,
+    response.headers,
   );
   return response;
 }
@@ -115,6 +128,7 @@ function checkedClient(headers: Record<string, string>) {
       contentType,
       contentType.startsWith('application/json') && text ? JSON.parse(text) : undefined,
       text,
+      response.headers,
     );
     return response;
   };

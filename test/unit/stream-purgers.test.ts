@@ -183,7 +183,7 @@ describe('spamPurger', () => {
     store.editSubmissions.mockImplementation((formId) =>
       gauge.run(() => {
         if (formId === 'b') throw new Error('conflict');
-        if (formId === 'c') throw new ServiceError(404, 'not_found', 'Form not found');
+        if (formId === 'c') throw new ServiceError('not_found', 'Form not found');
         return { count: formId === 'a' ? 3 : 0 };
       }),
     );

@@ -48,14 +48,16 @@ describe('submit outcome metrics', () => {
     ]);
   });
 
-  it('counts a refusal by status and code; an unknown code is other, an unexpected error 500', () => {
-    expect(published(() => countRefusal(new ServiceError(503, 'busy', 'busy')))).toEqual([
+  it('counts a refusal by status and code; a code outside the endpoint’s set is other, an unexpected error 500', () => {
+    expect(published(() => countRefusal(new ServiceError('busy', 'busy')))).toEqual([
       { name: 'SubmissionRejected', dimensions: { ...service, status: '503', code: 'busy' } },
     ]);
     expect(
-      published(() => countRefusal(new ServiceError(400, 'something_new', 'a new refusal'))),
+      published(() =>
+        countRefusal(new ServiceError('owner_only', 'a code the endpoint never answers')),
+      ),
     ).toEqual([
-      { name: 'SubmissionRejected', dimensions: { ...service, status: '400', code: 'other' } },
+      { name: 'SubmissionRejected', dimensions: { ...service, status: '403', code: 'other' } },
     ]);
     expect(published(() => countRefusal(new Error('boom')))).toEqual([
       {

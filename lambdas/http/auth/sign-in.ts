@@ -34,7 +34,6 @@ export const handler = anonymousRoute(contract, async ({ event, input }) => {
   const admission = await admitSignInEmail(email, sourceIpOf(event), now, { anyAddress: true });
   if (!admission.admitted) {
     throw new ServiceError(
-      429,
       'rate_limited',
       'Too many sign-in emails asked for; use a link already sent (each works 15 minutes) or wait a while',
       { headers: { 'retry-after': String(admission.retryAfterSeconds) } },

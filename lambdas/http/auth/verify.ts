@@ -50,7 +50,7 @@ export const handler = anonymousRoute(contract, async ({ event, input }) => {
   const ip = sourceIpOf(event);
   const admission = await admitVerify(ip, now.getTime());
   if (!admission.admitted) {
-    throw new ServiceError(429, 'rate_limited', 'Too many sign-in attempts; wait a minute', {
+    throw new ServiceError('rate_limited', 'Too many sign-in attempts; wait a minute', {
       headers: { 'retry-after': String(admission.retryAfterSeconds) },
     });
   }

@@ -63,6 +63,6 @@ export const contract = defineContract({
   errors: [],
 });
 
-export const handler = staticAnswer((event) =>
+export const handler = staticAnswer(contract, (event) =>
   event.path?.endsWith('/') ? withSlash : withoutSlash,
 );

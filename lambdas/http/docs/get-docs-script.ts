@@ -32,4 +32,4 @@ export const contract = defineContract({
   errors: [],
 });
 
-export const handler = staticAnswer(() => script);
+export const handler = staticAnswer(contract, () => script);

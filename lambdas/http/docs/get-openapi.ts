@@ -1,5 +1,4 @@
 import { defineContract } from '#http/contract.ts';
-import { CORS_HEADERS } from '#http/cors.ts';
 import document from '#openapi' with { type: 'json' };
 import { staticAnswer, staticAnswers } from './static-answer.ts';
 
@@ -10,7 +9,7 @@ import { staticAnswer, staticAnswers } from './static-answer.ts';
  */
 const answer = {
   body: `${JSON.stringify(document, null, 2)}\n`,
-  headers: { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8' },
+  headers: { 'content-type': 'application/json; charset=utf-8' },
 };
 
 export const contract = defineContract({
@@ -20,4 +19,4 @@ export const contract = defineContract({
   cors: true,
 });
 
-export const handler = staticAnswer(() => answer);
+export const handler = staticAnswer(contract, () => answer);

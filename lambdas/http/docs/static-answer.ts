@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Contract } from '#http/contract.ts';
+import { withContractCors } from '#http/public-route.ts';
 import { header } from '#http/request.ts';
 import { withRequestId } from '#http/request-id.ts';
 import type { HttpResponse } from '#http/respond.ts';
@@ -32,9 +34,12 @@ export function staticAnswers(description: string, mediaType: string) {
 /**
  * A handler answering a body fixed at module init (chosen per request by
  * `pick`): `200` with its headers, cacheable for five minutes, or `304` when
- * `If-None-Match` names its ETag.
+ * `If-None-Match` names its ETag; with the CORS its contract declares.
  */
-export function staticAnswer(pick: (event: APIGatewayProxyEvent) => StaticBody) {
+export function staticAnswer(
+  declared: Contract,
+  pick: (event: APIGatewayProxyEvent) => StaticBody,
+) {
   const etags = new Map<string, string>();
   const inner = withRequestId(async (event) => {
     const { body, headers } = pick(event);
@@ -44,9 +49,13 @@ export function staticAnswer(pick: (event: APIGatewayProxyEvent) => StaticBody) 
       etags.set(body, etag);
     }
     if (header(event, 'if-none-match') === etag) {
-      return { statusCode: 304, headers: { ...headers, etag }, body: '' };
+      return withContractCors(declared, {
+        statusCode: 304,
+        headers: { ...headers, etag },
+        body: '',
+      });
     }
-    return { statusCode: 200, headers: { ...headers, etag }, body };
+    return withContractCors(declared, { statusCode: 200, headers: { ...headers, etag }, body });
   });
   return async (event: APIGatewayProxyEvent, context: Context): Promise<HttpResponse> => {
     const response = await inner(event, context);

@@ -170,7 +170,6 @@ async function sessionCaller(
     };
     if (!fromOwnOrigin(origin, config.baseUrl)) {
       throw new ServiceError(
-        403,
         'csrf',
         'A signed-in change must come from the dashboard itself (same origin)',
       );
@@ -204,7 +203,6 @@ const signInAgain = () => unauthorized('Your session has ended; sign in again');
 
 function rateLimited(who: string, window: ReturnType<typeof windowAt>, now: Date) {
   return new ServiceError(
-    429,
     'rate_limited',
     `${who} is limited to ${config.managementRatePerMinute} requests a minute`,
     { headers: { 'retry-after': String(retryAfterSeconds(window, now.getTime())) } },

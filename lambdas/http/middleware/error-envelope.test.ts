@@ -96,7 +96,7 @@ describe('errorEnvelope middleware', () => {
 
   it('keeps the headers a ServiceError carries, such as Retry-After on 429', async () => {
     const response = await answerTo(
-      new ServiceError(429, 'rate_limited', 'Slow down', { headers: { 'retry-after': '17' } }),
+      new ServiceError('rate_limited', 'Slow down', { headers: { 'retry-after': '17' } }),
     );
     expect(response.statusCode).toBe(429);
     expect(response.headers?.['retry-after']).toBe('17');
@@ -105,14 +105,14 @@ describe('errorEnvelope middleware', () => {
 
   it('does not log client errors (4xx) as errors', async () => {
     await answerTo(notFound('Form'));
-    await answerTo(new ServiceError(409, 'conflict', 'The form kept changing'));
+    await answerTo(new ServiceError('conflict', 'The form kept changing'));
     expect(logged.err).toEqual([]);
   });
 
   it('logs a 5xx ServiceError with its stack and the request id, and still answers its own code', async () => {
-    const response = await answerTo(new ServiceError(503, 'unavailable', 'Try again later'));
+    const response = await answerTo(new ServiceError('busy', 'Try again later'));
     expect(response.statusCode).toBe(503);
-    expect(bodyOf(response)).toMatchObject({ error: 'unavailable', message: 'Try again later' });
+    expect(bodyOf(response)).toMatchObject({ error: 'busy', message: 'Try again later' });
     expect(logged.err).toHaveLength(1);
     expect(logged.err[0]).toMatchObject({
       level: 'error',

@@ -1,9 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { $ZodError } from 'zod/v4/core';
-import { ServiceError } from '#domain/errors.ts';
+import { invalidRequest, ServiceError } from '#domain/errors.ts';
 import { issuesOf } from '#domain/validation-issues.ts';
-import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { errorJson, type HttpResponse } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 
 /**
@@ -17,31 +17,28 @@ export function errorEnvelope(): MiddlewareObj<APIGatewayProxyEvent, HttpRespons
       const error = request.error;
       if (error instanceof ServiceError) {
         if (error.status >= 500) log.error('request failed', errorFields(error));
-        request.response = json(
-          error.status,
-          errorBody(error.code, error.message, error.issues),
-          error.headers,
-        );
+        request.response = errorJson(error);
         return;
       }
       // zod/v4/core's class: a `zod` and a `zod/mini` error are both instances.
       if (error instanceof $ZodError) {
-        request.response = json(
-          400,
-          errorBody('invalid_request', 'The request is not valid', issuesOf(error)),
-        );
+        request.response = errorJson(invalidRequest('The request is not valid', issuesOf(error)));
         return;
       }
       if (error instanceof Error && error.name === 'TimeoutError') {
         // middy ends the handler just before Lambda would: the caller gets an answer, not a 502.
         log.error('request timed out', errorFields(error));
-        request.response = json(503, errorBody('timeout', 'The request took too long; try again'), {
-          'retry-after': '1',
-        });
+        request.response = errorJson(
+          new ServiceError('timeout', 'The request took too long; try again', {
+            headers: { 'retry-after': '1' },
+          }),
+        );
         return;
       }
       log.error('unexpected error', errorFields(error));
-      request.response = json(500, errorBody('internal_error', 'Something went wrong on our side'));
+      request.response = errorJson(
+        new ServiceError('internal_error', 'Something went wrong on our side'),
+      );
     },
   };
 }

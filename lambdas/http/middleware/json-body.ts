@@ -22,11 +22,11 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Er
         return;
       }
       if (bytes.length > MAX_MANAGEMENT_BODY_BYTES) {
-        throw new ServiceError(413, 'payload_too_large', 'The request body is larger than 256 KB');
+        throw new ServiceError('payload_too_large', 'The request body is larger than 256 KB');
       }
       const type = header(request.event, 'content-type');
       if (type && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-        throw new ServiceError(415, 'unsupported_media_type', 'Send the body as application/json');
+        throw new ServiceError('unsupported_media_type', 'Send the body as application/json');
       }
       try {
         context.body = parseWellFormedJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

@@ -15,7 +15,6 @@ const script = {
     'x-content-type-options': 'nosniff',
     // Loadable by pages that require CORP of what they embed (COEP).
     'cross-origin-resource-policy': 'cross-origin',
-    'access-control-allow-origin': '*',
   },
 };
 
@@ -26,6 +25,8 @@ export const contract = defineContract({
     'text/javascript',
   ),
   errors: [],
+  // A page of another site may fetch it (a module script, `crossorigin`).
+  cors: true,
 });
 
-export const handler = staticAnswer(() => script);
+export const handler = staticAnswer(contract, () => script);

@@ -1,9 +1,9 @@
+import { ServiceError } from '#domain/errors.ts';
 import { originAllowed } from '#domain/visitor.ts';
 import { defineContract } from '#http/contract.ts';
-import { CORS_HEADERS } from '#http/cors.ts';
+import { publicRoute } from '#http/public-route.ts';
 import { header } from '#http/request.ts';
-import { withRequestId } from '#http/request-id.ts';
-import { errorBody, json } from '#http/respond.ts';
+import { errorJson, json } from '#http/respond.ts';
 import { publicFormByKey } from './public-form-lookup.ts';
 
 /**
@@ -22,15 +22,11 @@ export const contract = defineContract({
   cors: true,
 });
 
-export const handler = withRequestId(async (event) => {
+export const handler = publicRoute(contract, async (event) => {
   const found = await publicFormByKey(event.pathParameters?.key, new Date());
-  if (!found) return json(404, errorBody('not_found', 'No form has this address'), CORS_HEADERS);
+  if (!found) return errorJson(new ServiceError('not_found', 'No form has this address'));
   if (!originAllowed(found.allowedOrigins, header(event, 'origin'), header(event, 'referer'))) {
-    return json(
-      403,
-      errorBody('origin_not_allowed', 'This website may not show this form'),
-      CORS_HEADERS,
-    );
+    return errorJson(new ServiceError('origin_not_allowed', 'This website may not show this form'));
   }
-  return json(200, found.view, CORS_HEADERS);
+  return json(200, found.view);
 });

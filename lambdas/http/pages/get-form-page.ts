@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { uploadsPostOrigin } from '#aws/upload-target.ts';
+import { ServiceError } from '#domain/errors.ts';
 import { defineContract } from '#http/contract.ts';
-import { CORS_HEADERS } from '#http/cors.ts';
 import { wantsHtml } from '#http/negotiate.ts';
 import { errorPage, PAGE_HEADERS } from '#http/post-answer-pages.ts';
+import { publicRoute } from '#http/public-route.ts';
 import { header } from '#http/request.ts';
-import { withRequestId } from '#http/request-id.ts';
-import { errorBody, json } from '#http/respond.ts';
+import { errorJson } from '#http/respond.ts';
 import { log } from '#log';
 import { boundedFormPage, formPageCsp } from './form-page.ts';
 import { publicFormByKey } from './public-form-lookup.ts';
@@ -30,17 +30,17 @@ export const contract = defineContract({
   htmlErrors: true,
 });
 
-export const handler = withRequestId(async (event) => {
+export const handler = publicRoute(contract, async (event) => {
   const found = await publicFormByKey(event.pathParameters?.key, new Date());
   if (!found) {
     const message = 'No form has this address';
     return wantsHtml(header(event, 'accept'))
       ? {
           statusCode: 404,
-          headers: { ...PAGE_HEADERS, ...CORS_HEADERS },
+          headers: PAGE_HEADERS,
           body: errorPage({ status: 404, title: 'Form not found', message }),
         }
-      : json(404, errorBody('not_found', message), CORS_HEADERS);
+      : errorJson(new ServiceError('not_found', message));
   }
   const nonce = randomBytes(18).toString('base64');
   const base = event.path?.endsWith('/') ? '../../' : '../';
@@ -49,7 +49,7 @@ export const handler = withRequestId(async (event) => {
     log.warn('form page too large', { key: found.view.key });
     return {
       statusCode: 500,
-      headers: { ...PAGE_HEADERS, ...CORS_HEADERS },
+      headers: PAGE_HEADERS,
       body: errorPage({
         status: 500,
         title: 'This form cannot be shown',

@@ -1,13 +1,13 @@
 import { isbot } from 'isbot';
 import { canonicalIp } from '#domain/addresses.ts';
+import { ServiceError } from '#domain/errors.ts';
 import { isFormKey } from '#domain/ids.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { hourOf, VIEWS_PER_VISITOR_PER_MINUTE } from '#domain/summary-counters.ts';
 import { defineContract } from '#http/contract.ts';
-import { CORS_HEADERS } from '#http/cors.ts';
+import { publicRoute } from '#http/public-route.ts';
 import { header, sourceIpOf } from '#http/request.ts';
-import { withRequestId } from '#http/request-id.ts';
-import { errorBody, json } from '#http/respond.ts';
+import { errorJson } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import { findFormKey } from '#store/forms.ts';
 import { admitRequest, viewVisitorScope } from '#store/rate-limits.ts';
@@ -29,10 +29,10 @@ export const contract = defineContract({
   cors: true,
 });
 
-export const handler = withRequestId(async (event) => {
+export const handler = publicRoute(contract, async (event) => {
   const key = event.pathParameters?.key;
   const mapping = isFormKey(key) ? await findFormKey(key) : undefined;
-  if (!mapping) return json(404, errorBody('not_found', 'No form has this address'), CORS_HEADERS);
+  if (!mapping) return errorJson(new ServiceError('not_found', 'No form has this address'));
   const userAgent = header(event, 'user-agent') ?? '';
   if (userAgent !== '' && !isbot(userAgent)) {
     const now = new Date();
@@ -49,5 +49,5 @@ export const handler = withRequestId(async (event) => {
       log.error('view not counted', { formId: mapping.formId, ...errorFields(error) });
     }
   }
-  return { statusCode: 204, headers: CORS_HEADERS, body: '' };
+  return { statusCode: 204, headers: {}, body: '' };
 });

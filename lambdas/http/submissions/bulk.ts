@@ -1,7 +1,8 @@
 import type { $ZodType } from 'zod/v4/core';
 import { type BulkTarget, effectiveAsOf, stillTargeted } from '#domain/bulk-target.ts';
+import { ERROR_CODES } from '#domain/errors.ts';
 import { defineContract } from '#http/contract.ts';
-import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { errorBody, json } from '#http/respond.ts';
 import { targetedSubmissions } from '#store/folder-reads.ts';
 import {
   type BulkOptions,
@@ -25,7 +26,7 @@ export async function bulkEdit(
   edit: SubmissionEdit,
   remainingMs: () => number,
   afterCommit?: BulkOptions['afterCommit'],
-): Promise<HttpResponse> {
+) {
   const now = new Date();
   const batches = targetedSubmissions(
     formId,
@@ -42,7 +43,7 @@ export async function bulkEdit(
   });
   if (outcome.complete) return json(200, { count: outcome.count });
   return json(
-    503,
+    ERROR_CODES.incomplete,
     {
       ...errorBody(
         'incomplete',

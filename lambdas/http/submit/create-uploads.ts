@@ -6,9 +6,8 @@ import {
 import { ServiceError } from '#domain/errors.ts';
 import { uploadRequestSchema } from '#domain/upload-request.ts';
 import { defineContract } from '#http/contract.ts';
-import { CORS_HEADERS } from '#http/cors.ts';
-import { withRequestId } from '#http/request-id.ts';
-import { errorBody, json } from '#http/respond.ts';
+import { publicRoute } from '#http/public-route.ts';
+import { errorJson, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import { SHARED_STEP_ERRORS } from './step-errors.ts';
 import { submitRequestOf } from './submit-request.ts';
@@ -36,19 +35,16 @@ export const contract = defineContract({
   cors: true,
 });
 
-export const handler = withRequestId(async (event) => {
+export const handler = publicRoute(contract, async (event) => {
   const request = submitRequestOf(event);
   try {
     const uploads = await grantUploads(request, new Date());
-    return json(200, { ok: true, uploads }, CORS_HEADERS);
+    return json(200, { ok: true, uploads });
   } catch (error) {
     if (error instanceof ServiceError) {
-      return json(error.status, errorBody(error.code, error.message, error.issues), {
-        ...CORS_HEADERS,
-        ...error.headers,
-      });
+      return errorJson(error);
     }
     log.error('unexpected error', errorFields(error));
-    return json(500, errorBody('internal_error', 'Something went wrong on our side'), CORS_HEADERS);
+    return errorJson(new ServiceError('internal_error', 'Something went wrong on our side'));
   }
 });

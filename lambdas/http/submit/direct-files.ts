@@ -33,14 +33,12 @@ export function directFileLimitOf(form: Pick<FormRecord, 'uploadLimitMb'>): numb
 
 const uploadNotFound = (uploadId: string) =>
   new ServiceError(
-    400,
     'upload_not_found',
     `Upload ${uploadId} is not waiting for this form: it was never uploaded, was already used by a submission, or belongs to another form`,
   );
 
 const uploadExpired = (uploadId: string, why: 'expired' | 'late') =>
   new ServiceError(
-    400,
     'upload_expired',
     why === 'expired'
       ? `Upload ${uploadId} has expired: uploads must be submitted within a day`

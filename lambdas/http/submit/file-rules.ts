@@ -113,25 +113,23 @@ export function storedMime(declared: string | undefined): string {
 }
 
 export const uploadsDisabled = () =>
-  new ServiceError(400, 'uploads_disabled', 'This form does not accept file uploads');
+  new ServiceError('uploads_disabled', 'This form does not accept file uploads');
 
 export const tooManyFiles = (maxFiles: number) =>
-  new ServiceError(413, 'too_many_files', `A post may carry at most ${maxFiles} files`);
+  new ServiceError('too_many_files', `A post may carry at most ${maxFiles} files`);
 
 export const fileTooLarge = (name: string, maxFileBytes: number) =>
   new ServiceError(
-    413,
     'file_too_large',
     `"${name}" is too large: files may be at most ${describeBytes(maxFileBytes)}`,
   );
 
 export const fileTypeNotAllowed = (name: string, reason: string) =>
-  new ServiceError(415, 'file_type_not_allowed', `"${name}" cannot be uploaded: ${reason}`);
+  new ServiceError('file_type_not_allowed', `"${name}" cannot be uploaded: ${reason}`);
 
 /** The files of one direct-upload post together exceed the per-post total. */
 export const filesTooLarge = (maxBytes: number) =>
   new ServiceError(
-    413,
     'payload_too_large',
     `The files of one post may total at most ${describeBytes(maxBytes)}`,
   );

@@ -34,7 +34,7 @@ const PARTS_MAX = 2000;
 const PARSE_DEADLINE_MS = 10_000;
 
 const unreadable = () =>
-  new ServiceError(415, 'unsupported_media_type', 'The multipart body could not be read');
+  new ServiceError('unsupported_media_type', 'The multipart body could not be read');
 
 /**
  * Reads a multipart/form-data body with busboy. Text parts (no `filename` parameter) become

@@ -22,7 +22,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
 /** RFC 2046 boundary characters, allowing up to 200 of them where the RFC says 70. */
 const BOUNDARY = /^[0-9a-z'()+_,./:=? -]{0,199}[0-9a-z'()+_,./:=?-]$/i;
 
-const unsupported = (message: string) => new ServiceError(415, 'unsupported_media_type', message);
+const unsupported = (message: string) => new ServiceError('unsupported_media_type', message);
 
 /**
  * Parses the public submit endpoint's body by its Content-Type: urlencoded, multipart or a
@@ -37,7 +37,6 @@ export async function parseSubmitBody(
 ): Promise<ParsedBody> {
   if (body.length > limits.maxBodyBytes) {
     throw new ServiceError(
-      413,
       'payload_too_large',
       `The request body may be at most ${describeBytes(limits.maxBodyBytes)}`,
     );

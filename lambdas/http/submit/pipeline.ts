@@ -100,7 +100,7 @@ const UPLOAD_CLAIM_SECONDS = PENDING_UPLOAD_SECONDS + 86_400;
 /** Checking and moving direct uploads: loaded only by posts that name `_uploads`. */
 const pendingUploads = () => import('#aws/pending-uploads.ts');
 
-const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
+const formNotFound = () => new ServiceError('not_found', 'No form has this address');
 
 /**
  * The twelve processing steps (docs/submit.md#processing-order), in
@@ -158,7 +158,7 @@ async function stepsAfterTheForm(
   }
   // 3. Allowed websites.
   if (!originAllowed(form.allowedOrigins, request.origin, request.referer)) {
-    throw new ServiceError(403, 'origin_not_allowed', 'This website may not post to this form');
+    throw new ServiceError('origin_not_allowed', 'This website may not post to this form');
   }
   // 4. Rate limits.
   await enforceRateLimits(form.id, request.ip, now);
@@ -183,7 +183,7 @@ async function stepsAfterTheForm(
   // so does an upload id in `_uploads` (direct uploads, checked in S3 here).
   const uploadIds = uploadIdsOf(body.pairs);
   if (isEmptySubmission(data, body.files.length + uploadIds.length + (body.fileError ? 1 : 0))) {
-    throw new ServiceError(422, 'empty_submission', 'The submission has no answers');
+    throw new ServiceError('empty_submission', 'The submission has no answers');
   }
   if (body.fileError) throw body.fileError;
   const direct: DirectFile[] =
@@ -199,7 +199,6 @@ async function stepsAfterTheForm(
   const files = [...body.files, ...direct];
   if (Buffer.byteLength(JSON.stringify(data)) > BODY_LIMIT_BYTES) {
     throw new ServiceError(
-      413,
       'payload_too_large',
       'The answers exceed 200 KB; only files may make a post larger',
     );
@@ -306,9 +305,9 @@ async function checkCaptcha(
   token: string | undefined,
   request: SubmitRequest,
 ): Promise<void> {
-  if (!token) throw new ServiceError(403, 'captcha_failed', 'The captcha was not completed');
+  if (!token) throw new ServiceError('captcha_failed', 'The captcha was not completed');
   if (!form.captchaSecretKey) {
-    throw new ServiceError(403, 'captcha_failed', 'The captcha could not be checked');
+    throw new ServiceError('captcha_failed', 'The captcha could not be checked');
   }
   const verdict = await verifyTurnstile({
     secret: form.captchaSecretKey,
@@ -318,12 +317,11 @@ async function checkCaptcha(
   });
   if (verdict === 'unavailable') {
     throw new ServiceError(
-      403,
       'captcha_unavailable',
       'The captcha service could not be reached; please try again',
     );
   }
-  if (verdict === 'failed') throw new ServiceError(403, 'captcha_failed', 'The captcha failed');
+  if (verdict === 'failed') throw new ServiceError('captcha_failed', 'The captcha failed');
 }
 
 /** Closes the form if its count has reached `maxSubmissions`; a failure here loses no post. */

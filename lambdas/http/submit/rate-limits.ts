@@ -18,7 +18,7 @@ export async function enforceRateLimits(formId: string, ip: string | undefined, 
   }
   if (!(await Promise.all(checks)).every(Boolean)) {
     const seconds = retryAfterSeconds(window, now.getTime());
-    throw new ServiceError(429, 'rate_limited', 'Too many submissions; try again shortly', {
+    throw new ServiceError('rate_limited', 'Too many submissions; try again shortly', {
       headers: { 'retry-after': String(seconds) },
     });
   }

@@ -1,12 +1,11 @@
 import { ServiceError } from '#domain/errors.ts';
-import { CORS_HEADERS } from '#http/cors.ts';
 import { errorPage, PAGE_HEADERS, thankYouPage } from '#http/post-answer-pages.ts';
-import { errorBody, type HttpResponse, json } from '#http/respond.ts';
+import { errorJson, json } from '#http/respond.ts';
 import { errorFields, log } from '#log';
 import type { SubmitOutcome } from './pipeline.ts';
 
 function html(statusCode: number, body: string, headers: Record<string, string> = {}) {
-  return { statusCode, headers: { ...PAGE_HEADERS, ...CORS_HEADERS, ...headers }, body };
+  return { statusCode, headers: { ...PAGE_HEADERS, ...headers }, body };
 }
 
 /**
@@ -17,24 +16,23 @@ export function outcomeResponse(
   outcome: SubmitOutcome,
   wantsHtml: boolean,
   backUrl: string | undefined,
-): HttpResponse {
+) {
   if (wantsHtml) {
     const { view } = outcome;
     if (view.redirect) {
-      return { statusCode: 303, headers: { ...CORS_HEADERS, location: view.redirect }, body: '' };
+      return { statusCode: 303, headers: { location: view.redirect }, body: '' };
     }
     return html(
       200,
       thankYouPage({ title: view.title, message: view.message, design: view.design, backUrl }),
     );
   }
-  if (outcome.kind === 'dropped') return json(200, { ok: true }, CORS_HEADERS);
+  if (outcome.kind === 'dropped') return json(200, { ok: true });
   return json(
     200,
     outcome.nearLimit
       ? { ok: true, submissionId: outcome.submissionId, warning: 'near_limit' }
       : { ok: true, submissionId: outcome.submissionId },
-    CORS_HEADERS,
   );
 }
 
@@ -53,17 +51,12 @@ const TITLES: Record<number, string> = {
 };
 
 /** A refusal in the endpoint's envelope, or as a page with the reason and a way back. */
-export function errorResponse(
-  error: unknown,
-  wantsHtml: boolean,
-  backUrl: string | undefined,
-): HttpResponse {
+export function errorResponse(error: unknown, wantsHtml: boolean, backUrl: string | undefined) {
   const failure =
     error instanceof ServiceError
       ? error
-      : new ServiceError(500, 'internal_error', 'Something went wrong on our side');
+      : new ServiceError('internal_error', 'Something went wrong on our side');
   if (!(error instanceof ServiceError)) log.error('unexpected error', errorFields(error));
-  const headers = { ...CORS_HEADERS, ...failure.headers };
   if (wantsHtml) {
     const page = errorPage({
       status: failure.status,
@@ -73,5 +66,5 @@ export function errorResponse(
     });
     return html(failure.status, page, failure.headers);
   }
-  return json(failure.status, errorBody(failure.code, failure.message), headers);
+  return errorJson(failure);
 }

@@ -1,7 +1,7 @@
 import { defineContract } from '#http/contract.ts';
 import { wantsHtml } from '#http/negotiate.ts';
+import { publicRoute } from '#http/public-route.ts';
 import { header } from '#http/request.ts';
-import { withRequestId } from '#http/request-id.ts';
 import { flush } from '#metrics';
 import { countOutcome, countRefusal } from './outcome-metrics.ts';
 import { acceptSubmission } from './pipeline.ts';
@@ -50,7 +50,7 @@ export const contract = defineContract({
   htmlErrors: true,
 });
 
-export const handler = withRequestId(async (event) => {
+export const handler = publicRoute(contract, async (event) => {
   const html = wantsHtml(header(event, 'accept'));
   const request = submitRequestOf(event);
   try {

@@ -44,7 +44,7 @@ export interface GrantedUpload {
   expiresAt: string;
 }
 
-const formNotFound = () => new ServiceError(404, 'not_found', 'No form has this address');
+const formNotFound = () => new ServiceError('not_found', 'No form has this address');
 
 /**
  * `POST /s/{key}/uploads`: the submit steps that make sense before a post
@@ -72,7 +72,7 @@ export async function grantUploads(request: SubmitRequest, now: Date): Promise<G
   }
   // 3. Allowed websites. 4. Rate limits (the submit endpoint's windows).
   if (!originAllowed(form.allowedOrigins, request.origin, request.referer)) {
-    throw new ServiceError(403, 'origin_not_allowed', 'This website may not post to this form');
+    throw new ServiceError('origin_not_allowed', 'This website may not post to this form');
   }
   await enforceRateLimits(form.id, request.ip, now);
 
@@ -118,19 +118,18 @@ function readFiles(request: SubmitRequest, quiet: boolean): DeclaredFile[] | und
     const type = (request.contentType ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') {
       throw new ServiceError(
-        415,
         'unsupported_media_type',
         'Send the files to upload as application/json',
       );
     }
     if (request.body.length > BODY_LIMIT_BYTES) {
-      throw new ServiceError(413, 'payload_too_large', 'The request exceeds 200 KB');
+      throw new ServiceError('payload_too_large', 'The request exceeds 200 KB');
     }
     let input: unknown;
     try {
       input = parseWellFormedJson(request.body.toString('utf8'));
     } catch {
-      throw new ServiceError(415, 'unsupported_media_type', 'The body is not valid JSON');
+      throw new ServiceError('unsupported_media_type', 'The body is not valid JSON');
     }
     const { files } = parse(uploadRequestSchema, input);
     return files.map((file) => ({

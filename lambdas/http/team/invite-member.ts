@@ -38,7 +38,6 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
   });
   if (!admission.admitted) {
     throw new ServiceError(
-      429,
       'rate_limited',
       'This address has been sent too many sign-in emails; invite it again later',
       { headers: { 'retry-after': String(admission.retryAfterSeconds) } },

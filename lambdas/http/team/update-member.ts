@@ -28,7 +28,7 @@ export const handler = managementRoute(
     if (!member) throw notFound('Member');
     const change = input.body();
     if (!(await updateMember(member, change))) {
-      throw new ServiceError(409, 'conflict', 'The member changed meanwhile; retry the request');
+      throw new ServiceError('conflict', 'The member changed meanwhile; retry the request');
     }
     const updated = { ...member, ...change };
     await auditByCaller(caller, event, 'member.updated', member.userId, {

@@ -33,7 +33,7 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   const now = new Date();
   const pending = requeued(delivery, webhook.createdAt, now);
   if (!(await saveDelivery(pending, delivery, now))) {
-    throw new ServiceError(409, 'conflict', 'The delivery changed meanwhile; retry the request');
+    throw new ServiceError('conflict', 'The delivery changed meanwhile; retry the request');
   }
   await enqueue('webhooks', [
     { formId: form.id, submissionId: delivery.submissionId } satisfies WebhookJob,
