@@ -19,18 +19,19 @@ export function SettingsScreen(props: { formId: string }) {
   const [dirty, setDirty] = useState<Set<string>>(new Set());
   // Unsaved changes: the browser asks before the page is left or reloaded, and the app
   // before one of its links leads elsewhere.
+  // Keyed by the names, not the count: one group saved as another is changed keeps the
+  // count, and the question must name the group that is unsaved now.
+  const unsaved = [...dirty].join(', ').toLowerCase();
   useEffect(() => {
-    if (dirty.size === 0) return;
+    if (unsaved === '') return;
     const ask = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener('beforeunload', ask);
-    askBeforeLeaving(() =>
-      window.confirm(`Leave without saving ${[...dirty].join(', ').toLowerCase()}?`),
-    );
+    askBeforeLeaving(() => window.confirm(`Leave without saving ${unsaved}?`));
     return () => {
       window.removeEventListener('beforeunload', ask);
       askBeforeLeaving(undefined);
     };
-  }, [dirty.size]);
+  }, [unsaved]);
   return (
     <FormScreen loaded={loaded} class="settings" title={(form) => `Settings of ${form.name}`}>
       {(form) => (

@@ -103,6 +103,43 @@ describe('the settings screen', () => {
     }
   });
 
+  it('asks about the group that is unsaved now, when one group is put back as another is changed in the same moment', async () => {
+    const { owner, formId } = await ownerWithForm('pro');
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/settings`,
+    });
+    const { page } = dashboard;
+    try {
+      const security = page.getByRole('form', { name: /^Spam and security/ });
+      const ips = security.getByLabel('Blocked IP addresses or ranges (one a line)');
+      await ips.fill('10.0.0.0/8');
+      await page.getByRole('heading', { name: 'Spam and security (not saved)' }).waitFor();
+      const sender = page.getByRole('form', { name: /^Notifications/ }).getByLabel('Sender name');
+      // Both edits in one task, as a save's answer and a keystroke can land in one render.
+      await page.evaluate(
+        ([list, name]) => {
+          const type = (field: HTMLInputElement | HTMLTextAreaElement, value: string) => {
+            field.value = value;
+            field.dispatchEvent(new Event('input', { bubbles: true }));
+          };
+          type(list as HTMLTextAreaElement, '');
+          type(name as HTMLInputElement, 'Front desk');
+        },
+        [await ips.elementHandle(), await sender.elementHandle()],
+      );
+      await page.getByRole('heading', { name: 'Notifications (not saved)' }).waitFor();
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+      await expect.poll(() => asked).toEqual(['Leave without saving notifications?']);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
   it('lists the placeholders beside the email texts, each a button that inserts at the cursor by keyboard; an unknown one is refused at its field', async () => {
     const { owner, formId, saved } = await ownerWithForm('pro');
     const fields = [
