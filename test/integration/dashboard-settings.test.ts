@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
@@ -21,6 +22,20 @@ async function ownerWithForm(plan: 'free' | 'pro') {
       unknown
     >;
   return { owner, formId, saved };
+}
+
+/**
+ * Follows the in-app Inbox link, staying on the page when the app asks
+ * first; what it asked, for a poll.
+ */
+async function leaveForInbox(page: Page): Promise<() => string[]> {
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+  return () => asked;
 }
 
 describe('the settings screen', () => {
@@ -87,13 +102,7 @@ describe('the settings screen', () => {
       await security.getByText('A secret is saved').waitFor();
       // Unsaved: an in-app link asks first; staying keeps the change on screen.
       await notifications.getByLabel('Sender name').fill('Front desk');
-      const asked: string[] = [];
-      page.once('dialog', (dialog) => {
-        asked.push(dialog.message());
-        void dialog.dismiss();
-      });
-      await page.getByRole('link', { name: 'Inbox', exact: true }).click();
-      await expect.poll(() => asked).toEqual(['Leave without saving notifications?']);
+      await expect.poll(await leaveForInbox(page)).toEqual(['Leave without saving notifications?']);
       expect(await notifications.getByLabel('Sender name').inputValue()).toBe('Front desk');
       await page.getByRole('heading', { name: /^Settings of/ }).waitFor();
       await expectAccessible(page, 'settings');
@@ -128,13 +137,7 @@ describe('the settings screen', () => {
         [await ips.elementHandle(), await sender.elementHandle()],
       );
       await page.getByRole('heading', { name: 'Notifications (not saved)' }).waitFor();
-      const asked: string[] = [];
-      page.once('dialog', (dialog) => {
-        asked.push(dialog.message());
-        void dialog.dismiss();
-      });
-      await page.getByRole('link', { name: 'Inbox', exact: true }).click();
-      await expect.poll(() => asked).toEqual(['Leave without saving notifications?']);
+      await expect.poll(await leaveForInbox(page)).toEqual(['Leave without saving notifications?']);
     } finally {
       await dashboard.close();
     }
