@@ -1,7 +1,7 @@
 import type { Member } from '#domain/members.ts';
 import type { Team } from '#domain/team.ts';
-import { batchGetAll } from './batches.ts';
-import { apiKeyKey, memberKey, stripPlumbing, teamKey } from './keys.ts';
+import { readCallerContext } from './caller-context.ts';
+import { apiKeyKey, stripPlumbing } from './keys.ts';
 import { getItem } from './table.ts';
 
 /**
@@ -60,19 +60,13 @@ export async function getApiKey(keyId: string): Promise<ApiKeyRecord | undefined
 }
 
 /**
- * What a key's request acts with, read in one consistent BatchGet: its team
- * and its creator's membership as they stand now (either may be gone).
+ * What a key's request acts with: its team and its creator's membership as
+ * they stand now (either may be gone).
  */
 export async function readKeyContext(
   teamId: string,
   userId: string,
 ): Promise<{ team?: Team; member?: Member }> {
-  const items = await batchGetAll([teamKey(teamId), memberKey(teamId, userId)], {
-    consistent: true,
-  });
-  const of = <T>(entity: string) => {
-    const item = items.find((each) => each.entity === entity);
-    return item ? stripPlumbing<T>(item) : undefined;
-  };
-  return { team: of<Team>('team'), member: of<Member>('member') };
+  const { team, member } = await readCallerContext(teamId, userId);
+  return { team, member };
 }

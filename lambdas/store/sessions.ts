@@ -1,7 +1,8 @@
 import type { Member } from '#domain/members.ts';
 import { type Session, sessionExpiresAt } from '#domain/sessions.ts';
 import type { Team } from '#domain/team.ts';
-import { batchGetAll, batchWriteAll } from './batches.ts';
+import { batchWriteAll } from './batches.ts';
+import { readCallerContext } from './caller-context.ts';
 import { memberKey, sessionKey, sessionPrefix, stripPlumbing, teamKey } from './keys.ts';
 import { updateIf } from './retries.ts';
 import { itemsWithPrefix } from './table.ts';
@@ -57,19 +58,10 @@ export async function readSessionContext(ids: {
   userId: string;
   sessionId: string;
 }): Promise<{ session?: Session; team?: Team; member?: Member }> {
-  const items = await batchGetAll(
-    [
-      sessionKey(ids.teamId, ids.userId, ids.sessionId),
-      teamKey(ids.teamId),
-      memberKey(ids.teamId, ids.userId),
-    ],
-    { consistent: true },
-  );
-  const of = <T>(entity: string) => {
-    const item = items.find((each) => each.entity === entity);
-    return item ? stripPlumbing<T>(item) : undefined;
-  };
-  return { session: of<Session>('session'), team: of<Team>('team'), member: of<Member>('member') };
+  const { team, member, entity } = await readCallerContext(ids.teamId, ids.userId, [
+    sessionKey(ids.teamId, ids.userId, ids.sessionId),
+  ]);
+  return { session: entity<Session>('session'), team, member };
 }
 
 /** Slides the session forward; nothing when it was ended meanwhile. */
