@@ -47,7 +47,7 @@ export function App() {
       });
   }, []);
 
-  useEffect(load, []);
+  useEffect(load, [load]);
   useEffect(
     () =>
       onSignedOut(() => {

@@ -88,10 +88,11 @@ export function useQuery<T>(key: string, fetcher: (signal: AbortSignal) => Promi
       failed: (error) => setState((now) => ({ data: now.data, error, loading: false })),
     });
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new key is what starts a new read
   useEffect(() => {
     void reload();
     return () => reads.current!.stop();
-  }, [key]);
+  }, [key, reload]);
   const setData = useCallback((data: T) => setState({ data, loading: false }), []);
   return { data: state.data, error: state.error, loading: state.loading, reload, setData };
 }

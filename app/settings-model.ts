@@ -1,5 +1,6 @@
 import { PRO_SETTINGS } from '#domain/form-gating.ts';
 import { type FormUpdate, formUpdateInput } from '#domain/form-update-input.ts';
+import { FORM_TYPE_WORDS, FORM_TYPES } from './form-types.ts';
 import type { Form } from './model.ts';
 
 /**
@@ -47,13 +48,7 @@ export const GROUPS: readonly { title: string; settings: readonly Setting[] }[] 
         key: 'type',
         label: 'Type (picks the summary)',
         kind: 'select',
-        options: [
-          ['contact', 'Contact'],
-          ['waitlist', 'Waitlist'],
-          ['feedback', 'Feedback'],
-          ['rsvp', 'RSVP'],
-          ['custom', 'Custom'],
-        ],
+        options: FORM_TYPES.map((type) => [type, FORM_TYPE_WORDS[type].label]),
       },
     ],
   },

@@ -51,6 +51,7 @@ export function FormWorkspace(props: {
   const head = useRef<HTMLDivElement>(null);
   useStickyHeight(head);
   // On a phone the tabs are a row that scrolls sideways: the current one is kept in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new tab is what moves the row
   useEffect(() => {
     head.current
       ?.querySelector('.tabs [aria-current="page"]')

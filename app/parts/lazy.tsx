@@ -30,7 +30,7 @@ export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P
     const [error, setError] = useState<unknown>();
     useEffect(() => {
       if (!Screen) preload().then((component) => setScreen(() => component), setError);
-    }, []);
+    }, [Screen]);
     if (error) throw error;
     if (!Screen)
       return (

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * A menu button (the WAI-ARIA pattern): Enter, Space or ↓ opens it on its
@@ -11,7 +11,10 @@ export function MenuButton(props: { label: string; children: ComponentChildren }
   const [open, setOpen] = useState<false | 'first' | 'last'>(false);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLDivElement>(null);
-  const items = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+  const items = useCallback(
+    () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])],
+    [],
+  );
 
   // Before the next key is handled: the item opened on has the focus at once.
   useLayoutEffect(() => {
@@ -24,7 +27,7 @@ export function MenuButton(props: { label: string; children: ComponentChildren }
     };
     document.addEventListener('pointerdown', away);
     return () => document.removeEventListener('pointerdown', away);
-  }, [open]);
+  }, [open, items]);
 
   const onButtonKey = (event: KeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {

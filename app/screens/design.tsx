@@ -122,45 +122,43 @@ function DesignEditor(props: {
     }
   };
   return (
-    <>
-      <div class="design-columns">
-        <form onSubmit={save} aria-label="Design" noValidate>
-          <div class="setting">
-            <label for="design-theme">Theme</label>
-            <select id="design-theme" value={draft.theme} onChange={set('theme')}>
-              <option value="auto">Follows the visitor's system</option>
-              <option value="light">Light</option>
-              <option value="dark">Dark</option>
-            </select>
-          </div>
-          <div class="setting">
-            <label for="design-accent">Accent colour</label>
-            <input
-              id="design-accent"
-              type="color"
-              value={draft.accent || DEFAULT_ACCENT}
-              onInput={set('accent')}
-            />
-            {problems.accent && <p class="field-problem">{problems.accent}</p>}
-          </div>
-          {field('title', 'Title (empty: the form name)')}
-          {field('description', 'Description', true)}
-          {field('submitLabel', 'Button label (empty: Send)')}
-          {field('successMessage', 'Message after a post', true)}
-          <div class="actions">
-            <button type="submit">Save the design</button>
-            <span role="status">{message}</span>
-          </div>
-        </form>
-        <section aria-labelledby="preview-title">
-          <h2 id="preview-title">Preview</h2>
-          <p class="hint">
-            The hosted page as visitors will see it (drawn by the same code); sending is off here.
-            After a post: “{draft.successMessage.trim() || 'Your submission has been received.'}”
-          </p>
-          <Preview form={form} draft={draft} />
-        </section>
-      </div>
-    </>
+    <div class="design-columns">
+      <form onSubmit={save} aria-label="Design" noValidate>
+        <div class="setting">
+          <label for="design-theme">Theme</label>
+          <select id="design-theme" value={draft.theme} onChange={set('theme')}>
+            <option value="auto">Follows the visitor's system</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </div>
+        <div class="setting">
+          <label for="design-accent">Accent colour</label>
+          <input
+            id="design-accent"
+            type="color"
+            value={draft.accent || DEFAULT_ACCENT}
+            onInput={set('accent')}
+          />
+          {problems.accent && <p class="field-problem">{problems.accent}</p>}
+        </div>
+        {field('title', 'Title (empty: the form name)')}
+        {field('description', 'Description', true)}
+        {field('submitLabel', 'Button label (empty: Send)')}
+        {field('successMessage', 'Message after a post', true)}
+        <div class="actions">
+          <button type="submit">Save the design</button>
+          <span role="status">{message}</span>
+        </div>
+      </form>
+      <section aria-labelledby="preview-title">
+        <h2 id="preview-title">Preview</h2>
+        <p class="hint">
+          The hosted page as visitors will see it (drawn by the same code); sending is off here.
+          After a post: “{draft.successMessage.trim() || 'Your submission has been received.'}”
+        </p>
+        <Preview form={form} draft={draft} />
+      </section>
+    </div>
   );
 }

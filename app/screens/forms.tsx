@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
 import { failureWords, useQuery } from '../data.ts';
+import { FORM_TYPE_WORDS, FORM_TYPES } from '../form-types.ts';
 import type { Form, FormSummary, TeamView } from '../model.ts';
 import { Loading, Problem } from '../parts/feedback.tsx';
 import { Link } from '../parts/link.tsx';
@@ -9,8 +10,6 @@ import { submissionsAndTests } from '../parts/submission-count.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
 import { paths } from '../paths.ts';
 import { navigate } from '../router.ts';
-
-const TYPES = ['contact', 'waitlist', 'feedback', 'rsvp', 'custom'];
 
 /** The team's forms, newest first, this month's usage, and a new form. */
 export function Forms() {
@@ -100,14 +99,18 @@ function NewForm(props: { team: TeamView | undefined }) {
       <select
         id="new-form-type"
         value={type}
+        aria-describedby="new-form-type-help"
         onChange={(e) => setType(e.currentTarget.value as Form['type'])}
       >
-        {TYPES.map((each) => (
+        {FORM_TYPES.map((each) => (
           <option key={each} value={each}>
-            {each}
+            {FORM_TYPE_WORDS[each].label}
           </option>
         ))}
       </select>
+      <p id="new-form-type-help" class="hint">
+        {FORM_TYPE_WORDS[type].description}
+      </p>
       <button type="submit" disabled={busy}>
         Create form
       </button>

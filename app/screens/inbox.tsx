@@ -74,6 +74,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const form = shown.data?.form.id === formId ? shown.data.form : undefined;
   const list = form && shown.data?.list;
   const load = shown.reload;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new answer is what resets the selection
   useEffect(() => {
     setFresh(0);
     setSelected(new Set());

@@ -67,6 +67,7 @@ export function SearchResults(props: {
     );
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new form, folder or query starts a new search
   useEffect(() => {
     setFound([]);
     setSearched(0);

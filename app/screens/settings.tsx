@@ -153,8 +153,10 @@ function GroupForm(props: {
   const [busy, setBusy] = useState(false);
   // A save of another group changes `form` too: only this group's own saved values reset it.
   const savedKey = JSON.stringify(saved);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the saved values, not the object
   useEffect(() => setDraft(saved), [savedKey]);
   const changed = Object.keys(changesOf(group, saved, draft).body).length > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the parent's callback is new each render; only a change of `changed` is news
   useEffect(() => props.onDirty(changed), [changed]);
   const titleId = `group-${group.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
 

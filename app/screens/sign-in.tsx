@@ -20,6 +20,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
     navigate(takePlace(), { replace: true });
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a sign-in link's token is read once, on arrival
   useEffect(() => {
     const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
     if (!token) return;

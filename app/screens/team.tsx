@@ -355,6 +355,7 @@ function Audit() {
       setProblem(reason(failure));
     }
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page is read once, on arrival
   useEffect(() => {
     void more();
   }, []);

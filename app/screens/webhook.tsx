@@ -273,6 +273,7 @@ function Deliveries(props: { formId: string; watchSince?: number }) {
   const pages = newest.data && [...newest.data.deliveries, ...(older?.deliveries ?? [])];
   const next = older ? older.next : (newest.data?.next ?? null);
   // After "send a test": look again every second until its delivery has an outcome.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new test is what starts the watch
   useEffect(() => {
     if (!props.watchSince) return;
     const timer = setInterval(() => {

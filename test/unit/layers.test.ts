@@ -131,3 +131,36 @@ describe('the layers of lambdas/', () => {
     expect(speakers).toEqual([]);
   });
 });
+
+describe('the layer of app/ (the dashboard, run in a browser)', () => {
+  const APP = join(ROOT, 'app');
+  const reached = new Set<string>();
+  const packages = new Set<string>();
+  // A type-only import leaves nothing in the bundle (the typed client names handlers' types).
+  const VALUE_IMPORT =
+    /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
+  const walk = (file: string) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const specifier of [...text.matchAll(VALUE_IMPORT)].map((m) => (m[1] ?? m[2])!)) {
+      const target = resolveSpecifier(file, specifier);
+      if (target === undefined) packages.add(specifier);
+      else if (existsSync(target)) walk(target);
+    }
+  };
+  for (const file of sourceFiles(APP)) walk(file);
+  const outside = (dir: string) =>
+    [...reached].filter((file) => file.startsWith(join(ROOT, dir))).map((f) => relative(ROOT, f));
+
+  it('reads the whole dashboard and what it imports', () => {
+    expect([...reached].filter((file) => file.startsWith(APP)).length).toBeGreaterThan(40);
+    expect(reached).toContain(join(ROOT, 'lambdas/client/client.ts'));
+  });
+
+  it('reaches no store, no AWS client and no AWS SDK, not even through another module', () => {
+    expect(outside('lambdas/store')).toEqual([]);
+    expect(outside('lambdas/aws')).toEqual([]);
+    expect([...packages].filter((p) => p.startsWith('@aws-sdk/'))).toEqual([]);
+  });
+});
