@@ -1,6 +1,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from './confirm.tsx';
+import { isTyping } from './typing.ts';
 
 /**
  * The inbox's keys, as mail clients have them: j/k move, o or Enter open,
@@ -30,8 +31,7 @@ export function useInboxKeys(options: {
       const { options } = current.current;
       if (!options.enabled) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      const target = event.target as HTMLElement;
-      if (target.closest('input, textarea, select, [contenteditable]')) return;
+      if (isTyping(event.target)) return;
       const move = (to: number) => {
         const row = Math.max(0, Math.min(options.count - 1, to));
         current.current.focused = row;
