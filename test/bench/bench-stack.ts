@@ -26,7 +26,10 @@ export interface BenchStack {
  * client and sample its own memory), torn down after `run`. Management rate
  * limits are lifted: a bench measures the path, not the limits.
  */
-export async function withBenchStack(run: (bench: BenchStack) => Promise<void>): Promise<void> {
+export async function withBenchStack(
+  run: (bench: BenchStack) => Promise<void>,
+  options: { tableStream?: boolean } = {},
+): Promise<void> {
   process.env.MANAGEMENT_RATE_PER_MINUTE = '100000000';
   const stateDir = await mkdtemp(join(tmpdir(), 'form-service-bench-'));
   const stack = await startLocalStack({
@@ -34,6 +37,7 @@ export async function withBenchStack(run: (bench: BenchStack) => Promise<void>):
     inMemory: true,
     ports: { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0 },
     logLevel: 'error',
+    tableStream: options.tableStream,
   });
   const { api, newForm } = benchClient(stack.info);
   try {
