@@ -24,7 +24,7 @@ describe('sending an invitation again', () => {
     expect(second.code).not.toBe(first.code);
 
     const audit = await api('GET', '/v1/team/audit', { key: owner.apiKey });
-    expect(audit.body.events[0]).toMatchObject({
+    expect((audit.body.events as unknown[])[0]).toMatchObject({
       action: 'member.invitation_resent',
       target: invited.body.userId,
       details: { email, role: 'member' },
