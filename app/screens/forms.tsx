@@ -52,7 +52,7 @@ export function Forms() {
                 {form.emoji && <span aria-hidden="true">{form.emoji} </span>}
                 {form.name}
               </Link>
-              <span class="type">{form.type}</span>
+              <span class="type">{FORM_TYPE_WORDS[form.type].label}</span>
               <StatusBadge status={form.status} closedReason={closed[form.id] ?? null} />
               <span class="count">{submissionsAndTests(form.submissionCount, form.testCount)}</span>
               <span class={form.unreadCount > 0 ? 'count unread' : 'count'}>
