@@ -5,7 +5,7 @@ import type { Form } from '#app/model.ts';
 
 describe('the design draft', () => {
   it('reads a saved design, every text as typed and the theme automatic when unset', () => {
-    expect(draftOf({ design: { accent: '#aa00cc' } } as Form)).toEqual({
+    expect(draftOf({ design: { accent: '#aa00cc' } as Form['design'] })).toEqual({
       theme: 'auto',
       accent: '#aa00cc',
       title: '',
@@ -16,7 +16,7 @@ describe('the design draft', () => {
   });
 
   it('saves the theme and each text typed or saved before; an emptied one is sent empty, a never-set empty one left out', () => {
-    const draft = { ...draftOf({ design: {} } as Form), title: 'Join', submitLabel: '' };
+    const draft = { ...draftOf({ design: {} as Form['design'] }), title: 'Join', submitLabel: '' };
     expect(designToSave(draft, {} as Form['design'])).toEqual({ theme: 'auto', title: 'Join' });
     expect(designToSave(draft, { submitLabel: 'Go' } as Form['design'])).toEqual({
       theme: 'auto',
