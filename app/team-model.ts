@@ -33,9 +33,11 @@ export const memberWords = (member: Pick<Member, 'name' | 'email'>) =>
 
 /** "Pro plan · 3 members · 2 invites pending · 4 of 3 forms" */
 export function teamSummary(team: TeamView, members?: readonly Member[]): string {
+  // The members as listed are newer than the team's count after an invite or a removal.
+  const count = members?.length ?? team.memberCount;
   const parts = [
     planWords(team.plan),
-    `${team.memberCount} ${team.memberCount === 1 ? 'member' : 'members'}`,
+    `${count} ${count === 1 ? 'member' : 'members'}`,
     members ? pendingInvitesWords(members) : '',
     `${team.formCount}${team.formLimit === null ? '' : ` of ${team.formLimit}`} ${team.formCount === 1 && team.formLimit === null ? 'form' : 'forms'}`,
   ];

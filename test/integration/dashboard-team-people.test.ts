@@ -68,7 +68,7 @@ describe('the team screen in words for people', () => {
         await page.getByRole('button', { name: 'Invite' }).click();
         await members.getByRole('rowheader', { name: email }).waitFor();
       }
-      await page.getByText('2 invites pending').waitFor();
+      await page.getByText('Pro plan · 3 members · 2 invites pending · 1 form').waitFor();
       await expect
         .poll(() => members.getByRole('cell', { name: 'Invited, not signed in yet' }).count())
         .toBe(2);
