@@ -7,7 +7,6 @@ import { Inbox } from './screens/inbox.tsx';
 import { Share } from './screens/share.tsx';
 import { SubmissionView } from './screens/submission.tsx';
 import { SummaryScreen } from './screens/summary.tsx';
-import { TeamScreen } from './screens/team.tsx';
 import { WebhookScreen } from './screens/webhook.tsx';
 
 /** The settings screen checks with the route's own schema (zod and more): loaded when opened. */
@@ -28,6 +27,11 @@ const DesignScreen = lazyScreen(() =>
 /** The emails screen renders the email worker's own templates: loaded when opened. */
 const EmailsScreen = lazyScreen(() =>
   import('./screens/emails.tsx').then((module) => module.EmailsScreen),
+);
+
+/** The team screen names sessions with a user-agent parser (bowser): loaded when opened. */
+const TeamScreen = lazyScreen(() =>
+  import('./screens/team.tsx').then((module) => module.TeamScreen),
 );
 
 /**
@@ -65,7 +69,7 @@ export const ROUTES: Route[] = [
   }),
   route('/forms/:id/webhook', ({ id }) => <WebhookScreen formId={id} />, { tab: 'webhook' }),
   route('/forms/:id', ({ id }, query) => <Inbox formId={id} query={query} />, { tab: 'inbox' }),
-  route('/team', () => <TeamScreen />),
+  route('/team', () => <TeamScreen />, { preload: TeamScreen.preload }),
   route('/', () => <Forms />),
 ];
 

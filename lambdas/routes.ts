@@ -437,6 +437,15 @@ export const routes: readonly Route[] = [
   },
   {
     ...accountsDefaults,
+    name: 'resendInvitation',
+    method: 'POST',
+    path: '/v1/team/members/{userId}/invitation',
+    handler: 'http/team/resend-invitation.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:signIns:send'],
+    summary: 'Emails a member who has never signed in their invitation again (owners only).',
+  },
+  {
+    ...accountsDefaults,
     name: 'updateMember',
     method: 'PATCH',
     path: '/v1/team/members/{userId}',

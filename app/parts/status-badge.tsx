@@ -1,12 +1,13 @@
-const WHY: Record<string, string> = {
-  manual: 'paused',
-  max_submissions: 'closed: submission limit reached',
-  auto_close_date: 'closed: close date passed',
+import type { Form } from '../model.ts';
+
+const WHY: Record<NonNullable<Form['closedReason']>, string> = {
+  manual: 'Paused',
+  max_submissions: 'Closed: submission limit reached',
+  auto_close_date: 'Closed: close date passed',
 };
 
-/** Active, paused, or closed and why. */
-export function StatusBadge(props: { status: 'active' | 'paused'; closedReason: string | null }) {
-  const text =
-    props.status === 'active' ? 'active' : (WHY[props.closedReason ?? 'manual'] ?? 'paused');
+/** Open, paused, or closed and why (docs/forms.md). */
+export function StatusBadge(props: { status: Form['status']; closedReason: Form['closedReason'] }) {
+  const text = props.status === 'active' ? 'Open' : WHY[props.closedReason ?? 'manual'];
   return <span class={`badge ${props.status}`}>{text}</span>;
 }

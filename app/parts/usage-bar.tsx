@@ -1,15 +1,20 @@
 import type { TeamView } from '../model.ts';
+import { planWords } from '../team-model.ts';
 
-/** This month's submissions against the allowance; past 95 % the bar turns to a warning. */
+/**
+ * This month's submissions against the plan's allowance; from 95 % on
+ * (`nearLimitFrom`) the bar turns to a warning, and at the allowance new
+ * submissions are refused until the month ends (docs/submit.md#processing-order).
+ */
 export function UsageBar(props: { team: TeamView }) {
   const { usage, plan } = props.team;
   const near = usage.submissions >= usage.nearLimitFrom;
+  const allowance = usage.allowance.toLocaleString();
   return (
     <section class="usage" aria-labelledby="usage-title">
       <h2 id="usage-title">This month</h2>
       <label for="usage-meter">
-        {usage.submissions.toLocaleString()} of {usage.allowance.toLocaleString()} submissions (
-        {plan} plan)
+        {usage.submissions.toLocaleString()} of {allowance} submissions ({planWords(plan)})
       </label>
       <meter
         id="usage-meter"
@@ -21,8 +26,8 @@ export function UsageBar(props: { team: TeamView }) {
       />
       <p class={near ? 'warning' : 'hint'}>
         {near
-          ? `Near the limit: posts now answer with a near_limit warning, and stop at ${usage.allowance.toLocaleString()}.`
-          : `Posts carry a near_limit warning from ${usage.nearLimitFrom.toLocaleString()} on (95 %).`}
+          ? `Nearly at this month's allowance: from ${allowance} submissions, new ones are refused until the month ends.`
+          : `The plan takes ${allowance} submissions a month; this bar turns to a warning at ${usage.nearLimitFrom.toLocaleString()}.`}
       </p>
     </section>
   );

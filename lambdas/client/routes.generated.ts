@@ -31,6 +31,7 @@ import type { contract as endOtherSessions } from '#http/auth/end-other-sessions
 import type { contract as getTeam } from '#http/team/get-team.ts';
 import type { contract as listMembers } from '#http/team/list-members.ts';
 import type { contract as inviteMember } from '#http/team/invite-member.ts';
+import type { contract as resendInvitation } from '#http/team/resend-invitation.ts';
 import type { contract as updateMember } from '#http/team/update-member.ts';
 import type { contract as removeMember } from '#http/team/remove-member.ts';
 import type { contract as listApiKeys } from '#http/team/list-api-keys.ts';
@@ -72,6 +73,7 @@ export interface RouteContracts {
   getTeam: typeof getTeam;
   listMembers: typeof listMembers;
   inviteMember: typeof inviteMember;
+  resendInvitation: typeof resendInvitation;
   updateMember: typeof updateMember;
   removeMember: typeof removeMember;
   listApiKeys: typeof listApiKeys;
@@ -114,6 +116,7 @@ export const ROUTE_ADDRESSES = {
   getTeam: ['GET', '/v1/team'],
   listMembers: ['GET', '/v1/team/members'],
   inviteMember: ['POST', '/v1/team/members'],
+  resendInvitation: ['POST', '/v1/team/members/{userId}/invitation'],
   updateMember: ['PATCH', '/v1/team/members/{userId}'],
   removeMember: ['DELETE', '/v1/team/members/{userId}'],
   listApiKeys: ['GET', '/v1/team/api-keys'],

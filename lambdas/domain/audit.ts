@@ -1,7 +1,7 @@
 /**
  * The team's audit trail: who did what, when and from where, kept a year.
  * Recorded: sign-ins, failed codes and links, sign-outs and sessions ended,
- * member and API key changes, form deletes, bulk deletes of submissions, and every
+ * member and API key changes (invitations sent again too), form deletes, bulk deletes of submissions, and every
  * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
  * the webhook connected, changed or disconnected, its secret rotated, the
  * notification address changed, a CSV export, a form's key rotated, a test
@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'auth.signed_out',
   'auth.sessions_ended',
   'member.invited',
+  'member.invitation_resent',
   'member.removed',
   'member.updated',
   'api_key.created',

@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   delivery_not_retryable: 409,
   already_member: 409,
   last_owner: 409,
+  invitation_accepted: 409,
   payload_too_large: 413,
   file_too_large: 413,
   too_many_files: 413,

@@ -41,6 +41,12 @@ export const lastOwner = () =>
 export const ownerOnly = () =>
   new ServiceError('owner_only', 'Only an owner of the team may do this');
 
+export const invitationAccepted = () =>
+  new ServiceError(
+    'invitation_accepted',
+    'This member has signed in already: there is no invitation to send again',
+  );
+
 export const alreadyMember = () =>
   new ServiceError('already_member', 'This address is already a member of the team');
 

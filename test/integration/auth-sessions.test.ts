@@ -24,6 +24,7 @@ const managementRoutes = routes.filter((route) => route.auth === 'apiKey');
 const OWNER_ONLY = new Set([
   'listMembers',
   'inviteMember',
+  'resendInvitation',
   'updateMember',
   'removeMember',
   'listApiKeys',

@@ -48,9 +48,10 @@ describe('the design screen', () => {
         await visitor.goto(`${stack().baseUrl}/f/${created.body.key}`);
         await visitor.getByRole('heading', { name: 'Join the <beta>' }).waitFor();
         const hosted = visitor.getByRole('button', { name: 'Count me in' });
-        expect(await hosted.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
-          'rgb(170, 0, 204)',
-        );
+        // Polled: one run read '' here, the page's styles not applied yet when the heading showed.
+        await expect
+          .poll(() => hosted.evaluate((el) => getComputedStyle(el).backgroundColor))
+          .toBe('rgb(170, 0, 204)');
       } finally {
         await visitor.close();
       }

@@ -40,12 +40,16 @@ describe('the forms screen', () => {
       const list = page.getByRole('list', { name: 'Forms' });
       await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
       const rows = await list.getByRole('listitem').allTextContents();
-      expect(rows[0]).toMatch(/Newer.*contact.*active.*2 submissions.*2 unread/);
-      expect(rows[1]).toMatch(/Older.*feedback.*paused.*0 submissions.*0 unread/);
+      // Types and statuses in words, not the API's names (`contact`, `active`).
+      expect(rows[0]).toMatch(/Newer.*Contact.*Open.*2 submissions.*2 unread/);
+      expect(rows[1]).toMatch(/Older.*Feedback.*Paused.*0 submissions.*0 unread/);
       await expect.poll(() => page.getByText('📝').count()).toBe(1);
       await expect
         .poll(() => page.getByText(/2 of 10,000 submissions/).count(), { message: 'usage' })
         .toBe(1);
+      await page.getByText('2 of 10,000 submissions (Pro plan)').waitFor();
+      await page.getByText('The plan takes 10,000 submissions a month').waitFor();
+      expect(await page.getByText(/near_limit|active|pro plan/).count()).toBe(0);
       expect(await page.getByRole('meter').getAttribute('aria-valuenow')).toBe(null);
       expect(await page.locator('meter').getAttribute('value')).toBe('2');
       await expectAccessible(page, 'forms, light, 1280');

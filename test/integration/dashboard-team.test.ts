@@ -77,10 +77,15 @@ describe('the team screen', () => {
       await page.reload();
       const audit = page.getByRole('region', { name: 'Audit trail' });
       await audit
-        .getByRole('cell', { name: /member invited/ })
+        .getByRole('cell', { name: `You invited ${invitee} as a member.` })
         .first()
         .waitFor();
-      for (const what of [/member removed/, /api key created/, /api key revoked/]) {
+      for (const what of [
+        `You made ${invitee} an owner.`,
+        `You removed ${invitee} from the team.`,
+        'You created the API key “CRM sync”.',
+        'You revoked the API key “CRM sync”.',
+      ]) {
         expect(await audit.getByRole('cell', { name: what }).count(), String(what)).toBeGreaterThan(
           0,
         );

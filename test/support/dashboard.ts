@@ -19,6 +19,8 @@ export interface DashboardOptions {
   path?: string;
   /** The browser's time zone (default: this machine's). */
   timezoneId?: string;
+  /** The browser's User-Agent (default: Chromium's own). */
+  userAgent?: string;
 }
 
 export async function openDashboard(
@@ -30,6 +32,7 @@ export async function openDashboard(
     viewport: { width: options.width ?? 1280, height: 900 },
     colorScheme: options.dark ? 'dark' : 'light',
     timezoneId: options.timezoneId,
+    userAgent: options.userAgent,
     acceptDownloads: true,
   });
   if (options.cookie) {

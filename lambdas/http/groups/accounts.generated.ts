@@ -12,6 +12,7 @@ export const handler = routeDispatcher({
   'GET /v1/team': () => import('#http/team/get-team.ts'),
   'GET /v1/team/members': () => import('#http/team/list-members.ts'),
   'POST /v1/team/members': () => import('#http/team/invite-member.ts'),
+  'POST /v1/team/members/{userId}/invitation': () => import('#http/team/resend-invitation.ts'),
   'PATCH /v1/team/members/{userId}': () => import('#http/team/update-member.ts'),
   'DELETE /v1/team/members/{userId}': () => import('#http/team/remove-member.ts'),
   'GET /v1/team/api-keys': () => import('#http/team/list-api-keys.ts'),

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { enqueue } from '#aws/queues.ts';
-import { ServiceError } from '#domain/errors.ts';
 import { inviteMemberInput } from '#domain/member-input.ts';
 import { type Member, toMemberView } from '#domain/members.ts';
-import type { SignInJob } from '#domain/sign-in-job.ts';
 import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
-import { sourceIpOf } from '#http/request.ts';
 import { json } from '#http/respond.ts';
 import { addMember } from '#store/members.ts';
-import { admitSignInEmail } from '#store/sign-in-counts.ts';
+import { admitInvitation, queueInvitation } from './invitation-email.ts';
 import { requireOwner } from './require-owner.ts';
 
 /**
@@ -33,16 +29,7 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
   requireOwner(caller);
   const request = input.body();
   const now = new Date();
-  const admission = await admitSignInEmail(request.email, sourceIpOf(event), now.getTime(), {
-    anyAddress: false,
-  });
-  if (!admission.admitted) {
-    throw new ServiceError(
-      'rate_limited',
-      'This address has been sent too many sign-in emails; invite it again later',
-      { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
-    );
-  }
+  await admitInvitation(request.email, event, now);
   const member: Member = {
     userId: randomUUID(),
     teamId: caller.team.teamId,
@@ -53,9 +40,7 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
     lastSignInAt: null,
   };
   await addMember(member);
-  await enqueue('signIns', [
-    { email: member.email, requestedAt: now.toISOString(), reason: 'invite' } satisfies SignInJob,
-  ]);
+  await queueInvitation(member.email, now);
   await auditByCaller(caller, event, 'member.invited', member.userId, {
     email: member.email,
     role: member.role,

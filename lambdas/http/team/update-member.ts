@@ -32,6 +32,7 @@ export const handler = managementRoute(
     }
     const updated = { ...member, ...change };
     await auditByCaller(caller, event, 'member.updated', member.userId, {
+      email: member.email,
       role: updated.role,
       previousRole: member.role,
     });

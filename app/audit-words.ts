@@ -1,0 +1,126 @@
+import type { AuditAction } from '#domain/audit.ts';
+import type { AuditEvent } from './model.ts';
+
+/**
+ * The audit trail in sentences ("Ana Lopez rotated the form key of
+ * Contact"): each action the domain records (docs/people.md#teams-members-keys-and-the-audit-trail)
+ * has its words here, in a Record, so a new action cannot reach the screen
+ * as a code. The trail stores ids; the names come from what the screen has
+ * read (members, forms, keys), with the words the event kept as a fallback
+ * for what has gone since.
+ */
+
+/** The names the screen knows, by id. */
+export interface AuditNames {
+  /** The signed-in member: their own actions read "You …". */
+  selfId: string;
+  members: ReadonlyMap<string, { name: string; email: string }>;
+  forms: ReadonlyMap<string, string>;
+  keys: ReadonlyMap<string, string>;
+}
+
+interface Said {
+  /** Who acted, capitalised: "You", "Ana Lopez", "The API key “CRM sync”". */
+  who: string;
+  /** The member the event is about: a name, an email, or words for one who left. */
+  member: string;
+  /** The form the event is about, by its name. */
+  form: string;
+  text: (name: string) => string;
+  count: (name: string) => number;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+const roleWords = (role: string) => (role === 'owner' ? 'an owner' : 'a member');
+
+const FOLDER_WORDS: Record<string, string> = {
+  all: 'the submissions',
+  unread: 'the unread submissions',
+  starred: 'the starred submissions',
+  spam: 'the spam',
+};
+
+const SENTENCES: Record<AuditAction, (said: Said) => string> = {
+  'auth.signed_in': (s) =>
+    `${s.who} signed in with ${s.text('method') === 'code' ? 'an emailed code' : 'an emailed link'}`,
+  'auth.code_failed': (s) =>
+    s.text('reason') === 'too_many_codes'
+      ? `A sign-in code for ${s.member} was refused: too many codes tried this hour`
+      : `A wrong sign-in code was tried for ${s.member}`,
+  'auth.link_failed': (s) =>
+    s.text('reason') === 'link_used'
+      ? `A sign-in link of ${s.member} was used again and refused (a forwarded email?)`
+      : `An expired sign-in link of ${s.member} was refused`,
+  'auth.signed_out': (s) => `${s.who} signed out`,
+  'auth.sessions_ended': (s) =>
+    `${s.who} signed out everywhere else (${plural(s.count('count'), 'session')} ended)`,
+  'member.invited': (s) => `${s.who} invited ${s.member} as ${roleWords(s.text('role'))}`,
+  'member.invitation_resent': (s) => `${s.who} sent ${s.member} their invitation again`,
+  'member.updated': (s) => `${s.who} made ${s.member} ${roleWords(s.text('role'))}`,
+  'member.removed': (s) => {
+    const keys = s.count('apiKeysRevoked');
+    return `${s.who} removed ${s.member} from the team${keys > 0 ? `, which revoked ${plural(keys, 'API key')} they made` : ''}`;
+  },
+  'api_key.created': (s) => `${s.who} created the API key “${s.text('name')}”`,
+  'api_key.revoked': (s) =>
+    s.text('reason') === 'member_removed'
+      ? `The API key “${s.text('name')}” was revoked: the member who made it left the team`
+      : `${s.who} revoked the API key “${s.text('name')}”`,
+  'form.deleted': (s) => `${s.who} deleted the form ${s.text('name') || s.form}`,
+  'form.key_rotated': (s) => `${s.who} rotated the form key of ${s.form}`,
+  'form.notify_email_changed': (s) =>
+    `${s.who} changed where ${s.form} sends its notifications: from ${s.text('previous') || 'the team owner'} to ${s.text('notifyEmail') || 'the team owner'}`,
+  'form.test_submitted': (s) => `${s.who} sent a test submission to ${s.form}`,
+  'submissions.deleted': (s) => {
+    const by = s.text('by');
+    const what = by === 'filter:spam' ? 'spam submission' : 'submission';
+    return `${s.who} deleted ${plural(s.count('count'), what)} of ${s.form}`;
+  },
+  'submissions.exported': (s) =>
+    `${s.who} exported ${FOLDER_WORDS[s.text('filter')] ?? 'the submissions'} of ${s.form} as a spreadsheet (CSV)`,
+  'webhook.connected': (s) =>
+    `${s.who} connected ${s.form} to a webhook at ${s.text('host')}${s.text('copiedFrom') ? ' (copied with the form)' : ''}`,
+  'webhook.url_changed': (s) =>
+    `${s.who} moved the webhook of ${s.form} from ${s.text('previousHost')} to ${s.text('host')}`,
+  'webhook.disconnected': (s) => `${s.who} disconnected the webhook of ${s.form}`,
+  'webhook.secret_rotated': (s) => `${s.who} gave the webhook of ${s.form} a new signing secret`,
+};
+
+function whoActed(event: AuditEvent, names: AuditNames): string {
+  const { actor } = event;
+  if (actor.kind === 'apiKey') {
+    const name = actor.keyId ? names.keys.get(actor.keyId) : undefined;
+    return name ? `The API key “${name}”` : 'An API key';
+  }
+  if (actor.kind === 'anonymous') return 'Someone';
+  if (actor.userId === names.selfId) return 'You';
+  const member = actor.userId ? names.members.get(actor.userId) : undefined;
+  return member?.name || member?.email || actor.email || 'A former member';
+}
+
+function memberNamed(event: AuditEvent, names: AuditNames): string {
+  if (event.target === names.selfId)
+    return event.actor.userId === names.selfId ? 'yourself' : 'you';
+  const member = event.target ? names.members.get(event.target) : undefined;
+  const email = event.details.email ?? event.actor.email;
+  if (member) return member.name ? `${member.name} (${member.email})` : member.email;
+  return typeof email === 'string' && email ? email : 'a former member';
+}
+
+/** One event in one sentence, without its time (the screen shows it beside). */
+export function auditSentence(event: AuditEvent, names: AuditNames): string {
+  const details = event.details;
+  const said: Said = {
+    who: whoActed(event, names),
+    member: memberNamed(event, names),
+    form: (event.target && names.forms.get(event.target)) || 'a form since deleted',
+    text: (name) => {
+      const value = details[name];
+      return value === undefined ? '' : String(value);
+    },
+    count: (name) => Number(details[name] ?? 0),
+  };
+  return `${SENTENCES[event.action](said)}.`;
+}
