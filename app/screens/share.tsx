@@ -28,11 +28,24 @@ export function SharePanel(props: { form: Pick<Form, 'endpoint' | 'key' | 'field
   const { form } = props;
   return (
     <section class="share" aria-label="Share">
-      <CopyField label="Endpoint" value={form.endpoint} />
-      <CopyField label="Hosted page" value={hostedPageOf(form.endpoint)} />
-      <CopyField label="Embed snippet" value={embedSnippet(form.endpoint, form.key)} />
+      <CopyField
+        label="Endpoint"
+        hint="Where your own form posts: set it as the form's action, method POST (JSON works too)."
+        value={form.endpoint}
+      />
+      <CopyField
+        label="Hosted page"
+        hint="A page of its own for this form: share the link, no website needed."
+        value={hostedPageOf(form.endpoint)}
+      />
+      <CopyField
+        label="Embed snippet"
+        hint="Paste it into your page where the form should appear: it draws the form and sends it."
+        value={embedSnippet(form.endpoint, form.key)}
+      />
       <CopyField
         label="HTML form"
+        hint="Your fields as a plain HTML form, ready to paste and style."
         value={htmlSnippet(form.endpoint, form.fields, form.design)}
         multiline
       />

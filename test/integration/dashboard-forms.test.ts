@@ -56,6 +56,8 @@ describe('the forms screen', () => {
 
       await page.getByLabel('Name').fill('Signup');
       await page.getByLabel('Type').selectOption('waitlist');
+      // The type chosen says what it starts with and what its summary counts.
+      await page.getByText(/^Email and name; the summary counts signups/).waitFor();
       await page.getByRole('button', { name: 'Create form' }).click();
       await page.getByRole('heading', { name: 'Share Signup' }).waitFor();
       const endpoint = await page.getByLabel('Endpoint', { exact: true }).inputValue();
@@ -63,6 +65,15 @@ describe('the forms screen', () => {
       expect(await page.getByLabel('Hosted page', { exact: true }).inputValue()).toBe(
         endpoint.replace('/s/', '/f/'),
       );
+      // Each way to publish says what it is for, read with its field.
+      const hintOf = async (label: string) => {
+        const id = await page.getByLabel(label, { exact: true }).getAttribute('aria-describedby');
+        return id ? page.locator(`[id="${id}"]`).textContent() : null;
+      };
+      expect(await hintOf('Endpoint')).toMatch(/form's action, method POST/);
+      expect(await hintOf('Hosted page')).toMatch(/no website needed/);
+      expect(await hintOf('Embed snippet')).toMatch(/where the form should appear/);
+      expect(await hintOf('HTML form')).toMatch(/plain HTML form/);
       const snippet = await page.getByLabel('HTML form', { exact: true }).inputValue();
       expect(snippet).toContain(`action="${endpoint}"`);
       expect(snippet).toContain('name="email"');
