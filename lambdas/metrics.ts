@@ -29,6 +29,8 @@ export type MetricName =
   | 'SubmissionSpam'
   /** dropped quietly, dimension `reason`: `blocked_ip`, `blocked_country`, `honeypot`, `fill_time`, `spam_cap`; */
   | 'SubmissionDropped'
+  /** a retry answered from its `Idempotency-Key`'s record, nothing stored; */
+  | 'SubmissionReplayed'
   /** refused, dimensions `status` and `code` (the error code, a closed set). */
   | 'SubmissionRejected'
   /** A deleted form's partition and uploads were purged (stream worker `formPurger`). */
@@ -58,6 +60,7 @@ export const METRIC_DIMENSIONS = {
   SubmissionAccepted: [],
   SubmissionSpam: ['rule'],
   SubmissionDropped: ['reason'],
+  SubmissionReplayed: [],
   SubmissionRejected: ['code', 'status'],
   FormPurged: [],
   ExpiredSpamDeleted: [],

@@ -132,6 +132,15 @@ export const SETTINGS = {
     default: 2000,
     parse: wholeNumber(),
   }),
+  /**
+   * How long a post's `Idempotency-Key` answers its retries (docs/submit.md#idempotency-key);
+   * after it, the key is free again. The test stack sets seconds so a test sees it pass.
+   */
+  idempotencyWindowSeconds: setting({
+    env: 'IDEMPOTENCY_WINDOW_SECONDS',
+    default: 86_400,
+    parse: wholeNumber(1),
+  }),
   /** Transactions in flight at once for one bulk change (they meet on one form item). */
   bulkParallelTransactions: setting({
     env: 'BULK_PARALLEL_TRANSACTIONS',

@@ -11,7 +11,7 @@ export const ERROR_STATUSES: Record<number, string> = {
   409: 'A conflict with the state of things.',
   413: 'The body is too large.',
   415: 'The body’s type is not accepted.',
-  422: 'No answer with visible content.',
+  422: 'No answer with visible content; or an `Idempotency-Key` reused for another post.',
   423: 'The form is closed.',
   429: 'Too many requests; `Retry-After` gives seconds.',
   500: 'A bug; the log has the stack.',

@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   file_type_not_allowed: 415,
   empty_submission: 422,
+  idempotency_key_reused: 422,
   form_closed: 423,
   rate_limited: 429,
   internal_error: 500,

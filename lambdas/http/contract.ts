@@ -44,6 +44,10 @@ export interface Contract {
    * endpoint's form posts): media type → JSON Schema.
    */
   bodyMedia?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Optional request headers it reads (the submit endpoint's `Idempotency-Key`): name → meaning and JSON Schema. */
+  requestHeaders?: Readonly<
+    Record<string, { description: string; schema: Readonly<Record<string, unknown>> }>
+  >;
   /** What it answers when it succeeds (a 2xx, or a 3xx or 304 it means to give). */
   answers: readonly Answer[];
   /**

@@ -161,6 +161,15 @@ export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
   sk: 'DUP',
 });
 
+/**
+ * A post stored under an `Idempotency-Key` (docs/submit.md#idempotency-key), by the
+ * key's hash: in the form's partition, so keys are per form and go with the form.
+ */
+export const idempotencyRecordKey = (formId: string, keyHash: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `IDEM#${keyHash}`,
+});
+
 /** byParent index partitions. */
 export const ALL_TEAMS = 'TEAMS';
 export const teamFormsParent = (teamId: string) => `TEAM#${teamId}#FORMS`;

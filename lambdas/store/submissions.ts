@@ -6,6 +6,7 @@ import { answerCatalogueUpdate } from './answer-columns.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
 import { COUNTED, type FormCounters, readCounters } from './form-counters.ts';
 import { ensureCounterShards } from './forms.ts';
+import { type IdempotencyClaim, idempotencyRecordPut } from './idempotency-records.ts';
 import {
   duplicateMarkKey,
   FORM_COUNTER_SHARDS,
@@ -68,6 +69,8 @@ export interface SubmissionWrite {
   duplicateMark?: { fingerprint: string; expiresAt: number };
   /** Claims these direct uploads for this submission; one claimed already cancels the write. */
   uploadClaims?: UploadClaims;
+  /** Claims the post's `Idempotency-Key`; a key held already cancels the write. */
+  idempotency?: IdempotencyClaim;
   /** Spam counted toward the form's monthly spam cap: the spam counter must stay below it. */
   spamQuota?: SpamQuota;
   /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
@@ -116,7 +119,8 @@ export type InsertOutcome =
         | 'limit_reached'
         | 'duplicate'
         | 'spam_cap_reached'
-        | 'upload_used';
+        | 'upload_used'
+        | 'key_used';
     };
 
 /** Where one try counts the post: a form counter shard and a usage shard (or the near one). */
@@ -209,6 +213,9 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       const reasons = error.CancellationReasons ?? [];
       const failed = (i: number | undefined) =>
         i !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed';
+      // A key held already comes first: its holder is this post's twin, which also claimed
+      // the same uploads and duplicate mark.
+      if (failed(at.idempotency)) return { stored: false, reason: 'key_used' };
       if (at.uploadClaims?.some(failed)) return { stored: false, reason: 'upload_used' };
       if (failed(at.duplicateMark)) return { stored: false, reason: 'duplicate' };
       if (failed(at.spamQuota)) return { stored: false, reason: 'spam_cap_reached' };
@@ -346,6 +353,17 @@ function transactionItems(
         }) - 1,
     );
   }
+  if (write.idempotency) {
+    at.idempotency =
+      items.push(
+        idempotencyRecordPut(
+          submission.formId,
+          write.idempotency,
+          placement.usage === 'near',
+          Math.floor(now.getTime() / 1000),
+        ),
+      ) - 1;
+  }
   if (write.duplicateMark) {
     at.duplicateMark = items.length;
     items.push({
@@ -371,6 +389,7 @@ interface TransactionPositions {
   duplicateMark?: number;
   spamQuota?: number;
   uploadClaims?: number[];
+  idempotency?: number;
 }
 
 /** One more spam this month for the form, below the cap. */
@@ -421,6 +440,7 @@ export interface PostToStore {
   spamQuota: SpamQuota;
   duplicateMark: NonNullable<SubmissionWrite['duplicateMark']>;
   uploadClaims?: UploadClaims;
+  idempotency?: IdempotencyClaim;
   now: Date;
   hints?: EmailHints;
   newColumns?: readonly string[];
@@ -432,8 +452,9 @@ export type StoredPost =
       stored: false;
       /**
        * `full`: no room left under `maxSubmissions`; `closed`: the form's gate is shut;
-       * `upload_used`: a direct upload it names was used by another submission. A duplicate
-       * is stored as spam, so never a reason here.
+       * `upload_used`: a direct upload it names was used by another submission; `key_used`:
+       * another post holds its `Idempotency-Key`. A duplicate is stored as spam, so never a
+       * reason here.
        */
       reason: Exclude<Extract<InsertOutcome, { stored: false }>['reason'], 'duplicate'>;
     };
@@ -457,6 +478,7 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     spamQuota: spam ? post.spamQuota : undefined,
     duplicateMark: spam ? undefined : post.duplicateMark,
     uploadClaims: post.uploadClaims,
+    idempotency: post.idempotency,
   });
   let spam = post.submission.isSpam;
   let outcome = await insertSubmission(write(spam));

@@ -171,6 +171,17 @@ function queryParameters(schema: $ZodType | undefined): Json[] {
   }));
 }
 
+/** Optional request headers the route reads, as the contract describes them. */
+function headerParameters(contract: Contract): Json[] {
+  return Object.entries(contract.requestHeaders ?? {}).map(([name, header]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description: header.description,
+    schema: header.schema,
+  }));
+}
+
 function requestBody(contract: Contract): Json | undefined {
   if (contract.body) {
     return { required: true, content: jsonContent(jsonSchemaOf(contract.body, 'input')) };
@@ -231,7 +242,11 @@ export function operationOf(
   contract: Contract,
   shared: SharedErrors = new Map(),
 ): Json {
-  const parameters = [...pathParameters(route.path), ...queryParameters(contract.query)];
+  const parameters = [
+    ...pathParameters(route.path),
+    ...queryParameters(contract.query),
+    ...headerParameters(contract),
+  ];
   const body = requestBody(contract);
   return {
     operationId: route.name,

@@ -100,13 +100,25 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   const large = await newForm('Bench large');
   const patched = await api('PATCH', `/v1/forms/${large.id}`, LARGE_SETTINGS);
   if (patched.status !== 200) throw new Error(`PATCH large form answered ${patched.status}`);
-  const capacityOf = async (key: string) => {
+  // `keyed`: each post with its own Idempotency-Key; `replayed`: each post a retry of one
+  // keyed post (docs/submit.md#idempotency-key).
+  const capacityOf = async (key: string, mode: 'plain' | 'keyed' | 'replayed' = 'plain') => {
     for (let i = 0; i < 5; i++) await handler(submitEvent(key, 10_000 + i), {} as Context);
+    if (mode === 'replayed') await handler(submitEvent(key, 30_000, 'replayed'), {} as Context);
     reset();
     const n = 50;
     for (let i = 0; i < n; i++) {
-      const result = await handler(submitEvent(key, 20_000 + i), {} as Context);
+      const event =
+        mode === 'replayed'
+          ? submitEvent(key, 30_000, 'replayed')
+          : mode === 'keyed'
+            ? // Answers of their own: the plain run's would be duplicates, stored as spam.
+              submitEvent(key, 40_000 + i, `bench-key-${key}-${i}`)
+            : submitEvent(key, 20_000 + i);
+      const result = await handler(event, {} as Context);
       if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
+      const replay = result.headers?.['idempotent-replayed'] === 'true';
+      if (replay !== (mode === 'replayed')) throw new Error(`post ${i} replayed: ${replay}`);
     }
     return {
       writeUnitsPerPost: Number((meter.writeCapacity / n).toFixed(2)),
@@ -121,7 +133,10 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   };
   const capacity = {
     plainForm: await capacityOf(form.key),
+    plainFormWithKey: await capacityOf(form.key, 'keyed'),
+    replayOfAKeyedPost: await capacityOf(form.key, 'replayed'),
     largeForm: await capacityOf(large.key),
+    largeFormWithKey: await capacityOf(large.key, 'keyed'),
   };
 
   const bundle = await bundleOf('http/submit/submit.ts');
@@ -145,12 +160,16 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 });
 
-function submitEvent(key: string, i: number): APIGatewayProxyEvent {
+function submitEvent(key: string, i: number, idempotencyKey?: string): APIGatewayProxyEvent {
   return {
     resource: '/s/{key}',
     path: `/s/${key}`,
     httpMethod: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'bench/1' },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'bench/1',
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    },
     multiValueHeaders: {},
     queryStringParameters: null,
     multiValueQueryStringParameters: null,

@@ -179,7 +179,7 @@ describe('API Gateway', () => {
     expect(stageEntry.DependsOn ?? []).toContain(groupId);
   });
 
-  it('every gateway response exposes x-request-id and Retry-After to browsers', () => {
+  it('every gateway response exposes x-request-id, Retry-After and Idempotent-Replayed to browsers', () => {
     const responses = Object.values(
       resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse'),
     ).map(propertiesOf);
@@ -190,7 +190,7 @@ describe('API Gateway', () => {
           'gatewayresponse.header.Access-Control-Expose-Headers'
         ],
         String(response.ResponseType),
-      ).toBe("'x-request-id, retry-after'");
+      ).toBe("'x-request-id, retry-after, idempotent-replayed'");
     }
   });
 

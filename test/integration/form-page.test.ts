@@ -129,7 +129,7 @@ describe('GET /f/{key}', () => {
     const missingJson = await publicJson('no-such-form-key');
     expect(corsOf(missingJson.headers)).toEqual({
       allowOrigin: '*',
-      exposed: 'x-request-id, retry-after',
+      exposed: 'x-request-id, retry-after, idempotent-replayed',
     });
   });
 

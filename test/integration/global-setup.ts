@@ -22,6 +22,11 @@ declare module 'vitest' {
 export const TEST_SPAM_CAP = 40;
 /** The test stack's fill-time minimum, in milliseconds (the deployed default is 2,000). */
 export const TEST_MIN_FILL_TIME_MS = 500;
+/**
+ * How long an Idempotency-Key answers its retries on the test stack, in seconds (the deployed
+ * default is a day): long enough for a burst of retries, short enough to see it end.
+ */
+export const TEST_IDEMPOTENCY_WINDOW_SECONDS = 10;
 /** The test stack's webhook retry delays, in seconds. */
 export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 
@@ -35,6 +40,7 @@ export default async function setup(project: TestProject) {
   // Browser tests post at once instead of waiting out the deployed 2 s fill-time minimum
   // (the rule at its default is unit-tested in submission-answers.test.ts).
   process.env.MIN_FILL_TIME_MS = String(TEST_MIN_FILL_TIME_MS);
+  process.env.IDEMPOTENCY_WINDOW_SECONDS = String(TEST_IDEMPOTENCY_WINDOW_SECONDS);
   // Webhook receivers of the tests are HTTPS on 127.0.0.1 with this certificate; the stack
   // verifies TLS as deployed and trusts it the way a developer's machine would.
   const certificate = await localCertificate();

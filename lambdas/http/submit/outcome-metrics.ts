@@ -23,17 +23,20 @@ const REJECTION_CODES: ReadonlySet<string> = new Set([
   'captcha_unavailable',
   'submission_limit_reached',
   'invalid_request',
+  'idempotency_key_reused',
   'busy',
   'internal_error',
 ]);
 
 /**
  * Counts how a post ended: `SubmissionAccepted` (stored, not spam),
- * `SubmissionSpam` by `rule`, `SubmissionDropped` by `reason`. Never a form,
+ * `SubmissionSpam` by `rule`, `SubmissionDropped` by `reason`,
+ * `SubmissionReplayed` (a retry under its `Idempotency-Key`, nothing stored). Never a form,
  * team or submission id as a dimension; the handler flushes.
  */
 export function countOutcome(outcome: SubmitOutcome): void {
-  if (outcome.kind === 'dropped') count('SubmissionDropped', 1, { reason: outcome.reason });
+  if (outcome.kind === 'replayed') count('SubmissionReplayed');
+  else if (outcome.kind === 'dropped') count('SubmissionDropped', 1, { reason: outcome.reason });
   else if (outcome.spamRule) count('SubmissionSpam', 1, { rule: outcome.spamRule });
   else count('SubmissionAccepted');
 }

@@ -6,6 +6,7 @@ import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/
 import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
+import type { RecordedAnswer } from '#domain/idempotency.ts';
 import { isFormKey } from '#domain/ids.ts';
 import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
 import {
@@ -40,8 +41,15 @@ import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
 import { storePost } from '#store/submissions.ts';
 import { readSubmitContext } from '#store/submit-context.ts';
 import { addToHour } from '#store/summary-buckets.ts';
-import type { ReceivedFile } from './body.ts';
+import type { ParsedBody, ReceivedFile } from './body.ts';
 import { checkDirectUploads, type DirectFile } from './direct-files.ts';
+import {
+  earlierAnswer,
+  keyClaim,
+  keyHeldByAnother,
+  type PostKey,
+  postKeyOf,
+} from './idempotency.ts';
 import { parseSubmitBody } from './parse-body.ts';
 import { enforceRateLimits } from './rate-limits.ts';
 
@@ -56,6 +64,10 @@ export interface SubmitRequest {
   userAgent: string;
   origin: string | undefined;
   referer: string | undefined;
+  /** The `Idempotency-Key` header as sent (docs/submit.md#idempotency-key). */
+  idempotencyKey?: string;
+  /** The caller asked for a page rather than JSON (docs/submit.md#answers). */
+  wantsPage?: boolean;
 }
 
 /** How a browser post ends: a redirect, or the thank-you page's texts and look. */
@@ -82,7 +94,9 @@ export type SubmitOutcome =
       view: CompletionView;
     }
   /** Dropped by a block list, the honeypot, the fill-time check or the spam cap: nothing stored. */
-  | { kind: 'dropped'; reason: DropReason; view: CompletionView };
+  | { kind: 'dropped'; reason: DropReason; view: CompletionView }
+  /** A retry of a post stored under its `Idempotency-Key`: the first answer, nothing new. */
+  | { kind: 'replayed'; answer: RecordedAnswer; view: CompletionView };
 
 const USER_AGENT_MAX = 1000;
 const REFERRER_MAX = 2048;
@@ -141,7 +155,7 @@ async function countDropped(formId: string, reasonOrCode: string, now: Date): Pr
   }
 }
 
-/** Steps 2 to 12, once the form is found. */
+/** Steps 2 to 5, once the form is found; then a keyed post's replay, or steps 6 to 12. */
 async function stepsAfterTheForm(
   request: SubmitRequest,
   now: Date,
@@ -172,6 +186,46 @@ async function stepsAfterTheForm(
   });
   const { data, special } = normalizeAnswers(body.pairs);
   const view = completionView(form, plan, request, special);
+
+  // 5 (retries). A post stored under its Idempotency-Key answers as it did, and does nothing.
+  const postKey = postKeyOf(request.idempotencyKey, body);
+  if (postKey) {
+    const earlier = await earlierAnswer(form.id, postKey, now);
+    if (earlier) return { kind: 'replayed', answer: earlier, view };
+  }
+  const received: ReceivedPost = { body, data, special, view, postKey };
+  if (!postKey) return stepsAfterTheBody(request, now, context, month, received);
+  try {
+    return await stepsAfterTheBody(request, now, context, month, received);
+  } catch (error) {
+    // Refused, but its twin (the same post under the same key, sent at once) may have been
+    // stored meanwhile: then this post answers as that one did (docs/submit.md#idempotency-key).
+    if (!(error instanceof ServiceError) || error.code === 'idempotency_key_reused') throw error;
+    const earlier = await earlierAnswer(form.id, postKey, now);
+    if (earlier) return { kind: 'replayed', answer: earlier, view };
+    throw error;
+  }
+}
+
+/** A post's body once read: its answers, special fields, completion view and key. */
+interface ReceivedPost {
+  body: ParsedBody;
+  data: Record<string, string>;
+  special: SpecialFields;
+  view: CompletionView;
+  postKey: PostKey | undefined;
+}
+
+/** Steps 6 to 12, once the body is read. */
+async function stepsAfterTheBody(
+  request: SubmitRequest,
+  now: Date,
+  context: NonNullable<Awaited<ReturnType<typeof readSubmitContext>>>,
+  month: string,
+  { body, data, special, view, postKey }: ReceivedPost,
+): Promise<SubmitOutcome> {
+  const { form, team } = context;
+  const plan = team.plan;
 
   // 6. Bots caught by the honeypot or the fill-time check: dropped quietly.
   if (isBotByHoneypotOrTiming(special, now.getTime(), config.minFillTimeMs)) {
@@ -263,6 +317,18 @@ async function stepsAfterTheForm(
     hints: { subject: special.subject, replyTo: special.replyTo },
     // Names the form's column catalogue lacks: usually none, and then nothing more is written.
     newColumns: newAnswerNames(Object.keys(data), context.columns, form.fields),
+    // The key is claimed with the post: of twins racing with one key, one stores.
+    idempotency: postKey
+      ? keyClaim(
+          postKey,
+          {
+            submissionId: submission.id,
+            page: request.wantsPage === true,
+            ...(request.wantsPage && view.redirect ? { location: view.redirect } : {}),
+          },
+          now,
+        )
+      : undefined,
   }).catch(async (error: unknown) => {
     await discardFiles(form.id, submission.id, files.length);
     throw error;
@@ -272,6 +338,7 @@ async function stepsAfterTheForm(
     // Past the month's spam cap, spam is dropped like a bot: nothing stored, nothing said.
     if (stored.reason === 'spam_cap_reached') return { kind: 'dropped', reason: 'spam_cap', view };
     if (stored.reason === 'form_gone') throw formNotFound();
+    if (stored.reason === 'key_used') throw keyHeldByAnother();
     if (stored.reason === 'full') {
       await recordReachedLimit(form, now);
       throw formClosed(form, plan);

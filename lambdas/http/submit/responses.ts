@@ -8,31 +8,59 @@ function html(statusCode: number, body: string, headers: Record<string, string> 
   return { statusCode, headers: { ...PAGE_HEADERS, ...headers }, body };
 }
 
+/** What a replay carries besides the first answer (docs/submit.md#idempotency-key). */
+const REPLAYED = { 'idempotent-replayed': 'true' };
+
 /**
  * JSON for scripts; for browsers a 303 to the redirect target or the
- * thank-you page, with a link back to the page that posted.
+ * thank-you page, with a link back to the page that posted. A replay answers
+ * as the first post did (JSON or page, the same id, warning and `Location`).
  */
 export function outcomeResponse(
   outcome: SubmitOutcome,
   wantsHtml: boolean,
   backUrl: string | undefined,
 ) {
+  if (outcome.kind === 'replayed') return replayResponse(outcome, backUrl);
   if (wantsHtml) {
     const { view } = outcome;
     if (view.redirect) {
       return { statusCode: 303, headers: { location: view.redirect }, body: '' };
     }
-    return html(
-      200,
-      thankYouPage({ title: view.title, message: view.message, design: view.design, backUrl }),
-    );
+    return thanks(view, backUrl);
   }
   if (outcome.kind === 'dropped') return json(200, { ok: true });
+  return accepted(outcome.submissionId, outcome.nearLimit);
+}
+
+function replayResponse(
+  { answer, view }: Extract<SubmitOutcome, { kind: 'replayed' }>,
+  backUrl: string | undefined,
+) {
+  if (!answer.page) return accepted(answer.submissionId, answer.nearLimit, REPLAYED);
+  if (answer.location) {
+    return { statusCode: 303, headers: { location: answer.location, ...REPLAYED }, body: '' };
+  }
+  return thanks(view, backUrl, REPLAYED);
+}
+
+function thanks(
+  view: Extract<SubmitOutcome, { kind: 'stored' }>['view'],
+  backUrl: string | undefined,
+  headers: Record<string, string> = {},
+) {
+  return html(
+    200,
+    thankYouPage({ title: view.title, message: view.message, design: view.design, backUrl }),
+    headers,
+  );
+}
+
+function accepted(submissionId: string, nearLimit: boolean, headers: Record<string, string> = {}) {
   return json(
     200,
-    outcome.nearLimit
-      ? { ok: true, submissionId: outcome.submissionId, warning: 'near_limit' }
-      : { ok: true, submissionId: outcome.submissionId },
+    nearLimit ? { ok: true, submissionId, warning: 'near_limit' } : { ok: true, submissionId },
+    headers,
   );
 }
 

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { canonicalIp } from '#domain/addresses.ts';
 import { countryOf, deviceClassOf } from '#domain/visitor.ts';
+import { wantsHtml } from '#http/negotiate.ts';
 import { bodyBytes } from '#http/request.ts';
 import type { SubmitRequest } from './pipeline.ts';
 
@@ -21,5 +22,7 @@ export function submitRequestOf(event: APIGatewayProxyEvent): SubmitRequest {
     userAgent: headers['user-agent'] ?? '',
     origin: headers.origin,
     referer: headers.referer,
+    idempotencyKey: headers['idempotency-key'],
+    wantsPage: wantsHtml(headers.accept),
   };
 }

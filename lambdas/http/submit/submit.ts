@@ -19,19 +19,37 @@ export const contract = defineContract({
   description:
     'Public, no credentials. The steps run in order and the first failing one decides (docs/api-guide.md, "Processing order"). A browser (an `Accept` naming `text/html`) gets pages instead of JSON. A post dropped as a bot (honeypot, fill time, block lists, spam cap) is answered `200 { ok: true }` and nothing is stored.',
   bodyMedia: submitBodyMedia(),
+  requestHeaders: {
+    'Idempotency-Key': {
+      description:
+        'One key per post, kept for its retries (docs/submit.md, "Idempotency-Key"): a retry with the same key and the same body within 24 h answers the first answer again, with `Idempotent-Replayed: true`, and stores nothing; the same key with another body is `422 idempotency_key_reused`. Keys are per form. Sent bare or as a quoted string (the IETF draft’s sf-string).',
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 257,
+        pattern: '^("[\\x21-\\x7e]{1,255}"|[\\x21-\\x7e]{1,255})$',
+      },
+    },
+  },
   answers: [
     {
       status: 200,
       description: 'Accepted (or dropped as a bot); the thank-you page for a browser.',
       body: 'SubmitAccepted',
       alsoHtml: true,
+      headers: {
+        'idempotent-replayed': '`true` on a replay of a post sent with its Idempotency-Key.',
+      },
     },
     {
       status: 303,
       description:
         'A browser post with a redirect: to `_redirect` (Pro) or the form’s `redirectUrl`.',
       body: null,
-      headers: { location: 'Where the browser goes next.' },
+      headers: {
+        location: 'Where the browser goes next.',
+        'idempotent-replayed': '`true` on a replay of a post sent with its Idempotency-Key.',
+      },
     },
   ],
   errors: [
@@ -45,6 +63,7 @@ export const contract = defineContract({
     'captcha_failed',
     'captcha_unavailable',
     'empty_submission',
+    'idempotency_key_reused',
   ],
   cors: true,
   htmlErrors: true,

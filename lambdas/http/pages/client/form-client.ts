@@ -14,7 +14,10 @@
  * (same rules, same reason codes), errors shown beside their fields and
  * announced; chosen files are uploaded straight to S3 (direct-uploads.ts)
  * with a progress bar each; a clean form is posted as JSON (the files' ids
- * in `_uploads`) and the success message replaces it in place.
+ * in `_uploads`) and the success message replaces it in place. Each post
+ * carries an `Idempotency-Key`, kept while the visitor sends the same answers
+ * again, so a retry after a lost answer stores once
+ * (docs/submit.md#idempotency-key).
  */
 import { checkAnswers } from '#domain/answer-checks.ts';
 import type { PublicForm } from '#domain/public-form.ts';
@@ -184,12 +187,38 @@ function problemsIn(answer: Answer): AnswerProblem[] {
   );
 }
 
+/** 128 random bits as hex: `getRandomValues` works on plain-http pages too, `randomUUID` does not. */
+function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The key of a post: a new one for new answers, the same one for the same
+ * answers sent again after a failure (the first may have been stored, its
+ * answer lost on the way), so the endpoint stores them once.
+ */
+function postKeys() {
+  let last: { body: string; key: string } | undefined;
+  return {
+    keyFor(body: string): string {
+      if (last?.body !== body) last = { body, key: randomKey() };
+      return last.key;
+    },
+    /** The post was answered for good: the next one is new, whatever its answers. */
+    done() {
+      last = undefined;
+    },
+  };
+}
+
 /** Takes over a drawn form: checks in place, posts with fetch, shows the outcome in place. */
 export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, postUrl: string) {
   const shownAt = performance.now();
   let uploaded = new WeakMap<File, string>();
   element.noValidate = true;
   const button = element.querySelector<HTMLButtonElement>('button[type=submit]');
+  const keys = postKeys();
 
   // A corrected answer clears its message as soon as it passes, while typing: on `change`
   // (fired on blur) the layout would shift under the pointer heading for the button.
@@ -227,14 +256,20 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
         [...values].map(([name, list]) => [name, list.length === 1 ? list[0] : list]),
       );
       if (uploads.length > 0) answers._uploads = uploads;
+      const body = JSON.stringify(answers);
       const response = await fetch(postUrl, {
         method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/json' },
-        body: JSON.stringify(answers),
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'idempotency-key': keys.keyFor(body),
+        },
+        body,
         credentials: 'omit',
       });
       const answer = (await response.json().catch(() => ({}))) as Answer;
       if (response.ok && answer.ok !== false) {
+        keys.done();
         if (form.redirectUrl) {
           window.location.assign(form.redirectUrl);
           return;
