@@ -90,7 +90,7 @@ describe('the summary, read by a person', () => {
     }
   });
 
-  it('says why posts were dropped in words, and shows the latest text answers as quotes linking to their submissions', async () => {
+  it('over 30 days with one day rated draws that day as a point, says why posts were dropped in words, and shows the latest text answers as quotes linking to their submissions', async () => {
     const dashboard = await dashboardAs(browser, owner.email, {
       path: `/forms/${formId}/summary`,
       timezoneId: 'UTC',
@@ -98,6 +98,10 @@ describe('the summary, read by a person', () => {
     const { page } = dashboard;
     try {
       await reloadUntil(page, () => summaryFact(page, 'Dropped').textContent(), '1');
+      // Thirty days with ratings on one of them: that day is a point too.
+      const trend = page.getByRole('figure').filter({ hasText: 'Average rating each day' });
+      expect(await trend.locator('.dot').count()).toBe(1);
+      expect((await trend.locator('.dot').boundingBox())!.width).toBeGreaterThanOrEqual(6);
       const drops = page
         .getByRole('table')
         .filter({ has: page.getByRole('columnheader', { name: 'Why it was not kept' }) });
