@@ -120,7 +120,7 @@ function DeliveryRow(props: {
         </td>
         <td>{delivery.attemptCount}</td>
         <td>{last ? answerWords(last) : '–'}</td>
-        <td class="row-actions">
+        <td>
           <button
             type="button"
             class="quiet"
