@@ -5,6 +5,7 @@
  * screen reader reads the table, a sighted person the picture.
  */
 
+import type { ComponentChildren } from 'preact';
 import { linePlot } from '../summary-model.ts';
 
 export interface Series {
@@ -35,13 +36,7 @@ export function DayBars(props: { title: string; dates: string[]; series: Series[
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
       <Legend series={series} />
-      <svg
-        viewBox={`0 0 100 ${HEIGHT}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={`${props.title}: bar chart, the table below has the numbers`}
-      >
-        <line class="axis" x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} />
+      <Picture title={props.title} kind="bar chart">
         {dates.map((date, d) =>
           series.map((s, i) => {
             const value = s.values[d] ?? 0;
@@ -59,7 +54,7 @@ export function DayBars(props: { title: string; dates: string[]; series: Series[
             );
           }),
         )}
-      </svg>
+      </Picture>
       <Ticks dates={dates} max={max} />
       <DayTable title={props.title} dates={dates} series={series} />
     </figure>
@@ -80,13 +75,7 @@ export function DayLine(props: { title: string; dates: string[]; series: Series;
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
       <div class="plot">
-        <svg
-          viewBox={`0 0 100 ${HEIGHT}`}
-          preserveAspectRatio="none"
-          role="img"
-          aria-label={`${props.title}: line chart, the table below has the numbers`}
-        >
-          <line class="axis" x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} />
+        <Picture title={props.title} kind="line chart">
           {plot.lines.map((line) => (
             <polyline
               key={`${line[0]!.x}`}
@@ -94,7 +83,7 @@ export function DayLine(props: { title: string; dates: string[]; series: Series;
               points={line.map((p) => `${p.x},${(p.y * HEIGHT) / 100}`).join(' ')}
             />
           ))}
-        </svg>
+        </Picture>
         {plot.dots.map((dot) => (
           <span
             key={`${dot.x}`}
@@ -107,6 +96,21 @@ export function DayLine(props: { title: string; dates: string[]; series: Series;
       <Ticks dates={dates} max={max} />
       <DayTable title={props.title} dates={dates} series={[series]} />
     </figure>
+  );
+}
+
+/** A chart's picture, stretched to its box: an image named by its title, an axis at the bottom. */
+function Picture(props: { title: string; kind: string; children: ComponentChildren }) {
+  return (
+    <svg
+      viewBox={`0 0 100 ${HEIGHT}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={`${props.title}: ${props.kind}, the table below has the numbers`}
+    >
+      <line class="axis" x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} />
+      {props.children}
+    </svg>
   );
 }
 

@@ -42,28 +42,8 @@ export function RangePicker(props: {
         props.onPick({ from, to });
       }}
     >
-      <label>
-        From{' '}
-        <input
-          type="date"
-          value={from}
-          min={FIRST_DATE}
-          max={to}
-          required
-          onInput={(e) => setFrom(e.currentTarget.value)}
-        />
-      </label>
-      <label>
-        To{' '}
-        <input
-          type="date"
-          value={to}
-          min={from}
-          max={LAST_DATE}
-          required
-          onInput={(e) => setTo(e.currentTarget.value)}
-        />
-      </label>
+      <DateField label="From" value={from} min={FIRST_DATE} max={to} onInput={setFrom} />
+      <DateField label="To" value={to} min={from} max={LAST_DATE} onInput={setTo} />
       <button type="submit">Show</button>
       <span class="presets">
         {PRESETS.map(([label, days]) => (
@@ -79,5 +59,27 @@ export function RangePicker(props: {
       </span>
       <p class="hint">Days in {ZONE}, your time zone.</p>
     </form>
+  );
+}
+
+function DateField(props: {
+  label: string;
+  value: string;
+  min: string;
+  max: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}{' '}
+      <input
+        type="date"
+        value={props.value}
+        min={props.min}
+        max={props.max}
+        required
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+    </label>
   );
 }
