@@ -6,8 +6,6 @@ import { Forms } from './screens/forms.tsx';
 import { Inbox } from './screens/inbox.tsx';
 import { Share } from './screens/share.tsx';
 import { SubmissionView } from './screens/submission.tsx';
-import { SummaryScreen } from './screens/summary.tsx';
-import { WebhookScreen } from './screens/webhook.tsx';
 
 /** The settings screen checks with the route's own schema (zod and more): loaded when opened. */
 const SettingsScreen = lazyScreen(() =>
@@ -34,6 +32,16 @@ const TeamScreen = lazyScreen(() =>
   import('./screens/team.tsx').then((module) => module.TeamScreen),
 );
 
+/** The summary's charts, quotes and tables: loaded when opened. */
+const SummaryScreen = lazyScreen(() =>
+  import('./screens/summary.tsx').then((module) => module.SummaryScreen),
+);
+
+/** The webhook screen and its delivery log (the body rebuilt with the worker's own code): loaded when opened. */
+const WebhookScreen = lazyScreen(() =>
+  import('./screens/webhook.tsx').then((module) => module.WebhookScreen),
+);
+
 /**
  * Every signed-in screen at its path, first match first (sign-in is the
  * app's own, before any of these). A route with a `tab` is drawn in its
@@ -49,6 +57,7 @@ export const ROUTES: Route[] = [
   ),
   route('/forms/:id/summary', ({ id }, query) => <SummaryScreen formId={id} query={query} />, {
     tab: 'summary',
+    preload: SummaryScreen.preload,
   }),
   route('/forms/:id/share', ({ id }) => <Share formId={id} />, { tab: 'share' }),
   route('/forms/:id/settings', ({ id }) => <SettingsScreen formId={id} />, {
@@ -67,7 +76,10 @@ export const ROUTES: Route[] = [
     tab: 'emails',
     preload: EmailsScreen.preload,
   }),
-  route('/forms/:id/webhook', ({ id }) => <WebhookScreen formId={id} />, { tab: 'webhook' }),
+  route('/forms/:id/webhook', ({ id }) => <WebhookScreen formId={id} />, {
+    tab: 'webhook',
+    preload: WebhookScreen.preload,
+  }),
   route('/forms/:id', ({ id }, query) => <Inbox formId={id} query={query} />, { tab: 'inbox' }),
   route('/team', () => <TeamScreen />, { preload: TeamScreen.preload }),
   route('/', () => <Forms />),

@@ -5,6 +5,9 @@
  * screen reader reads the table, a sighted person the picture.
  */
 
+import type { ComponentChildren } from 'preact';
+import { linePlot } from '../summary-model.ts';
+
 export interface Series {
   name: string;
   /** One value per label; null draws nothing (a day without a rating). */
@@ -33,13 +36,7 @@ export function DayBars(props: { title: string; dates: string[]; series: Series[
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
       <Legend series={series} />
-      <svg
-        viewBox={`0 0 100 ${HEIGHT}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={`${props.title}: bar chart, the table below has the numbers`}
-      >
-        <line class="axis" x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} />
+      <Picture title={props.title} kind="bar chart">
         {dates.map((date, d) =>
           series.map((s, i) => {
             const value = s.values[d] ?? 0;
@@ -57,38 +54,63 @@ export function DayBars(props: { title: string; dates: string[]; series: Series[
             );
           }),
         )}
-      </svg>
+      </Picture>
       <Ticks dates={dates} max={max} />
       <DayTable title={props.title} dates={dates} series={series} />
     </figure>
   );
 }
 
-/** A line a day (a running total, an average). */
+/**
+ * A line a day (a running total, an average). A day alone (a range of one
+ * day, or a day between days without a value) is a dot: a line through one
+ * point has no length. The dots are HTML over the picture, so they stay
+ * round however the picture is stretched.
+ */
 export function DayLine(props: { title: string; dates: string[]; series: Series; max?: number }) {
   const { dates, series } = props;
   const max = props.max ?? Math.max(1, ...series.values.map((v) => v ?? 0));
-  const step = 100 / Math.max(1, dates.length - 1);
-  const points = series.values
-    .map((value, d) =>
-      value === null ? null : `${d * step},${HEIGHT - (value / max) * (HEIGHT - 4)}`,
-    )
-    .filter((point): point is string => point !== null);
+  const plot = linePlot(series.values, max);
   return (
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
-      <svg
-        viewBox={`0 0 100 ${HEIGHT}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={`${props.title}: line chart, the table below has the numbers`}
-      >
-        <line class="axis" x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} />
-        <polyline class={`line ${series.tone}`} points={points.join(' ')} />
-      </svg>
+      <div class="plot">
+        <Picture title={props.title} kind="line chart">
+          {plot.lines.map((line) => (
+            <polyline
+              key={`${line[0]!.x}`}
+              class={`line ${series.tone}`}
+              points={line.map((p) => `${p.x},${(p.y * HEIGHT) / 100}`).join(' ')}
+            />
+          ))}
+        </Picture>
+        {plot.dots.map((dot) => (
+          <span
+            key={`${dot.x}`}
+            class={`dot ${series.tone}`}
+            aria-hidden="true"
+            style={{ left: `${dot.x}%`, top: `${dot.y}%` }}
+          />
+        ))}
+      </div>
       <Ticks dates={dates} max={max} />
       <DayTable title={props.title} dates={dates} series={[series]} />
     </figure>
+  );
+}
+
+/** A chart's picture, stretched to its box: an image named by its title, an axis at the bottom. */
+function Picture(props: { title: string; kind: string; children: ComponentChildren }) {
+  return (
+    <svg
+      viewBox={`0 0 100 ${HEIGHT}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={`${props.title}: ${props.kind}, the table below has the numbers`}
+    >
+      <line class="axis" x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} />
+      {props.children}
+    </svg>
   );
 }
 

@@ -138,7 +138,7 @@ describe('the summary screen', () => {
       const alert = page.getByRole('alert');
       await expect
         .poll(() => alert.textContent(), { timeout: 5_000 })
-        .toContain('to: Must be between 2000-01-01 and 2100-12-31');
+        .toContain('To: Must be between 2000-01-01 and 2100-12-31');
       expect(await page.getByLabel('To').getAttribute('max')).toBe('2100-12-31');
       expect(await page.getByLabel('From').getAttribute('min')).toBe('2000-01-01');
       await expectAccessible(page, 'summary with a bad link');

@@ -4,7 +4,8 @@ import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
-import { newReceiver } from '#test/support/delivery.ts';
+import { eventually, newReceiver } from '#test/support/delivery.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -30,7 +31,7 @@ async function ownerWithForm(plan: 'free' | 'pro') {
     key: owner.apiKey,
     body: { name: 'Hooked', type: 'contact' },
   });
-  return { owner, formId: created.body.id as string };
+  return { owner, formId: created.body.id as string, key: created.body.key as string };
 }
 
 describe('the webhook screen', () => {
@@ -106,6 +107,70 @@ describe('the webhook screen', () => {
       expect((await api('GET', `/v1/forms/${formId}/webhook`, { key: owner.apiKey })).status).toBe(
         404,
       );
+      expect(unexpected(dashboard.errors)).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('opens a delivery by keyboard to the body sent (pretty JSON, shown as text) and each attempt’s answer', async () => {
+    const { owner, formId, key } = await ownerWithForm('pro');
+    await api('PUT', `/v1/forms/${formId}/webhook`, {
+      key: owner.apiKey,
+      body: { url: receiver.url },
+    });
+    // The first attempt is refused for now with a body, the second is taken.
+    receiver.script([{ status: 503, body: 'Busy <b>now</b>, "later"' }], { status: 204 });
+    const message = '<img src=x onerror="alert(1)"> Hi & bye';
+    const posted = await submit(key, {
+      json: { name: 'Ada', email: 'ada@example.com', message },
+      from: freshVisitor(),
+    });
+    expect(posted.status, posted.text).toBe(200);
+    const submissionId = posted.body?.submissionId as string;
+    expect(submissionId).toEqual(expect.any(String));
+    await eventually(
+      () => api('GET', `/v1/forms/${formId}/webhook/deliveries`, { key: owner.apiKey }),
+      (answer) =>
+        (answer.body.deliveries as { status: string }[]).some((d) => d.status === 'delivered'),
+    );
+
+    const dashboard = await dashboardAs(browser, owner.email, { path: `/forms/${formId}/webhook` });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('cell', { name: 'Delivered' }).waitFor();
+      const details = page.getByRole('button', { name: /^Details of the delivery of/ });
+      expect(await details.getAttribute('aria-expanded')).toBe('false');
+      await details.focus();
+      await page.keyboard.press('Enter');
+      expect(await details.getAttribute('aria-expanded')).toBe('true');
+
+      const body = page.getByRole('region', { name: 'The body sent' });
+      await body.waitFor();
+      const sent = JSON.parse((await body.textContent())!);
+      expect(sent).toMatchObject({
+        type: 'submission.created',
+        data: { formId, test: false, spam: false, fields: { message, name: 'Ada' } },
+      });
+      expect(sent.data.submissionId).toBe(submissionId);
+      // Pretty-printed, and the answer is text, not markup.
+      expect(await body.textContent()).toContain('\n  "data": {\n');
+      expect(await body.locator('img').count()).toBe(0);
+
+      const attempts = page.getByRole('listitem').filter({ hasText: /^Attempt \d/ });
+      expect(await attempts.count()).toBe(2);
+      expect(await attempts.nth(0).textContent()).toContain('503, a server error, tried again');
+      expect(
+        await page.getByRole('region', { name: 'The answer to attempt 1' }).textContent(),
+      ).toBe('Busy <b>now</b>, "later"');
+      expect(await attempts.nth(1).textContent()).toContain('204, accepted');
+      expect(await attempts.nth(1).textContent()).toContain('Its answer had no body.');
+      await expectAccessible(page, 'webhook, a delivery opened');
+
+      // Enter again closes it; focus stayed on the button.
+      await page.keyboard.press('Enter');
+      expect(await details.getAttribute('aria-expanded')).toBe('false');
+      expect(await body.count()).toBe(0);
       expect(unexpected(dashboard.errors)).toEqual([]);
     } finally {
       await dashboard.close();
