@@ -92,7 +92,7 @@ function phone(value: string): Shown | undefined {
 
 /**
  * A checkbox answer's options, in order: options joined by `,` as the API
- * stores them (docs/submit.md), read by walking positions so an option that
+ * stores repeated names (docs/submit.md), read by walking positions so an option that
  * holds a comma ("Yes, please") stays whole. Undefined when it is not such a list.
  */
 export function optionsOf(value: string, options: readonly string[]): string[] | undefined {
@@ -139,8 +139,11 @@ export function shownAnswer(
       return href ? { kind: 'url', text: value.trim(), href } : text;
     }
     case 'checkbox': {
-      if (!field?.options?.length) return value === 'on' ? { kind: 'text', text: 'Ticked' } : text;
-      const items = optionsOf(value, field.options);
+      if (value === 'on') return { kind: 'text', text: 'Ticked' };
+      // Boxes of one name arrive joined by a bare `,`; a comma of prose is followed by a space.
+      const items = field?.options?.length
+        ? optionsOf(value, field.options)
+        : value.split(/,(?!\s)/);
       return items && items.length > 1 ? { kind: 'list', items } : text;
     }
     default:

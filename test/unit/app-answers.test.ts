@@ -93,6 +93,16 @@ describe('the answers model: how each answer of a submission is shown', () => {
       kind: 'text',
       text: 'No',
     });
+    // Without options (the hosted page's one box), repeated boxes split at a bare comma only.
+    expect(shownAnswer('Rooms,Food, drinks', field('pick', 'checkbox'), 'pick', undefined)).toEqual(
+      {
+        kind: 'list',
+        items: ['Rooms', 'Food, drinks'],
+      },
+    );
+    expect(shownAnswer('Yes, please', field('pick', 'checkbox'), 'pick', undefined).kind).toBe(
+      'text',
+    );
     expect(shownAnswer('on', field('agree', 'checkbox'), 'agree', undefined)).toEqual({
       kind: 'text',
       text: 'Ticked',
