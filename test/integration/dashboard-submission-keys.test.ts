@@ -149,7 +149,7 @@ describe('the submission page by keyboard', () => {
       await page.keyboard.press('Escape');
       await help.waitFor({ state: 'detached' });
       expect(await title(page).textContent()).toBe('Person 2');
-      expect(await focusedText(page)).toBe('Keyboard shortcuts');
+      await expect.poll(() => focusedText(page)).toBe('Keyboard shortcuts');
 
       // # asks first; Cancel leaves it, focus back on the page's control.
       await page.keyboard.press('#');
@@ -157,7 +157,7 @@ describe('the submission page by keyboard', () => {
       await question.waitFor();
       await page.keyboard.press('Escape');
       await question.waitFor({ state: 'detached' });
-      expect(await focusedText(page)).toBe('Keyboard shortcuts');
+      await expect.poll(() => focusedText(page)).toBe('Keyboard shortcuts');
       await page.keyboard.press('#');
       await question.waitFor();
       await tabTo(page, question.getByRole('button', { name: 'Delete' }));
