@@ -71,7 +71,8 @@ export function useReturningFocus<T>() {
   };
 }
 
-const KEYS: [string, string][] = [
+/** The submission page's keys and what each does, as the help dialog lists them. */
+export const SUBMISSION_KEYS: [string, string][] = [
   ['j', 'Next (older) submission'],
   ['k', 'Previous (newer) submission'],
   ['u or Escape', 'Back to the inbox'],
@@ -80,8 +81,11 @@ const KEYS: [string, string][] = [
   ['?', 'This list'],
 ];
 
-/** The keys of the page in a dialog with one way out: Close (or Escape). */
-export function SubmissionKeyHelp(props: { onClose: () => void }) {
+/**
+ * A screen's keys in a dialog with one way out: Close (or Escape). Any
+ * screen's list of keys can be shown with it.
+ */
+export function KeysDialog(props: { keys: [string, string][]; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     dialog.current?.showModal();
@@ -98,7 +102,7 @@ export function SubmissionKeyHelp(props: { onClose: () => void }) {
       <h2 id="keys-title">Keyboard shortcuts</h2>
       <table class="keys">
         <tbody>
-          {KEYS.map(([key, what]) => (
+          {props.keys.map(([key, what]) => (
             <tr key={key}>
               <th scope="row">
                 <kbd>{key}</kbd>

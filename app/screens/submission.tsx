@@ -10,7 +10,8 @@ import { useSubmissionReads } from '../parts/submission-data.tsx';
 import { SubmissionDelivery } from '../parts/submission-delivery.tsx';
 import { SubmissionHeader } from '../parts/submission-header.tsx';
 import {
-  SubmissionKeyHelp,
+  KeysDialog,
+  SUBMISSION_KEYS,
   useReturningFocus,
   useSubmissionKeys,
 } from '../parts/submission-keys.tsx';
@@ -116,7 +117,7 @@ export function SubmissionView(props: {
           <p>It and its files are deleted for good.</p>
         </Confirm>
       )}
-      {dialog.open === 'keys' && <SubmissionKeyHelp onClose={dialog.close} />}
+      {dialog.open === 'keys' && <KeysDialog keys={SUBMISSION_KEYS} onClose={dialog.close} />}
     </main>
   );
 }

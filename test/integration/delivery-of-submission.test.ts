@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api } from '#test/support/api.ts';
 import {
   connectWebhook,
@@ -10,28 +10,25 @@ import {
 import { newForm } from '#test/support/forms.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
-import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 // Deliveries share the run's stream and queues: waits may be long under the full suite.
 vi.setConfig({ testTimeout: 120_000 });
 
-const receivers: WebhookReceiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
 describe('GET /v1/forms/{id}/webhook/deliveries?submissionId=: one submission’s delivery', () => {
   it('answers that delivery alone (or none), with status and after applied, in one read; a bad id is a 400 naming it', async () => {
     const hooks = await newReceiver();
-    receivers.push(hooks);
     hooks.script([{ status: 410 }], { status: 200 });
     const form = await newForm('pro');
-    await connectWebhook(form, hooks.url);
     const ids: string[] = [];
-    for (const n of [1, 2, 3]) {
-      const post = await submit(form.key, { json: { n: String(n) }, from: freshVisitor() });
-      ids.push(post.body?.submissionId as string);
-      await hooks.waitFor(n);
+    try {
+      await connectWebhook(form, hooks.url);
+      for (const n of [1, 2, 3]) {
+        const post = await submit(form.key, { json: { n: String(n) }, from: freshVisitor() });
+        ids.push(post.body?.submissionId as string);
+        await hooks.waitFor(n);
+      }
+    } finally {
+      await hooks.close();
     }
     await eventually(
       () => deliveriesOf(form),
