@@ -247,10 +247,14 @@ export function senderOf(data: Record<string, string>, fields: FieldDefinition[]
   return { ...(name ? { name } : {}), ...(email ? { email } : {}) };
 }
 
-/** A mailto link replying to `address` about the form: "Re: <form name>". */
+/**
+ * A mailto link replying to `address` about the form: "Re: <form name>",
+ * the name on one line (a header value never carries CR or LF).
+ */
 export function replyHref(address: string, formName: string): string {
   const to = encodeURIComponent(address).replace(/%40/g, '@');
-  return `mailto:${to}?subject=${encodeURIComponent(`Re: ${formName}`)}`;
+  const subject = `Re: ${formName.replace(/[\r\n]+/g, ' ')}`;
+  return `mailto:${to}?subject=${encodeURIComponent(subject)}`;
 }
 
 /** The browser in a User-Agent, in a word or two (the full string is shown too). */

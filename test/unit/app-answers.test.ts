@@ -42,6 +42,9 @@ describe('the answers model: how each answer of a submission is shown', () => {
     expect(replyHref('ada@example.com', 'Contact & more')).toBe(
       'mailto:ada@example.com?subject=Re%3A%20Contact%20%26%20more',
     );
+    expect(replyHref('ada@example.com', 'Two\r\nBcc: x@example.com')).toBe(
+      'mailto:ada@example.com?subject=Re%3A%20Two%20Bcc%3A%20x%40example.com',
+    );
   });
 
   it('a phone answer is a tel: link of its digits and +', () => {
