@@ -5,7 +5,11 @@ import { type Route, route } from './router.ts';
 import { Forms } from './screens/forms.tsx';
 import { Inbox } from './screens/inbox.tsx';
 import { Share } from './screens/share.tsx';
-import { SubmissionView } from './screens/submission.tsx';
+
+/** A submission's page (its answers model, keys and delivery): loaded when a row is pointed at or opened. */
+const SubmissionView = lazyScreen(() =>
+  import('./screens/submission.tsx').then((module) => module.SubmissionView),
+);
 
 /** The settings screen checks with the route's own schema (zod and more): loaded when opened. */
 const SettingsScreen = lazyScreen(() =>
@@ -53,7 +57,7 @@ export const ROUTES: Route[] = [
     ({ id, submissionId }, query) => (
       <SubmissionView formId={id} submissionId={submissionId} query={query} />
     ),
-    { tab: 'inbox' },
+    { tab: 'inbox', preload: SubmissionView.preload },
   ),
   route('/forms/:id/summary', ({ id }, query) => <SummaryScreen formId={id} query={query} />, {
     tab: 'summary',

@@ -318,7 +318,7 @@ export const routes: readonly Route[] = [
     handler: 'http/webhooks/list-deliveries.ts',
     access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
-      'Webhook deliveries newest first, with every attempt; filter by status, page with next.',
+      "Webhook deliveries newest first, with every attempt; filter by status, page with next, or ask for one submission's delivery.",
   },
   {
     ...webhookDefaults,

@@ -97,7 +97,17 @@ const Submission = z.object({
     referrer: z.string(),
     country: z.optional(z.string()),
     deviceClass: z.optional(z.enum(['mobile', 'desktop', 'tablet', 'bot'])),
-    files: z.optional(z.array(z.object({ name: z.string(), mime: z.string(), size: count() }))),
+    files: z.optional(
+      z.array(
+        z.object({
+          /** The answer name the file was sent under (absent on files stored before 2026-11-26). */
+          field: z.optional(z.string()),
+          name: z.string(),
+          mime: z.string(),
+          size: count(),
+        }),
+      ),
+    ),
   }),
   read: z.boolean(),
   starred: z.boolean(),

@@ -14,5 +14,10 @@ export const deliveryListQuery = inEnglish(
     after: z.optional(
       z.string().check(z.regex(UUID_PATTERN, 'Must be the next cursor of a previous page')),
     ),
+    /**
+     * Only this submission's delivery (one item read, never a walk of the log):
+     * docs/delivery.md#delivery-log.
+     */
+    submissionId: z.optional(z.string().check(z.regex(UUID_PATTERN, 'Must be a submission id'))),
   }),
 );

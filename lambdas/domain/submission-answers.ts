@@ -90,6 +90,15 @@ function storedName(sent: string): string | null {
   return name;
 }
 
+/**
+ * The answer name a file was sent under, stored with the file so it is shown
+ * at its field (docs/submissions.md#files): named as its answers are, or
+ * undefined when no name would be kept.
+ */
+export function storedFileField(sent: string): string | undefined {
+  return storedName(sent) ?? undefined;
+}
+
 // hasOwn, not `in`: `constructor` is inherited by every object and is an ordinary answer.
 const specialKeyOf = (name: string) =>
   Object.hasOwn(SPECIAL_NAMES, name) ? SPECIAL_NAMES[name] : undefined;

@@ -3,6 +3,8 @@
 export type DeviceClass = 'mobile' | 'desktop' | 'tablet' | 'bot';
 
 export interface StoredFile {
+  /** The answer name it was sent under, when it had one (absent on files stored before). */
+  field?: string;
   name: string;
   mime: string;
   /** Bytes. */

@@ -83,6 +83,8 @@ const QUERY_ITEMS = 100;
 
 /**
  * A page of the form's deliveries, newest first, optionally of one status.
+ * With `submissionId`, only that submission's delivery: the delivery's key is
+ * the submission's id, so it is one read, whatever the log's length.
  * The filter is applied after the read, so reading goes on until the page is
  * full, the deliveries end, or MAX_QUERIES reads were made (a rare status in
  * a long log then gives a short page with a `next`); `after` resumes behind
@@ -90,8 +92,16 @@ const QUERY_ITEMS = 100;
  */
 export async function listDeliveries(
   formId: string,
-  options: { status?: DeliveryStatus; limit: number; after?: string },
+  options: { status?: DeliveryStatus; limit: number; after?: string; submissionId?: string },
 ): Promise<DeliveryPage> {
+  if (options.submissionId !== undefined) {
+    const one = await getDelivery(formId, options.submissionId.toLowerCase());
+    const kept =
+      one !== undefined &&
+      (options.status === undefined || one.status === options.status) &&
+      (options.after === undefined || one.deliveryId < options.after.toLowerCase());
+    return { deliveries: kept ? [one] : [], next: null };
+  }
   let deliveries: Delivery[] = [];
   let start: Record<string, unknown> | undefined = options.after
     ? deliveryKey(formId, options.after)

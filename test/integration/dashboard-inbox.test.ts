@@ -198,7 +198,7 @@ describe('the inbox', () => {
       await page.keyboard.press('Escape');
       await page.keyboard.press('j');
       await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: /Submission/ }).waitFor();
+      await page.getByRole('heading', { name: /Person/ }).waitFor();
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();

@@ -4,6 +4,7 @@ import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import { connectWebhook, deliveryWhen, newReceiver } from '#test/support/delivery.ts';
 import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -65,11 +66,21 @@ describe('one submission', () => {
     });
     const { page } = dashboard;
     try {
-      await page.getByRole('heading', { name: /Submission/ }).waitFor();
+      await page.getByRole('heading', { name: 'Ada', level: 2 }).waitFor();
       const labels = await page.locator('dl.answers dt').allTextContents();
       expect(labels).toEqual(['Your name', 'Email address', 'Guests', 'CV', 'note']);
       const problems = await page.locator('dl.answers .reason').allTextContents();
       expect(problems).toEqual(['Not an email address', 'Above the largest allowed']);
+      // The file is the CV field's answer, not "(no answer)" with the file listed apart.
+      const cv = page
+        .locator('dl.answers > div')
+        .filter({ has: page.locator('dt', { hasText: 'CV' }) });
+      expect(await cv.locator('dd').textContent()).toContain('cv.pdf');
+      expect(await cv.getByText('(no answer)').count()).toBe(0);
+      expect(await page.getByRole('heading', { name: 'Files' }).count()).toBe(0);
+      // A failed email check: shown as it came, no reply offered.
+      expect(await page.getByRole('link', { name: 'Reply' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'not-an-address' }).count()).toBe(0);
       await expect
         .poll(() => page.getByText('shop.example/contact', { exact: false }).count())
         .toBe(1);
@@ -77,7 +88,7 @@ describe('one submission', () => {
       await expectAccessible(page, 'submission');
 
       const download = page.waitForEvent('download');
-      await page.getByRole('button', { name: 'Download cv.pdf' }).click();
+      await cv.getByRole('button', { name: 'Download cv.pdf' }).click();
       expect((await download).suggestedFilename()).toBe('cv.pdf');
 
       const stored = await api('GET', `/v1/forms/${form.id}/submissions/${id}`, {
@@ -105,14 +116,14 @@ describe('one submission', () => {
     });
     const { page } = dashboard;
     try {
-      await page.getByText('Person 2').waitFor();
+      await page.getByRole('heading', { name: 'Person 2' }).waitFor();
       await page.getByRole('link', { name: 'Newer' }).click();
-      await page.getByText('Person 3').waitFor();
+      await page.getByRole('heading', { name: 'Person 3' }).waitFor();
       expect(page.url()).toContain(`/submissions/${ids[2]}`);
       await page.getByRole('link', { name: 'Older' }).click();
-      await page.getByText('Person 2').waitFor();
+      await page.getByRole('heading', { name: 'Person 2' }).waitFor();
       await page.getByRole('link', { name: 'Older' }).click();
-      await page.getByText('Person 1').waitFor();
+      await page.getByRole('heading', { name: 'Person 1' }).waitFor();
       await page.getByRole('link', { name: 'Back to the inbox' }).click();
       await page.getByRole('table').waitFor();
     } finally {
@@ -132,7 +143,7 @@ describe('one submission', () => {
     });
     const { page } = dashboard;
     try {
-      await page.getByText('Gone soon').waitFor();
+      await page.getByRole('heading', { name: 'Gone soon' }).waitFor();
       await api('DELETE', `/v1/forms/${form.id}/submissions`, {
         key: form.apiKey,
         body: { target: { ids: [id] } },
@@ -172,6 +183,113 @@ describe('one submission', () => {
       await expect.poll(() => page.getByText('test', { exact: true }).count()).toBe(1);
     } finally {
       await dashboard.close();
+    }
+  });
+
+  it('a submission to act on: titled by its sender, Reply, tel: and http(s) links only, choices as a list, everything escaped, its webhook delivery in words', async () => {
+    const owner = await teamWithOwner('pro');
+    const created = await api('POST', '/v1/forms', {
+      key: owner.apiKey,
+      body: { name: 'Bookings & more', type: 'custom' },
+    });
+    const form = {
+      id: created.body.id as string,
+      key: created.body.key as string,
+      teamId: owner.teamId,
+      apiKey: owner.apiKey,
+    };
+    const patched = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: owner.apiKey,
+      body: {
+        fields: [
+          { id: 'name', type: 'text', label: 'Name' },
+          { id: 'email', type: 'email', label: 'Email' },
+          { id: 'phone', type: 'tel', label: 'Phone' },
+          { id: 'site', type: 'url', label: 'Website' },
+          { id: 'topics', type: 'checkbox', label: 'Topics' },
+        ],
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const hooks = await newReceiver();
+    hooks.script([{ status: 410 }], { status: 200 });
+    try {
+      await connectWebhook(form, hooks.url);
+      const refused = await submit(form.key, {
+        json: { message: 'first, refused by the webhook' },
+        from: freshVisitor(),
+      });
+      const refusedId = refused.body?.submissionId as string;
+      await deliveryWhen(form, refusedId, 'failed');
+      const post = await submit(form.key, {
+        json: {
+          name: '<b>Ada</b> <img src=x onerror=alert(1)>',
+          email: 'ada@example.com',
+          phone: '+44 20 7946 0958',
+          site: 'https://ada.example/about?x=1&y=2',
+          topics: ['Rooms', 'Food, drinks'],
+          homepage: 'javascript:alert(1)',
+        },
+        from: freshVisitor(),
+      });
+      expect(post.status, post.text).toBe(200);
+      const id = post.body?.submissionId as string;
+      await deliveryWhen(form, id, 'delivered');
+
+      const dashboard = await dashboardAs(browser, owner.email, {
+        path: `/forms/${form.id}/submissions/${id}`,
+      });
+      const { page } = dashboard;
+      try {
+        const main = page.getByRole('main');
+        await main
+          .getByRole('heading', { name: '<b>Ada</b> <img src=x onerror=alert(1)>', level: 2 })
+          .waitFor();
+        expect(await main.locator('b, img').count(), 'answers are text, never markup').toBe(0);
+        const reply = 'mailto:ada@example.com?subject=Re%3A%20Bookings%20%26%20more';
+        expect(await main.getByRole('link', { name: 'Reply' }).getAttribute('href')).toBe(reply);
+        expect(await main.getByRole('link', { name: 'ada@example.com' }).getAttribute('href')).toBe(
+          reply,
+        );
+        expect(
+          await main.getByRole('link', { name: '+44 20 7946 0958' }).getAttribute('href'),
+        ).toBe('tel:+442079460958');
+        const site = main.getByRole('link', { name: 'https://ada.example/about?x=1&y=2' });
+        expect(await site.getAttribute('href')).toBe('https://ada.example/about?x=1&y=2');
+        expect(await site.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+        // A javascript: answer is shown, never a link.
+        await main.getByText('javascript:alert(1)', { exact: true }).waitFor();
+        expect(await main.getByRole('link', { name: /javascript/ }).count()).toBe(0);
+        expect(await main.locator('a[href^="javascript"]').count()).toBe(0);
+        const topics = main
+          .locator('dl.answers > div')
+          .filter({ has: page.locator('dt', { hasText: 'Topics' }) });
+        expect(await topics.getByRole('listitem').allTextContents()).toEqual([
+          'Rooms',
+          'Food, drinks',
+        ]);
+
+        const webhook = main.getByRole('region', { name: 'Webhook' });
+        await expect.poll(() => webhook.textContent()).toContain('Delivered');
+        expect(await webhook.textContent()).toContain('On the first attempt.');
+        // Words for people: no status names, codes or device classes on the page.
+        expect(await main.textContent()).not.toMatch(
+          /\b(delivered|pending|retrying|cancelled|desktop|mobile)\b|_/,
+        );
+        await expectAccessible(page, 'a submission with its webhook delivery');
+
+        await page.goto(page.url().replace(id, refusedId));
+        await main.getByRole('heading', { name: /^Submission of / }).waitFor();
+        await expect.poll(() => webhook.textContent()).toContain('Failed');
+        expect(await webhook.textContent()).toContain('it answered 410');
+        await webhook.getByRole('link', { name: 'See the webhook’s deliveries' }).click();
+        await expect.poll(() => new URL(page.url()).pathname).toBe(`/app/forms/${form.id}/webhook`);
+        expect(dashboard.errors).toEqual([]);
+      } finally {
+        await dashboard.close();
+      }
+    } finally {
+      await hooks.close();
     }
   });
 });

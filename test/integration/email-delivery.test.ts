@@ -247,7 +247,7 @@ describe('the HTML part escapes what visitors and owners wrote', () => {
     const id = response.body?.submissionId as string;
     const { submissions } = await localStore();
     expect((await submissions.getSubmission(form.id, id))?.meta.files).toEqual([
-      { name: fileName, mime: 'text/plain', size: 1536 },
+      { field: 'upload', name: fileName, mime: 'text/plain', size: 1536 },
     ]);
 
     const mail = await firstEmail(owner);

@@ -196,7 +196,7 @@ describe('the hosted page uploads files straight to storage', () => {
       const submission = await onlySubmission(form);
       expect(submission.data).toEqual({ name: 'Ada' });
       expect(submission.meta.files).toEqual([
-        { name: 'big report.pdf', mime: 'application/pdf', size: 30 * MB },
+        { field: 'report', name: 'big report.pdf', mime: 'application/pdf', size: 30 * MB },
       ]);
     } finally {
       await visited.close();
@@ -256,7 +256,7 @@ describe('the embed on another website uploads files the same way', () => {
       const submission = await onlySubmission(form);
       expect(submission.data).toEqual({ name: 'Grace' });
       expect(submission.meta.files).toEqual([
-        { name: 'notes.pdf', mime: 'application/pdf', size: 20_000 },
+        { field: 'report', name: 'notes.pdf', mime: 'application/pdf', size: 20_000 },
       ]);
     } finally {
       await visited.close();

@@ -185,7 +185,7 @@ describe('direct uploads: POST /s/{key}/uploads, then S3, then /s/{key} with _up
     const stored = await submissions.getSubmission(form.id, posted.body?.submissionId as string);
     expect(stored?.data).toEqual({ note: 'two' });
     expect(stored?.meta.files).toEqual([
-      { name: 'a.txt', mime: 'text/plain', size: 5 },
+      { field: 'cv', name: 'a.txt', mime: 'text/plain', size: 5 },
       { name: 'b.png', mime: 'image/png', size: 3 },
     ]);
   });

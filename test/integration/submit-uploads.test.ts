@@ -7,7 +7,7 @@ import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 import { s3, uploadsOf } from '#test/support/uploads.ts';
 
 describe('POST /s/{key} with files', () => {
-  it('stores each file in S3 under the form and submission, and names them in meta.files', async () => {
+  it('stores each file in S3 under the form and submission, and names them in meta.files with the answer name each came under', async () => {
     const form = await newForm('pro', { allowUploads: true });
     const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300_000, 7)]);
     const post = await multipart((f) => {
@@ -22,8 +22,8 @@ describe('POST /s/{key} with files', () => {
     const stored = await submissions.getSubmission(form.id, id);
     expect(stored?.data).toEqual({ name: 'Ada' });
     expect(stored?.meta.files).toEqual([
-      { name: 'cv.pdf', mime: 'application/pdf', size: pdf.length },
-      { name: 'me.png', mime: 'image/png', size: 9 },
+      { field: 'cv', name: 'cv.pdf', mime: 'application/pdf', size: pdf.length },
+      { field: 'photo', name: 'me.png', mime: 'image/png', size: 9 },
     ]);
     const object = await s3().send(
       new GetObjectCommand({ Bucket: stack().uploadsBucket, Key: `forms/${form.id}/${id}/0` }),
@@ -50,7 +50,9 @@ describe('POST /s/{key} with files', () => {
     expect(response.status, response.text).toBe(200);
     const { submissions } = await localStore();
     const stored = await submissions.getSubmission(form.id, response.body?.submissionId as string);
-    expect(stored?.meta.files).toEqual([{ name: 'reportfdp.txt', mime: 'text/plain', size: 10 }]);
+    expect(stored?.meta.files).toEqual([
+      { field: 'doc', name: 'reportfdp.txt', mime: 'text/plain', size: 10 },
+    ]);
   });
 
   it('a file alone is a submission; a form without uploads refuses files with 400', async () => {

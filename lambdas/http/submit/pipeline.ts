@@ -14,6 +14,7 @@ import {
   isEmptySubmission,
   normalizeAnswers,
   type SpecialFields,
+  storedFileField,
 } from '#domain/submission-answers.ts';
 import type { DeviceClass, StoredFile, Submission } from '#domain/submission-model.ts';
 import {
@@ -461,7 +462,7 @@ async function discardFiles(formId: string, submissionId: string, count: number)
 function visitorMeta(
   form: FormRecord,
   request: SubmitRequest,
-  files: readonly StoredFile[],
+  files: readonly (StoredFile & { field: string })[],
 ): Submission['meta'] {
   return {
     ip: form.dontStoreIp ? undefined : request.ip,
@@ -471,7 +472,15 @@ function visitorMeta(
     deviceClass: request.deviceClass,
     files:
       files.length > 0
-        ? files.map((file) => ({ name: file.name, mime: file.mime, size: file.size }))
+        ? files.map((file) => {
+            const field = storedFileField(file.field);
+            return {
+              ...(field ? { field } : {}),
+              name: file.name,
+              mime: file.mime,
+              size: file.size,
+            };
+          })
         : undefined,
   };
 }

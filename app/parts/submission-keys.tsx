@@ -1,0 +1,122 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { isTyping } from './typing.ts';
+
+/** What each key of the submission page does: docs/dashboard.md#keys-on-a-submission. */
+export interface SubmissionKeyActions {
+  next: () => void;
+  previous: () => void;
+  back: () => void;
+  spam: () => void;
+  remove: () => void;
+  help: () => void;
+}
+
+/**
+ * The submission page's keys, as the inbox has them: j/k the next or
+ * previous submission of the folder, u or Escape back to the inbox, ! spam,
+ * # delete, ? the list of keys. They stand aside while typing, while a
+ * dialog is open (`enabled` false) and for a key another part already took
+ * (the menu's Escape).
+ */
+export function useSubmissionKeys(actions: SubmissionKeyActions, enabled: boolean): void {
+  // One listener for the page's life, reading the actions of the last render: a key
+  // pressed right after the page changed acts on the submission now shown.
+  const current = useRef({ actions, enabled });
+  current.current = { actions, enabled };
+  useEffect(() => {
+    const handle = (event: KeyboardEvent) => {
+      const { actions, enabled } = current.current;
+      if (!enabled || event.defaultPrevented) return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (isTyping(event.target)) return;
+      const act: Record<string, (() => void) | undefined> = {
+        j: actions.next,
+        k: actions.previous,
+        u: actions.back,
+        Escape: actions.back,
+        '!': actions.spam,
+        '#': actions.remove,
+        '?': actions.help,
+      };
+      const action = Object.hasOwn(act, event.key) ? act[event.key] : undefined;
+      if (!action) return;
+      event.preventDefault();
+      action();
+    };
+    document.addEventListener('keydown', handle);
+    return () => document.removeEventListener('keydown', handle);
+  }, []);
+}
+
+/**
+ * A dialog's open state that gives focus back where it was when the dialog
+ * closes (the button or link pressed, or the page when a key opened it).
+ */
+export function useReturningFocus<T>() {
+  const [open, setOpen] = useState<T>();
+  const from = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (open !== undefined || !from.current) return;
+    if (from.current.isConnected) from.current.focus();
+    from.current = null;
+  }, [open]);
+  return {
+    open,
+    show: (value: T) => {
+      const active = document.activeElement;
+      from.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      setOpen(value);
+    },
+    close: () => setOpen(undefined),
+  };
+}
+
+/** The submission page's keys and what each does, as the help dialog lists them. */
+export const SUBMISSION_KEYS: [string, string][] = [
+  ['j', 'Next (older) submission'],
+  ['k', 'Previous (newer) submission'],
+  ['u or Escape', 'Back to the inbox'],
+  ['!', 'Spam or not spam, then the next one'],
+  ['#', 'Delete (after a question), then the next one'],
+  ['?', 'This list'],
+];
+
+/**
+ * A screen's keys in a dialog with one way out: Close (or Escape). Any
+ * screen's list of keys can be shown with it.
+ */
+export function KeysDialog(props: { keys: [string, string][]; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="keys-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onClose();
+      }}
+    >
+      <h2 id="keys-title">Keyboard shortcuts</h2>
+      <table class="keys">
+        <tbody>
+          {props.keys.map(([key, what]) => (
+            <tr key={key}>
+              <th scope="row">
+                <kbd>{key}</kbd>
+              </th>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div class="actions">
+        <button type="button" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
