@@ -57,6 +57,79 @@ export class LatestRead {
   }
 }
 
+/**
+ * Reads that share one request: the form's workspace and the screen in it
+ * both want the form as a page opens (a lazy screen asks a moment after
+ * the workspace). Each caller keeps its own signal: one leaving does not
+ * abort the others' answer; the request is aborted when the last one
+ * leaves. An answer is kept `keepMs` after it came, and replaced by
+ * `keep` when the caller saved a newer state (a save answers with it).
+ */
+export class SharedReads<T> {
+  #underWay = new Map<
+    string,
+    { answer: Promise<T>; controller: AbortController; waiting: number }
+  >();
+  #kept = new Map<string, { value: T; at: number }>();
+
+  readonly #keepMs: number;
+  readonly #now: () => number;
+
+  constructor(keepMs: number, now: () => number = Date.now) {
+    this.#keepMs = keepMs;
+    this.#now = now;
+  }
+
+  read(key: string, fetcher: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const kept = this.#kept.get(key);
+    if (kept && this.#now() - kept.at < this.#keepMs) return Promise.resolve(kept.value);
+    let shared = this.#underWay.get(key);
+    if (!shared) {
+      const controller = new AbortController();
+      const answer = fetcher(controller.signal);
+      const entry = { answer, controller, waiting: 0 };
+      const done = () => {
+        if (this.#underWay.get(key) === entry) this.#underWay.delete(key);
+      };
+      answer.then((value) => {
+        if (this.#underWay.get(key) === entry) this.keep(key, value);
+        done();
+      }, done);
+      this.#underWay.set(key, entry);
+      shared = entry;
+    }
+    const entry = shared;
+    entry.waiting++;
+    return new Promise<T>((resolve, reject) => {
+      const leave = () => {
+        entry.waiting--;
+        if (entry.waiting === 0) {
+          entry.controller.abort();
+          if (this.#underWay.get(key) === entry) this.#underWay.delete(key);
+        }
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      entry.answer.then(
+        (value) => {
+          signal.removeEventListener('abort', leave);
+          resolve(value);
+        },
+        (failure: unknown) => {
+          signal.removeEventListener('abort', leave);
+          reject(failure);
+        },
+      );
+    });
+  }
+
+  /** The newest state of `key`, from a save's answer: a read soon after gets it, not an older one. */
+  keep(key: string, value: T): void {
+    this.#kept.set(key, { value, at: this.#now() });
+  }
+}
+
 export interface Query<T> {
   /** The newest answer read; kept while the next read runs, so nothing flashes. */
   data: T | undefined;

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useContext } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useQuery } from '../data.ts';
+import { formSavedAs, readForm } from '../form-read.ts';
 import type { Form } from '../model.ts';
 import { ScreenPending } from './feedback.tsx';
 import { WorkspaceContext } from './form-workspace.tsx';
@@ -13,7 +14,7 @@ import { WorkspaceContext } from './form-workspace.tsx';
  */
 export function useForm(formId: string, onLoaded?: (form: Form) => void) {
   const query = useQuery(formId, async (signal) => {
-    const loaded = await call('getForm', { params: { id: formId }, signal });
+    const loaded = await readForm(formId, signal);
     // Told only of the read that is still wanted: one replaced meanwhile was aborted.
     if (!signal.aborted) onLoaded?.(loaded);
     return loaded;
@@ -21,6 +22,7 @@ export function useForm(formId: string, onLoaded?: (form: Form) => void) {
   const { formSaved } = useContext(WorkspaceContext);
   const setForm = (saved: Form) => {
     query.setData(saved);
+    formSavedAs(saved);
     formSaved(saved);
   };
   return { form: query.data, setForm, error: query.error, load: query.reload };

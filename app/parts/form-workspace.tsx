@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { BASE_PATH } from '../base.ts';
 import { useAction, useQuery } from '../data.ts';
+import { readForm } from '../form-read.ts';
 import { FOLDERS, type Folder, type Form } from '../model.ts';
 import { FORM_TABS, type FormTab, paths } from '../paths.ts';
 import { Outcome, Problem } from './feedback.tsx';
@@ -45,7 +46,7 @@ export function FormWorkspace(props: {
   children: ComponentChildren;
 }) {
   const { formId, tab } = props;
-  const form = useQuery(formId, (signal) => call('getForm', { params: { id: formId }, signal }));
+  const form = useQuery(formId, (signal) => readForm(formId, signal));
   const action = useAction();
   const [testsSent, setTestsSent] = useState(0);
   const head = useRef<HTMLDivElement>(null);

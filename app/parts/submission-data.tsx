@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiError, call } from '../api.ts';
 import { useQuery } from '../data.ts';
+import { readForm } from '../form-read.ts';
 import type { Folder, Form, Submission } from '../model.ts';
 import { neighbours } from '../submission-model.ts';
 
@@ -20,7 +21,7 @@ export function useSubmissionReads(
   const key = `${formId}/${submissionId}`;
   const shown = useQuery(key, async (signal): Promise<{ form: Form; submission: Submission }> => {
     const [form, found] = await Promise.all([
-      call('getForm', { params: { id: formId }, signal }),
+      readForm(formId, signal),
       call('getSubmission', { params: { id: formId, submissionId }, signal }),
     ]);
     if (found.read) return { form, submission: found };

@@ -1,5 +1,6 @@
 import { ApiError, call } from '../api.ts';
 import { useQuery } from '../data.ts';
+import { readForm } from '../form-read.ts';
 import { Loading, Problem } from '../parts/feedback.tsx';
 import { RangePicker, today, ZONE } from '../parts/summary-range.tsx';
 import { Report } from '../parts/summary-report.tsx';
@@ -17,7 +18,7 @@ export function SummaryScreen(props: { formId: string; query: URLSearchParams })
   const from = query.get('from') ?? daysBefore(to, 29);
   const read = useQuery(`${formId} ${from} ${to}`, (signal) =>
     Promise.all([
-      call('getForm', { params: { id: formId }, signal }),
+      readForm(formId, signal),
       call('getFormSummary', { params: { id: formId }, query: { from, to, tz: ZONE }, signal }),
     ]),
   );

@@ -238,4 +238,30 @@ describe("a form's workspace", () => {
       await dashboard.close();
     }
   });
+
+  it('a form opened reads the form once for the workspace and the screen, a lazy screen too', async () => {
+    const { owner, form } = await aForm('Read once');
+    for (const tab of ['/summary', '/settings', '/share']) {
+      const dashboard = await dashboardAs(browser, owner.email, {
+        path: `/forms/${form.id}${tab}`,
+      });
+      const { page } = dashboard;
+      try {
+        const formReads: string[] = [];
+        page.on('request', (request) => {
+          if (
+            request.method() === 'GET' &&
+            new URL(request.url()).pathname === `/v1/forms/${form.id}`
+          )
+            formReads.push(request.url());
+        });
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Read once' }).waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(formReads, `form reads opening ${tab || 'the inbox'}`).toHaveLength(1);
+      } finally {
+        await dashboard.close();
+      }
+    }
+  });
 });

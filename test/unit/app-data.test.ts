@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureWords, LatestRead, perform } from '#app/data.ts';
+import { failureWords, LatestRead, perform, SharedReads } from '#app/data.ts';
 import { ApiError } from '#client/client.ts';
 
 /** A promise settled from outside, like an answer that comes when the test says. */
@@ -160,5 +160,82 @@ describe('the typed client takes an AbortSignal per call', () => {
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
     expect(given).toBe(controller.signal);
     expect(told).toEqual([]);
+  });
+});
+
+describe('the dashboard data layer: reads shared while under way', () => {
+  it('two callers asking at once make one request and both get its answer', async () => {
+    const reads = new SharedReads<string>(0);
+    const answer = deferred<string>();
+    let requests = 0;
+    const fetcher = () => {
+      requests++;
+      return answer.promise;
+    };
+    const first = reads.read('form-1', fetcher, new AbortController().signal);
+    const second = reads.read('form-1', fetcher, new AbortController().signal);
+    const other = reads.read(
+      'form-2',
+      () => Promise.resolve('other'),
+      new AbortController().signal,
+    );
+    answer.resolve('form');
+    expect(await Promise.all([first, second, other])).toEqual(['form', 'form', 'other']);
+    expect(requests).toBe(1);
+    // Asked again after the answer, none kept: a new request.
+    await reads.read('form-1', fetcher, new AbortController().signal);
+    expect(requests).toBe(2);
+  });
+
+  it('one caller leaving does not abort the other’s answer; the last one leaving aborts the request', async () => {
+    const reads = new SharedReads<string>(0);
+    const answer = deferred<string>();
+    let requestSignal: AbortSignal | undefined;
+    const fetcher = (signal: AbortSignal) => {
+      requestSignal = signal;
+      return answer.promise;
+    };
+    const leaving = new AbortController();
+    const staying = new AbortController();
+    const left = reads.read('form-1', fetcher, leaving.signal);
+    const stayed = reads.read('form-1', fetcher, staying.signal);
+    leaving.abort();
+    await expect(left).rejects.toBeDefined();
+    expect(requestSignal!.aborted).toBe(false);
+    answer.resolve('form');
+    expect(await stayed).toBe('form');
+
+    const never = deferred<string>();
+    const alone = new AbortController();
+    const read = reads.read(
+      'form-3',
+      (signal) => {
+        requestSignal = signal;
+        return never.promise;
+      },
+      alone.signal,
+    );
+    alone.abort();
+    await expect(read).rejects.toBeDefined();
+    expect(requestSignal!.aborted).toBe(true);
+  });
+});
+
+describe('the dashboard data layer: an answer kept a moment', () => {
+  it('a read within keepMs gets the answer kept (or the state a save kept), a later one asks again', async () => {
+    let now = 1_000;
+    const reads = new SharedReads<string>(2000, () => now);
+    let requests = 0;
+    const fetcher = () => Promise.resolve(`answer ${++requests}`);
+    const signal = new AbortController().signal;
+    expect(await reads.read('form-1', fetcher, signal)).toBe('answer 1');
+    now += 1999;
+    expect(await reads.read('form-1', fetcher, signal)).toBe('answer 1');
+    reads.keep('form-1', 'saved');
+    now += 1999;
+    expect(await reads.read('form-1', fetcher, signal)).toBe('saved');
+    now += 1;
+    expect(await reads.read('form-1', fetcher, signal)).toBe('answer 2');
+    expect(requests).toBe(2);
   });
 });
