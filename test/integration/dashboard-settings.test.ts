@@ -54,7 +54,7 @@ describe('the settings screen', () => {
       await page.getByLabel('Name', { exact: true }).focus();
       await page.keyboard.press('Control+A');
       await page.keyboard.type('Tuned up');
-      await page.getByRole('heading', { name: 'General (not saved)' }).waitFor();
+      await page.getByRole('form', { name: 'General' }).getByText('Unsaved changes').waitFor();
       await page.keyboard.press('Enter');
       await expect.poll(async () => (await saved()).name).toBe('Tuned up');
 
@@ -122,7 +122,7 @@ describe('the settings screen', () => {
       const security = page.getByRole('form', { name: /^Spam and security/ });
       const ips = security.getByLabel('Blocked IP addresses or ranges (one a line)');
       await ips.fill('10.0.0.0/8');
-      await page.getByRole('heading', { name: 'Spam and security (not saved)' }).waitFor();
+      await security.getByText('Unsaved changes').waitFor();
       const sender = page.getByRole('form', { name: /^Notifications/ }).getByLabel('Sender name');
       // Both edits in one task, as a save's answer and a keystroke can land in one render.
       await page.evaluate(
@@ -136,7 +136,11 @@ describe('the settings screen', () => {
         },
         [await ips.elementHandle(), await sender.elementHandle()],
       );
-      await page.getByRole('heading', { name: 'Notifications (not saved)' }).waitFor();
+      await page
+        .getByRole('form', { name: 'Notifications' })
+        .getByText('Unsaved changes')
+        .waitFor();
+      expect(await security.getByText('Unsaved changes').count()).toBe(0);
       await expect.poll(await leaveForInbox(page)).toEqual(['Leave without saving notifications?']);
     } finally {
       await dashboard.close();
