@@ -257,6 +257,12 @@ describe('the settings screen', () => {
         expect(why, label).toMatch(/Needs the Pro plan/);
       }
       expect(await page.getByLabel('Email me each submission').isDisabled()).toBe(false);
+      // More recipients are Pro: none can be added, and the list says why.
+      const recipients = page.getByRole('group', { name: 'Also send them to' });
+      expect(await recipients.getByRole('button', { name: 'Add an address' }).isDisabled()).toBe(
+        true,
+      );
+      await recipients.getByText(/Needs the Pro plan/).waitFor();
       await expectAccessible(page, 'settings, Free, dark, 375 px');
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
