@@ -314,8 +314,15 @@ function apiValue(setting: Setting, value: Value): unknown {
   return text;
 }
 
-const same = (a: Value | undefined, b: Value | undefined) =>
-  JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether a control holds what was saved. A list compares its entries, so a
+ * blank line or row, or spaces around an entry, are no change: they are never sent.
+ */
+const unchanged = (setting: Setting, now: Value | undefined, saved: Value | undefined) => {
+  const comparable = (value: Value | undefined) =>
+    LISTS.includes(setting.kind) ? entriesOf(value ?? '').map((entry) => entry.text) : value;
+  return JSON.stringify(comparable(now)) === JSON.stringify(comparable(saved));
+};
 
 /** The id of a setting's control (a list of addresses: of its row, from 0). */
 export const controlId = (key: string, row?: number) =>
@@ -351,8 +358,14 @@ export function problemOf(group: Group, draft: Draft, issue: RawIssue): Problem 
   const words = plainWords(issue, setting.entries);
   const entry = typeof index === 'number' ? entriesOf(draft[setting.key] ?? '')[index] : undefined;
   if (!LISTS.includes(setting.kind) || !entry) {
+    // A list of addresses as a whole: its first row, or its Add button when it has none.
+    const rows = (draft[setting.key] as readonly string[] | undefined)?.length ?? 0;
     const control =
-      setting.kind === 'recipients' ? controlId(setting.key, 0) : controlId(setting.key);
+      setting.kind !== 'recipients'
+        ? controlId(setting.key)
+        : rows > 0
+          ? controlId(setting.key, 0)
+          : `${controlId(setting.key)}-add`;
     return { key: setting.key, control, text: words, summary: `${name}: ${lowerFirst(words)}` };
   }
   // An entry refused by its own check: what it is not; by a bound (too long): the bound.
@@ -391,7 +404,8 @@ export function changesOf(
   const body: Record<string, unknown> = {};
   for (const setting of group.settings) {
     const now = draft[setting.key]!;
-    if (setting.kind === 'secret' ? now === '' : same(now, saved[setting.key])) continue;
+    if (setting.kind === 'secret' ? now === '' : unchanged(setting, now, saved[setting.key]))
+      continue;
     body[setting.key] = apiValue(setting, now);
   }
   const checked = formUpdateInput.safeParse(body);
@@ -406,14 +420,8 @@ export const isChanged = (group: Group, saved: Draft, draft: Draft) =>
   group.settings.some((setting) =>
     setting.kind === 'secret'
       ? draft[setting.key] !== ''
-      : !same(entriesOrValue(setting, draft), entriesOrValue(setting, saved)),
+      : !unchanged(setting, draft[setting.key], saved[setting.key]),
   );
-
-// Rows of a list of addresses left blank are no change: they are never sent.
-const entriesOrValue = (setting: Setting, draft: Draft) =>
-  setting.kind === 'recipients'
-    ? entriesOf(draft[setting.key] ?? []).map((entry) => entry.text)
-    : draft[setting.key];
 
 /** The problems a 400 named, in words, at their controls. */
 export const problemsFromApi = (

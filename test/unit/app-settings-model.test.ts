@@ -66,6 +66,17 @@ describe('settings model: changes → PATCH body', () => {
     expect(isChanged(notifications, before, after)).toBe(true);
   });
 
+  it('a list is unchanged by blank lines and spaces: nothing to send, no unsaved state', () => {
+    const saved = { blockedIps: ['10.0.0.0/8'], blockedCountries: ['DE'] } as Partial<Form>;
+    const { before, after } = edited(
+      security,
+      { blockedIps: ' 10.0.0.0/8 \n\n', blockedCountries: 'Germany (DE)\n' },
+      saved,
+    );
+    expect(isChanged(security, before, after)).toBe(false);
+    expect(changesOf(security, before, after).body).toEqual({});
+  });
+
   it('entries keep the line they are on, blank lines counted', () => {
     expect(entriesOf('a\n\n b \n')).toEqual([
       { text: 'a', line: 1 },
