@@ -1,9 +1,9 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import { focusedElement } from '#test/support/settings-screens.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -30,16 +30,6 @@ async function ownerWithFields(fields: Record<string, unknown>[]) {
     }[];
   return { owner, formId, saved };
 }
-
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
-    const selected =
-      element instanceof HTMLTextAreaElement
-        ? element.value.slice(element.selectionStart, element.selectionEnd)
-        : undefined;
-    return { tag: element?.tagName, id: element?.id, text: element?.textContent, selected };
-  });
 
 const TECHNICAL = /Too (small|big)|expected|>=|<=|minLength|maxLength|\bmin\b|\bmax\b/;
 
@@ -76,7 +66,7 @@ describe('the fields builder guides', () => {
       await page.getByRole('button', { name: 'Save fields' }).click();
 
       await expect
-        .poll(async () => (await focused(page)).text)
+        .poll(async () => (await focusedElement(page)).text)
         .toBe('2 things to correct: nothing was saved');
       const links = page.locator('.error-summary').getByRole('link');
       expect(await links.allTextContents()).toEqual([
@@ -89,7 +79,9 @@ describe('the fields builder guides', () => {
 
       await planToggle.click();
       await links.first().click();
-      await expect.poll(() => focused(page)).toMatchObject({ tag: 'TEXTAREA', selected: 'Gold' });
+      await expect
+        .poll(() => focusedElement(page))
+        .toMatchObject({ tag: 'TEXTAREA', selected: 'Gold' });
       expect(await planToggle.getAttribute('aria-expanded')).toBe('true');
 
       // No option at all: the words, not "Too small: expected array to have >=1 items".

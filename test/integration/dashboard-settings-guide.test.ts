@@ -1,10 +1,8 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { FORM_TYPE_WORDS } from '#app/form-types.ts';
-import { teamWithOwner } from '#test/support/accounts.ts';
-import { api } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import { focusedElement, ownerWithForm } from '#test/support/settings-screens.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -12,39 +10,13 @@ const chromium = chromiumForFile();
 
 /** Issue 30, "Settings and fields that guide": the settings screen's index, summary and Save. */
 
-async function ownerWithForm(plan: 'free' | 'pro') {
-  const owner = await teamWithOwner(plan);
-  const created = await api('POST', '/v1/forms', {
-    key: owner.apiKey,
-    body: { name: 'Guided', type: 'contact' },
-  });
-  const formId = created.body.id as string;
-  const saved = async () =>
-    (await api('GET', `/v1/forms/${formId}`, { key: owner.apiKey })).body as Record<
-      string,
-      unknown
-    >;
-  return { owner, formId, saved };
-}
-
-/** The id and, for a text area, the selected text of the element that has the keyboard. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
-    const selected =
-      element instanceof HTMLTextAreaElement
-        ? element.value.slice(element.selectionStart, element.selectionEnd)
-        : undefined;
-    return { id: element?.id, text: element?.textContent, selected };
-  });
-
 /** Schema text or API names that must never reach the screen. */
 const TECHNICAL =
   /Too (small|big)|expected|>=|<=|notifyCc|blockedIps|blockedCountries|captcha[A-Z]/;
 
 describe('the settings screen guides', () => {
   it('a refused save moves the keyboard to an error summary naming the bad lines; each link focuses its field and line; countries are names', async () => {
-    const { owner, formId, saved } = await ownerWithForm('pro');
+    const { owner, formId, saved } = await ownerWithForm('pro', 'Guided');
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,
     });
@@ -59,7 +31,7 @@ describe('the settings screen guides', () => {
       await security.getByRole('button', { name: 'Save spam and security' }).click();
 
       await expect
-        .poll(async () => (await focused(page)).text)
+        .poll(async () => (await focusedElement(page)).text)
         .toBe('2 things to correct: nothing was saved');
       const links = security.locator('.error-summary').getByRole('link');
       expect(await links.allTextContents()).toEqual([
@@ -72,11 +44,11 @@ describe('the settings screen guides', () => {
 
       await links.first().click();
       await expect
-        .poll(() => focused(page))
+        .poll(() => focusedElement(page))
         .toMatchObject({ id: 'setting-blockedIps', selected: '10.0.0.300/8' });
       await links.nth(1).click();
       await expect
-        .poll(() => focused(page))
+        .poll(() => focusedElement(page))
         .toMatchObject({ id: 'setting-blockedCountries', selected: 'Atlantis' });
 
       await ips.fill('10.0.0.0/8\n203.0.113.7');
@@ -92,7 +64,7 @@ describe('the settings screen guides', () => {
       await security.getByLabel('Ask for a Turnstile captcha').check();
       await security.getByRole('button', { name: 'Save spam and security' }).click();
       await expect
-        .poll(async () => (await focused(page)).text)
+        .poll(async () => (await focusedElement(page)).text)
         .toBe('One thing to correct: nothing was saved');
       expect(await security.locator('.error-summary li').textContent()).toBe(
         'Ask for a Turnstile captcha: needs a Turnstile site key and secret key',
@@ -109,7 +81,7 @@ describe('the settings screen guides', () => {
   });
 
   it('an index links each section; a section shows “Unsaved changes” until saved, and its Save stays in sight while it scrolls; the form type says what it does', async () => {
-    const { owner, formId, saved } = await ownerWithForm('pro');
+    const { owner, formId, saved } = await ownerWithForm('pro', 'Guided');
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,
     });
@@ -117,7 +89,9 @@ describe('the settings screen guides', () => {
     try {
       const index = page.getByRole('navigation', { name: 'Sections' });
       await index.getByRole('link', { name: 'Auto-reply' }).click();
-      await expect.poll(async () => (await focused(page)).id).toBe('settings-auto-reply-title');
+      await expect
+        .poll(async () => (await focusedElement(page)).id)
+        .toBe('settings-auto-reply-title');
 
       const general = page.getByRole('form', { name: 'General' });
       const type = general.getByLabel('Form type (picks the summary)');
@@ -153,7 +127,7 @@ describe('the settings screen guides', () => {
       await reply.getByLabel('Replies an hour, at most').fill('');
       await save.click();
       await expect
-        .poll(async () => (await focused(page)).text)
+        .poll(async () => (await focusedElement(page)).text)
         .toBe('One thing to correct: nothing was saved');
       expect(await reply.locator('.error-summary li').textContent()).toBe(
         'Replies an hour, at most: must be a number',
@@ -165,7 +139,7 @@ describe('the settings screen guides', () => {
   });
 
   it('the notification goes to a list of up to 4 more people: added, refused by its row, saved', async () => {
-    const { owner, formId, saved } = await ownerWithForm('pro');
+    const { owner, formId, saved } = await ownerWithForm('pro', 'Guided');
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,
     });
@@ -186,14 +160,14 @@ describe('the settings screen guides', () => {
       }
       await notifications.getByRole('button', { name: 'Save notifications' }).click();
       await expect
-        .poll(async () => (await focused(page)).text)
+        .poll(async () => (await focusedElement(page)).text)
         .toBe('One thing to correct: nothing was saved');
       const link = notifications.locator('.error-summary').getByRole('link');
       expect(await link.textContent()).toBe(
         'Also send them to, address 2: “sales at example” is not an email address',
       );
       await link.click();
-      await expect.poll(async () => (await focused(page)).id).toBe('setting-notifyCc-1');
+      await expect.poll(async () => (await focusedElement(page)).id).toBe('setting-notifyCc-1');
       expect(
         await list
           .getByRole('textbox', { name: 'Address 2', exact: true })
