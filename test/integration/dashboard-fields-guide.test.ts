@@ -51,6 +51,7 @@ describe('the fields builder guides', () => {
         .getByRole('button', { name: 'Field 1: Plan Drop-down list, optional', exact: true })
         .waitFor();
       await planToggle.click();
+      expect(await page.locator('main').innerText()).not.toMatch(/\b[a-z]+[A-Z]\w*/);
       await page
         .getByRole('group', { name: 'Field 1: Plan' })
         .getByLabel('Options, one a line')

@@ -23,6 +23,9 @@ describe('the settings screen guides', () => {
     const { page } = dashboard;
     try {
       const security = page.getByRole('form', { name: 'Spam and security' });
+      // Words for people: no API name (camelCase) anywhere in the screen, placeholders aside.
+      const screen = await page.locator('main').innerText();
+      expect(screen.replace(/\{\{[^}]*\}\}/g, '')).not.toMatch(/\b[a-z]+[A-Z]\w*/);
       const ips = security.getByLabel('Blocked IP addresses or ranges (one a line)');
       const countries = security.getByLabel('Blocked countries (one a line)');
       // A blank line counts: the bad range is on line 4 as the person sees it.
