@@ -139,7 +139,8 @@ describe('PATCH /v1/forms/{id} rules', () => {
   });
 
   it('notifyCc: a bad address is 400 invalid_request at its index; the same address in another case is kept once', async () => {
-    const refused = await api('PATCH', `/v1/forms/${formId}`, {
+    const id = (await api('POST', '/v1/forms', { key, body: { name: 'Cc' } })).body.id as string;
+    const refused = await api('PATCH', `/v1/forms/${id}`, {
       key,
       body: { notifyCc: ['desk@example.com', 'sales@example.com', 'sales at example.com'] },
     });
@@ -148,16 +149,27 @@ describe('PATCH /v1/forms/{id} rules', () => {
     expect(refused.body.issues).toEqual([
       { path: 'notifyCc.2', code: 'invalid_format', message: 'Must be an email address' },
     ]);
-    const saved = await api('PATCH', `/v1/forms/${formId}`, {
+    const saved = await api('PATCH', `/v1/forms/${id}`, {
       key,
       body: { notifyCc: [' Desk@Example.com', 'sales@example.com', 'desk@example.com'] },
     });
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body.notifyCc).toEqual(['Desk@Example.com', 'sales@example.com']);
-    expect((await api('GET', `/v1/forms/${formId}`, { key })).body.notifyCc).toEqual([
+    expect((await api('GET', `/v1/forms/${id}`, { key })).body.notifyCc).toEqual([
       'Desk@Example.com',
       'sales@example.com',
     ]);
+    // Where notifications go is audited, the other recipients too.
+    const trail = await api('GET', '/v1/team/audit?limit=100', { key });
+    const changed = (
+      trail.body.events as { action: string; target: string; details: unknown }[]
+    ).find((event) => event.action === 'form.notify_email_changed' && event.target === id);
+    expect(changed?.details).toEqual({
+      notifyEmail: '',
+      previous: '',
+      notifyCc: 'Desk@Example.com, sales@example.com',
+      previousCc: '',
+    });
   });
 
   it('keeps what is left out, clears what is null, replaces fields and design whole', async () => {
