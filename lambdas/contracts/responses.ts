@@ -37,6 +37,7 @@ const formSettings = {
   closedMessage: nullableString(),
   notifyEnabled: z.boolean(),
   notifyEmail: nullableString(),
+  notifyCc: z.array(z.string()),
   notifySubject: z.string(),
   notifyFromName: z.string(),
   autoreplyEnabled: z.boolean(),
