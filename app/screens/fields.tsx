@@ -2,6 +2,7 @@ import { ADD_FIELD_ID, type FieldProblem } from '../fields-model.ts';
 import { FieldCard } from '../parts/fields-card.tsx';
 import { useFieldDrafts } from '../parts/fields-drafts.ts';
 import { FormScreen } from '../parts/form-screen.tsx';
+import { useLeaveQuestion } from '../parts/leave-question.ts';
 import { ErrorSummary } from '../parts/settings-error-summary.tsx';
 import { SaveBar } from '../parts/settings-save-bar.tsx';
 
@@ -14,6 +15,7 @@ import { SaveBar } from '../parts/settings-save-bar.tsx';
 export function FieldsScreen(props: { formId: string }) {
   const builder = useFieldDrafts(props.formId);
   const { drafts, problems } = builder;
+  useLeaveQuestion(builder.unsaved ? 'the fields' : '');
   return (
     <FormScreen
       loaded={builder.loaded}

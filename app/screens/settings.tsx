@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
+import { useLeaveQuestion } from '../parts/leave-question.ts';
 import { DangerZone } from '../parts/settings-danger-zone.tsx';
 import { GroupForm } from '../parts/settings-group.tsx';
 import { SettingsIndex } from '../parts/settings-index.tsx';
-import { askBeforeLeaving } from '../router.ts';
 import { GROUPS } from '../settings-model.ts';
 
 /**
@@ -13,7 +13,7 @@ import { GROUPS } from '../settings-model.ts';
 export function SettingsScreen(props: { formId: string }) {
   const loaded = useForm(props.formId);
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
-  useLeaveQuestion(dirty);
+  useLeaveQuestion([...dirty].join(', ').toLowerCase());
   return (
     <FormScreen loaded={loaded} class="settings" title={(form) => `Settings of ${form.name}`}>
       {(form) => (
@@ -40,24 +40,4 @@ export function SettingsScreen(props: { formId: string }) {
       )}
     </FormScreen>
   );
-}
-
-/**
- * Unsaved changes: the browser asks before the page is left or reloaded, and
- * the app before one of its links leads elsewhere. Keyed by the names, not
- * the count: one group saved as another is changed keeps the count, and the
- * question must name the group that is unsaved now.
- */
-function useLeaveQuestion(dirty: ReadonlySet<string>) {
-  const unsaved = [...dirty].join(', ').toLowerCase();
-  useEffect(() => {
-    if (unsaved === '') return;
-    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', ask);
-    askBeforeLeaving(() => window.confirm(`Leave without saving ${unsaved}?`));
-    return () => {
-      window.removeEventListener('beforeunload', ask);
-      askBeforeLeaving(undefined);
-    };
-  }, [unsaved]);
 }

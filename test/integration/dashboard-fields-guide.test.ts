@@ -140,4 +140,37 @@ describe('the fields builder guides', () => {
       await dashboard.close();
     }
   });
+
+  it('unsaved fields: a link away asks first, names the fields, and staying keeps the change', async () => {
+    const { owner, formId } = await ownerWithFields([
+      { id: 'q1', type: 'text', label: 'Question 1', required: false },
+    ]);
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/fields`,
+    });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('button', { name: /^Field 1: Question 1/ }).click();
+      await page.getByLabel('Label', { exact: true }).fill('Question one');
+      await page.getByText('Unsaved changes').first().waitFor();
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+      await expect.poll(() => asked).toEqual(['Leave without saving the fields?']);
+      expect(new URL(page.url()).pathname).toBe(`/app/forms/${formId}/fields`);
+      expect(await page.getByLabel('Label', { exact: true }).inputValue()).toBe('Question one');
+      // Saved, nothing is asked: the link leads away at once.
+      await page.getByRole('button', { name: 'Save fields' }).click();
+      await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+      await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/app/forms/${formId}`);
+      expect(asked).toHaveLength(1);
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
 });
