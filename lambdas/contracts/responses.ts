@@ -4,6 +4,7 @@ import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { ROLES } from '#domain/members.ts';
 import { FOLDERS } from '#domain/submission-folders.ts';
 import { DEVICES, DROP_REASONS } from '#domain/summary-counters.ts';
+import { IP_STORAGE } from '#domain/visitor-ip.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
 import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 
@@ -405,6 +406,8 @@ export const RESPONSES = {
     memberCount: count(),
     formCount: count(),
     formLimit: z.nullable(count()),
+    /** What submissions keep of a visitor's address (docs/people.md#visitor-addresses). */
+    ipStorage: z.enum(IP_STORAGE),
   }),
   Member,
   MemberList: z.object({ members: z.array(Member) }),

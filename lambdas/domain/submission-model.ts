@@ -12,7 +12,7 @@ export interface StoredFile {
 }
 
 export interface SubmissionMeta {
-  /** Left out when the form has `dontStoreIp`. */
+  /** The address, or `hash:` and 16 hex digits on a team that keeps keyed hashes; left out when the form has `dontStoreIp` (docs/people.md#visitor-addresses). */
   ip?: string;
   userAgent: string;
   /** Page the form was sent from, or "". */
