@@ -214,6 +214,7 @@ async function stepsAfterTheForm(
   if (form.captchaEnabled) await checkCaptcha(form, special.captchaToken, request);
 
   // 10. Link spam here; duplicates are claimed inside the storing transaction.
+  const linkSpam = isLinkSpam(data);
   const submission: Submission = {
     id: randomUUIDv7(),
     formId: form.id,
@@ -221,9 +222,10 @@ async function stepsAfterTheForm(
     meta: visitorMeta(form, request, files),
     read: false,
     starred: false,
-    isSpam: isLinkSpam(data),
+    isSpam: linkSpam,
     isTest: false,
     createdAt: now.toISOString(),
+    ...(linkSpam ? { spamReason: 'links' as const } : {}),
   };
 
   // 12 (checks). Answers that fail the form's fields are stored, marked.
