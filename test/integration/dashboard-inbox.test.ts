@@ -77,7 +77,7 @@ describe('the inbox', () => {
       await page.getByRole('button', { name: 'Mark read' }).click();
       await expect
         .poll(() => page.getByRole('main').getByRole('status').first().textContent())
-        .toContain('4 submissions changed');
+        .toContain('4 submissions marked read');
       await expect.poll(() => counts(page)).toEqual(['All 20', 'Unread 16', 'Starred 0', 'Spam 0']);
 
       await page.getByRole('button', { name: 'Star' }).first().click();
@@ -155,8 +155,9 @@ describe('the inbox', () => {
         .poll(() => page.getByText('Searched 30 of 30, tests and spam included.').count())
         .toBe(1);
       // "note" and "2": Note 2, 12, 20-29 (the words may be anywhere in the answers).
-      const found = (await page.getByRole('list').last().getByRole('link').allTextContents()).map(
-        (text) => text.replace(' about the order', ''),
+      // The matches are rows of the inbox's own table.
+      const found = (await rowsOf(page).locator('a.preview').allTextContents()).map((text) =>
+        text.replace('Unread: ', '').replace(' about the order', ''),
       );
       expect(found).toHaveLength(12);
       expect(found).toContain('Note 2');
