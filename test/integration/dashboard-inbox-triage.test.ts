@@ -160,14 +160,14 @@ describe('the bulk bar', () => {
       try {
         const before = await boxes(page);
         // Aimed before selecting: the middle of Person 3's row box.
-        const aim = await rowOf(page, 'Person 3').getByRole('checkbox').boundingBox();
-        await rowOf(page, 'Person 5').getByRole('checkbox').click();
+        const aim = await rowOf(page, 'Note 3 about').getByRole('checkbox').boundingBox();
+        await rowOf(page, 'Note 5 about').getByRole('checkbox').click();
         await page.getByRole('group', { name: '1 selected' }).waitFor();
         expect(await boxes(page)).toEqual(before);
         await page.mouse.click(aim!.x + aim!.width / 2, aim!.y + aim!.height / 2);
         await page.getByRole('group', { name: '2 selected' }).waitFor();
-        expect(await rowOf(page, 'Person 3').getAttribute('aria-selected')).toBe('true');
-        expect(await rowOf(page, 'Person 4').getAttribute('aria-selected')).toBe('false');
+        expect(await rowOf(page, 'Note 3 about').getAttribute('aria-selected')).toBe('true');
+        expect(await rowOf(page, 'Note 4 about').getAttribute('aria-selected')).toBe('false');
         expect(await boxes(page)).toEqual(before);
         await expectAccessible(page, `the bulk bar at ${width} px`);
         // The action's notice floats too.
@@ -328,16 +328,16 @@ describe('keyboard triage', () => {
       await page.getByRole('table').waitFor();
       await page.keyboard.press('j');
       await page.keyboard.press('j');
-      expect(await focusedRow(page)).toContain('Person 3');
+      expect(await focusedRow(page)).toContain('Note 3 about');
       await page.keyboard.press('!');
       await expect.poll(() => counts(page)).toEqual(['All 4', 'Unread 4', 'Starred 0', 'Spam 1']);
-      await expect.poll(() => focusedRow(page)).toContain('Person 2');
+      await expect.poll(() => focusedRow(page)).toContain('Note 2 about');
       expect(await notice(page)).toBe('1 submission moved to spam');
       await page.keyboard.press('#');
       const dialog = page.getByRole('dialog', { name: 'Delete 1 submission?' });
       await dialog.getByRole('button', { name: 'Delete' }).click();
       await expect.poll(() => counts(page)).toEqual(['All 3', 'Unread 3', 'Starred 0', 'Spam 1']);
-      await expect.poll(() => focusedRow(page)).toContain('Person 1');
+      await expect.poll(() => focusedRow(page)).toContain('Note 1 about');
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
@@ -349,22 +349,22 @@ describe('keyboard triage', () => {
     const dashboard = await open(dashboardAs(browser, owner.email, { path: `/forms/${form.id}` }));
     const { page } = dashboard;
     try {
-      await rowOf(page, 'Person 4').getByRole('checkbox').click();
+      await rowOf(page, 'Note 4 about').getByRole('checkbox').click();
       await page.keyboard.press('e');
       await expect.poll(() => counts(page)).toEqual(['All 5', 'Unread 4', 'Starred 0', 'Spam 0']);
-      await rowOf(page, 'Person 2').getByRole('checkbox').click();
+      await rowOf(page, 'Note 2 about').getByRole('checkbox').click();
       await page.getByRole('group', { name: '2 selected' }).waitFor();
       await page.keyboard.press('!');
       await expect.poll(() => counts(page)).toEqual(['All 3', 'Unread 3', 'Starred 0', 'Spam 2']);
-      await rowOf(page, 'Person 3').getByRole('checkbox').click();
-      await rowOf(page, 'Person 1').getByRole('checkbox').click();
+      await rowOf(page, 'Note 3 about').getByRole('checkbox').click();
+      await rowOf(page, 'Note 1 about').getByRole('checkbox').click();
       await page.keyboard.press('Escape');
       await expect.poll(() => page.locator('.bulk').count()).toBe(0);
       expect(
         await rowsOf(page).evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-selected'))),
       ).toEqual(['false', 'false', 'false']);
-      await rowOf(page, 'Person 3').getByRole('checkbox').click();
-      await rowOf(page, 'Person 0').getByRole('checkbox').click();
+      await rowOf(page, 'Note 3 about').getByRole('checkbox').click();
+      await rowOf(page, 'Note 0 about').getByRole('checkbox').click();
       await page.keyboard.press('#');
       await page
         .getByRole('dialog', { name: 'Delete 2 submissions?' })
@@ -388,7 +388,7 @@ describe('keyboard triage', () => {
       await page.getByRole('dialog', { name: 'Delete 1 submission?' }).waitFor();
       await page.keyboard.press('Escape');
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-      await expect.poll(() => focusedRow(page)).toContain('Person 2');
+      await expect.poll(() => focusedRow(page)).toContain('Note 2 about');
 
       await page.keyboard.press('?');
       const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -399,9 +399,9 @@ describe('keyboard triage', () => {
       await expectAccessible(page, 'the keys');
       await help.getByRole('button', { name: 'Close' }).click();
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-      await expect.poll(() => focusedRow(page)).toContain('Person 2');
+      await expect.poll(() => focusedRow(page)).toContain('Note 2 about');
       await page.keyboard.press('j');
-      expect(await focusedRow(page)).toContain('Person 1');
+      expect(await focusedRow(page)).toContain('Note 1 about');
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
