@@ -26,7 +26,7 @@ const rowLinks = (rows: RefObject<HTMLTableSectionElement | null>) =>
   rows.current?.querySelectorAll<HTMLAnchorElement>('a.preview') ?? [];
 
 /**
- * The inbox's keys, as mail clients have them (docs/dashboard.md#keyboard):
+ * The inbox's keys, as mail clients have them (docs/dashboard.md#inbox-keys):
  * j/k move, o or Enter open, e read/unread, s star, x select, ! spam,
  * # delete, Escape clears the selection, ? the list of keys. Ignored while
  * typing (`isTyping`) and while a dialog is open (`enabled`). Moving focuses

@@ -20,8 +20,6 @@ export function SearchBox(props: { formId: string; folder: Folder; q: string }) 
           type="search"
           value={text}
           maxLength={200}
-          // On a phone the label is read, not shown (docs/dashboard.md#the-inbox): this says it.
-          placeholder="Words in the answers"
           onInput={(e) => setText(e.currentTarget.value)}
         />
         <button type="submit">Search</button>

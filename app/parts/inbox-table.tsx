@@ -82,10 +82,8 @@ function Row(props: {
           type="checkbox"
           checked={props.selected}
           aria-label={`Select: ${who ? `${who}: ` : ''}${what}`}
-          onClick={(event) => {
-            event.preventDefault();
-            props.onToggle(event.shiftKey);
-          }}
+          // The browser's own toggle and the selection's agree: the box shows what is selected.
+          onClick={(event) => props.onToggle(event.shiftKey)}
         />
       </td>
       <td>

@@ -1,23 +1,25 @@
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
 import {
-  type DashboardPage,
   dashboardAs,
   expectAccessible,
   openDashboard,
   signInThroughPage,
 } from '#test/support/dashboard.ts';
-import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { folderCounts, inboxRows, inboxWith, withTable } from '#test/support/dashboard-inbox.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
+const OUTPUT_DIR = new URL('../../.local/test-output/', import.meta.url);
+
 let browser: Browser;
 beforeAll(async () => {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
   browser = await launchChromium();
   await localStore();
 });
@@ -25,35 +27,17 @@ afterAll(async () => {
   await browser.close();
 });
 
-/** A Pro contact form of its own team with `count` submissions a second apart (newest: Person count-1). */
-async function inboxWith(count: number) {
-  const owner = await teamWithOwner('pro');
-  const created = await api('POST', '/v1/forms', {
-    key: owner.apiKey,
-    body: { name: 'Triage', type: 'contact' },
+/** Submissions whose message fills more than a row's line (Person i, p<i>@example.com). */
+const inboxOf = (count: number) =>
+  inboxWith(count, {
+    message: (i) =>
+      `Note ${i} about the order, with a question that runs on for a while to fill the row`,
   });
-  const form = { id: created.body.id as string, key: created.body.key as string };
-  await seedSubmissions({
-    formId: form.id,
-    teamId: owner.teamId,
-    count,
-    receivedAt: (i) => new Date(Date.now() - (count - i) * 1000),
-    data: (i) => ({
-      name: `Person ${i}`,
-      email: `p${i}@example.com`,
-      message: `Note ${i} about the order, with a question that runs on for a while to fill the row`,
-    }),
-  });
-  return { owner, form };
-}
 
-const rowsOf = (page: Page) => page.getByRole('table').locator('tbody tr');
+const rowsOf = inboxRows;
+const open = withTable;
+const counts = folderCounts;
 const rowOf = (page: Page, name: string) => rowsOf(page).filter({ hasText: name });
-
-const counts = async (page: Page) =>
-  (await page.getByRole('navigation', { name: 'Folders' }).getByRole('link').allTextContents()).map(
-    (text) => text.replace(/\s+/g, ' ').trim(),
-  );
 
 /** Every row's box, rounded to the pixel. */
 const boxes = (page: Page) =>
@@ -77,16 +61,10 @@ const folder = (page: Page, name: string) =>
 
 const notice = (page: Page) => page.locator('.triage-bar').getByRole('status').textContent();
 
-async function open(dashboard: Promise<DashboardPage>): Promise<DashboardPage> {
-  const opened = await dashboard;
-  await opened.page.getByRole('table').waitFor();
-  return opened;
-}
-
 describe('inbox rows that say who and what', () => {
   for (const width of [1280, 375]) {
     it(`show the sender’s name and email, the answers, short, and the time (${width} px)`, async () => {
-      const { owner, form } = await inboxWith(3);
+      const { owner, form } = await inboxOf(3);
       const dashboard = await open(
         dashboardAs(browser, owner.email, { path: `/forms/${form.id}`, width }),
       );
@@ -110,7 +88,7 @@ describe('inbox rows that say who and what', () => {
   }
 
   it('in the spam folder, a chip says why each is spam: links, duplicate, moved by you', async () => {
-    const { owner, form } = await inboxWith(2);
+    const { owner, form } = await inboxOf(2);
     await submit(form.key, {
       json: {
         name: 'Link Seller',
@@ -152,7 +130,7 @@ describe('inbox rows that say who and what', () => {
 describe('the bulk bar', () => {
   for (const width of [1280, 375]) {
     it(`overlays: selecting moves no row, and a click after selecting lands on the row it aimed at (${width} px)`, async () => {
-      const { owner, form } = await inboxWith(6);
+      const { owner, form } = await inboxOf(6);
       const dashboard = await open(
         dashboardAs(browser, owner.email, { path: `/forms/${form.id}`, width }),
       );
@@ -167,9 +145,14 @@ describe('the bulk bar', () => {
         await page.mouse.click(aim!.x + aim!.width / 2, aim!.y + aim!.height / 2);
         await page.getByRole('group', { name: '2 selected' }).waitFor();
         expect(await rowOf(page, 'Note 3 about').getAttribute('aria-selected')).toBe('true');
+        expect(await rowOf(page, 'Note 3 about').getByRole('checkbox').isChecked()).toBe(true);
+        expect(await rowOf(page, 'Note 5 about').getByRole('checkbox').isChecked()).toBe(true);
         expect(await rowOf(page, 'Note 4 about').getAttribute('aria-selected')).toBe('false');
         expect(await boxes(page)).toEqual(before);
         await expectAccessible(page, `the bulk bar at ${width} px`);
+        await page.screenshot({
+          path: new URL(`inbox-bulk-bar-${width}.png`, OUTPUT_DIR).pathname,
+        });
         // The action's notice floats too.
         await page.getByRole('button', { name: 'Spam', exact: true }).click();
         await expect.poll(() => notice(page)).toBe('2 submissions moved to spam');
@@ -182,7 +165,7 @@ describe('the bulk bar', () => {
   }
 
   it('its notices go when the person moves to another folder, page or form', async () => {
-    const { owner, form } = await inboxWith(20);
+    const { owner, form } = await inboxOf(20);
     const dashboard = await open(dashboardAs(browser, owner.email, { path: `/forms/${form.id}` }));
     const { page } = dashboard;
     try {
@@ -219,7 +202,7 @@ describe('the bulk bar', () => {
 
 describe('empty spam', () => {
   it('asks first, stating the 30-day rule, then deletes all spam of the form and nothing else', async () => {
-    const { owner, form } = await inboxWith(20);
+    const { owner, form } = await inboxOf(20);
     const dashboard = await dashboardAs(browser, owner.email, {
       path: `/forms/${form.id}?folder=spam`,
     });
@@ -252,7 +235,7 @@ describe('empty spam', () => {
 
 describe('on a phone (375 × 812)', () => {
   it('at least three submissions show whole above the fold', async () => {
-    const { owner, form } = await inboxWith(10);
+    const { owner, form } = await inboxOf(10);
     const dashboard = await open(
       dashboardAs(browser, owner.email, { path: `/forms/${form.id}`, width: 375 }),
     );
@@ -269,7 +252,7 @@ describe('on a phone (375 × 812)', () => {
 
 describe('search results are the inbox', () => {
   it('the same rows, with selection and bulk actions on the matches, and counts that say what they counted', async () => {
-    const { owner, form } = await inboxWith(30);
+    const { owner, form } = await inboxOf(30);
     const dashboard = await open(dashboardAs(browser, owner.email, { path: `/forms/${form.id}` }));
     const { page } = dashboard;
     try {
@@ -319,7 +302,7 @@ describe('search results are the inbox', () => {
 
 describe('keyboard triage', () => {
   it('sign-in to inbox, ! marks the focused row spam and focus moves to the next row; # deletes and focus moves on too', async () => {
-    const { owner, form } = await inboxWith(5);
+    const { owner, form } = await inboxOf(5);
     // Signed out, the inbox's link asks for the sign-in and then opens the inbox.
     const dashboard = await openDashboard(browser, { path: `/forms/${form.id}` });
     const { page } = dashboard;
@@ -345,7 +328,7 @@ describe('keyboard triage', () => {
   });
 
   it('a ticked box keeps the keys: e acts on its row, ! and # on the selection; Escape clears the selection', async () => {
-    const { owner, form } = await inboxWith(5);
+    const { owner, form } = await inboxOf(5);
     const dashboard = await open(dashboardAs(browser, owner.email, { path: `/forms/${form.id}` }));
     const { page } = dashboard;
     try {
@@ -378,7 +361,7 @@ describe('keyboard triage', () => {
   });
 
   it('focus returns to the row after a dialog closes; the help has one Close and lists the new keys', async () => {
-    const { owner, form } = await inboxWith(4);
+    const { owner, form } = await inboxOf(4);
     const dashboard = await open(dashboardAs(browser, owner.email, { path: `/forms/${form.id}` }));
     const { page } = dashboard;
     try {
