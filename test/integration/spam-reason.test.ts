@@ -37,6 +37,12 @@ describe('the spam reason (docs/submissions.md#spam-reasons)', () => {
       (spam.body.items as { id: string; spamReason?: string }[]).map((i) => [i.id, i.spamReason]),
     );
     expect(reasons).toEqual({ [links]: 'links', [again]: 'duplicate' });
+    const found = await api('GET', `/v1/forms/${form.id}/submissions/search?q=there&folder=spam`, {
+      key: form.apiKey,
+    });
+    expect(found.body.items).toEqual([
+      expect.objectContaining({ id: again, spamReason: 'duplicate' }),
+    ]);
   });
 
   it('is "moved" when the owner moves a submission to spam, and goes when it is moved back', async () => {
