@@ -113,6 +113,13 @@ describe('inbox rows that say who and what', () => {
       expect(await chip('Person 1').textContent()).toBe('Spam because: Moved by you');
       expect(await chip('Person 1').getByText('Moved by you').isVisible()).toBe(true);
       await expectAccessible(page, 'spam folder with reasons');
+      // Dark, with the bulk bar shown over the rows.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await rowOf(page, 'Link Seller').getByRole('checkbox').click();
+      await page.getByRole('group', { name: '1 selected' }).waitFor();
+      await expectAccessible(page, 'spam folder with reasons and a selection, dark');
+      await page.keyboard.press('Escape');
+      await page.emulateMedia({ colorScheme: 'light' });
       // Not spam: back in All, without a chip.
       await rowOf(page, 'Person 1').getByRole('checkbox').click();
       await page.getByRole('button', { name: 'Not spam' }).click();
