@@ -122,7 +122,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
       <SearchBox formId={formId} folder={folder} q={q} />
       {q ? (
         <SearchResults
-          key={`${folder}|${q}`}
+          key={`${formId}|${folder}|${q}`}
           form={form}
           folder={folder}
           q={q}
@@ -140,7 +140,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
       ) : (
         <InboxList
           // Each place its own list: its selection and notices go when the person moves on.
-          key={`${place.folder}|${place.page}|${place.pageSize}`}
+          key={`${formId}|${place.folder}|${place.page}|${place.pageSize}`}
           formId={formId}
           folder={place.folder}
           items={list.items}
