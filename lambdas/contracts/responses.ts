@@ -3,6 +3,7 @@ import { AUDIT_ACTIONS } from '#domain/audit.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { ROLES } from '#domain/members.ts';
 import { FOLDERS } from '#domain/submission-folders.ts';
+import { SPAM_REASONS } from '#domain/submission-model.ts';
 import { DEVICES, DROP_REASONS } from '#domain/summary-counters.ts';
 import { IP_STORAGE } from '#domain/visitor-ip.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
@@ -116,6 +117,8 @@ const Submission = z.object({
   isSpam: z.boolean(),
   isTest: z.boolean(),
   createdAt: dateTime(),
+  /** Only while spam: why (the link rule, the duplicate rule, or moved there by the owner). */
+  spamReason: z.optional(z.enum(SPAM_REASONS)),
   /** In lists only: the longest answer, cut to 140 characters. */
   preview: z.optional(z.string()),
 });

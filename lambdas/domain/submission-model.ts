@@ -24,6 +24,13 @@ export interface SubmissionMeta {
   files?: StoredFile[];
 }
 
+/**
+ * Why a submission is in the spam folder (docs/submissions.md#spam-reasons):
+ * the link rule, the duplicate rule, or the owner's move.
+ */
+export const SPAM_REASONS = ['links', 'duplicate', 'moved'] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
+
 export interface Submission {
   /** UUID v7: time-ordered, so the table's sort key sorts newest last. */
   id: string;
@@ -36,6 +43,8 @@ export interface Submission {
   isSpam: boolean;
   isTest: boolean;
   createdAt: string;
+  /** Only while `isSpam`: why it is spam. Spam stored before reasons were kept has none. */
+  spamReason?: SpamReason;
   /**
    * Stored only: when the owner moved it to spam (a flag change), so spam is
    * kept `spamRetentionDays` from that moment, not from its receipt. Spam

@@ -271,6 +271,7 @@ async function stepsAfterTheBody(
   if (form.captchaEnabled) await checkCaptcha(form, special.captchaToken, request);
 
   // 10. Link spam here; duplicates are claimed inside the storing transaction.
+  const linkSpam = isLinkSpam(data);
   const submission: Submission = {
     id: randomUUIDv7(),
     formId: form.id,
@@ -278,9 +279,10 @@ async function stepsAfterTheBody(
     meta: visitorMeta(form, team, request, files),
     read: false,
     starred: false,
-    isSpam: isLinkSpam(data),
+    isSpam: linkSpam,
     isTest: false,
     createdAt: now.toISOString(),
+    ...(linkSpam ? { spamReason: 'links' as const } : {}),
   };
 
   // 12 (checks). Answers that fail the form's fields are stored, marked.
