@@ -1,6 +1,7 @@
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { type Query, useQuery } from '../data.ts';
+import { readForm } from '../form-read.ts';
 import { FOLDER_NAMES } from '../inbox-model.ts';
 import type { Folder, Form, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
@@ -76,7 +77,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
     async (signal): Promise<Shown> => {
       const known = shown.data?.form;
       const [form, list] = await Promise.all([
-        known?.id === formId ? known : call('getForm', { params: { id: formId }, signal }),
+        known?.id === formId ? known : readForm(formId, signal),
         call('listSubmissions', {
           params: { id: formId },
           query: { filter: folder, page, pageSize },
