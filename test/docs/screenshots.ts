@@ -5,6 +5,7 @@
  * code). Writes PNGs to docs/images/. Run it after a change of a screen.
  */
 import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { withBenchStack } from '#test/bench/bench-stack.ts';
 import { startChromium } from '#test/support/chromium.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
@@ -141,7 +142,14 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   const shoot = async (
     name: string,
     path: string,
-    options: { width: number; dark?: boolean; signedIn?: boolean; ready: string },
+    options: {
+      width: number;
+      dark?: boolean;
+      signedIn?: boolean;
+      ready: string;
+      /** What the person does before the picture (ticks rows, opens a detail). */
+      then?: (page: Page) => Promise<void>;
+    },
   ) => {
     const context = await browser.newContext({
       viewport: { width: options.width, height: options.width < 600 ? 812 : 760 },
@@ -157,6 +165,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     await page.waitForFunction(
       () => !document.querySelector('.workspace-head h1')?.textContent?.startsWith('Loading'),
     );
+    await options.then?.(page);
     await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname });
     await context.close();
     console.log(`wrote docs/images/${name}.png`);
@@ -179,9 +188,25 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     width: 1280,
     ready: 'form.settings-group',
   });
+  await shoot('dashboard-inbox-selected', `/app/forms/${form.id}`, {
+    width: 1280,
+    ready: 'tbody tr',
+    then: async (page) => {
+      for (const box of (await page.getByRole('checkbox').all()).slice(1, 3)) await box.check();
+      await page.getByRole('button', { name: /spam/i }).first().waitFor();
+    },
+  });
   await shoot('dashboard-fields', `/app/forms/${form.id}/fields`, {
     width: 1280,
-    ready: 'fieldset',
+    ready: 'ol.field-list li',
+  });
+  await shoot('dashboard-share', `/app/forms/${form.id}/share`, {
+    width: 1280,
+    ready: 'section.share',
+  });
+  await shoot('dashboard-emails', `/app/forms/${form.id}/emails`, {
+    width: 1280,
+    ready: 'section.email-preview',
   });
   await shoot('dashboard-design', `/app/forms/${feedback.id}/design`, {
     width: 1280,
