@@ -155,7 +155,8 @@ export function useInboxKeys(
   };
 }
 
-const KEYS: [string, string][] = [
+/** The inbox's keys and what each does, as its help dialog lists them. */
+export const INBOX_KEYS: [string, string][] = [
   ['j / k', 'Next / previous submission'],
   ['o or Enter', 'Open it'],
   ['e', 'Mark read or unread'],
@@ -166,38 +167,3 @@ const KEYS: [string, string][] = [
   ['Escape', 'Clear the selection'],
   ['?', 'This list'],
 ];
-
-/** The list of keys: a dialog with one way out, Close (or Escape). */
-export function KeyHelp(props: { onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
-  return (
-    <dialog
-      ref={dialog}
-      aria-labelledby="keys-title"
-      onCancel={props.onClose}
-      onClose={props.onClose}
-    >
-      <h2 id="keys-title">Keyboard shortcuts</h2>
-      <table class="keys">
-        <tbody>
-          {KEYS.map(([key, what]) => (
-            <tr key={key}>
-              <th scope="row">
-                <kbd>{key}</kbd>
-              </th>
-              <td>{what}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <div class="actions">
-        <button type="button" onClick={props.onClose}>
-          Close
-        </button>
-      </div>
-    </dialog>
-  );
-}

@@ -3,9 +3,9 @@ import { useRef } from 'preact/hooks';
 import { useAction } from '../data.ts';
 import { submissions } from '../inbox-model.ts';
 import type { FieldDefinition, Folder, Submission } from '../model.ts';
-import { Confirm } from './confirm.tsx';
+import { Confirm, KeysDialog } from './confirm.tsx';
 import { BulkBar } from './inbox-bulk-bar.tsx';
-import { KeyHelp, useInboxKeys } from './inbox-keys.tsx';
+import { INBOX_KEYS, useInboxKeys } from './inbox-keys.tsx';
 import { SubmissionTable } from './inbox-table.tsx';
 import { useTriage } from './inbox-triage.ts';
 
@@ -124,7 +124,7 @@ export function InboxList(props: {
           )}
         </Confirm>
       )}
-      {props.help && <KeyHelp onClose={() => props.setHelp(false)} />}
+      {props.help && <KeysDialog keys={INBOX_KEYS} onClose={() => props.setHelp(false)} />}
     </>
   );
 }

@@ -148,7 +148,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
       signedIn?: boolean;
       ready: string;
       /** What the person does before the picture (ticks rows, opens a detail). */
-      then?: (page: Page) => Promise<void>;
+      act?: (page: Page) => Promise<void>;
     },
   ) => {
     const context = await browser.newContext({
@@ -165,7 +165,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     await page.waitForFunction(
       () => !document.querySelector('.workspace-head h1')?.textContent?.startsWith('Loading'),
     );
-    await options.then?.(page);
+    await options.act?.(page);
     await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname });
     await context.close();
     console.log(`wrote docs/images/${name}.png`);
@@ -191,7 +191,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   await shoot('dashboard-inbox-selected', `/app/forms/${form.id}`, {
     width: 1280,
     ready: 'tbody tr',
-    then: async (page) => {
+    act: async (page) => {
       for (const box of (await page.getByRole('checkbox').all()).slice(1, 3)) await box.check();
       await page.getByRole('button', { name: /spam/i }).first().waitFor();
     },
