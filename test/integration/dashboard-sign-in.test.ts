@@ -27,7 +27,7 @@ describe('signing in to the dashboard', () => {
     const { page } = dashboard;
     try {
       await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1);
-      expect(page.url()).toMatch(/\/app\/sign-in$/);
+      await expect.poll(() => page.url()).toMatch(/\/app\/sign-in$/);
       await expectAccessible(page, 'sign-in');
       await signInThroughPage(page, owner.email);
       await page.getByRole('heading', { name: 'Forms' }).waitFor();

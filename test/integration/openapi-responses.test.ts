@@ -323,6 +323,7 @@ describe('real answers match openapi.json', () => {
       await refusal(client.call('inviteMember', { body: { email: invited.body.email } })),
     ).toBe('409 already_member');
     const userId = invited.body.userId;
+    expect((await client.call('resendInvitation', { params: { userId } })).status).toBe(202);
     expect(
       (await client.call('updateMember', { params: { userId }, body: { name: 'Grace' } })).body
         .name,
