@@ -55,6 +55,10 @@ const wiring = {
   get formCloserArn() {
     return required('FORM_CLOSER_ARN');
   },
+  /** The retention sweeper, target of each form's next sweep (docs/submissions.md#retention). */
+  get retentionSweeperArn() {
+    return required('RETENTION_SWEEPER_ARN');
+  },
   /** Where the Scheduler puts invocations that keep failing; optional locally. */
   get scheduleDlqArn() {
     return process.env.SCHEDULE_DLQ_ARN || undefined;
