@@ -169,7 +169,8 @@ export async function readFolderPage(
  * that many batches. With `createdUpTo`, submissions received later are left
  * out (exactly, by `createdAt`), so a walk started at a moment ignores later
  * arrivals. With `keptFrom`, submissions received earlier (past the form's
- * retention, docs/submissions.md#retention) are left out and the walk stops at the first.
+ * retention, docs/submissions.md#retention) are left out (read still: at most what the
+ * next sweep deletes).
  */
 export async function* walkFolder(
   formId: string,
@@ -200,8 +201,6 @@ export async function* walkFolder(
         (submission) => (!upTo || submission.createdAt <= upTo) && isKept(submission, from),
       );
       if (batch.length > 0) yield batch;
-      // Newest first: once a batch holds one past the form's retention, every later one is too.
-      if (from && found.some((submission) => !isKept(submission, from))) return;
     }
   } while (cursor);
 }
