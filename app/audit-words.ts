@@ -80,6 +80,10 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
   },
   'submissions.exported': (s) =>
     `${s.who} exported ${FOLDER_WORDS[s.text('filter')] ?? 'the submissions'} of ${s.form} as a spreadsheet (CSV)`,
+  'team.ip_storage_changed': (s) =>
+    s.text('ipStorage') === 'keyedHash'
+      ? `${s.who} made new submissions keep a coded stand-in for the sender's internet address instead of the address`
+      : `${s.who} made new submissions keep the sender's internet address again`,
   'webhook.connected': (s) =>
     `${s.who} connected ${s.form} to a webhook at ${s.text('host')}${s.text('copiedFrom') ? ' (copied with the form)' : ''}`,
   'webhook.url_changed': (s) =>

@@ -1,5 +1,6 @@
 import { fieldPattern, fieldsInput } from '#domain/field-definitions.ts';
 import type { FieldDefinition } from './model.ts';
+import { entriesOf, fromApi, lowerFirst, plainWords, type RawIssue } from './problem-sentences.ts';
 
 type FieldsInput = import('zod/mini').output<typeof fieldsInput>;
 
@@ -122,10 +123,8 @@ export function definitionOf(draft: FieldDraft): Record<string, unknown> {
   switch (draft.type) {
     case 'select':
     case 'radio':
-      field.options = draft.options
-        .split('\n')
-        .map((option) => option.trim())
-        .filter(Boolean);
+      // Blank lines skipped: a refused option is named by the line it is on (`entriesOf`).
+      field.options = entriesOf(draft.options).map((option) => option.text);
       break;
     case 'number':
       set('min', draft.min);
@@ -148,30 +147,112 @@ export function definitionOf(draft: FieldDraft): Record<string, unknown> {
   return field;
 }
 
-/** The definitions, or the problems by field key and property. */
+/** A property's name in the error summary ("Field 2 (Name), pattern: …"). */
+const PROPERTY_WORDS: Record<string, string> = {
+  id: 'id',
+  label: 'label',
+  type: 'type',
+  required: 'required',
+  placeholder: 'placeholder',
+  helpText: 'help text',
+  options: 'options',
+  min: 'smallest',
+  max: 'largest',
+  minLength: 'shortest answer',
+  maxLength: 'longest answer',
+  pattern: 'pattern',
+  stars: 'stars',
+  ratingMin: 'scale start',
+};
+
+/** What a collapsed card says of its field: its type in words, and whether it is required. */
+export function summaryLine(draft: FieldDraft): string {
+  const type = FIELD_TYPES.find(([each]) => each === draft.type)?.[1] ?? draft.type;
+  return `${type}, ${draft.required ? 'required' : 'optional'}`;
+}
+
+/** The name of a field on screen: its label, else its id, else its place. */
+export const fieldName = (draft: FieldDraft, number: number) =>
+  draft.label || draft.id || `field ${number}`;
+
+/** One refused property of one field, in words, at the control it is about. */
+export interface FieldProblem {
+  /** The field's draft key ('' for the list as a whole). */
+  key: string;
+  property: string;
+  /** The element the summary's link focuses. */
+  control: string;
+  text: string;
+  summary: string;
+  /** The refused line of the options (from 1). */
+  line?: number;
+}
+
+/** The id of the button that adds a field (where a problem of the whole list leads). */
+export const ADD_FIELD_ID = 'fields-add';
+
+/** An issue at `path` (within the fields list) in words. */
+export function fieldProblemOf(drafts: readonly FieldDraft[], issue: RawIssue): FieldProblem {
+  const [index, property = 'id', entry] = issue.path;
+  const draft = typeof index === 'number' ? drafts[index] : undefined;
+  if (!draft) {
+    const text = plainWords(issue, 'fields');
+    return {
+      key: '',
+      property: '',
+      control: ADD_FIELD_ID,
+      text,
+      summary: `Fields: ${lowerFirst(text)}`,
+    };
+  }
+  const name =
+    draft.type === 'rating' && property === 'max'
+      ? 'stars'
+      : draft.type === 'rating' && property === 'min'
+        ? 'ratingMin'
+        : String(property);
+  const number = Number(index) + 1;
+  const where = `Field ${number} (${fieldName(draft, number)}), ${PROPERTY_WORDS[name] ?? 'a property'}`;
+  const words = plainWords(issue, name === 'options' ? 'options' : 'entries');
+  const option =
+    name === 'options' && typeof entry === 'number' ? entriesOf(draft.options)[entry] : undefined;
+  const base = { key: draft.key, property: name, control: `${draft.key}-${name}` };
+  if (!option) return { ...base, text: words, summary: `${where}: ${lowerFirst(words)}` };
+  // "“Gold” is listed twice" names the option itself; other words follow its name.
+  const said = words.startsWith('“') ? words : `“${option.text}” ${lowerFirst(words)}`;
+  return {
+    ...base,
+    line: option.line,
+    text: `Line ${option.line}: ${said}`,
+    summary: `${where}, line ${option.line}: ${said}`,
+  };
+}
+
+/** The definitions, or the problems in words (none when they may be saved). */
 export function checkFields(drafts: readonly FieldDraft[]): {
   fields: FieldsInput;
-  problems: Record<string, Record<string, string>>;
+  problems: FieldProblem[];
 } {
-  const problems: Record<string, Record<string, string>> = {};
   const checked = fieldsInput.safeParse(drafts.map(definitionOf));
-  if (checked.success) return { fields: checked.data, problems };
-  for (const issue of checked.error.issues) {
-    const [index, property = 'id'] = issue.path;
-    const draft = drafts[Number(index)];
-    if (!draft) continue;
-    const name =
-      draft.type === 'rating' && property === 'max'
-        ? 'stars'
-        : draft.type === 'rating' && property === 'min'
-          ? 'ratingMin'
-          : String(property);
-    const found = problems[draft.key] ?? {};
-    found[name] ??= issue.message;
-    problems[draft.key] = found;
-  }
-  return { fields: [], problems };
+  if (checked.success) return { fields: checked.data, problems: [] };
+  return {
+    fields: [],
+    problems: checked.error.issues.map((issue) => fieldProblemOf(drafts, issue as RawIssue)),
+  };
 }
+
+/** The problems a 400 named (paths `fields.2.options`), in words. */
+export const fieldProblemsFromApi = (
+  drafts: readonly FieldDraft[],
+  issues: readonly { path: string; code?: string; message: string }[],
+) =>
+  issues.map((issue) => {
+    const raw = fromApi(issue);
+    return fieldProblemOf(drafts, {
+      ...raw,
+      path: raw.path[0] === 'fields' ? raw.path.slice(1) : raw.path,
+    });
+  });
 
 /** Whether `sample` is an answer the pattern takes (whole answer, as the submit check does). */
 export function tryPattern(

@@ -31,5 +31,7 @@ export type Access =
   | 'rateLimits:count'
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */
   | 'forms:update'
+  /** The deployment's keyed-hash secret in `KEYED_HASH_SECRET` (resolved at deploy; no IAM action). */
+  | 'secrets:keyedHash'
   /** Send to one queue of queues.ts, or move a message to its dead-letter queue. */
   | `queue:${QueueName}:${'send' | 'deadLetter'}`;

@@ -59,6 +59,16 @@ const wiring = {
   get retentionSweeperArn() {
     return required('RETENTION_SWEEPER_ARN');
   },
+  /**
+   * The deployment's secret for keyed hashes of personal data (a team's visitor
+   * addresses, docs/people.md#visitor-addresses): generated once per stack in
+   * Secrets Manager, resolved into the variable by CloudFormation, and by the
+   * local stack per state directory. Only functions granted `secrets:keyedHash`
+   * carry it; read only when a hash is made. Never logged.
+   */
+  get keyedHashSecret() {
+    return required('KEYED_HASH_SECRET');
+  },
   /** Where the Scheduler puts invocations that keep failing; optional locally. */
   get scheduleDlqArn() {
     return process.env.SCHEDULE_DLQ_ARN || undefined;

@@ -118,6 +118,8 @@ export const routes: readonly Route[] = [
       'uploads:write',
       'uploads:delete',
       'uploads:claimPending',
+      // A team that keeps keyed hashes of visitor addresses (docs/people.md#visitor-addresses).
+      'secrets:keyedHash',
     ],
     summary:
       'The public submit endpoint: stores a post (urlencoded, multipart with files, or JSON) after its checks, in a fixed order; the first that fails decides the answer.',
@@ -416,6 +418,16 @@ export const routes: readonly Route[] = [
     handler: 'http/team/get-team.ts',
     access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "The team: plan, this month's usage and allowance, member and form counts.",
+  },
+  {
+    ...accountsDefaults,
+    name: 'updateTeam',
+    method: 'PATCH',
+    path: '/v1/team',
+    handler: 'http/team/update-team.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary:
+      "Changes the team's settings: what submissions keep of a visitor's address (owners only).",
   },
   {
     ...accountsDefaults,

@@ -7,6 +7,7 @@ import { type Worker, workers as workerTable } from '#workers';
 import { grantAccess } from './constructs/access.ts';
 import { Api, isSubmitRoute } from './constructs/api.ts';
 import { EmailSending } from './constructs/email.ts';
+import { KeyedHashSecret } from './constructs/keyed-hash-secret.ts';
 import { Observability } from './constructs/observability.ts';
 import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
@@ -63,6 +64,7 @@ export class FormServiceStack extends Stack {
 
     this.queues = new Queues(this, 'Queues', settings);
     let scheduling: Scheduling | undefined;
+    let keyedHashSecret: KeyedHashSecret | undefined;
     const targets = {
       storage: this.storage,
       queues: this.queues,
@@ -73,6 +75,10 @@ export class FormServiceStack extends Stack {
       scheduling: () => {
         scheduling ??= new Scheduling(this, 'Scheduling');
         return scheduling;
+      },
+      keyedHashSecret: () => {
+        keyedHashSecret ??= new KeyedHashSecret(this);
+        return keyedHashSecret;
       },
     };
 

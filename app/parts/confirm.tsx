@@ -1,13 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
-/** A modal question (the native dialog: focus kept inside, Escape cancels). */
-export function Confirm(props: {
+/**
+ * A modal dialog (the native one: focus kept inside, Escape dismisses).
+ * Escape's cancel is taken over so the screen closes it by unmounting; a
+ * close the browser forces anyway (a second Escape) dismisses it too.
+ */
+export function Modal(props: {
+  titleId: string;
   title: string;
+  onDismiss: () => void;
   children: ComponentChildren;
-  confirm: string;
-  onConfirm: () => void;
-  onCancel: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -16,11 +19,29 @@ export function Confirm(props: {
   return (
     <dialog
       ref={dialog}
-      aria-labelledby="confirm-title"
-      onCancel={props.onCancel}
-      onClose={props.onCancel}
+      aria-labelledby={props.titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onDismiss();
+      }}
+      onClose={props.onDismiss}
     >
-      <h2 id="confirm-title">{props.title}</h2>
+      <h2 id={props.titleId}>{props.title}</h2>
+      {props.children}
+    </dialog>
+  );
+}
+
+/** A question before something that cannot be undone: Cancel, or the action named. */
+export function Confirm(props: {
+  title: string;
+  children: ComponentChildren;
+  confirm: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Modal titleId="confirm-title" title={props.title} onDismiss={props.onCancel}>
       {props.children}
       <div class="actions">
         <button type="button" onClick={props.onCancel}>
@@ -30,6 +51,31 @@ export function Confirm(props: {
           {props.confirm}
         </button>
       </div>
-    </dialog>
+    </Modal>
+  );
+}
+
+/** A screen's keys and what each does, with one way out: Close (or Escape). */
+export function KeysDialog(props: { keys: readonly [string, string][]; onClose: () => void }) {
+  return (
+    <Modal titleId="keys-title" title="Keyboard shortcuts" onDismiss={props.onClose}>
+      <table class="keys">
+        <tbody>
+          {props.keys.map(([key, what]) => (
+            <tr key={key}>
+              <th scope="row">
+                <kbd>{key}</kbd>
+              </th>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div class="actions">
+        <button type="button" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+    </Modal>
   );
 }

@@ -35,6 +35,12 @@ export function EmailPreview(props: {
           <dt>To</dt>
           <dd>{message.to}</dd>
         </div>
+        {message.cc && message.cc.length > 0 && (
+          <div>
+            <dt>Cc</dt>
+            <dd>{message.cc.join(', ')}</dd>
+          </div>
+        )}
         {message.replyTo && (
           <div>
             <dt>Reply-To</dt>

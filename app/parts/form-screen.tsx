@@ -1,6 +1,5 @@
 import type { ComponentChildren } from 'preact';
 import { useContext } from 'preact/hooks';
-import { call } from '../api.ts';
 import { useQuery } from '../data.ts';
 import { formSavedAs, readForm } from '../form-read.ts';
 import type { Form } from '../model.ts';

@@ -1,66 +1,107 @@
 import type { RefObject } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { Confirm } from './confirm.tsx';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { isTyping } from './typing.ts';
 
-/**
- * The inbox's keys, as mail clients have them: j/k move, o or Enter open,
- * e read/unread, s star, x select, # delete, ? the list of keys. Ignored
- * while typing in a field. Moving focuses the row's link, so the screen
- * reader and the browser follow. Returns the focused row.
- */
-export function useInboxKeys(options: {
-  rows: RefObject<HTMLTableSectionElement | null>;
-  count: number;
+export interface InboxKeyActions {
   onOpen: (row: number) => void;
   onRead: (row: number) => void;
   onStar: (row: number) => void;
-  onDelete: (row: number) => void;
+  /** `!`: to spam (or out of it, in the spam folder); the selection when there is one. */
+  onSpam: (row: number | undefined) => void;
+  /** `#`: delete after a question; the selection when there is one. */
+  onDelete: (row: number | undefined) => void;
   onSelect: (row: number) => void;
+  onClearSelection: () => void;
   onHelp: () => void;
-  enabled: boolean;
-}): number | undefined {
+}
+
+export interface InboxKeys {
+  /** The row keys act on: the one moved to, or the one whose link or box has focus. */
+  focused: number | undefined;
+  /** Puts focus on row `row` (kept in the list's bounds) once the rows next render. */
+  focusAfterChange: (row: number) => void;
+}
+
+const rowLinks = (rows: RefObject<HTMLTableSectionElement | null>) =>
+  rows.current?.querySelectorAll<HTMLAnchorElement>('a.preview') ?? [];
+
+/**
+ * The inbox's keys, as mail clients have them (docs/dashboard.md#inbox-keys):
+ * j/k move, o or Enter open, e read/unread, s star, x select, ! spam,
+ * # delete, Escape clears the selection, ? the list of keys. Ignored while
+ * typing (`isTyping`) and while a dialog is open (`enabled`). Moving focuses
+ * the row's link, so the screen reader and the browser follow; when a
+ * dialog closes, focus goes back to the row it was on.
+ */
+export function useInboxKeys(
+  options: InboxKeyActions & {
+    rows: RefObject<HTMLTableSectionElement | null>;
+    count: number;
+    /** The rows shown: a new list is when a focus asked for after a change lands. */
+    items: unknown;
+    enabled: boolean;
+    hasSelection: boolean;
+  },
+): InboxKeys {
   const [focused, setFocused] = useState<number>();
   // One listener for the screen's life, reading the row, the callbacks and `enabled` of
   // now, not of its last effect: keys pressed faster than effects run (j then s, or j
   // right after a dialog closes) act on the state just rendered.
-  const current = useRef({ focused, options });
+  const current = useRef({ focused, options, wanted: undefined as number | undefined });
   current.current.options = options;
+  const { rows } = options;
+
+  const focusRow = useCallback(
+    (to: number) => {
+      const { count } = current.current.options;
+      if (count === 0) return;
+      const row = Math.max(0, Math.min(count - 1, to));
+      current.current.focused = row;
+      setFocused(row);
+      rowLinks(rows)[row]?.focus();
+    },
+    [rows],
+  );
+
   useEffect(() => {
     const handle = (event: KeyboardEvent) => {
       const { options } = current.current;
       if (!options.enabled) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTyping(event.target)) return;
-      const move = (to: number) => {
-        const row = Math.max(0, Math.min(options.count - 1, to));
-        current.current.focused = row;
-        setFocused(row);
-        options.rows.current?.querySelectorAll<HTMLAnchorElement>('a.preview')[row]?.focus();
-      };
       const at = current.current.focused ?? -1;
-      const acting = at >= 0 && at < options.count;
+      const row = at >= 0 && at < options.count ? at : undefined;
+      // ! and # act on the selection when there is one, else on the focused row.
+      const chosen = options.hasSelection ? undefined : row;
+      const either = options.hasSelection || row !== undefined;
       switch (event.key) {
         case 'j':
-          move(at + 1);
+          focusRow(at + 1);
           break;
         case 'k':
-          move(at <= 0 ? 0 : at - 1);
+          focusRow(at <= 0 ? 0 : at - 1);
           break;
         case 'o':
-          if (acting) options.onOpen(at);
+          if (row !== undefined) options.onOpen(row);
           break;
         case 'e':
-          if (acting) options.onRead(at);
+          if (row !== undefined) options.onRead(row);
           break;
         case 's':
-          if (acting) options.onStar(at);
+          if (row !== undefined) options.onStar(row);
           break;
         case 'x':
-          if (acting) options.onSelect(at);
+          if (row !== undefined) options.onSelect(row);
+          break;
+        case '!':
+          if (either) options.onSpam(chosen);
           break;
         case '#':
-          if (acting) options.onDelete(at);
+          if (either) options.onDelete(chosen);
+          break;
+        case 'Escape':
+          if (!options.hasSelection) return;
+          options.onClearSelection();
           break;
         case '?':
           options.onHelp();
@@ -70,42 +111,59 @@ export function useInboxKeys(options: {
       }
       event.preventDefault();
     };
+    // A row reached by Tab or by a click on its box is the row keys act on.
+    const follow = (event: FocusEvent) => {
+      const row = (event.target as Element | null)?.closest?.('tr');
+      const body = current.current.options.rows.current;
+      if (!row || !body || row.parentElement !== body) return;
+      const index = [...body.children].indexOf(row);
+      current.current.focused = index;
+      setFocused(index);
+    };
     document.addEventListener('keydown', handle);
-    return () => document.removeEventListener('keydown', handle);
-  }, []);
-  return focused;
+    document.addEventListener('focusin', follow);
+    return () => {
+      document.removeEventListener('keydown', handle);
+      document.removeEventListener('focusin', follow);
+    };
+  }, [focusRow]);
+
+  // A dialog closed: focus goes back to the row it was on (the dialog left nothing focused).
+  const wasEnabled = useRef(options.enabled);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the dialog closing alone
+  useEffect(() => {
+    if (options.enabled && !wasEnabled.current && current.current.focused !== undefined) {
+      focusRow(current.current.focused);
+    }
+    wasEnabled.current = options.enabled;
+  }, [options.enabled]);
+
+  // After spam or delete the rows are read again: the row now at the acted one's place is next.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on a new list of rows
+  useEffect(() => {
+    const { wanted } = current.current;
+    if (wanted === undefined) return;
+    current.current.wanted = undefined;
+    focusRow(wanted);
+  }, [options.items]);
+
+  return {
+    focused,
+    focusAfterChange: (row) => {
+      current.current.wanted = row;
+    },
+  };
 }
 
-const KEYS: [string, string][] = [
+/** The inbox's keys and what each does, as its help dialog lists them. */
+export const INBOX_KEYS: [string, string][] = [
   ['j / k', 'Next / previous submission'],
   ['o or Enter', 'Open it'],
   ['e', 'Mark read or unread'],
   ['s', 'Star or unstar'],
   ['x', 'Select or unselect'],
-  ['#', 'Delete'],
+  ['!', 'Spam, or not spam in the spam folder (the selected ones, if any)'],
+  ['#', 'Delete (the selected ones, if any)'],
+  ['Escape', 'Clear the selection'],
   ['?', 'This list'],
 ];
-
-export function KeyHelp(props: { onClose: () => void }) {
-  return (
-    <Confirm
-      title="Keyboard shortcuts"
-      confirm="Close"
-      onConfirm={props.onClose}
-      onCancel={props.onClose}
-    >
-      <table class="keys">
-        <tbody>
-          {KEYS.map(([key, what]) => (
-            <tr key={key}>
-              <th scope="row">
-                <kbd>{key}</kbd>
-              </th>
-              <td>{what}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Confirm>
-  );
-}

@@ -2,6 +2,7 @@ import {
   autoReply,
   DEFAULT_AUTOREPLY_BODY,
   DEFAULT_AUTOREPLY_SUBJECT,
+  notificationRecipients,
   ownerNotification,
 } from '#domain/email-messages.ts';
 import type { FormRecord } from '#domain/form-model.ts';
@@ -35,13 +36,21 @@ function Previews(props: { form: Form }) {
   // The settings the templates read are the same in the API's view of a form.
   const record = form as unknown as FormRecord;
   const submission = sampleSubmission(form);
-  const recipient = form.notifyEmail ?? session.user.email;
-  const notification = ownerNotification({
-    form: record,
-    submission,
-    recipient,
-    baseUrl: `${window.location.origin}${BASE_PATH}`,
+  // The worker's own choice of recipients; a member previewing does not know the owner's address.
+  const owner = session.role === 'owner' ? session.user.email : 'the team’s owner';
+  const { to: recipient, cc } = notificationRecipients(form, {
+    plan: session.team.plan,
+    ownerEmail: owner,
   });
+  const notification = {
+    ...ownerNotification({
+      form: record,
+      submission,
+      recipient,
+      baseUrl: `${window.location.origin}${BASE_PATH}`,
+    }),
+    cc,
+  };
   const reply = autoReply({ form: record, submission, to: 'ada@example.com', replyTo: recipient });
   const replyTexts = [
     ['subject', form.autoreplySubject || DEFAULT_AUTOREPLY_SUBJECT],

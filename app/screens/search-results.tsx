@@ -1,61 +1,61 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { LatestRead } from '../data.ts';
-import type { Folder, Submission } from '../model.ts';
+import { FOLDER_NAMES, matchesWords } from '../inbox-model.ts';
+import type { Folder, Form, Submission } from '../model.ts';
 import { Problem } from '../parts/feedback.tsx';
+import { InboxList } from '../parts/inbox-list.tsx';
 import { Link } from '../parts/link.tsx';
 import { paths } from '../paths.ts';
-import { When } from '../time.tsx';
+import { navigate } from '../router.ts';
 
 /** How many matches a search gathers before it waits to be asked for more. */
 const GATHER = 50;
 
+interface Found {
+  matches: Submission[];
+  searched: number;
+  total: number | undefined;
+  next: string | null | undefined;
+}
+
+const NOTHING: Found = { matches: [], searched: 0, total: undefined, next: undefined };
+
 /**
- * Search results as they come: the service reads 200 submissions a call,
- * so the search goes on call after call (saying how far it has looked)
- * until it has a page of matches or has read them all.
+ * A form's search, gathered as it comes: the service reads 200 submissions
+ * a call, so the search goes on call after call (saying how far it has
+ * looked) until it has 50 matches or has read them all. One search at a
+ * time: a new query (or the screen's end) aborts the loop under way, so its
+ * later pages never join the matches of the query that replaced it.
  */
-export function SearchResults(props: {
-  formId: string;
-  folder: Folder;
-  q: string;
-  pageSize: number;
-}) {
-  const [found, setFound] = useState<Submission[]>([]);
-  const [searched, setSearched] = useState(0);
-  const [total, setTotal] = useState<number>();
-  const [next, setNext] = useState<string | null | undefined>(undefined);
+function useSearch(formId: string, folder: Folder, q: string) {
+  const [found, setFound] = useState<Found>(NOTHING);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>();
-
-  // One search at a time: a new query (or the screen's end) aborts the loop under way, so
-  // its later pages never join the matches of the query that replaced it.
   const searches = useRef<LatestRead>(undefined);
   searches.current ??= new LatestRead();
 
-  const run = (from: string | undefined, already: Submission[], looked: number) => {
+  const run = (from: Found) => {
     setRunning(true);
     setError(undefined);
     return searches.current!.run(
       async (signal) => {
-        let cursor = from;
-        let matches = already;
-        let count = looked;
+        let now = from;
         do {
           const answer = await call('searchSubmissions', {
-            params: { id: props.formId },
-            query: { q: props.q, folder: props.folder, cursor },
+            params: { id: formId },
+            query: { q, folder, cursor: now.next ?? undefined },
             signal,
           });
           if (signal.aborted) return;
-          matches = [...matches, ...answer.items];
-          count += answer.searched;
-          setFound(matches);
-          setSearched(count);
-          setTotal(answer.total);
-          setNext(answer.next);
-          cursor = answer.next ?? undefined;
-        } while (cursor && matches.length - already.length < GATHER);
+          now = {
+            matches: [...now.matches, ...answer.items],
+            searched: now.searched + answer.searched,
+            total: answer.total,
+            next: answer.next,
+          };
+          setFound(now);
+        } while (now.next && now.matches.length - from.matches.length < GATHER);
       },
       {
         ok: () => setRunning(false),
@@ -69,53 +69,72 @@ export function SearchResults(props: {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new form, folder or query starts a new search
   useEffect(() => {
-    setFound([]);
-    setSearched(0);
-    setNext(undefined);
-    void run(undefined, [], 0);
+    setFound(NOTHING);
+    void run(NOTHING);
     return () => searches.current!.stop();
-  }, [props.formId, props.folder, props.q]);
+  }, [formId, folder, q]);
 
+  return {
+    found,
+    running,
+    error,
+    /** The next 50 matches. */
+    further: () => run(found),
+    /** From the start again: after a change, the matches as they are now. */
+    again: () => run(NOTHING),
+  };
+}
+
+/** Search results are the inbox: the same rows, selection, keys and bulk actions on the matches. */
+export function SearchResults(props: {
+  form: Form;
+  folder: Folder;
+  q: string;
+  pageSize: number;
+  help: boolean;
+  setHelp: (open: boolean) => void;
+  /** After a change: the inbox's folder counts read again. */
+  onChanged: () => Promise<unknown>;
+}) {
+  const { form, folder, q, pageSize, onChanged } = props;
+  const search = useSearch(form.id, folder, q);
+  const { found, running, error } = search;
+  const place = { folder, pageSize };
   return (
     <section aria-labelledby="results-title">
-      <h2 id="results-title">
-        {found.length} {found.length === 1 ? 'match' : 'matches'} for “{props.q}”
-      </h2>
-      <p role="status">
-        {running ? 'Searching… ' : ''}
-        {/* Everything stored, tests and spam among it: not "submissions" (docs/dashboard.md#counts). */}
-        Searched {searched.toLocaleString()} of {(total ?? 0).toLocaleString()}, tests and spam
-        included.
-      </p>
-      {error ? (
-        <Problem error={error} retry={() => run(next ?? undefined, found, searched)} />
-      ) : null}
-      <ul class="results">
-        {found.map((submission) => (
-          <li key={submission.id}>
-            <Link
-              to={paths.submission(props.formId, submission.id, {
-                folder: props.folder,
-                pageSize: props.pageSize,
-              })}
-              class="preview"
-            >
-              {submission.preview || '(no answers)'}
-            </Link>{' '}
-            <When at={submission.createdAt} />
-          </li>
-        ))}
-      </ul>
-      {next && !running && (
-        <button type="button" onClick={() => run(next, found, searched)}>
-          Search further
-        </button>
-      )}
-      <p>
-        <Link to={paths.inbox(props.formId, { folder: props.folder, pageSize: props.pageSize })}>
-          Clear the search
-        </Link>
-      </p>
+      <InboxList
+        formId={form.id}
+        folder={folder}
+        items={found.matches}
+        fields={form.fields}
+        caption={`Matches for “${q}” in ${FOLDER_NAMES[folder]}`}
+        hrefOf={(each) => paths.submission(form.id, each.id, place)}
+        onOpen={(each) => navigate(paths.submission(form.id, each.id, place))}
+        reload={() => Promise.all([search.again(), onChanged()])}
+        help={props.help}
+        setHelp={props.setHelp}
+        footer={
+          <>
+            {found.next && !running && (
+              <button type="button" onClick={search.further}>
+                Search further
+              </button>
+            )}
+            <p>
+              <Link to={paths.inbox(form.id, place)}>Clear the search</Link>
+            </p>
+          </>
+        }
+      >
+        <h2 id="results-title">{matchesWords(found.matches.length, folder, q)}</h2>
+        <p role="status">
+          {running ? 'Searching… ' : ''}
+          {/* Everything stored, tests and spam among it: not "submissions" (docs/dashboard.md#counts). */}
+          Searched {found.searched.toLocaleString()} of {(found.total ?? 0).toLocaleString()}, tests
+          and spam included.
+        </p>
+        {error ? <Problem error={error} retry={search.further} /> : null}
+      </InboxList>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { answerRows, senderOf } from '../answers.ts';
 import { ApiError } from '../api.ts';
 import { FOLDERS, type Folder } from '../model.ts';
-import { Confirm } from '../parts/confirm.tsx';
+import { Confirm, KeysDialog } from '../parts/confirm.tsx';
 import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
 import { BackLink } from '../parts/link.tsx';
 import { useSubmissionActions } from '../parts/submission-actions.tsx';
@@ -10,7 +10,6 @@ import { useSubmissionReads } from '../parts/submission-data.tsx';
 import { SubmissionDelivery } from '../parts/submission-delivery.tsx';
 import { SubmissionHeader } from '../parts/submission-header.tsx';
 import {
-  KeysDialog,
   SUBMISSION_KEYS,
   useReturningFocus,
   useSubmissionKeys,

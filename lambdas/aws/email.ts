@@ -16,7 +16,10 @@ export async function sendEmail(
 ): Promise<{ messageId: string }> {
   const input: SendEmailCommandInput = {
     FromEmailAddress: fromAddress(message.fromName, sender.address),
-    Destination: { ToAddresses: [message.to] },
+    Destination: {
+      ToAddresses: [message.to],
+      CcAddresses: message.cc && message.cc.length > 0 ? message.cc : undefined,
+    },
     ReplyToAddresses: message.replyTo ? [message.replyTo] : undefined,
     Content: {
       Simple: {

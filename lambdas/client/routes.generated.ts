@@ -29,6 +29,7 @@ import type { contract as switchTeam } from '#http/auth/switch-team.ts';
 import type { contract as listSessions } from '#http/auth/list-sessions.ts';
 import type { contract as endOtherSessions } from '#http/auth/end-other-sessions.ts';
 import type { contract as getTeam } from '#http/team/get-team.ts';
+import type { contract as updateTeam } from '#http/team/update-team.ts';
 import type { contract as listMembers } from '#http/team/list-members.ts';
 import type { contract as inviteMember } from '#http/team/invite-member.ts';
 import type { contract as resendInvitation } from '#http/team/resend-invitation.ts';
@@ -71,6 +72,7 @@ export interface RouteContracts {
   listSessions: typeof listSessions;
   endOtherSessions: typeof endOtherSessions;
   getTeam: typeof getTeam;
+  updateTeam: typeof updateTeam;
   listMembers: typeof listMembers;
   inviteMember: typeof inviteMember;
   resendInvitation: typeof resendInvitation;
@@ -114,6 +116,7 @@ export const ROUTE_ADDRESSES = {
   listSessions: ['GET', '/v1/auth/sessions'],
   endOtherSessions: ['DELETE', '/v1/auth/sessions'],
   getTeam: ['GET', '/v1/team'],
+  updateTeam: ['PATCH', '/v1/team'],
   listMembers: ['GET', '/v1/team/members'],
   inviteMember: ['POST', '/v1/team/members'],
   resendInvitation: ['POST', '/v1/team/members/{userId}/invitation'],

@@ -3,7 +3,9 @@ import { AUDIT_ACTIONS } from '#domain/audit.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { ROLES } from '#domain/members.ts';
 import { FOLDERS } from '#domain/submission-folders.ts';
+import { SPAM_REASONS } from '#domain/submission-model.ts';
 import { DEVICES, DROP_REASONS } from '#domain/summary-counters.ts';
+import { IP_STORAGE } from '#domain/visitor-ip.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
 import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 
@@ -37,6 +39,7 @@ const formSettings = {
   closedMessage: nullableString(),
   notifyEnabled: z.boolean(),
   notifyEmail: nullableString(),
+  notifyCc: z.array(z.string()),
   notifySubject: z.string(),
   notifyFromName: z.string(),
   autoreplyEnabled: z.boolean(),
@@ -115,6 +118,8 @@ const Submission = z.object({
   isSpam: z.boolean(),
   isTest: z.boolean(),
   createdAt: dateTime(),
+  /** Only while spam: why (the link rule, the duplicate rule, or moved there by the owner). */
+  spamReason: z.optional(z.enum(SPAM_REASONS)),
   /** In lists only: the longest answer, cut to 140 characters. */
   preview: z.optional(z.string()),
 });
@@ -405,6 +410,8 @@ export const RESPONSES = {
     memberCount: count(),
     formCount: count(),
     formLimit: z.nullable(count()),
+    /** What submissions keep of a visitor's address (docs/people.md#visitor-addresses). */
+    ipStorage: z.enum(IP_STORAGE),
   }),
   Member,
   MemberList: z.object({ members: z.array(Member) }),

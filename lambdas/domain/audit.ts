@@ -5,7 +5,8 @@
  * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
  * the webhook connected, changed or disconnected, its secret rotated, the
  * notification address changed, a CSV export, a form's key rotated, a test
- * submission. Never a secret, a token or a code.
+ * submission; and what the team keeps of visitors' addresses changed.
+ * Never a secret, a token or a code.
  */
 export const AUDIT_ACTIONS = [
   'auth.signed_in',
@@ -25,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'form.test_submitted',
   'submissions.deleted',
   'submissions.exported',
+  'team.ip_storage_changed',
   'webhook.connected',
   'webhook.url_changed',
   'webhook.disconnected',

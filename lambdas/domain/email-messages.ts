@@ -2,6 +2,7 @@ import { domainToASCII } from 'node:url';
 import { submissionPageUrl } from './dashboard-links.ts';
 import { fillTemplate } from './email-placeholders.ts';
 import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
+import type { PlanName } from './form-gating.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { html, type SafeHtml } from './html.ts';
 import { cutToCodePoints } from './submission-answers.ts';
@@ -18,6 +19,8 @@ import { withoutBidiControls, withoutHiddenCharacters } from './visible-text.ts'
 /** One email to send. The sender adds the deployment's From address. */
 export interface EmailMessage {
   to: string;
+  /** More recipients of the same message (the notification's `notifyCc`). */
+  cc?: string[];
   /** Display name of the From header (the address is the deployment's). */
   fromName: string;
   replyTo?: string;
@@ -311,8 +314,10 @@ export interface OwnerNotificationInput {
   form: FormRecord;
   submission: Submission;
   hints?: EmailHints;
-  /** `notifyEmail`, else the team owner's address: the caller decides. */
+  /** `notifyEmail`, else the team owner's address: the caller decides (`notificationRecipients`). */
   recipient: string;
+  /** The other recipients (`notifyCc`), in the same message's Cc. */
+  cc?: readonly string[];
   /** The deployment's base URL: the email links to the submission's page in the dashboard. */
   baseUrl: string;
 }
@@ -382,8 +387,10 @@ ${
 <p><a href="${pageUrl}">${VIEW_SUBMISSION}</a></p>`;
 
   const replyTo = submitterAddress(submission, form, hints);
+  const cc = (input.cc ?? []).map(recipientAddress);
   return {
     to: recipientAddress(input.recipient),
+    ...(cc.length > 0 ? { cc } : {}),
     fromName: headerValue(form.notifyFromName, MAX_FROM_NAME_LENGTH),
     ...(replyTo ? { replyTo } : {}),
     subject,
@@ -391,6 +398,33 @@ ${
     text: text.join('\n'),
     html: htmlDocument(subject, body),
   };
+}
+
+/**
+ * Who gets a form's notification: `notifyEmail`, else the team owner, and
+ * `notifyCc` in Cc, each address once whatever its case. Both are Pro
+ * settings: a team that went back to Free mails its owner alone.
+ *
+ * One message to all of them rather than one each
+ * (docs/delivery.md#notification-email): SES takes or refuses a message as
+ * a whole, so the email's one claim (store/deliveries.ts) covers every
+ * recipient, and a retried message can never mail again those it already
+ * reached while missing the others.
+ */
+export function notificationRecipients(
+  form: Pick<FormRecord, 'notifyEmail' | 'notifyCc'>,
+  team: { plan: PlanName; ownerEmail: string },
+): { to: string; cc: string[] } {
+  if (team.plan !== 'pro') return { to: team.ownerEmail, cc: [] };
+  const to = form.notifyEmail || team.ownerEmail;
+  const seen = new Set([to.toLowerCase()]);
+  const cc = (form.notifyCc ?? []).filter((address) => {
+    const folded = address.toLowerCase();
+    if (seen.has(folded)) return false;
+    seen.add(folded);
+    return true;
+  });
+  return { to, cc };
 }
 
 /** A recipient as SES takes it: normalized when plausible, else one cleaned line for SES to judge. */

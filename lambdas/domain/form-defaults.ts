@@ -54,6 +54,7 @@ export function defaultSettings(name: string, type: FormType): FormSettings {
     closedMessage: null,
     notifyEnabled: true,
     notifyEmail: null,
+    notifyCc: [],
     notifySubject: DEFAULT_NOTIFY_SUBJECT,
     notifyFromName: DEFAULT_NOTIFY_FROM_NAME,
     autoreplyEnabled: false,

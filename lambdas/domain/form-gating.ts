@@ -24,6 +24,8 @@ export type PlanName = 'free' | 'pro';
 const PRO_WHEN: { [K in keyof FormUpdate]?: (value: NonNullable<FormUpdate[K]>) => boolean } = {
   closedMessage: () => true,
   notifyEmail: () => true,
+  // An empty list is the default (nobody besides notifyEmail): always allowed.
+  notifyCc: (value) => value.length > 0,
   notifyFromName: (value) => value !== DEFAULT_NOTIFY_FROM_NAME,
   autoreplyEnabled: (value) => value,
   autoreplySubject: () => true,

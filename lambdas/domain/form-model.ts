@@ -61,6 +61,8 @@ export interface FormSettings {
   closedMessage: string | null;
   notifyEnabled: boolean;
   notifyEmail: string | null;
+  /** Up to 4 more recipients of the notification (Pro), in the message's Cc. */
+  notifyCc: string[];
   notifySubject: string;
   notifyFromName: string;
   autoreplyEnabled: boolean;

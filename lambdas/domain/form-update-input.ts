@@ -65,6 +65,37 @@ const design = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Not a design key' : undefined) },
 );
 
+/** A notification recipient: `notifyEmail`, and each of `notifyCc`. */
+const notifyAddress = z.pipe(
+  z.string().check(z.trim(), z.maxLength(254)),
+  z.email('Must be an email address'),
+);
+
+/** Recipients besides `notifyEmail`: with it, 5 at most (docs/delivery.md#notification-email). */
+export const MAX_NOTIFY_CC = 4;
+
+/**
+ * The other recipients of the notification: each an address, a bad one an
+ * issue at its index; the same address twice (in any case) kept once, as
+ * first written, so a retyped list never mails a person twice.
+ */
+const notifyCc = z.pipe(
+  z
+    .array(notifyAddress)
+    .check(
+      z.maxLength(MAX_NOTIFY_CC, `Must be at most ${MAX_NOTIFY_CC} addresses besides notifyEmail`),
+    ),
+  z.transform((addresses: string[]) => {
+    const seen = new Set<string>();
+    return addresses.filter((address) => {
+      const folded = address.toLowerCase();
+      if (seen.has(folded)) return false;
+      seen.add(folded);
+      return true;
+    });
+  }),
+);
+
 /** An optional setting that may also be set to null (cleared). */
 const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
@@ -85,9 +116,8 @@ export const formUpdateInput = inEnglish(
       ),
       closedMessage: nullish(boundedText(1, 500)),
       notifyEnabled: z.optional(z.boolean()),
-      notifyEmail: nullish(
-        z.pipe(z.string().check(z.trim(), z.maxLength(254)), z.email('Must be an email address')),
-      ),
+      notifyEmail: nullish(notifyAddress),
+      notifyCc: z.optional(notifyCc),
       notifySubject: z.optional(withPlaceholders(headerText(1, 500))),
       notifyFromName: z.optional(headerText(1, 100)),
       autoreplyEnabled: z.optional(z.boolean()),

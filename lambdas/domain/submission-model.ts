@@ -12,7 +12,7 @@ export interface StoredFile {
 }
 
 export interface SubmissionMeta {
-  /** Left out when the form has `dontStoreIp`. */
+  /** The address, or `hash:` and 16 hex digits on a team that keeps keyed hashes; left out when the form has `dontStoreIp` (docs/people.md#visitor-addresses). */
   ip?: string;
   userAgent: string;
   /** Page the form was sent from, or "". */
@@ -23,6 +23,13 @@ export interface SubmissionMeta {
   /** Only when files were attached; `files[i]` is stored at `uploadKey(formId, id, i)`. */
   files?: StoredFile[];
 }
+
+/**
+ * Why a submission is in the spam folder (docs/submissions.md#spam-reasons):
+ * the link rule, the duplicate rule, or the owner's move.
+ */
+export const SPAM_REASONS = ['links', 'duplicate', 'moved'] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
 
 export interface Submission {
   /** UUID v7: time-ordered, so the table's sort key sorts newest last. */
@@ -36,6 +43,8 @@ export interface Submission {
   isSpam: boolean;
   isTest: boolean;
   createdAt: string;
+  /** Only while `isSpam`: why it is spam. Spam stored before reasons were kept has none. */
+  spamReason?: SpamReason;
   /**
    * Stored only: when the owner moved it to spam (a flag change), so spam is
    * kept `spamRetentionDays` from that moment, not from its receipt. Spam

@@ -1,3 +1,5 @@
+import type { IpStorage } from './visitor-ip.ts';
+
 /** A team: the unit that owns forms, members, API keys and a plan. */
 
 export type Plan = 'free' | 'pro';
@@ -17,4 +19,6 @@ export interface Team {
   membersSince?: string;
   /** Owners among the members: never below 1 once `membersSince` is set. */
   ownerCount?: number;
+  /** What its submissions keep of a visitor's address; absent is `address` (docs/people.md#visitor-addresses). */
+  ipStorage?: IpStorage;
 }

@@ -5,6 +5,7 @@ import type { EmailJob } from '#domain/delivery-channels.ts';
 import {
   autoReply,
   type EmailMessage,
+  notificationRecipients,
   ownerNotification,
   submitterAddress,
 } from '#domain/email-messages.ts';
@@ -29,8 +30,9 @@ import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { queueWorker } from './batch-worker.ts';
 
 /**
- * Sends one email of one submission through SES: the owner notification or
- * the auto-reply, built from the form's settings as they are now. Spam is
+ * Sends one email of one submission through SES: the owner notification (one
+ * message to all its recipients, `notificationRecipients`) or the auto-reply,
+ * built from the form's settings as they are now. Spam is
  * never emailed. Each email is claimed before it is sent and marked sent
  * once SES took it, so a message received twice sends it once. A claim is a
  * lease: when its worker died before the send (a timeout, a crash), the
@@ -123,11 +125,10 @@ async function send(record: SQSRecord): Promise<void> {
 function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undefined {
   const { form, team, submission, hints } = context;
   if (submission.isSpam) return undefined;
-  // notifyEmail is a Pro setting: a team that went back to Free mails its owner.
-  const recipient = (team.plan === 'pro' && form.notifyEmail) || team.ownerEmail;
+  const { to: recipient, cc } = notificationRecipients(form, team);
   if (job.kind === 'notification') {
     if (!form.notifyEnabled) return undefined;
-    return ownerNotification({ form, submission, hints, recipient, baseUrl: config.baseUrl });
+    return ownerNotification({ form, submission, hints, recipient, cc, baseUrl: config.baseUrl });
   }
   if (team.plan !== 'pro' || !form.autoreplyEnabled) return undefined;
   const to = submitterAddress(submission, form, hints);

@@ -183,11 +183,13 @@ function flagUpdate(submission: Submission, after: Flags): TransactItem {
     attributeValues[':readAt'] = new Date().toISOString();
   }
   // Spam is kept from when it became spam (spamExpired): the move is that moment.
+  // Its reason is the owner's move, and goes when it leaves spam (docs/submissions.md#spam-reasons).
   if (after.isSpam && !submission.isSpam) {
-    sets.push('spamAt = :spamAt');
+    sets.push('spamAt = :spamAt', 'spamReason = :moved');
     attributeValues[':spamAt'] = new Date().toISOString();
+    attributeValues[':moved'] = 'moved';
   } else if (!after.isSpam) {
-    removes.push('spamAt');
+    removes.push('spamAt', 'spamReason');
   }
   return {
     Update: {

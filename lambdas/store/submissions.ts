@@ -432,7 +432,7 @@ function usageUpdate(
 
 /** A visitor's post to store: steps 10 to 12 in one call (docs/submit.md#processing-order). */
 export interface PostToStore {
-  /** With `isSpam` as the link rule decided; a duplicate makes it spam here. */
+  /** With `isSpam` (and `spamReason`) as the link rule decided; a duplicate makes it spam here. */
   submission: Submission;
   teamId: string;
   usage: MonthlyUsage;
@@ -467,7 +467,10 @@ export type StoredPost =
  */
 export async function storePost(post: PostToStore): Promise<StoredPost> {
   const write = (spam: boolean): SubmissionWrite => ({
-    submission: { ...post.submission, isSpam: spam },
+    // Spam the link rule did not mark is spam as a duplicate (docs/submissions.md#spam-reasons).
+    submission: spam
+      ? { ...post.submission, isSpam: true, spamReason: post.submission.spamReason ?? 'duplicate' }
+      : { ...post.submission, isSpam: false },
     teamId: post.teamId,
     requireOpen: true,
     counters: post.counters,

@@ -1,4 +1,5 @@
 import type { Plan, Team } from '#domain/team.ts';
+import type { IpStorage } from '#domain/visitor-ip.ts';
 import { childrenOf } from './by-parent.ts';
 import { ALL_TEAMS, stripPlumbing, teamKey } from './keys.ts';
 import { updateIf } from './retries.ts';
@@ -35,4 +36,14 @@ export async function setTeamAllowance(teamId: string, allowance: number | null)
 
 export async function listTeams(): Promise<Team[]> {
   return childrenOf<Team>(ALL_TEAMS);
+}
+
+/** Sets what the team's submissions keep of a visitor's address; false when there is no team. */
+export async function setTeamIpStorage(teamId: string, ipStorage: IpStorage): Promise<boolean> {
+  return updateIf({
+    Key: teamKey(teamId),
+    UpdateExpression: 'SET ipStorage = :ipStorage',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':ipStorage': ipStorage },
+  });
 }

@@ -1,6 +1,7 @@
 import type { Access } from '#access';
 import { QUEUES } from '#queues';
 import type { EmailSending } from './email.ts';
+import type { KeyedHashSecret } from './keyed-hash-secret.ts';
 import type { QueueName, Queues } from './queues.ts';
 import type { Scheduling } from './scheduling.ts';
 import type { ServiceFunction } from './service-function.ts';
@@ -13,6 +14,8 @@ export interface AccessTargets {
   /** Each queue is built on first use too (see Queues). */
   queues: Queues;
   email: EmailSending;
+  /** Built on first use, so a stack whose functions hash nothing has no secret. */
+  keyedHashSecret: () => KeyedHashSecret;
 }
 
 type Grant = (fn: ServiceFunction, targets: AccessTargets) => void;
@@ -59,6 +62,8 @@ const GRANTS = {
    * dead-letter queue (`:deadLetter`): the URL variable and SendMessage on that
    * queue only.
    */
+  /** The keyed-hash secret in the function's environment, resolved by CloudFormation at deploy. */
+  'secrets:keyedHash': (fn, { keyedHashSecret }) => keyedHashSecret().grantUse(fn),
   ...QUEUE_GRANTS,
 } satisfies Record<Access, Grant>;
 

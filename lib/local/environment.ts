@@ -29,6 +29,8 @@ export function localEnvironment(
     deadLetterUrls?: Record<string, string>;
     logLevel: string;
     turnstileVerifyUrl: string;
+    /** The keyed-hash secret (lib/local/keyed-hash-secret.ts). */
+    keyedHashSecret?: string;
   },
 ): Record<string, string> {
   const env: Record<string, string> = {
@@ -49,6 +51,7 @@ export function localEnvironment(
     SCHEDULE_GROUP: LOCAL_SCHEDULE_GROUP,
     SCHEDULER_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT}:role/form-service-local-scheduler`,
     TURNSTILE_VERIFY_URL: extra.turnstileVerifyUrl,
+    ...(extra.keyedHashSecret ? { KEYED_HASH_SECRET: extra.keyedHashSecret } : {}),
     // Every deployer setting at its default, unless the runner's own environment sets it
     // (tests compress limits that way), as the stack would from CDK context.
     ...settingsEnvironment(

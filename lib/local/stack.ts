@@ -16,6 +16,7 @@ import {
   localEnvironment,
 } from './environment.ts';
 import { startGateway } from './gateway.ts';
+import { localKeyedHashSecret } from './keyed-hash-secret.ts';
 import { LOCAL_REGION, loadHandler, localFunctionArn } from './lambda-runtime.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { ensureBucket, ensureQueues, ensureScheduleGroup, localClients } from './resources.ts';
@@ -168,6 +169,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ),
         logLevel: options.logLevel,
         turnstileVerifyUrl: turnstile.verifyUrl,
+        keyedHashSecret: await localKeyedHashSecret(options.stateDir, options.inMemory),
       }),
       Object.fromEntries(
         workers.flatMap((w) =>

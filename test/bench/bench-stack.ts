@@ -124,3 +124,30 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
+
+/**
+ * The session cookie's value for `email` (a team member), as the dashboard
+ * gets one: the sign-in email's code read from the local inbox, verified.
+ */
+export async function sessionCookie(
+  info: LocalStackInfo,
+  api: BenchStack['api'],
+  email: string,
+): Promise<string> {
+  await api('POST', '/v1/auth/sign-in', { email });
+  let code: string | undefined;
+  for (let tries = 0; tries < 100 && !code; tries++) {
+    const store = (await (await fetch(new URL('/store', info.mailUrl))).json()) as {
+      emails: { destination: { to: string[] }; body: { text?: string } }[];
+    };
+    const mail = store.emails.filter((e) => e.destination.to.includes(email)).at(-1);
+    code = /code on the sign-in page: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const verified = await fetch(`${info.baseUrl}/v1/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, code }),
+  });
+  return verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!;
+}

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { startChromium } from '#test/support/chromium.ts';
 import { meterDynamoDb, routeCallsOnly } from '#test/support/dynamodb-meter.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
-import { median, withBenchStack } from './bench-stack.ts';
+import { median, sessionCookie, withBenchStack } from './bench-stack.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,23 +40,7 @@ await withBenchStack(
     const { meter, reset } = meterDynamoDb(dynamodb, routeCallsOnly);
 
     // A session as the dashboard gets one: the sign-in email's code, verified.
-    const email = 'pro@dev.local';
-    await api('POST', '/v1/auth/sign-in', { email });
-    let code: string | undefined;
-    for (let tries = 0; tries < 100 && !code; tries++) {
-      const store = (await (await fetch(new URL('/store', stack.info.mailUrl))).json()) as {
-        emails: { destination: { to: string[] }; body: { text?: string } }[];
-      };
-      const mail = store.emails.filter((e) => e.destination.to.includes(email)).at(-1);
-      code = /code on the sign-in page: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
-      if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const verified = await fetch(`${stack.info.baseUrl}/v1/auth/verify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, code }),
-    });
-    const cookie = verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!;
+    const cookie = await sessionCookie(stack.info, api, 'pro@dev.local');
 
     const browser = await startChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -102,7 +102,11 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   if (patched.status !== 200) throw new Error(`PATCH large form answered ${patched.status}`);
   // `keyed`: each post with its own Idempotency-Key; `replayed`: each post a retry of one
   // keyed post (docs/submit.md#idempotency-key).
-  const capacityOf = async (key: string, mode: 'plain' | 'keyed' | 'replayed' = 'plain') => {
+  // `hashed`: plain posts of a team that keeps keyed hashes of addresses (docs/people.md#visitor-addresses).
+  const capacityOf = async (
+    key: string,
+    mode: 'plain' | 'keyed' | 'replayed' | 'hashed' = 'plain',
+  ) => {
     for (let i = 0; i < 5; i++) await handler(submitEvent(key, 10_000 + i), {} as Context);
     if (mode === 'replayed') await handler(submitEvent(key, 30_000, 'replayed'), {} as Context);
     reset();
@@ -114,7 +118,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
           : mode === 'keyed'
             ? // Answers of their own: the plain run's would be duplicates, stored as spam.
               submitEvent(key, 40_000 + i, `bench-key-${key}-${i}`)
-            : submitEvent(key, 20_000 + i);
+            : submitEvent(key, (mode === 'hashed' ? 50_000 : 20_000) + i);
       const result = await handler(event, {} as Context);
       if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
       const replay = result.headers?.['idempotent-replayed'] === 'true';
@@ -137,6 +141,11 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     replayOfAKeyedPost: await capacityOf(form.key, 'replayed'),
     largeForm: await capacityOf(large.key),
     largeFormWithKey: await capacityOf(large.key, 'keyed'),
+    plainFormOfAHashingTeam: await (async () => {
+      const set = await api('PATCH', '/v1/team', { ipStorage: 'keyedHash' });
+      if (set.status !== 200) throw new Error(`PATCH team answered ${set.status}`);
+      return capacityOf(form.key, 'hashed');
+    })(),
   };
 
   const bundle = await bundleOf('http/submit/submit.ts');

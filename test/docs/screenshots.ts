@@ -5,7 +5,8 @@
  * code). Writes PNGs to docs/images/. Run it after a change of a screen.
  */
 import { mkdirSync } from 'node:fs';
-import { withBenchStack } from '#test/bench/bench-stack.ts';
+import type { Page } from 'playwright-core';
+import { sessionCookie, withBenchStack } from '#test/bench/bench-stack.ts';
 import { startChromium } from '#test/support/chromium.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { random } from '#test/support/seeded-random.ts';
@@ -119,29 +120,21 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
-  const email = 'pro@dev.local';
-  await api('POST', '/v1/auth/sign-in', { email });
-  let code: string | undefined;
-  for (let tries = 0; tries < 100 && !code; tries++) {
-    const store = (await (await fetch(new URL('/store', stack.info.mailUrl))).json()) as {
-      emails: { destination: { to: string[] }; body: { text?: string } }[];
-    };
-    const mail = store.emails.filter((e) => e.destination.to.includes(email)).at(-1);
-    code = /code on the sign-in page: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const verified = await fetch(`${stack.info.baseUrl}/v1/auth/verify`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, code }),
-  });
-  const cookie = verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!;
+  // A session as the dashboard gets one: the sign-in email's code, verified.
+  const cookie = await sessionCookie(stack.info, api, 'pro@dev.local');
 
   const browser = await startChromium();
   const shoot = async (
     name: string,
     path: string,
-    options: { width: number; dark?: boolean; signedIn?: boolean; ready: string },
+    options: {
+      width: number;
+      dark?: boolean;
+      signedIn?: boolean;
+      ready: string;
+      /** What the person does before the picture (ticks rows, opens a detail). */
+      act?: (page: Page) => Promise<void>;
+    },
   ) => {
     const context = await browser.newContext({
       viewport: { width: options.width, height: options.width < 600 ? 812 : 760 },
@@ -157,6 +150,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     await page.waitForFunction(
       () => !document.querySelector('.workspace-head h1')?.textContent?.startsWith('Loading'),
     );
+    await options.act?.(page);
     await page.screenshot({ path: new URL(`${name}.png`, OUT).pathname });
     await context.close();
     console.log(`wrote docs/images/${name}.png`);
@@ -179,9 +173,25 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     width: 1280,
     ready: 'form.settings-group',
   });
+  await shoot('dashboard-inbox-selected', `/app/forms/${form.id}`, {
+    width: 1280,
+    ready: 'tbody tr',
+    act: async (page) => {
+      for (const box of (await page.getByRole('checkbox').all()).slice(1, 3)) await box.check();
+      await page.getByRole('button', { name: /spam/i }).first().waitFor();
+    },
+  });
   await shoot('dashboard-fields', `/app/forms/${form.id}/fields`, {
     width: 1280,
-    ready: 'fieldset',
+    ready: 'ol.field-list li',
+  });
+  await shoot('dashboard-share', `/app/forms/${form.id}/share`, {
+    width: 1280,
+    ready: 'section.share',
+  });
+  await shoot('dashboard-emails', `/app/forms/${form.id}/emails`, {
+    width: 1280,
+    ready: 'section.email-preview',
   });
   await shoot('dashboard-design', `/app/forms/${feedback.id}/design`, {
     width: 1280,

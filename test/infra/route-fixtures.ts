@@ -25,7 +25,7 @@ export const everyAccessRoutes: readonly Route[] = [
     method: 'POST',
     path: '/probe/s/{key}',
     auth: 'public',
-    access: ['table:read', 'table:write', 'uploads:write'],
+    access: ['table:read', 'table:write', 'uploads:write', 'secrets:keyedHash'],
   },
   {
     ...probe,
@@ -86,6 +86,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'uploads:signPending': ['s3:PutObject'],
   'uploads:claimPending': ['s3:GetObject', 's3:DeleteObject'],
   'uploads:postTarget': [],
+  'secrets:keyedHash': [],
   'forms:update': ['dynamodb:UpdateItem'],
   'schedules:cancel': ['scheduler:DeleteSchedule'],
   'schedules:manage': [

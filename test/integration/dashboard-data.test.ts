@@ -118,19 +118,22 @@ describe('the dashboard data layer', () => {
 
       await page.getByRole('searchbox', { name: 'Search answers' }).fill('pear');
       await page.getByRole('button', { name: 'Search' }).click();
-      const results = page.getByRole('region', { name: /matches? for/ }).getByRole('list');
-      await page.getByRole('heading', { name: '3 matches for “pear”' }).waitFor();
+      // The matches are rows of the inbox's own table.
+      const results = page.getByRole('region', { name: /matches? for/ }).getByRole('table');
+      await page
+        .getByRole('heading', { name: '3 matches for “pear”, spam not included' })
+        .waitFor();
       await page.getByText('Searched 450 of 450, tests and spam included.').waitFor();
 
       await slow.ended();
       await settle(page);
       expect(await page.getByRole('heading', { name: /matches? for/ }).textContent()).toBe(
-        '3 matches for “pear”',
+        '3 matches for “pear”, spam not included',
       );
       expect(await results.getByRole('link').allTextContents()).toEqual([
-        'pear 405',
-        'pear 205',
-        'pear 5',
+        'Unread: pear 405',
+        'Unread: pear 205',
+        'Unread: pear 5',
       ]);
       expect(dashboard.errors.filter((e) => e.startsWith('uncaught'))).toEqual([]);
     } finally {

@@ -32,6 +32,7 @@ describe('the emails screen', () => {
         autoreplyEnabled: true,
         autoreplySubject: 'Thanks from {{form.name}}',
         autoreplyBody: 'We read every message.\nThe shop',
+        notifyCc: ['sales@example.com', 'desk@example.com'],
       },
     });
     expect(patched.status, patched.text).toBe(200);
@@ -43,6 +44,8 @@ describe('the emails screen', () => {
       await notification.getByText('Lead for Shop <b>orders</b>').waitFor();
       expect(await notification.getByText('Shop desk').count()).toBe(1);
       expect(await notification.getByText(owner.email).count()).toBe(1);
+      // The other recipients as the worker sends to them: one message, in Cc.
+      await notification.getByText('sales@example.com, desk@example.com').waitFor();
       // The sample answers by their labels, in the text and the HTML bodies.
       expect(await notification.locator('pre').textContent()).toContain('Ada Lovelace');
       const html = notification.frameLocator('iframe[title="Notification to you: HTML"]');

@@ -32,7 +32,13 @@ describe('the fields builder', () => {
     try {
       await page.getByRole('link', { name: 'Fields' }).click();
       await page.getByRole('heading', { name: 'Fields of Leads' }).waitFor();
-      await page.getByRole('group', { name: 'Field 3: Message' }).waitFor();
+      // Collapsed to a line each: label, type in words, required.
+      const message = page.getByRole('button', { name: /^Field 3: Message/ });
+      await page
+        .getByRole('button', { name: 'Field 3: Message Long text, required', exact: true })
+        .waitFor();
+      expect(await message.getAttribute('aria-expanded')).toBe('false');
+      expect(await page.getByRole('group', { name: 'Field 3: Message' }).count()).toBe(0);
 
       // Added: the keyboard lands in its label; the id follows the label.
       await page.getByRole('button', { name: 'Add a field' }).click();
@@ -50,15 +56,18 @@ describe('the fields builder', () => {
       await added.getByLabel('Smallest').fill('1');
       await added.getByLabel('Largest').fill('500');
       // Moved up three times by keyboard: the focus stays on its button.
-      await added.getByRole('button', { name: 'Move up: Company size' }).focus();
+      await page.getByRole('button', { name: 'Move up: Company size' }).focus();
       for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
       await page.getByRole('group', { name: 'Field 1: Company size' }).waitFor();
 
       // A pattern that could take exponential time: refused at its field, nothing saved.
+      await page.getByRole('button', { name: /^Field 2: Name/ }).click();
       const name = page.getByRole('group', { name: 'Field 2: Name' });
       await name.getByLabel(/^Pattern/).fill('(a+)+');
       await page.getByRole('button', { name: 'Save fields' }).click();
-      await page.getByText('Correct the fields marked below; nothing was saved.').waitFor();
+      await page
+        .getByRole('heading', { name: 'One thing to correct: nothing was saved' })
+        .waitFor();
       expect(await name.getByLabel(/^Pattern/).getAttribute('aria-invalid')).toBe('true');
       expect(await name.locator('.field-problem').textContent()).toMatch(/exponential/);
       expect((await fields()).map((f) => f.id)).toEqual(['name', 'email', 'message']);

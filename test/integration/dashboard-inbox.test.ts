@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
-import { type DashboardPage, dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
-import { seedSubmissions } from '#test/support/seed-submissions.ts';
+import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import { folderCounts, inboxRows, inboxWith, withTable } from '#test/support/dashboard-inbox.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
@@ -19,45 +19,9 @@ afterAll(async () => {
   await browser.close();
 });
 
-/** A Pro form of its own team with `count` submissions a second apart (newest: `Note count-1`). */
-async function inboxWith(count: number, fields?: unknown[]) {
-  const owner = await teamWithOwner('pro');
-  const created = await api('POST', '/v1/forms', {
-    key: owner.apiKey,
-    body: { name: 'Triage', type: 'contact' },
-  });
-  const form = {
-    id: created.body.id as string,
-    key: created.body.key as string,
-    apiKey: owner.apiKey,
-  };
-  if (fields) await api('PATCH', `/v1/forms/${form.id}`, { key: owner.apiKey, body: { fields } });
-  await seedSubmissions({
-    formId: form.id,
-    teamId: owner.teamId,
-    count,
-    receivedAt: (i) => new Date(Date.now() - (count - i) * 1000),
-    data: (i) => ({
-      name: `Person ${i}`,
-      email: `p${i}@example.com`,
-      message: `Note ${i} about the order`,
-    }),
-  });
-  return { owner, form };
-}
-
-const counts = async (page: Page) =>
-  (await page.getByRole('navigation', { name: 'Folders' }).getByRole('link').allTextContents()).map(
-    (text) => text.replace(/\s+/g, ' ').trim(),
-  );
-
-const rowsOf = (page: Page) => page.getByRole('table').locator('tbody tr');
-
-async function open(dashboard: Promise<DashboardPage>): Promise<DashboardPage> {
-  const opened = await dashboard;
-  await opened.page.getByRole('table').waitFor();
-  return opened;
-}
+const counts = folderCounts;
+const rowsOf = inboxRows;
+const open = withTable;
 
 describe('the inbox', () => {
   it('shows folders with counts, unread rows, pages of 15; a shift-click selects a range, and bulk changes say how many', async () => {
@@ -77,7 +41,7 @@ describe('the inbox', () => {
       await page.getByRole('button', { name: 'Mark read' }).click();
       await expect
         .poll(() => page.getByRole('main').getByRole('status').first().textContent())
-        .toContain('4 submissions changed');
+        .toContain('4 submissions marked read');
       await expect.poll(() => counts(page)).toEqual(['All 20', 'Unread 16', 'Starred 0', 'Spam 0']);
 
       await page.getByRole('button', { name: 'Star' }).first().click();
@@ -155,8 +119,9 @@ describe('the inbox', () => {
         .poll(() => page.getByText('Searched 30 of 30, tests and spam included.').count())
         .toBe(1);
       // "note" and "2": Note 2, 12, 20-29 (the words may be anywhere in the answers).
-      const found = (await page.getByRole('list').last().getByRole('link').allTextContents()).map(
-        (text) => text.replace(' about the order', ''),
+      // The matches are rows of the inbox's own table.
+      const found = (await rowsOf(page).locator('a.preview').allTextContents()).map((text) =>
+        text.replace('Unread: ', '').replace(' about the order', ''),
       );
       expect(found).toHaveLength(12);
       expect(found).toContain('Note 2');

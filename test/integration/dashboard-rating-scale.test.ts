@@ -57,6 +57,8 @@ describe('a rating from 0 in the dashboard', () => {
       await ratingTable.getByRole('columnheader', { name: 'Stars' }).waitFor();
 
       await page.goto(`${stack().baseUrl}/app/forms/${formId}/fields`);
+      // Cards are collapsed to a line each: opened to edit.
+      await page.getByRole('button', { name: /^Field 1: Rating/ }).click();
       const rating = page.getByRole('group', { name: 'Field 1: Rating' });
       await rating.getByLabel('Stars (3 to 10)').waitFor();
       await rating.getByLabel('Scale starts at').selectOption('0');
@@ -69,6 +71,7 @@ describe('a rating from 0 in the dashboard', () => {
       await expectAccessible(page, 'fields builder with a rating from 0');
       // Read back as saved: the builder shows the scale it stored.
       await page.reload();
+      await page.getByRole('button', { name: /^Field 1: Rating/ }).click();
       expect(
         await page
           .getByRole('group', { name: 'Field 1: Rating' })

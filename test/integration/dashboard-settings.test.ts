@@ -1,28 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
-import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
+import { ownerWithForm } from '#test/support/settings-screens.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const chromium = chromiumForFile();
-
-async function ownerWithForm(plan: 'free' | 'pro') {
-  const owner = await teamWithOwner(plan);
-  const created = await api('POST', '/v1/forms', {
-    key: owner.apiKey,
-    body: { name: 'Tuned', type: 'contact' },
-  });
-  const formId = created.body.id as string;
-  const saved = async () =>
-    (await api('GET', `/v1/forms/${formId}`, { key: owner.apiKey })).body as Record<
-      string,
-      unknown
-    >;
-  return { owner, formId, saved };
-}
 
 /**
  * Follows the in-app Inbox link, staying on the page when the app asks
@@ -40,7 +25,7 @@ async function leaveForInbox(page: Page): Promise<() => string[]> {
 
 describe('the settings screen', () => {
   it('saves each group on its own, checks with the route’s schema before sending, shows the route’s refusals at the field, and takes the close date in the person’s zone', async () => {
-    const { owner, formId, saved } = await ownerWithForm('pro');
+    const { owner, formId, saved } = await ownerWithForm('pro', 'Tuned');
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}`,
       timezoneId: 'Asia/Tokyo',
@@ -54,7 +39,7 @@ describe('the settings screen', () => {
       await page.getByLabel('Name', { exact: true }).focus();
       await page.keyboard.press('Control+A');
       await page.keyboard.type('Tuned up');
-      await page.getByRole('heading', { name: 'General (not saved)' }).waitFor();
+      await page.getByRole('form', { name: 'General' }).getByText('Unsaved changes').waitFor();
       await page.keyboard.press('Enter');
       await expect.poll(async () => (await saved()).name).toBe('Tuned up');
 
@@ -113,7 +98,7 @@ describe('the settings screen', () => {
   });
 
   it('asks about the group that is unsaved now, when one group is put back as another is changed in the same moment', async () => {
-    const { owner, formId } = await ownerWithForm('pro');
+    const { owner, formId } = await ownerWithForm('pro', 'Tuned');
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,
     });
@@ -122,7 +107,7 @@ describe('the settings screen', () => {
       const security = page.getByRole('form', { name: /^Spam and security/ });
       const ips = security.getByLabel('Blocked IP addresses or ranges (one a line)');
       await ips.fill('10.0.0.0/8');
-      await page.getByRole('heading', { name: 'Spam and security (not saved)' }).waitFor();
+      await security.getByText('Unsaved changes').waitFor();
       const sender = page.getByRole('form', { name: /^Notifications/ }).getByLabel('Sender name');
       // Both edits in one task, as a save's answer and a keystroke can land in one render.
       await page.evaluate(
@@ -136,7 +121,11 @@ describe('the settings screen', () => {
         },
         [await ips.elementHandle(), await sender.elementHandle()],
       );
-      await page.getByRole('heading', { name: 'Notifications (not saved)' }).waitFor();
+      await page
+        .getByRole('form', { name: 'Notifications' })
+        .getByText('Unsaved changes')
+        .waitFor();
+      expect(await security.getByText('Unsaved changes').count()).toBe(0);
       await expect.poll(await leaveForInbox(page)).toEqual(['Leave without saving notifications?']);
     } finally {
       await dashboard.close();
@@ -144,7 +133,7 @@ describe('the settings screen', () => {
   });
 
   it('lists the placeholders beside the email texts, each a button that inserts at the cursor by keyboard; an unknown one is refused at its field', async () => {
-    const { owner, formId, saved } = await ownerWithForm('pro');
+    const { owner, formId, saved } = await ownerWithForm('pro', 'Tuned');
     const fields = [
       { id: 'name', type: 'text', label: 'Your name' },
       { id: 'email', type: 'email', label: 'Email' },
@@ -233,7 +222,7 @@ describe('the settings screen', () => {
   });
 
   it('on a Free team the Pro settings are shown disabled with why, and a 375 px dark page is axe-clean', async () => {
-    const { owner, formId } = await ownerWithForm('free');
+    const { owner, formId } = await ownerWithForm('free', 'Tuned');
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,
       width: 375,
@@ -253,6 +242,12 @@ describe('the settings screen', () => {
         expect(why, label).toMatch(/Needs the Pro plan/);
       }
       expect(await page.getByLabel('Email me each submission').isDisabled()).toBe(false);
+      // More recipients are Pro: none can be added, and the list says why.
+      const recipients = page.getByRole('group', { name: 'Also send them to' });
+      expect(await recipients.getByRole('button', { name: 'Add an address' }).isDisabled()).toBe(
+        true,
+      );
+      await recipients.getByText(/Needs the Pro plan/).waitFor();
       await expectAccessible(page, 'settings, Free, dark, 375 px');
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
@@ -264,7 +259,7 @@ describe('the settings screen', () => {
   });
 
   it('the danger zone gives the form a new key after a question, and deletes it once its name is typed', async () => {
-    const { owner, formId, saved } = await ownerWithForm('pro');
+    const { owner, formId, saved } = await ownerWithForm('pro', 'Tuned');
     const before = (await saved()).key;
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/settings`,

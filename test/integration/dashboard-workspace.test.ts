@@ -241,7 +241,7 @@ describe("a form's workspace", () => {
 
   it('a form opened reads the form once for the workspace and the screen, a lazy screen too', async () => {
     const { owner, form } = await aForm('Read once');
-    for (const tab of ['/summary', '/settings', '/share']) {
+    for (const tab of ['', '/summary', '/settings', '/share']) {
       const dashboard = await dashboardAs(browser, owner.email, {
         path: `/forms/${form.id}${tab}`,
       });

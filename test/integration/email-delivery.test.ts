@@ -2,6 +2,7 @@ import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aw
 import { describe, expect, inject, it, vi } from 'vitest';
 import { api } from '#test/support/api.ts';
 import {
+  emailsReaching,
   emailsTo,
   eventually,
   localSqs,
@@ -398,6 +399,37 @@ describe('the emails queue delivering a message more than once', () => {
     expect(aboutSubmission(await emailsTo(owner), id)).toHaveLength(1);
     expect(await emailsTo(owner)).toHaveLength(1);
     expect(await emailsTo(visitor)).toHaveLength(1);
+  });
+});
+
+describe('several notification recipients (notifyCc)', () => {
+  it('notifyEmail and two more each receive the notification, in one message; the same job again mails none of them twice', async () => {
+    const [desk, sales, support] = [address('desk'), address('sales'), address('support')];
+    const form = await newForm('pro', {
+      notifyEmail: desk,
+      // The second spelling of sales is kept once (the PATCH dedupes case-insensitively).
+      notifyCc: [sales, support, sales.toUpperCase()],
+    });
+    const id = await post(form, { name: 'Ada', note: 'to three' });
+    const received = await Promise.all(
+      [desk, sales, support].map((who) =>
+        eventually(
+          () => emailsReaching(who),
+          (list) => aboutSubmission(list, id).length > 0,
+        ),
+      ),
+    );
+    for (const list of received) expect(aboutSubmission(list, id)).toHaveLength(1);
+    const [mail] = aboutSubmission(received[0]!, id);
+    expect(mail!.destination).toEqual({ to: [desk], cc: [sales, support], bcc: [] });
+    expect(new Set(received.map((list) => list[0]!.messageId)).size).toBe(1);
+
+    const client = sqs();
+    await sendJobs(client, [{ formId: form.id, submissionId: id, kind: 'notification' }]);
+    await untilEmailQueueDrained(client);
+    for (const who of [desk, sales, support]) {
+      expect(aboutSubmission(await emailsReaching(who), id)).toHaveLength(1);
+    }
   });
 });
 

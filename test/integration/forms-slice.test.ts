@@ -16,6 +16,7 @@ const FULL_FORM_FIELDS = [
   'closedMessage',
   'notifyEnabled',
   'notifyEmail',
+  'notifyCc',
   'notifySubject',
   'notifyFromName',
   'autoreplyEnabled',

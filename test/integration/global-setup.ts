@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,8 @@ declare module 'vitest' {
     receiverCertificate: Certificate;
     /** The run's shared Chromium (playwright's browser server), empty when none was found. */
     chromiumEndpoint: string;
+    /** The run's keyed-hash secret, so a test can compute the hash the stack stores. */
+    keyedHashSecret: string;
   }
 }
 
@@ -53,6 +56,9 @@ export default async function setup(project: TestProject) {
   process.env.IDEMPOTENCY_WINDOW_SECONDS = String(TEST_IDEMPOTENCY_WINDOW_SECONDS);
   process.env.RETENTION_DAY_SECONDS = String(TEST_RETENTION_DAY_SECONDS);
   process.env.RETENTION_SWEEP_SECONDS = String(TEST_RETENTION_SWEEP_SECONDS);
+  // The stack's keyed-hash secret, made here so tests can check a stored hash exactly.
+  process.env.KEYED_HASH_SECRET = randomBytes(32).toString('hex');
+  project.provide('keyedHashSecret', process.env.KEYED_HASH_SECRET);
   // Webhook receivers of the tests are HTTPS on 127.0.0.1 with this certificate; the stack
   // verifies TLS as deployed and trusts it the way a developer's machine would.
   const certificate = await localCertificate();

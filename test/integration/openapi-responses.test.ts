@@ -312,6 +312,9 @@ describe('real answers match openapi.json', () => {
     const session = await client.call('getSession');
     expect(session.body.user.email).toBe(owner.email);
     expect((await client.call('getTeam')).body.teamId).toBe(owner.teamId);
+    expect(
+      (await client.call('updateTeam', { body: { ipStorage: 'keyedHash' } })).body.ipStorage,
+    ).toBe('keyedHash');
     const invited = await client.call('inviteMember', {
       body: { email: `member-${owner.teamId.slice(0, 8)}@example.com`, role: 'member' },
     });

@@ -19,6 +19,17 @@ const BOUNDS: [string, unknown[], unknown[]][] = [
   ['notifyEnabled', [false, true], ['yes', null]],
   ['notifyEmail', ['owner@example.com', null], ['not-an-email', `${text(250)}@example.com`]],
   [
+    'notifyCc',
+    [[], ['a@example.com', 'b@example.com', 'c@example.com', `${text(242)}@example.com`]],
+    [
+      ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com', 'e@example.com'],
+      ['not-an-email'],
+      [`${text(250)}@example.com`],
+      'a@example.com',
+      null,
+    ],
+  ],
+  [
     'notifySubject',
     [text(1), text(500), 'New: {{ form.name }} {{field.email}}'],
     ['', text(501), null, 'two\nlines', 'New: {{name}}'],
@@ -127,6 +138,40 @@ describe('PATCH /v1/forms/{id} rules', () => {
     ]);
   });
 
+  it('notifyCc: a bad address is 400 invalid_request at its index; the same address in another case is kept once', async () => {
+    const id = (await api('POST', '/v1/forms', { key, body: { name: 'Cc' } })).body.id as string;
+    const refused = await api('PATCH', `/v1/forms/${id}`, {
+      key,
+      body: { notifyCc: ['desk@example.com', 'sales@example.com', 'sales at example.com'] },
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject({ ok: false, error: 'invalid_request' });
+    expect(refused.body.issues).toEqual([
+      { path: 'notifyCc.2', code: 'invalid_format', message: 'Must be an email address' },
+    ]);
+    const saved = await api('PATCH', `/v1/forms/${id}`, {
+      key,
+      body: { notifyCc: [' Desk@Example.com', 'sales@example.com', 'desk@example.com'] },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.notifyCc).toEqual(['Desk@Example.com', 'sales@example.com']);
+    expect((await api('GET', `/v1/forms/${id}`, { key })).body.notifyCc).toEqual([
+      'Desk@Example.com',
+      'sales@example.com',
+    ]);
+    // Where notifications go is audited, the other recipients too.
+    const trail = await api('GET', '/v1/team/audit?limit=100', { key });
+    const changed = (
+      trail.body.events as { action: string; target: string; details: unknown }[]
+    ).find((event) => event.action === 'form.notify_email_changed' && event.target === id);
+    expect(changed?.details).toEqual({
+      notifyEmail: '',
+      previous: '',
+      notifyCc: 'Desk@Example.com, sales@example.com',
+      previousCc: '',
+    });
+  });
+
   it('keeps what is left out, clears what is null, replaces fields and design whole', async () => {
     const id = (await api('POST', '/v1/forms', { body: { name: 'Rules' } })).body.id as string;
     await api('PATCH', `/v1/forms/${id}`, {
@@ -213,6 +258,7 @@ describe('PATCH /v1/forms/{id} on a Free team', () => {
   const PRO_SETTINGS: Record<string, unknown> = {
     closedMessage: 'Closed',
     notifyEmail: 'someone@example.com',
+    notifyCc: ['someone@example.com'],
     notifyFromName: 'Acme',
     autoreplyEnabled: true,
     autoreplySubject: 'Thanks',
@@ -250,6 +296,7 @@ describe('PATCH /v1/forms/{id} on a Free team', () => {
       body: {
         name: 'Still free',
         closedMessage: null,
+        notifyCc: [],
         redirectUrl: '',
         uploadLimitMb: 10,
         allowUploads: false,

@@ -31,6 +31,15 @@ export async function emailsTo(to: string): Promise<SentEmail[]> {
   return emails.filter((email) => email.destination.to.includes(to));
 }
 
+/** Every email the local SES emulator holds that `address` receives, in To, Cc or Bcc. */
+export async function emailsReaching(address: string): Promise<SentEmail[]> {
+  const response = await fetch(new URL('/store', stack().mailUrl));
+  const { emails } = (await response.json()) as { emails: SentEmail[] };
+  return emails.filter(({ destination }) =>
+    [...destination.to, ...destination.cc, ...destination.bcc].includes(address),
+  );
+}
+
 /** The tests' one poll (`#test/support/poll.ts`), waiting as long as a delivery may take. */
 export function eventually<T>(
   read: () => Promise<T>,

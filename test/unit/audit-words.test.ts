@@ -196,6 +196,22 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       'You connected Contact to a webhook at hooks.example.com (copied with the form).',
     ],
   ],
+  'team.ip_storage_changed': [
+    [
+      event('team.ip_storage_changed', me, 't1', {
+        ipStorage: 'keyedHash',
+        previousIpStorage: 'address',
+      }),
+      "You made new submissions keep a coded stand-in for the sender's internet address instead of the address.",
+    ],
+    [
+      event('team.ip_storage_changed', ana, 't1', {
+        ipStorage: 'address',
+        previousIpStorage: 'keyedHash',
+      }),
+      "Ana Lopez made new submissions keep the sender's internet address again.",
+    ],
+  ],
   'webhook.url_changed': [
     [
       event('webhook.url_changed', me, FORM, {

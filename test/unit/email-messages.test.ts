@@ -4,6 +4,7 @@ import {
   fillPlaceholders,
   headerValue,
   humanSize,
+  notificationRecipients,
   ownerNotification,
   plausibleAddress,
   submitterAddress,
@@ -252,6 +253,47 @@ describe('fillPlaceholders', () => {
       submission: submissionWith({ name: '{{form.id}}' }),
     };
     expect(fillPlaceholders('{{field.name}}', nested)).toBe('{{form.id}}');
+  });
+});
+
+describe('notificationRecipients', () => {
+  const team = { plan: 'pro' as const, ownerEmail: 'owner@example.com' };
+  it('notifyEmail in To, notifyCc in Cc, each address once whatever its case', () => {
+    expect(
+      notificationRecipients(
+        {
+          notifyEmail: 'Desk@example.com',
+          notifyCc: ['desk@EXAMPLE.com', 'a@example.com', 'A@example.com'],
+        },
+        team,
+      ),
+    ).toEqual({ to: 'Desk@example.com', cc: ['a@example.com'] });
+  });
+
+  it('the owner in To when notifyEmail is null; the owner alone on Free', () => {
+    const form = { notifyEmail: null, notifyCc: ['a@example.com', 'owner@example.com'] };
+    expect(notificationRecipients(form, team)).toEqual({
+      to: 'owner@example.com',
+      cc: ['a@example.com'],
+    });
+    expect(
+      notificationRecipients(
+        { notifyEmail: 'desk@example.com', notifyCc: ['a@example.com'] },
+        { ...team, plan: 'free' },
+      ),
+    ).toEqual({ to: 'owner@example.com', cc: [] });
+  });
+
+  it('one message carries them all: the Cc of the notification', () => {
+    const message = ownerNotification({
+      form: formWith(),
+      submission: submissionWith({ name: 'Ada' }),
+      recipient: 'owner@example.com',
+      cc: ['a@example.com', 'b@example.com'],
+      baseUrl: BASE_URL,
+    });
+    expect(message.to).toBe('owner@example.com');
+    expect(message.cc).toEqual(['a@example.com', 'b@example.com']);
   });
 });
 

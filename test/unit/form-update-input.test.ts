@@ -134,6 +134,15 @@ describe('PATCH body: text settings', () => {
     refusedAt({ notifyEmail: 'not-an-email' }, 'notifyEmail');
     refusedAt({ notifyEmail: '' }, 'notifyEmail');
   });
+
+  it('notifyCc takes up to 4 addresses, each refused at its index, kept once whatever the case', () => {
+    expect(
+      parseFormUpdate({ notifyCc: ['A@example.com', ' a@EXAMPLE.com', 'b@example.com'] }).notifyCc,
+    ).toEqual(['A@example.com', 'b@example.com']);
+    refusedAt({ notifyCc: ['a@example.com', 'nope'] }, 'notifyCc.1');
+    refusedAt({ notifyCc: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com'] }, 'notifyCc');
+    refusedAt({ notifyCc: null }, 'notifyCc');
+  });
 });
 
 describe('PATCH body: numbers, enums, booleans and dates', () => {

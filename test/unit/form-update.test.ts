@@ -299,6 +299,7 @@ describe('Pro settings', () => {
   const proOnly: [string, Record<string, unknown>, Partial<FormRecord>?][] = [
     ['closedMessage', { closedMessage: 'We are closed' }],
     ['notifyEmail', { notifyEmail: 'sales@example.com' }],
+    ['notifyCc', { notifyCc: ['sales@example.com'] }],
     ['notifyFromName', { notifyFromName: 'Acme Sales' }],
     ['autoreplyEnabled', { autoreplyEnabled: true }],
     ['autoreplySubject', { autoreplySubject: 'Thanks' }],

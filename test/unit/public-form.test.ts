@@ -27,6 +27,7 @@ describe('publicFormOf: what a visitor may know of a form', () => {
         captchaSiteKey: 'site-key',
         captchaSecretKey: 'secret-key',
         notifyEmail: 'owner@example.com',
+        notifyCc: ['desk@example.com'],
         blockedIps: ['203.0.113.1'],
         blockedCountries: ['KP'],
         allowedOrigins: ['https://shop.example'],
@@ -37,7 +38,14 @@ describe('publicFormOf: what a visitor may know of a form', () => {
       900,
     );
     const text = JSON.stringify(view);
-    for (const secret of ['secret-key', 'owner@example.com', '203.0.113.1', 'KP', 'reply body']) {
+    for (const secret of [
+      'secret-key',
+      'owner@example.com',
+      'desk@example.com',
+      '203.0.113.1',
+      'KP',
+      'reply body',
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).not.toContain('t-1');

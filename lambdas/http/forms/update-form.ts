@@ -28,11 +28,14 @@ export const handler = managementRoute(
       (current) => applyFormUpdate(current, input.body(), caller.team.plan, new Date()),
     );
     await syncCloseSchedule(before, after);
-    if (before.notifyEmail !== after.notifyEmail) {
-      // Where each post's notification goes: an address, not a secret.
+    const ccBefore = (before.notifyCc ?? []).join(', ');
+    const ccAfter = after.notifyCc.join(', ');
+    if (before.notifyEmail !== after.notifyEmail || ccBefore !== ccAfter) {
+      // Where each post's notification goes: addresses, not secrets.
       await auditByCaller(caller, event, 'form.notify_email_changed', after.id, {
         notifyEmail: after.notifyEmail ?? '',
         previous: before.notifyEmail ?? '',
+        ...(ccBefore !== ccAfter ? { notifyCc: ccAfter, previousCc: ccBefore } : {}),
       });
     }
     return json(200, toFullForm(after, config.baseUrl));

@@ -10,6 +10,7 @@ export const handler = routeDispatcher({
   'GET /v1/auth/sessions': () => import('#http/auth/list-sessions.ts'),
   'DELETE /v1/auth/sessions': () => import('#http/auth/end-other-sessions.ts'),
   'GET /v1/team': () => import('#http/team/get-team.ts'),
+  'PATCH /v1/team': () => import('#http/team/update-team.ts'),
   'GET /v1/team/members': () => import('#http/team/list-members.ts'),
   'POST /v1/team/members': () => import('#http/team/invite-member.ts'),
   'POST /v1/team/members/{userId}/invitation': () => import('#http/team/resend-invitation.ts'),

@@ -35,7 +35,9 @@ import {
   usageMonth,
 } from '#domain/submit-rules.ts';
 import { dropCounter, hourOf } from '#domain/summary-counters.ts';
+import type { Team } from '#domain/team.ts';
 import { blockedBy, originAllowed } from '#domain/visitor.ts';
+import { storedVisitorIp } from '#domain/visitor-ip.ts';
 import { errorFields, log } from '#log';
 import { verifyTurnstile } from '#net/turnstile.ts';
 import { closeFormAtLimit, findFormKey } from '#store/forms.ts';
@@ -269,16 +271,18 @@ async function stepsAfterTheBody(
   if (form.captchaEnabled) await checkCaptcha(form, special.captchaToken, request);
 
   // 10. Link spam here; duplicates are claimed inside the storing transaction.
+  const linkSpam = isLinkSpam(data);
   const submission: Submission = {
     id: randomUUIDv7(),
     formId: form.id,
     data,
-    meta: visitorMeta(form, request, files),
+    meta: visitorMeta(form, team, request, files),
     read: false,
     starred: false,
-    isSpam: isLinkSpam(data),
+    isSpam: linkSpam,
     isTest: false,
     createdAt: now.toISOString(),
+    ...(linkSpam ? { spamReason: 'links' as const } : {}),
   };
 
   // 12 (checks). Answers that fail the form's fields are stored, marked.
@@ -461,11 +465,18 @@ async function discardFiles(formId: string, submissionId: string, count: number)
 
 function visitorMeta(
   form: FormRecord,
+  team: Team,
   request: SubmitRequest,
   files: readonly (StoredFile & { field: string })[],
 ): Submission['meta'] {
   return {
-    ip: form.dontStoreIp ? undefined : request.ip,
+    // The address itself, its keyed hash, or nothing (docs/people.md#visitor-addresses); the
+    // block lists and rate limits above acted on the address as sent.
+    ip: storedVisitorIp(
+      request.ip,
+      { dontStoreIp: form.dontStoreIp, ipStorage: team.ipStorage, teamId: team.teamId },
+      () => config.keyedHashSecret,
+    ),
     userAgent: request.userAgent.slice(0, USER_AGENT_MAX),
     referrer: (request.referer ?? '').slice(0, REFERRER_MAX),
     country: request.country,

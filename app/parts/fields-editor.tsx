@@ -1,0 +1,145 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { FIELD_TYPES, type FieldDraft, type FieldType, tryPattern } from '../fields-model.ts';
+import { FieldInput } from './fields-input.tsx';
+
+type Change = (patch: Partial<FieldDraft>) => void;
+
+/**
+ * The properties of one field: those every field has, then those of its type
+ * (options, number bounds, a rating's scale, text lengths and pattern).
+ */
+export function FieldEditor(props: {
+  draft: FieldDraft;
+  problems: Readonly<Record<string, string>>;
+  onChange: Change;
+}) {
+  const { draft, problems, onChange } = props;
+  const input = (
+    property: keyof FieldDraft,
+    label: string,
+    options: { type?: 'number'; multiline?: boolean; hint?: string } = {},
+  ) => (
+    <FieldInput
+      draft={draft}
+      property={property}
+      label={label}
+      problem={problems[property]}
+      onChange={onChange}
+      {...options}
+    />
+  );
+  return (
+    <div class="field-grid">
+      {input('label', 'Label')}
+      {input('id', 'Id (the answer’s name in posts)', {
+        hint: draft.idEdited ? undefined : 'Follows the label until you change it.',
+      })}
+      <div class="setting">
+        <label for={`${draft.key}-type`}>Type</label>
+        <select
+          id={`${draft.key}-type`}
+          value={draft.type}
+          onChange={(event) => onChange({ type: event.currentTarget.value as FieldType })}
+        >
+          {FIELD_TYPES.map(([type, label]) => (
+            <option key={type} value={type}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="setting check">
+        <input
+          id={`${draft.key}-required`}
+          type="checkbox"
+          checked={draft.required}
+          onChange={(event) => onChange({ required: event.currentTarget.checked })}
+        />
+        <label for={`${draft.key}-required`}>Required</label>
+      </div>
+      {input('helpText', 'Help text')}
+      {input('placeholder', 'Placeholder')}
+      {(draft.type === 'select' || draft.type === 'radio') &&
+        input('options', 'Options, one a line', { multiline: true })}
+      {draft.type === 'number' && (
+        <>
+          {input('min', 'Smallest', { type: 'number' })}
+          {input('max', 'Largest', { type: 'number' })}
+        </>
+      )}
+      {draft.type === 'rating' && (
+        <RatingScale draft={draft} problems={problems} onChange={onChange} input={input} />
+      )}
+      {(draft.type === 'text' || draft.type === 'textarea') &&
+        input('maxLength', 'Longest answer (characters)', { type: 'number' })}
+      {draft.type === 'text' && (
+        <>
+          {input('minLength', 'Shortest answer (characters)', { type: 'number' })}
+          {input('pattern', 'Pattern (a regular expression the whole answer must match)')}
+          {draft.pattern && <PatternTry draft={draft} />}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Where a rating starts (stars from 1, or a score from 0) and its top. */
+function RatingScale(props: {
+  draft: FieldDraft;
+  problems: Readonly<Record<string, string>>;
+  onChange: Change;
+  input: (
+    property: keyof FieldDraft,
+    label: string,
+    options: { type: 'number' },
+  ) => ComponentChildren;
+}) {
+  const { draft } = props;
+  return (
+    <>
+      <div class="setting">
+        <label for={`${draft.key}-ratingMin`}>Scale starts at</label>
+        <select
+          id={`${draft.key}-ratingMin`}
+          value={draft.ratingMin}
+          onChange={(event) =>
+            props.onChange({ ratingMin: event.currentTarget.value as '0' | '1' })
+          }
+        >
+          <option value="1">1 (stars)</option>
+          <option value="0">0 (a score, like 0 to 10 for NPS)</option>
+        </select>
+      </div>
+      {props.input(
+        'stars',
+        draft.ratingMin === '0' ? 'Highest score (3 to 10)' : 'Stars (3 to 10)',
+        { type: 'number' },
+      )}
+    </>
+  );
+}
+
+/** A box that says whether a sample answer passes the pattern, as the submit check would. */
+function PatternTry(props: { draft: FieldDraft }) {
+  const { draft } = props;
+  const [sample, setSample] = useState('');
+  const verdict = sample ? tryPattern(draft.pattern, sample) : undefined;
+  return (
+    <div class="setting">
+      <label for={`${draft.key}-try`}>Try the pattern on</label>
+      <input
+        id={`${draft.key}-try`}
+        value={sample}
+        onInput={(event) => setSample(event.currentTarget.value)}
+      />
+      <p role="status" class="hint">
+        {verdict === 'invalid'
+          ? 'The pattern is not a valid regular expression.'
+          : verdict
+            ? `“${sample}” ${verdict}.`
+            : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import type { Action } from '../data.ts';
+import { FOLDER_NAMES } from '../inbox-model.ts';
+import type { Folder } from '../model.ts';
+import { Outcome } from './feedback.tsx';
+import type { Triage } from './inbox-triage.ts';
+
+/**
+ * The bar of a selection's actions and of their outcome. It floats over the
+ * foot of the screen (docs/dashboard.md#the-inbox): selecting a row, or an
+ * action's notice, never moves a row under the pointer.
+ */
+export function BulkBar(props: {
+  action: Action;
+  triage: Triage;
+  folder: Folder;
+  /** The folder's size, when every submission of it as of the list may be selected. */
+  folderTotal?: number;
+  shown: number;
+}) {
+  const { triage, folder } = props;
+  const { selection } = triage;
+  const busy = props.action.busy;
+  const count = selection.allMatching ? (props.folderTotal ?? 0) : selection.ids.size;
+  return (
+    <div class="triage-bar">
+      <Outcome action={props.action} />
+      {count > 0 && (
+        <fieldset class="bulk">
+          <legend>{count.toLocaleString()} selected</legend>
+          {props.folderTotal !== undefined &&
+            !selection.allMatching &&
+            selection.ids.size === props.shown &&
+            props.folderTotal > props.shown && (
+              <button type="button" class="quiet" onClick={selection.setAllMatching}>
+                Select all {props.folderTotal.toLocaleString()} in {FOLDER_NAMES[folder]}
+              </button>
+            )}
+          <button type="button" disabled={busy} onClick={() => triage.change({ read: true })}>
+            Mark read
+          </button>
+          <button type="button" disabled={busy} onClick={() => triage.change({ read: false })}>
+            Mark unread
+          </button>
+          <button type="button" disabled={busy} onClick={() => triage.change({ starred: true })}>
+            Star
+          </button>
+          <button type="button" disabled={busy} onClick={() => triage.change({ starred: false })}>
+            Unstar
+          </button>
+          {folder === 'spam' ? (
+            <button type="button" disabled={busy} onClick={() => triage.change({ isSpam: false })}>
+              Not spam
+            </button>
+          ) : (
+            <button type="button" disabled={busy} onClick={() => triage.change({ isSpam: true })}>
+              Spam
+            </button>
+          )}
+          <button
+            type="button"
+            class="danger"
+            disabled={busy}
+            onClick={() => triage.askDelete(undefined)}
+          >
+            Delete
+          </button>
+          <button type="button" class="quiet" onClick={selection.clear}>
+            Clear selection
+          </button>
+        </fieldset>
+      )}
+    </div>
+  );
+}

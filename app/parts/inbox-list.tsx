@@ -1,0 +1,130 @@
+import type { ComponentChildren } from 'preact';
+import { useRef } from 'preact/hooks';
+import { useAction } from '../data.ts';
+import { submissions } from '../inbox-model.ts';
+import type { FieldDefinition, Folder, Submission } from '../model.ts';
+import { Confirm, KeysDialog } from './confirm.tsx';
+import { BulkBar } from './inbox-bulk-bar.tsx';
+import { INBOX_KEYS, useInboxKeys } from './inbox-keys.tsx';
+import { SubmissionTable } from './inbox-table.tsx';
+import { useTriage } from './inbox-triage.ts';
+
+/**
+ * A list of submissions to triage, as the inbox's page and the search's
+ * matches both are: the rows, their selection, keys and bulk bar, and the
+ * questions before deleting. Mounted anew for each folder, page or search
+ * (its parent keys it), so its notices and selection belong to one place.
+ */
+export function InboxList(props: {
+  formId: string;
+  folder: Folder;
+  items: Submission[];
+  fields: FieldDefinition[] | null;
+  caption: string;
+  hrefOf: (submission: Submission) => string;
+  onOpen: (submission: Submission) => void;
+  reload: () => Promise<unknown>;
+  /** The folder as of the list, when all of it may be selected (the inbox, not a search). */
+  matching?: { asOf: string; total: number };
+  help: boolean;
+  setHelp: (open: boolean) => void;
+  /** Above the rows: what the list holds (a search's count, the spam folder's Empty spam). */
+  children?: ComponentChildren;
+  /** Under the rows: the pager, "search further". */
+  footer?: ComponentChildren;
+}) {
+  const { items, folder } = props;
+  const rows = useRef<HTMLTableSectionElement>(null);
+  const action = useAction();
+  const triage = useTriage({
+    formId: props.formId,
+    folder,
+    items,
+    action,
+    reload: props.reload,
+    matching: props.matching,
+  });
+  const { selection } = triage;
+  const hasSelection = selection.allMatching || selection.ids.size > 0;
+
+  const keys = useInboxKeys({
+    rows,
+    count: items.length,
+    items,
+    hasSelection,
+    enabled: !triage.deleting && !props.help,
+    onOpen: (i) => props.onOpen(items[i]!),
+    onRead: (i) => void triage.change({ read: !items[i]!.read }, [items[i]!.id]),
+    onStar: (i) => void triage.change({ starred: !items[i]!.starred }, [items[i]!.id]),
+    onSpam: (i) => {
+      if (i !== undefined) keys.focusAfterChange(i);
+      void triage.change(
+        { isSpam: folder !== 'spam' },
+        i === undefined ? undefined : [items[i]!.id],
+      );
+    },
+    onDelete: (i) => triage.askDelete(i === undefined ? undefined : [items[i]!.id]),
+    onSelect: (i) => selection.toggle(i, false),
+    onClearSelection: selection.clear,
+    onHelp: () => props.setHelp(true),
+  });
+
+  const deleting = triage.deleting;
+  const size = deleting ? triage.sizeOf(deleting) : 0;
+  const emptying = deleting && 'filter' in deleting && deleting.filter === 'spam' && !hasSelection;
+  return (
+    <>
+      {props.children}
+      {folder === 'spam' && props.matching && props.matching.total > 0 && (
+        <p class="spam-rule">
+          Spam is deleted by itself 30 days after it became spam.{' '}
+          <button type="button" class="danger" onClick={() => triage.askDelete('folder')}>
+            Empty spam
+          </button>
+        </p>
+      )}
+      {items.length > 0 && (
+        <SubmissionTable
+          caption={props.caption}
+          items={items}
+          fields={props.fields}
+          selection={selection}
+          focused={keys.focused}
+          rows={rows}
+          hrefOf={props.hrefOf}
+          onStar={(each) => void triage.change({ starred: !each.starred }, [each.id])}
+        />
+      )}
+      {props.footer}
+      <BulkBar
+        action={action}
+        triage={triage}
+        folder={folder}
+        folderTotal={props.matching?.total}
+        shown={items.length}
+      />
+      {deleting && (
+        <Confirm
+          title={
+            emptying ? `Empty spam: delete ${submissions(size)}?` : `Delete ${submissions(size)}?`
+          }
+          confirm={emptying ? 'Empty spam' : 'Delete'}
+          onConfirm={() => {
+            if (keys.focused !== undefined) keys.focusAfterChange(keys.focused);
+            void triage.confirmDelete();
+          }}
+          onCancel={triage.cancelDelete}
+        >
+          <p>They and their files are deleted for good. They still count in this month’s usage.</p>
+          {folder === 'spam' && (
+            <p>
+              Spam is also deleted by itself 30 days after it became spam, so an untouched spam
+              folder does not grow for ever.
+            </p>
+          )}
+        </Confirm>
+      )}
+      {props.help && <KeysDialog keys={INBOX_KEYS} onClose={() => props.setHelp(false)} />}
+    </>
+  );
+}

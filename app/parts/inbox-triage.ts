@@ -1,0 +1,98 @@
+import { useState } from 'preact/hooks';
+import { call } from '../api.ts';
+import type { Action } from '../data.ts';
+import { type Change, changedWords, submissions } from '../inbox-model.ts';
+import type { Folder, Submission } from '../model.ts';
+import { type Selection, useSelection } from './inbox-selection.ts';
+
+/** What a change or a delete acts on: ids, or a whole folder as of a moment (docs/submissions.md#bulk-targets). */
+export type Target = { ids: string[] } | { filter: Folder; asOf: string };
+
+export interface Triage {
+  selection: Selection;
+  /** Changes the selection's flags (or those of `ids`), says how many changed, reads again. */
+  change: (change: Change, ids?: string[]) => Promise<unknown>;
+  /** The delete waiting for its question's answer. */
+  deleting: Target | undefined;
+  /** Asks before deleting `ids`, the whole folder as of the list ('folder'), else the selection. */
+  askDelete: (ids: string[] | 'folder' | undefined) => void;
+  cancelDelete: () => void;
+  confirmDelete: () => Promise<unknown>;
+  /** How many a target holds, for the question. */
+  sizeOf: (target: Target) => number;
+}
+
+/**
+ * Triage of a list of submissions: the selection, changes and deletes
+ * through the bulk routes, each said in words by `action` and followed by
+ * `reload` (the list read again).
+ */
+export function useTriage(options: {
+  formId: string;
+  folder: Folder;
+  items: Submission[];
+  action: Action;
+  reload: () => Promise<unknown>;
+  /** The folder as of the list, when all of it may be selected; its size. */
+  matching?: { asOf: string; total: number };
+}): Triage {
+  const { formId, folder, action, reload, matching } = options;
+  const selection = useSelection(options.items);
+  const [deleting, setDeleting] = useState<Target>();
+
+  const selected = (): Target =>
+    selection.allMatching && matching
+      ? { filter: folder, asOf: matching.asOf }
+      : { ids: [...selection.ids] };
+
+  const change = (flags: Change, ids?: string[]) => {
+    const target = ids ? { ids } : selected();
+    return action.run(
+      async () => {
+        const answer = await call('updateSubmissions', {
+          params: { id: formId },
+          body: { target, ...flags },
+        });
+        if (!ids) selection.clear();
+        await reload();
+        return answer;
+      },
+      (answer) => changedWords(answer.count, flags),
+    );
+  };
+
+  const confirmDelete = () => {
+    const target = deleting;
+    setDeleting(undefined);
+    if (!target) return Promise.resolve();
+    return action.run(
+      async () => {
+        const answer = await call('deleteSubmissions', {
+          params: { id: formId },
+          body: { target },
+        });
+        selection.clear();
+        await reload();
+        return answer;
+      },
+      (answer) => `${submissions(answer.count)} deleted`,
+    );
+  };
+
+  return {
+    selection,
+    change,
+    deleting,
+    askDelete: (ids) =>
+      setDeleting(
+        ids === 'folder' && matching
+          ? { filter: folder, asOf: matching.asOf }
+          : Array.isArray(ids)
+            ? { ids }
+            : selected(),
+      ),
+    cancelDelete: () => setDeleting(undefined),
+    confirmDelete,
+    sizeOf: (target) => ('ids' in target ? target.ids.length : (matching?.total ?? 0)),
+  };
+}
