@@ -1,6 +1,6 @@
 import type { RetentionSweepEvent } from '#domain/retention-sweep.ts';
 import { log } from '#log';
-import { markRetentionSweep } from '#store/forms.ts';
+import { markRetentionSweep } from '#store/retention-sweeps.ts';
 
 /**
  * Invoked by the form's one-time retention sweep schedule
