@@ -55,6 +55,10 @@ const wiring = {
   get formCloserArn() {
     return required('FORM_CLOSER_ARN');
   },
+  /** The retention sweeper, target of each form's next sweep (docs/submissions.md#retention). */
+  get retentionSweeperArn() {
+    return required('RETENTION_SWEEPER_ARN');
+  },
   /**
    * The deployment's secret for keyed hashes of personal data (a team's visitor
    * addresses, docs/people.md#visitor-addresses): generated once per stack in

@@ -37,6 +37,7 @@ export type MetricName =
   | 'FormPurged'
   /** Spam past its retention deleted by the `spamPurger` worker; the value is how many. */
   | 'ExpiredSpamDeleted'
+  | 'RetentionDeleted'
   /** Webhook attempts by outcome: a 2xx, one to try again, one not retried or out of time. */
   | 'WebhookDelivered'
   | 'WebhookRetried'
@@ -64,6 +65,7 @@ export const METRIC_DIMENSIONS = {
   SubmissionRejected: ['code', 'status'],
   FormPurged: [],
   ExpiredSpamDeleted: [],
+  RetentionDeleted: [],
   WebhookDelivered: [],
   WebhookRetried: [],
   WebhookFailed: [],

@@ -123,6 +123,27 @@ export const SETTINGS = {
     parse: wholeNumber(1),
   }),
   /**
+   * The length of one day of a form's `retentionDays` (docs/submissions.md#retention), in
+   * seconds. Only the test stack shortens it, so a test sees a submission pass its age.
+   */
+  retentionDaySeconds: setting({
+    env: 'RETENTION_DAY_SECONDS',
+    default: 86_400,
+    parse: wholeNumber(1),
+    deployerMaySet: false,
+  }),
+  /**
+   * How often a form with a `retentionDays` is swept even when nothing else happens to it
+   * (docs/submissions.md#retention): a submission goes at most this long after its age.
+   * The test stack shortens it.
+   */
+  retentionSweepSeconds: setting({
+    env: 'RETENTION_SWEEP_SECONDS',
+    default: 43_200,
+    parse: wholeNumber(1),
+    deployerMaySet: false,
+  }),
+  /**
    * The fill-time check (docs/submit.md#the-fill-time-check): a post sooner than this many
    * milliseconds after its page was drawn is taken for a bot. The hosted page and the embed
    * learn it from the form they draw. The test stack sets it low so browser tests post at once.

@@ -4,6 +4,7 @@ import {
   INSERTED_SPAM_PATTERN,
   INSERTED_SUBMISSION_PATTERN,
   REMOVED_FORM_PATTERN,
+  RETAINING_FORM_PATTERN,
   SUBMISSION_CHANGE_PATTERN,
 } from './store/schema.ts';
 
@@ -99,6 +100,32 @@ export const workers: readonly Worker[] = [
       maxAttempts: 5,
       maxRecordAgeSeconds: DAY,
     },
+  },
+  {
+    // The same purge when a form's retentionDays is set or changed, or its sweep comes due;
+    // then it schedules the form's next sweep.
+    name: 'retentionApplier',
+    handler: 'events/retention-applier.ts',
+    memoryMb: 256,
+    timeoutSeconds: 120,
+    access: ['table:read', 'table:write', 'uploads:delete', 'schedules:manage'],
+    trigger: {
+      kind: 'tableStream',
+      filter: RETAINING_FORM_PATTERN,
+      batchSize: 25,
+      maxAttempts: 5,
+      maxRecordAgeSeconds: DAY,
+    },
+  },
+  {
+    name: 'retentionSweeper',
+    handler: 'events/retention-sweeper.ts',
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    // markRetentionSweep: one conditional UpdateItem of the form item.
+    access: ['forms:update'],
+    // config.retentionSweeperArn reads it.
+    trigger: { kind: 'schedule', targetVariable: 'RETENTION_SWEEPER_ARN' },
   },
   {
     name: 'streamFanout',

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { config } from '#config';
 import { atExpression, type CloseFormEvent, closeScheduleName } from '#domain/close-schedule.ts';
+import { type RetentionSweepEvent, retentionSweepName } from '#domain/retention-sweep.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_SCHEDULER points it at the local emulator.
 const scheduler = new SchedulerClient({});
@@ -16,15 +17,29 @@ const scheduler = new SchedulerClient({});
 /** Creates the form's close schedule, or moves it when one exists. */
 export async function scheduleFormClose(formId: string, autoCloseAt: string): Promise<void> {
   const input: CloseFormEvent = { formId, autoCloseAt };
+  await putSchedule(closeScheduleName(formId), autoCloseAt, config.formCloserArn, input);
+}
+
+/**
+ * Creates the form's next retention sweep at `at`, or moves it when one is
+ * pending (docs/submissions.md#retention).
+ */
+export async function scheduleRetentionSweep(formId: string, at: string): Promise<void> {
+  const input: RetentionSweepEvent = { formId };
+  await putSchedule(retentionSweepName(formId), at, config.retentionSweeperArn, input);
+}
+
+/** A one-time schedule that invokes `targetArn` with `input` at `at`, created or moved. */
+async function putSchedule(name: string, at: string, targetArn: string, input: object) {
   const request: CreateScheduleCommandInput = {
-    Name: closeScheduleName(formId),
+    Name: name,
     GroupName: config.scheduleGroup,
-    ScheduleExpression: atExpression(autoCloseAt),
+    ScheduleExpression: atExpression(at),
     ScheduleExpressionTimezone: 'UTC',
     FlexibleTimeWindow: { Mode: 'OFF' },
     ActionAfterCompletion: 'DELETE',
     Target: {
-      Arn: config.formCloserArn,
+      Arn: targetArn,
       RoleArn: config.schedulerRoleArn,
       Input: JSON.stringify(input),
       RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 },

@@ -60,6 +60,7 @@ const formSettings = {
   captchaProvider: z.nullable(z.literal('turnstile')),
   captchaSiteKey: nullableString(),
   dontStoreIp: z.boolean(),
+  retentionDays: z.nullable(z.int().check(z.minimum(1), z.maximum(3650))),
   allowUploads: z.boolean(),
   uploadLimitMb: z.number(),
 };

@@ -89,6 +89,11 @@ export interface FormSettings {
   captchaProvider: 'turnstile' | null;
   captchaSiteKey: string | null;
   dontStoreIp: boolean;
+  /**
+   * Days a submission is kept from its receipt; null keeps it until deleted
+   * (docs/submissions.md#retention).
+   */
+  retentionDays: number | null;
   allowUploads: boolean;
   uploadLimitMb: number;
 }

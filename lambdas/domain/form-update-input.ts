@@ -5,6 +5,7 @@ import { placeholderProblem } from './email-placeholders.ts';
 import { invalidRequest } from './errors.ts';
 import { fieldsInput } from './field-definitions.ts';
 import { FORM_TYPES } from './form-model.ts';
+import { RETENTION_DAYS_MAX } from './retention.ts';
 import { inEnglish, issuesOf } from './validation-issues.ts';
 
 /**
@@ -145,6 +146,7 @@ export const formUpdateInput = inEnglish(
       captchaSecretKey: nullish(boundedText(1, 500)),
       captchaEnabled: z.optional(z.boolean()),
       dontStoreIp: z.optional(z.boolean()),
+      retentionDays: nullish(z.int().check(z.minimum(1), z.maximum(RETENTION_DAYS_MAX))),
       allowUploads: z.optional(z.boolean()),
       uploadLimitMb: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
     },

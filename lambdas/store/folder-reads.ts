@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { BulkTarget } from '#domain/bulk-target.ts';
 import { isUuid } from '#domain/ids.ts';
+import { isKept } from '#domain/retention.ts';
 import { type Folder, type FolderSizes, foldersOf } from '#domain/submission-folders.ts';
 import type { ListQuery } from '#domain/submission-list.ts';
 import type { Submission } from '#domain/submission-model.ts';
@@ -167,16 +168,19 @@ export async function readFolderPage(
  * long walk then waits on DynamoDB a few times less), at the cost of holding
  * that many batches. With `createdUpTo`, submissions received later are left
  * out (exactly, by `createdAt`), so a walk started at a moment ignores later
- * arrivals.
+ * arrivals. With `keptFrom`, submissions received earlier (past the form's
+ * retention, docs/submissions.md#retention) are left out (read still: at most what the
+ * next sweep deletes).
  */
 export async function* walkFolder(
   formId: string,
   folder: Folder,
-  options: { createdUpTo?: string; batchSize?: number; readAhead?: number } = {},
+  options: { createdUpTo?: string; keptFrom?: string; batchSize?: number; readAhead?: number } = {},
 ): AsyncGenerator<Submission[]> {
   const batchSize = Math.min(options.batchSize ?? 100, 100);
   const readAhead = Math.max(1, options.readAhead ?? 1);
   const upTo = options.createdUpTo;
+  const from = options.keptFrom;
   let cursor: Key | undefined;
   do {
     const page = await documents.send(
@@ -193,7 +197,9 @@ export async function* walkFolder(
     }
     for (const read of reads) {
       const found = await read;
-      const batch = upTo ? found.filter((submission) => submission.createdAt <= upTo) : found;
+      const batch = found.filter(
+        (submission) => (!upTo || submission.createdAt <= upTo) && isKept(submission, from),
+      );
       if (batch.length > 0) yield batch;
     }
   } while (cursor);
@@ -265,6 +271,7 @@ export async function readSubmissionList(
   formId: string,
   folders: FolderSizes,
   query: ListQuery,
+  keptFrom?: string,
 ): Promise<SubmissionListPage> {
   const total = folders[query.filter];
   let requested = query.page;
@@ -287,7 +294,14 @@ export async function readSubmissionList(
           size: query.pageSize,
           total,
         });
-  return { items, page: window.page, pageCount: window.pageCount, total };
+  // Past the retention: gone at once, though `total` (a counter) drops only when
+  // the purger deletes them (docs/submissions.md#retention).
+  return {
+    items: items.filter((item) => isKept(item, keptFrom)),
+    page: window.page,
+    pageCount: window.pageCount,
+    total,
+  };
 }
 
 /**

@@ -1,5 +1,11 @@
 import { FOLDERS } from '#domain/submission-folders.ts';
-import { ENTITY_ATTRIBUTE, INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from './schema.ts';
+import {
+  ENTITY_ATTRIBUTE,
+  INDEXES,
+  RETENTION_SWEEP_ATTRIBUTE,
+  TABLE_KEYS,
+  TTL_ATTRIBUTE,
+} from './schema.ts';
 
 /** Every key of the single table is built here and nowhere else. */
 
@@ -183,7 +189,7 @@ export const folderCounter = (folder: string) => `count_${folder}`;
 
 /**
  * Attributes that are table plumbing, never part of a domain object: the
- * table's keys, the item kind, the TTL, every index's partition key (their
+ * table's keys, the item kind, the TTL, a form's retention sweep mark, every index's partition key (their
  * sort keys, `sk` and `createdAt`, are kept or domain fields) and the
  * folder counters. Derived from the schema, so a new index cannot leak.
  */
@@ -192,6 +198,7 @@ export const PLUMBING: readonly string[] = [
   TABLE_KEYS.sortKey,
   ENTITY_ATTRIBUTE,
   TTL_ATTRIBUTE,
+  RETENTION_SWEEP_ATTRIBUTE,
   ...Object.values(INDEXES).map((index) => index.partitionKey),
   ...FOLDERS.map(folderCounter),
 ];

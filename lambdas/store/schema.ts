@@ -7,6 +7,8 @@
 
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 export const TTL_ATTRIBUTE = 'expiresAt';
+/** Set on a form item by its retention sweep: the write that lets the retention applier run. */
+export const RETENTION_SWEEP_ATTRIBUTE = 'retentionSweptAt';
 export const STREAM_VIEW = 'NEW_AND_OLD_IMAGES';
 
 export interface IndexDefinition {
@@ -96,6 +98,15 @@ export const SUBMISSION_CHANGE_PATTERN = {
 export const INSERTED_SPAM_PATTERN = {
   eventName: ['INSERT'],
   dynamodb: { NewImage: { entity: { S: ['submission'] }, isSpam: { BOOL: [true] } } },
+} as const;
+
+/**
+ * The retention purger's second trigger: a form item written while it keeps
+ * submissions a limited time (a changed `retentionDays` applies at once).
+ */
+export const RETAINING_FORM_PATTERN = {
+  eventName: ['INSERT', 'MODIFY'],
+  dynamodb: { NewImage: { entity: { S: ['form'] }, retentionDays: { N: [{ exists: true }] } } },
 } as const;
 
 /** The purger's trigger: a form item removed from the table (by DELETE /v1/forms/{id}). */

@@ -30,6 +30,16 @@ export const TEST_MIN_FILL_TIME_MS = 500;
  * default is a day): long enough for a burst of retries, short enough to see it end.
  */
 export const TEST_IDEMPOTENCY_WINDOW_SECONDS = 10;
+/**
+ * One day of a form's `retentionDays` on the test stack, in seconds (the deployed day is
+ * 86,400): a submission of a form keeping 1 day is past its age this long after its receipt.
+ */
+export const TEST_RETENTION_DAY_SECONDS = 3;
+/**
+ * How often a form with a retention is swept on the test stack, in seconds (deployed: 12 hours):
+ * longer than a test day, so a test sees a submission hidden before a sweep deletes it.
+ */
+export const TEST_RETENTION_SWEEP_SECONDS = 10;
 /** The test stack's webhook retry delays, in seconds. */
 export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 
@@ -44,6 +54,8 @@ export default async function setup(project: TestProject) {
   // (the rule at its default is unit-tested in submission-answers.test.ts).
   process.env.MIN_FILL_TIME_MS = String(TEST_MIN_FILL_TIME_MS);
   process.env.IDEMPOTENCY_WINDOW_SECONDS = String(TEST_IDEMPOTENCY_WINDOW_SECONDS);
+  process.env.RETENTION_DAY_SECONDS = String(TEST_RETENTION_DAY_SECONDS);
+  process.env.RETENTION_SWEEP_SECONDS = String(TEST_RETENTION_SWEEP_SECONDS);
   // The stack's keyed-hash secret, made here so tests can check a stored hash exactly.
   process.env.KEYED_HASH_SECRET = randomBytes(32).toString('hex');
   project.provide('keyedHashSecret', process.env.KEYED_HASH_SECRET);

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
+import { config } from '#config';
 import type { AnswerCatalogue } from '#domain/answer-columns.ts';
 import { csvRecords, UTF8_BOM } from '#domain/csv.ts';
 import type { FormRecord } from '#domain/form-model.ts';
+import { keptFrom } from '#domain/retention.ts';
 import { AnswerColumns, exportHeader, exportRow } from '#domain/submission-export.ts';
 import type { Folder } from '#domain/submission-folders.ts';
 import { log } from '#log';
@@ -47,7 +49,10 @@ async function* exportChunks(
   // The first byte leaves before any read: an edge-optimized API closes a
   // streamed response that sends nothing for 30 s.
   yield UTF8_BOM;
-  const walk = () => walkFolder(form.id, folder, { createdUpTo, readAhead: READ_AHEAD });
+  // Past the form's retention at the export's start: left out (docs/submissions.md#retention).
+  const from = keptFrom(form.retentionDays, new Date(createdUpTo), config.retentionDaySeconds);
+  const walk = () =>
+    walkFolder(form.id, folder, { createdUpTo, keptFrom: from, readAhead: READ_AHEAD });
   const columns = new AnswerColumns(form.fields);
   const onePass = catalogue?.complete === true;
   if (onePass) {

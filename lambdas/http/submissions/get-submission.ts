@@ -1,5 +1,7 @@
+import { config } from '#config';
 import { notFound } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
+import { isKept, keptFrom } from '#domain/retention.ts';
 import { submissionView } from '#domain/submission-model.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -33,5 +35,8 @@ export async function teamSubmission(
     formId && isUuid(submissionId) ? getSubmission(formId, submissionId) : undefined,
   ]);
   if (!submission || submission.formId !== form.id) throw notFound('Submission');
+  // Past the form's retention it is gone, files too, before the purger deletes it.
+  const from = keptFrom(form.retentionDays, new Date(), config.retentionDaySeconds);
+  if (!isKept(submission, from)) throw notFound('Submission');
   return submission;
 }

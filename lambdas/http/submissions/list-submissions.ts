@@ -1,3 +1,5 @@
+import { config } from '#config';
+import { keptFrom } from '#domain/retention.ts';
 import { testCountOf } from '#domain/submission-folders.ts';
 import { listQuery, toListItem } from '#domain/submission-list.ts';
 import { defineContract } from '#http/contract.ts';
@@ -19,7 +21,8 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   const asOf = new Date().toISOString();
   const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
   const request = input.query();
-  const list = await readSubmissionList(form.id, folders, request);
+  const from = keptFrom(form.retentionDays, new Date(asOf), config.retentionDaySeconds);
+  const list = await readSubmissionList(form.id, folders, request, from);
   return json(200, {
     items: list.items.map(toListItem),
     page: list.page,

@@ -1,3 +1,5 @@
+import { config } from '#config';
+import { isKept, keptFrom } from '#domain/retention.ts';
 import { searchQuery } from '#domain/search-query.ts';
 import { toListItem } from '#domain/submission-list.ts';
 import { matches, words } from '#domain/submission-search.ts';
@@ -30,10 +32,13 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
   const request = input.query();
   const wanted = words(request.q);
+  const from = keptFrom(form.retentionDays, new Date(), config.retentionDaySeconds);
   const slice = await readSubmissionsNewestFirst(form.id, { after: request.cursor });
   return json(200, {
     items: slice.submissions
-      .filter((submission) => matches(submission, request.folder, wanted))
+      .filter(
+        (submission) => isKept(submission, from) && matches(submission, request.folder, wanted),
+      )
       .map(toListItem),
     next: slice.next,
     searched: slice.submissions.length,

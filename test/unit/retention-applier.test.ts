@@ -1,0 +1,91 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler as retentionApplier } from '#events/retention-applier.ts';
+
+// The handler runs for real (Powertools batch processor, log, EMF metrics);
+// only the store, S3 and Scheduler calls behind it are stand-ins.
+const calls = vi.hoisted(() => ({
+  walkFolder: vi.fn((formId: string, folder: string, options: unknown) => ({
+    formId,
+    folder,
+    options,
+  })),
+  editSubmissions: vi.fn<(formId: string, ...rest: unknown[]) => Promise<{ count: number }>>(),
+  deleteFilesOf: vi.fn(),
+  scheduleRetentionSweep: vi.fn<(formId: string, at: string) => Promise<void>>(),
+}));
+vi.mock('#store/folder-reads.ts', () => ({ walkFolder: calls.walkFolder }));
+vi.mock('#store/submission-changes.ts', () => ({
+  editSubmissions: calls.editSubmissions,
+  SUBMISSIONS_PER_TRANSACTION: 99,
+}));
+vi.mock('#aws/uploads.ts', () => ({ deleteFilesOf: calls.deleteFilesOf }));
+vi.mock('#aws/scheduler.ts', () => ({ scheduleRetentionSweep: calls.scheduleRetentionSweep }));
+
+beforeEach(() => {
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const fn of Object.values(calls)) fn.mockReset();
+});
+
+/** A form item written, as the stream shows it; `retentionDays` undefined is a stored null. */
+function formWritten(formId: string, sequence: string, retentionDays?: number): DynamoDBRecord {
+  return {
+    eventID: `e${sequence}`,
+    eventName: 'MODIFY',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      SequenceNumber: sequence,
+      Keys: { pk: { S: `FORM#${formId}` }, sk: { S: 'FORM' } },
+      NewImage: {
+        id: { S: formId },
+        entity: { S: 'form' },
+        retentionDays: retentionDays === undefined ? { NULL: true } : { N: String(retentionDays) },
+      },
+    },
+  };
+}
+
+describe('retentionApplier (docs/submissions.md#retention)', () => {
+  it('schedules each form’s next sweep 12 hours on, then purges `all` and `spam` up to the cut-off; a failed purge keeps its sweep scheduled and fails its records', async () => {
+    calls.scheduleRetentionSweep.mockResolvedValue(undefined);
+    calls.editSubmissions.mockImplementation(async (formId) => {
+      if (formId === 'b') throw new Error('table unavailable');
+      return { count: 2 };
+    });
+    const before = Date.now();
+
+    const result = await retentionApplier({
+      Records: [
+        formWritten('a', '1', 30),
+        formWritten('b', '2', 1),
+        formWritten('a', '3', 30),
+        formWritten('c', '4'),
+      ],
+    });
+
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+    // Once per form a batch, even for the form whose purge then failed; none for `c` (no retention).
+    expect(calls.scheduleRetentionSweep.mock.calls.map(([id]) => id)).toEqual(['a', 'b']);
+    const next = Date.parse(calls.scheduleRetentionSweep.mock.calls[0]![1]);
+    expect(next - before).toBeGreaterThanOrEqual(43_200_000 - 1000);
+    expect(next - Date.now()).toBeLessThanOrEqual(43_200_000);
+    expect(calls.walkFolder.mock.calls.map(([id, folder]) => `${id} ${folder}`)).toEqual([
+      'a all',
+      'a spam',
+      'b all',
+    ]);
+    const { createdUpTo } = calls.walkFolder.mock.calls[0]![2] as { createdUpTo: string };
+    expect(Math.abs(Date.now() - 30 * 86_400_000 - Date.parse(createdUpTo))).toBeLessThan(60_000);
+  });
+
+  it('purges nothing when the next sweep cannot be scheduled: the record is retried', async () => {
+    calls.scheduleRetentionSweep.mockRejectedValue(new Error('scheduler unavailable'));
+    await expect(retentionApplier({ Records: [formWritten('a', '1', 7)] })).rejects.toThrow();
+    expect(calls.editSubmissions).not.toHaveBeenCalled();
+  });
+});
