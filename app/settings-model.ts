@@ -233,6 +233,13 @@ export const GROUPS: readonly Group[] = [
     title: 'Privacy',
     settings: [
       { key: 'dontStoreIp', label: "Don't keep submitters' IP addresses", kind: 'checkbox' },
+      {
+        key: 'retentionDays',
+        label: 'Keep submissions for (days)',
+        kind: 'number',
+        nullable: true,
+        hint: 'Empty: kept until you delete them. 1 to 3,650: older ones leave the inbox, search and exports at once and are deleted with their files within 12 hours; changing it applies to those already here.',
+      },
     ],
   },
 ];

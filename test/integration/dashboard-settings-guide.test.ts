@@ -201,4 +201,34 @@ describe('the settings screen guides', () => {
       await dashboard.close();
     }
   });
+
+  it('privacy: how long submissions are kept, refused in words out of range, saved, and emptied to keep them', async () => {
+    const { owner, formId, saved } = await ownerWithForm('free', 'Kept');
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/settings`,
+    });
+    const { page } = dashboard;
+    try {
+      const privacy = page.getByRole('form', { name: 'Privacy' });
+      const days = privacy.getByLabel('Keep submissions for (days)');
+      const save = privacy.getByRole('button', { name: 'Save privacy' });
+      await days.fill('0');
+      await save.click();
+      await expect
+        .poll(async () => (await focusedElement(page)).text)
+        .toMatch(/thing to correct: nothing was saved/);
+      expect(await privacy.innerText()).not.toMatch(TECHNICAL);
+      expect((await saved()).retentionDays).toBe(null);
+      await days.fill('30');
+      await save.click();
+      await privacy.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      expect((await saved()).retentionDays).toBe(30);
+      await days.fill('');
+      await save.click();
+      await expect.poll(async () => (await saved()).retentionDays).toBe(null);
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
 });
