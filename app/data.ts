@@ -93,7 +93,7 @@ export class SharedReads<T> {
         if (this.#underWay.get(key) === entry) this.#underWay.delete(key);
       };
       answer.then((value) => {
-        if (this.#underWay.get(key) === entry) this.keep(key, value);
+        if (this.#underWay.get(key) === entry) this.#kept.set(key, { value, at: this.#now() });
         done();
       }, done);
       this.#underWay.set(key, entry);
@@ -124,8 +124,13 @@ export class SharedReads<T> {
     });
   }
 
-  /** The newest state of `key`, from a save's answer: a read soon after gets it, not an older one. */
+  /**
+   * The newest state of `key`, from a save's answer: a read soon after gets
+   * it, and a read started before the save, answering after it, is neither
+   * kept nor joined (its answer is older than this one).
+   */
   keep(key: string, value: T): void {
+    this.#underWay.delete(key);
     this.#kept.set(key, { value, at: this.#now() });
   }
 }
@@ -212,6 +217,8 @@ export interface Action {
     done?: string | ((value: T) => string),
   ) => Promise<T | undefined>;
   setNotice: (notice: string) => void;
+  /** Forgets the last notice and failure (the person moved on). */
+  clear: () => void;
 }
 
 /** Busy, failure and notice of a screen's actions, one run at a time (see `perform`). */
@@ -224,5 +231,9 @@ export function useAction(): Action {
       perform(work, done, { busy: setBusy, done: setNotice, failed: setError }),
     [],
   );
-  return { busy, error, notice, run, setNotice };
+  const clear = useCallback(() => {
+    setNotice('');
+    setError('');
+  }, []);
+  return { busy, error, notice, run, setNotice, clear };
 }

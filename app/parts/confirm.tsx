@@ -4,7 +4,8 @@ import { useEffect, useRef } from 'preact/hooks';
 /**
  * A modal dialog (the native one: focus kept inside, Escape dismisses).
  * Escape's cancel is taken over so the screen closes it by unmounting; a
- * close the browser forces anyway (a second Escape) dismisses it too.
+ * close the browser forces anyway (a second Escape) dismisses it too; the
+ * focus goes back to what opened it.
  */
 export function Modal(props: {
   titleId: string;
@@ -14,7 +15,16 @@ export function Modal(props: {
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    dialog.current?.showModal();
+    // Closed by unmounting, not by close(), the browser gives the focus back to nothing:
+    // it goes back to what opened the dialog, unless the screen has placed it since.
+    const opener = document.activeElement;
+    const shown = dialog.current;
+    shown?.showModal();
+    return () => {
+      const now = document.activeElement;
+      const lost = !now || now === document.body || shown?.contains(now);
+      if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog

@@ -24,7 +24,9 @@ export function useForm(formId: string, onLoaded?: (form: Form) => void) {
     formSavedAs(saved);
     formSaved(saved);
   };
-  return { form: query.data, setForm, error: query.error, load: query.reload };
+  // The same screen for another form keeps its component: the last form's data is not this one's.
+  const form = query.data?.id === formId ? query.data : undefined;
+  return { form, setForm, error: query.error, load: query.reload };
 }
 
 /**

@@ -58,6 +58,10 @@ export function FormWorkspace(props: {
       ?.querySelector('.tabs [aria-current="page"]')
       ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [tab]);
+  // "Test submission sent" was about the screen it was sent from: another tab or form drops it.
+  const { clear } = action;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new tab or form is what clears it
+  useEffect(clear, [tab, formId, clear]);
 
   if (form.error)
     return (

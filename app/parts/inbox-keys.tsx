@@ -69,6 +69,8 @@ export function useInboxKeys(
       if (!options.enabled) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTyping(event.target)) return;
+      // A key another part took (the Actions menu's Escape), or pressed in that open menu.
+      if (event.defaultPrevented || (event.target as Element).closest?.('[role="menu"]')) return;
       const at = current.current.focused ?? -1;
       const row = at >= 0 && at < options.count ? at : undefined;
       // ! and # act on the selection when there is one, else on the focused row.

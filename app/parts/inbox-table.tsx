@@ -87,9 +87,14 @@ function Row(props: {
         />
       </td>
       <td>
-        <button type="button" class="star" aria-pressed={submission.starred} onClick={props.onStar}>
+        <button
+          type="button"
+          class="star"
+          aria-pressed={submission.starred}
+          aria-label={`Star: ${who ? `${who}: ` : ''}${what}`}
+          onClick={props.onStar}
+        >
           <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>
-          <span class="visually-hidden">Star</span>
         </button>
       </td>
       <td class="summary">

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
 import { type Action, useAction } from '../data.ts';
 import type { Submission } from '../model.ts';
@@ -25,6 +25,11 @@ export function useSubmissionActions(options: {
   const action = useAction();
   const [outcomeFor, setOutcomeFor] = useState<string>();
   const idle: Pick<Action, 'notice' | 'error'> = { notice: '', error: '' };
+  // The submission on screen now: an answer coming after the person moved on (j, k, u) acts on
+  // nothing, neither opening "the next" of the one left nor writing its flags over this one.
+  const showing = useRef(submissionId);
+  showing.current = submissionId;
+  const stillOn = (id: string) => showing.current === id;
 
   const change = async (flags: Flags) => {
     try {
@@ -57,12 +62,13 @@ export function useSubmissionActions(options: {
     flag: (flags: Omit<Flags, 'isSpam'>) =>
       run(async () => {
         await change(flags);
-        if (current) reads.setSubmission({ ...current.submission, ...flags });
+        if (current && stillOn(current.submission.id))
+          reads.setSubmission({ ...current.submission, ...flags });
       }, 'Saved'),
     spam: async () => {
       if (!current || action.busy) return;
       const isSpam = !current.submission.isSpam;
-      if (await run(() => change({ isSpam })))
+      if ((await run(() => change({ isSpam }))) && stillOn(submissionId))
         moveOn(
           isSpam
             ? 'Moved to spam. This is the next submission.'
@@ -79,7 +85,7 @@ export function useSubmissionActions(options: {
       if (answer?.count === 0) {
         const error = new ApiError(404, 'not_found', 'This submission was deleted already.');
         setGone({ id: submissionId, error });
-      } else if (answer) moveOn('Deleted. This is the next submission.');
+      } else if (answer && stillOn(submissionId)) moveOn('Deleted. This is the next submission.');
     },
     download: (index: number) =>
       run(async () => {

@@ -5,7 +5,7 @@ import { readForm } from '../form-read.ts';
 import { FOLDER_NAMES } from '../inbox-model.ts';
 import type { Folder, Form, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
-import { ScreenPending } from '../parts/feedback.tsx';
+import { Problem, ScreenPending } from '../parts/feedback.tsx';
 import { WorkspaceContext } from '../parts/form-workspace.tsx';
 import { FolderLinks } from '../parts/inbox-folders.tsx';
 import { InboxList } from '../parts/inbox-list.tsx';
@@ -45,16 +45,21 @@ function useFreshCount(formId: string, folder: Folder, list: Page | undefined, o
   useEffect(() => {
     setFresh(0);
     if (!list || !on) return;
+    // A look still under way when the folder or list changes is aborted: its count was of those.
+    const looks = new AbortController();
     const look = async () => {
       const latest = await call('listSubmissions', {
         params: { id: formId },
         query: { filter: folder, pageSize: 1 },
+        signal: looks.signal,
       }).catch(() => undefined);
-      if (latest && latest.total > list.total) setFresh(latest.total - list.total);
+      if (latest && !looks.signal.aborted && latest.total > list.total)
+        setFresh(latest.total - list.total);
     };
     const timer = setInterval(look, POLL_MS);
     window.addEventListener('focus', look);
     return () => {
+      looks.abort();
       clearInterval(timer);
       window.removeEventListener('focus', look);
     };
@@ -90,7 +95,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const form = shown.data?.form.id === formId ? shown.data.form : undefined;
   const list = form && shown.data?.list;
   const fresh = useFreshCount(formId, shown.data?.place.folder ?? folder, list, !q);
-  if (shown.error || !form || !list)
+  if (!form || !list)
     return <ScreenPending error={shown.error} retry={shown.reload} label="Loading submissions…" />;
 
   // The rows are those of the place read: until the next page comes, they act as what they are.
@@ -99,6 +104,8 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const nothingYet = counts.all + counts.spam === 0;
   return (
     <main id="main" class="inbox">
+      {/* A read again that failed (after an action, or of another page): the rows stay. */}
+      {shown.error && <Problem error={shown.error} retry={shown.reload} />}
       <div class="tools">
         <p>{submissionsAndTests(list.submissionCount, list.testCount)}</p>
         {fresh > 0 && !q && (

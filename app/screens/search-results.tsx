@@ -127,11 +127,15 @@ export function SearchResults(props: {
         }
       >
         <h2 id="results-title">{matchesWords(found.matches.length, folder, q)}</h2>
-        <p role="status">
+        {/* Everything stored, tests and spam among it: not "submissions" (docs/dashboard.md#counts). */}
+        <p>
           {running ? 'Searching… ' : ''}
-          {/* Everything stored, tests and spam among it: not "submissions" (docs/dashboard.md#counts). */}
           Searched {found.searched.toLocaleString()} of {(found.total ?? 0).toLocaleString()}, tests
           and spam included.
+        </p>
+        {/* Said once the search stops, not at each page it reads: a long search does not talk over itself. */}
+        <p role="status" class="visually-hidden">
+          {running ? '' : matchesWords(found.matches.length, folder, q)}
         </p>
         {error ? <Problem error={error} retry={search.further} /> : null}
       </InboxList>

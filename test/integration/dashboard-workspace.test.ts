@@ -138,6 +138,41 @@ describe("a form's workspace", () => {
         (await file.createReadStream()) as unknown as ReadableStream,
       ).text();
       expect(text).toContain('The first one');
+
+      // The notice was about the inbox it was sent from: another tab drops it.
+      await expect
+        .poll(() => page.getByRole('status').allTextContents())
+        .toContain('Test submission sent');
+      await tabs(page).getByRole('link', { name: 'Summary' }).click();
+      await expect.poll(() => current(page)).toBe('Summary');
+      await expect
+        .poll(() => page.getByRole('status').allTextContents())
+        .not.toContain('Test submission sent');
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('a dialog closed gives the focus back to what opened it; Escape in the Actions menu leaves the selection', async () => {
+    const { owner, form } = await aForm('Focus');
+    const dashboard = await dashboardAs(browser, owner.email, { path: `/forms/${form.id}` });
+    const { page } = dashboard;
+    try {
+      const opener = page.getByRole('button', { name: 'Keyboard shortcuts' });
+      await opener.click();
+      const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await help.getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await expect.poll(() => focusedText(page)).toBe('Keyboard shortcuts');
+
+      await page.getByRole('checkbox', { name: /^Select: Ada/ }).check();
+      await page.getByText('1 selected').waitFor();
+      await page.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menu', { name: 'Actions' }).waitFor();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('menu').count()).toBe(0);
+      expect(await page.getByText('1 selected').count()).toBe(1);
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();

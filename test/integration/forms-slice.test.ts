@@ -28,6 +28,7 @@ const FULL_FORM_FIELDS = [
   'completionTitle',
   'completionMessage',
   'redirectUrl',
+  'retentionDays',
   'fields',
   'design',
   'allowedOrigins',

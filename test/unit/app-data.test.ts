@@ -239,3 +239,27 @@ describe('the dashboard data layer: an answer kept a moment', () => {
     expect(requests).toBe(2);
   });
 });
+
+describe('the dashboard data layer: a save while a read is under way', () => {
+  it('the read started before the save, answering after it, neither replaces the saved state nor is joined', async () => {
+    const reads = new SharedReads<string>(2000, () => 1_000);
+    const before = deferred<string>();
+    let requests = 0;
+    const signal = new AbortController().signal;
+    const old = reads.read(
+      'form-1',
+      () => {
+        requests++;
+        return before.promise;
+      },
+      signal,
+    );
+    reads.keep('form-1', 'saved');
+    before.resolve('before the save');
+    expect(await old).toBe('before the save');
+    expect(await reads.read('form-1', () => Promise.resolve(`new ${++requests}`), signal)).toBe(
+      'saved',
+    );
+    expect(requests).toBe(1);
+  });
+});
