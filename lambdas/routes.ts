@@ -347,6 +347,36 @@ export const routes: readonly Route[] = [
       'Streams the submissions of a filter as CSV, newest first (UTF-8 with BOM, formula cells neutralized).',
   },
   {
+    ...managementDefaults,
+    name: 'erasePersonSubmissions',
+    method: 'POST',
+    path: '/v1/privacy/erasures',
+    handler: 'http/privacy/erase-by-email.ts',
+    timeoutSeconds: 29,
+    access: [
+      ...MANAGEMENT_ACCESS,
+      'table:read',
+      'table:write',
+      'uploads:delete',
+      // The email index is keyed by a keyed hash of the address (docs/privacy.md#how-a-person-is-found).
+      'secrets:keyedHash',
+    ],
+    summary:
+      'Deletes every submission of the team that holds an email address, with its files and delivery records; answers how many, by form (owners only).',
+  },
+  {
+    ...managementDefaults,
+    name: 'exportPersonSubmissions',
+    method: 'GET',
+    path: '/v1/privacy/submissions',
+    handler: 'http/privacy/export-by-email.ts',
+    timeoutSeconds: 300,
+    streaming: true,
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'secrets:keyedHash'],
+    summary:
+      'Streams, as one JSON document, every submission of the team that holds an email address (owners only).',
+  },
+  {
     ...signInDefaults,
     name: 'signIn',
     method: 'POST',
