@@ -1,4 +1,6 @@
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { emailHash } from '#domain/email-index.ts';
 import {
   asMember,
   cookieOf,
@@ -6,10 +8,12 @@ import {
   teamWithOwner,
   verify,
 } from '#test/support/accounts.ts';
-import { api } from '#test/support/api.ts';
+import { admin } from '#test/support/admin.ts';
+import { api, stack } from '#test/support/api.ts';
 import { connectWebhook, deliveriesOf, deliveryWhen, newReceiver } from '#test/support/delivery.ts';
 import type { TestForm } from '#test/support/forms.ts';
 import { expectCountersExact } from '#test/support/inbox.ts';
+import { localStore } from '#test/support/store.ts';
 import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 import { uploadsOf } from '#test/support/uploads.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -212,5 +216,69 @@ describe('POST /v1/privacy/erasures', () => {
     expect(new Set(privacy.map((e) => e.details.emailHash)).size).toBe(1);
     expect(trail.text.toLowerCase()).not.toContain(world.person.toLowerCase());
     expect(trail.text.toLowerCase()).not.toContain(world.person.split('@')[0]!.toLowerCase());
+  });
+});
+
+describe('npm run admin -- privacy reindex --team ID', () => {
+  /** Removes the index entries of an address, as for a submission stored before the index. */
+  async function forgetIndex(teamId: string, email: string): Promise<number> {
+    const { documents } = await localStore();
+    const secret = process.env.KEYED_HASH_SECRET!;
+    const pk = `TEAM#${teamId}#EMAIL#${emailHash(secret, teamId, email)}`;
+    const { Items = [] } = await documents.send(
+      new QueryCommand({
+        TableName: stack().tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+      }),
+    );
+    for (const item of Items) {
+      await documents.send(
+        new DeleteCommand({ TableName: stack().tableName, Key: { pk: item.pk, sk: item.sk } }),
+      );
+    }
+    return Items.length;
+  }
+
+  it('indexes older submissions, so export and erase find them; a second run changes nothing', async () => {
+    const team = await teamWithOwner('pro');
+    const form = await teamForm(team, {});
+    const email = `old-${unique()}@example.com`;
+    const id = await post(form, { _replyto: email, message: 'from before the index' });
+    await post(form, { message: 'no address' });
+    expect(await forgetIndex(team.teamId, email)).toBe(1);
+    const found = () =>
+      api<{ submissions: { id: string }[] }>(
+        'GET',
+        `/v1/privacy/submissions?email=${encodeURIComponent(email)}`,
+        { key: team.apiKey },
+      );
+    expect((await found()).body.submissions).toEqual([]);
+
+    const first = await admin('privacy', 'reindex', '--team', team.teamId);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({
+      teamId: team.teamId,
+      forms: 1,
+      submissions: 2,
+      entries: 1,
+    });
+    expect((await found()).body.submissions.map((s) => s.id)).toEqual([id]);
+    const again = await admin('privacy', 'reindex', '--team', team.teamId);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    expect((await found()).body.submissions.map((s) => s.id)).toEqual([id]);
+
+    const erased = await api('POST', '/v1/privacy/erasures', {
+      key: team.apiKey,
+      body: { email },
+    });
+    expect(erased.body).toMatchObject({ count: 1 });
+    await expectCountersExact(form.id);
+  });
+
+  it('refuses a team that does not exist', async () => {
+    const result = await admin('privacy', 'reindex', '--team', crypto.randomUUID());
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/no team/);
   });
 });
