@@ -11,7 +11,8 @@ const variablesOf = (fn: unknown) =>
 describe('the keyed-hash secret (docs/deploying.md#the-keyed-hash-secret)', () => {
   // Submit hashes what it stores; erase and export by email hash the address they look up
   // (docs/privacy.md#how-a-person-is-found).
-  const HOLDERS = ['submit', 'erasePersonSubmissions', 'exportPersonSubmissions'];
+  const HOLDERS = ['submit', 'privacy'];
+  const ROUTES = ['submit', 'erasePersonSubmissions', 'exportPersonSubmissions'];
 
   it('is one generated Secrets Manager secret, resolved into the functions that hash only', () => {
     const secrets = Object.entries(resourcesOfType(built.template, 'AWS::SecretsManager::Secret'));
@@ -36,6 +37,6 @@ describe('the keyed-hash secret (docs/deploying.md#the-keyed-hash-secret)', () =
   it('is granted by the routes that name secrets:keyedHash, and only those that hash', () => {
     expect(
       routes.filter((route) => route.access.includes('secrets:keyedHash')).map((r) => r.name),
-    ).toEqual(HOLDERS);
+    ).toEqual(ROUTES);
   });
 });

@@ -116,7 +116,7 @@ afterAll(async () => {
 });
 
 describe('GET /v1/privacy/submissions?email=', () => {
-  it('streams exactly the submissions holding the address, across forms, with file names', async () => {
+  it('answers exactly the submissions holding the address, across forms, with file names', async () => {
     const response = await exportOf(`  ${world.person.toLowerCase()}`);
     expect(response.status, response.text).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
