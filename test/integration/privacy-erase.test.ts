@@ -276,6 +276,24 @@ describe('npm run admin -- privacy reindex --team ID', () => {
     await expectCountersExact(form.id);
   });
 
+  it('an erase drops the entries of submissions deleted another way (a bulk delete)', async () => {
+    const team = await teamWithOwner('pro');
+    const form = await teamForm(team, {});
+    const email = `gone-${unique()}@example.com`;
+    const id = await post(form, { contact: email });
+    const deleted = await api('DELETE', `/v1/forms/${form.id}/submissions`, {
+      key: team.apiKey,
+      body: { target: { ids: [id] } },
+    });
+    expect(deleted.body).toEqual({ count: 1 });
+    const erased = await api('POST', '/v1/privacy/erasures', {
+      key: team.apiKey,
+      body: { email },
+    });
+    expect(erased.body).toEqual({ count: 0, forms: [] });
+    expect(await forgetIndex(team.teamId, email)).toBe(0);
+  });
+
   it('refuses a team that does not exist', async () => {
     const result = await admin('privacy', 'reindex', '--team', crypto.randomUUID());
     expect(result.code).not.toBe(0);
