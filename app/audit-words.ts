@@ -73,6 +73,12 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
   'form.notify_email_changed': (s) =>
     `${s.who} changed where ${s.form} sends its notifications: from ${s.text('previous') || 'the team owner'} to ${s.text('notifyEmail') || 'the team owner'}`,
   'form.test_submitted': (s) => `${s.who} sent a test submission to ${s.form}`,
+  'privacy.erased': (s) =>
+    s.count('count') === 0
+      ? `${s.who} asked to erase one person's submissions by their email address: none were left`
+      : `${s.who} erased ${plural(s.count('count'), 'submission')} of one person, found by their email address, in ${plural(s.count('forms'), 'form')}`,
+  'privacy.exported': (s) =>
+    `${s.who} downloaded every submission of one person, found by their email address`,
   'submissions.deleted': (s) => {
     const by = s.text('by');
     const what = by === 'filter:spam' ? 'spam submission' : 'submission';

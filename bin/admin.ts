@@ -15,11 +15,13 @@ const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --sta
   key create --team TEAM_ID [--name NAME]                 prints { keyId, apiKey }
   key revoke --key KEY_ID
   summary rebuild --form FORM_ID                          recount a form's summary from its submissions
+  privacy reindex --team TEAM_ID                          index the email addresses of a team's older submissions
   dlq list [--queue-prefix PREFIX]                        each DLQ: depth, oldest message's age
   dlq show --queue Q [--limit N]                          peek at messages (bodies decoded), nothing consumed
   dlq redrive --queue Q [--limit N] [--match FIELD=VALUE] move messages back to the source queue
   dlq purge --queue Q --yes                               delete every message of the DLQ
 The API key is shown once: only its SHA-256 is stored.
+privacy reindex hashes with KEYED_HASH_SECRET (locally: the state directory's when unset).
 Q is a queue's logical name (webhooks, emails). On a deployed stack (--table) name
 the DLQ with --queue-url URL instead (redrive finds its source queue, or takes
 --source-url URL), and list with --queue-prefix STACK_NAME.`;
@@ -105,6 +107,21 @@ async function connect(): Promise<void> {
   });
 }
 
+/**
+ * The deployment's keyed-hash secret (docs/deploying.md#the-keyed-hash-secret):
+ * `KEYED_HASH_SECRET` when set (a deployed stack's: read it from its Secrets
+ * Manager secret), else the local stack's, kept in its state directory.
+ */
+async function keyedHashSecret(): Promise<string> {
+  const given = process.env.KEYED_HASH_SECRET?.trim();
+  if (given) return given;
+  if (values.table) throw new Error('set KEYED_HASH_SECRET to the stack’s keyed-hash secret');
+  const file = join(resolve(values['state-dir']), 'keyed-hash-secret');
+  const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (!kept) throw new Error(`no keyed-hash secret in ${file}: set KEYED_HASH_SECRET`);
+  return kept;
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 async function run(): Promise<unknown> {
@@ -120,6 +137,7 @@ async function run(): Promise<unknown> {
     'key create',
     'key revoke',
     'summary rebuild',
+    'privacy reindex',
   ];
   if (!known.includes(command) || positionals.length > 2)
     usage(`unknown command: ${positionals.join(' ') || '(none)'}`);
@@ -142,6 +160,7 @@ async function run(): Promise<unknown> {
     'key create': () => ({ teamId: need('team'), name: values.name?.trim() || 'default' }),
     'key revoke': () => ({ keyId: need('key') }),
     'summary rebuild': () => ({ formId: need('form') }),
+    'privacy reindex': () => ({ teamId: need('team') }),
   }[command]!();
   await connect();
   const accounts = await import('#lib/admin/accounts.ts');
@@ -178,6 +197,13 @@ async function run(): Promise<unknown> {
       const rebuilt = await rebuildSummary(formId);
       if (!rebuilt) throw new Error(`no form ${formId}`);
       return rebuilt;
+    }
+    case 'privacy reindex': {
+      const { teamId } = input as { teamId: string };
+      const { reindexTeam } = await import('#lib/admin/privacy.ts');
+      const done = await reindexTeam(teamId, await keyedHashSecret());
+      if (!done) throw new Error(`no team ${teamId}`);
+      return done;
     }
     default: {
       const { keyId } = input as { keyId: string };

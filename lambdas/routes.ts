@@ -67,6 +67,22 @@ const formDefaults = { ...managementDefaults, group: 'forms' } as const;
 /** A form's webhook and its delivery log: set up once, read now and then; one function. */
 const webhookDefaults = { ...managementDefaults, group: 'webhooks' } as const;
 
+/**
+ * A person's submissions by email address, exported or erased (owners): one
+ * function, `privacy`, the only one besides submit that holds the keyed-hash
+ * secret (the email index is keyed by a hash: docs/privacy.md#how-a-person-is-found).
+ * Not streamed: a group's function answers buffered, and the stack has no room
+ * under CloudFormation's 500 resources for a function of its own.
+ */
+const privacyDefaults = { ...managementDefaults, timeoutSeconds: 29, group: 'privacy' } as const;
+const PRIVACY_ACCESS = [
+  ...MANAGEMENT_ACCESS,
+  'table:read',
+  'table:write',
+  'uploads:delete',
+  'secrets:keyedHash',
+] as const satisfies readonly Access[];
+
 /** The accounts routes (sign-in, sessions, the team): one function, `accounts`. */
 const accountsDefaults = {
   ...managementDefaults,
@@ -345,6 +361,26 @@ export const routes: readonly Route[] = [
     access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       'Streams the submissions of a filter as CSV, newest first (UTF-8 with BOM, formula cells neutralized).',
+  },
+  {
+    ...privacyDefaults,
+    name: 'erasePersonSubmissions',
+    method: 'POST',
+    path: '/v1/privacy/erasures',
+    handler: 'http/privacy/erase-by-email.ts',
+    access: PRIVACY_ACCESS,
+    summary:
+      'Deletes every submission of the team that holds an email address, with its files and delivery records; answers how many, by form (owners only).',
+  },
+  {
+    ...privacyDefaults,
+    name: 'exportPersonSubmissions',
+    method: 'GET',
+    path: '/v1/privacy/submissions',
+    handler: 'http/privacy/export-by-email.ts',
+    access: PRIVACY_ACCESS,
+    summary:
+      'Every submission of the team that holds an email address, as one JSON document (owners only).',
   },
   {
     ...signInDefaults,

@@ -21,6 +21,8 @@ import type { contract as deleteWebhook } from '#http/webhooks/delete-webhook.ts
 import type { contract as listWebhookDeliveries } from '#http/webhooks/list-deliveries.ts';
 import type { contract as retryWebhookDelivery } from '#http/webhooks/retry-delivery.ts';
 import type { contract as exportSubmissionsCsv } from '#http/submissions/export-csv.ts';
+import type { contract as erasePersonSubmissions } from '#http/privacy/erase-by-email.ts';
+import type { contract as exportPersonSubmissions } from '#http/privacy/export-by-email.ts';
 import type { contract as signIn } from '#http/auth/sign-in.ts';
 import type { contract as verifySignIn } from '#http/auth/verify.ts';
 import type { contract as signOut } from '#http/auth/sign-out.ts';
@@ -64,6 +66,8 @@ export interface RouteContracts {
   listWebhookDeliveries: typeof listWebhookDeliveries;
   retryWebhookDelivery: typeof retryWebhookDelivery;
   exportSubmissionsCsv: typeof exportSubmissionsCsv;
+  erasePersonSubmissions: typeof erasePersonSubmissions;
+  exportPersonSubmissions: typeof exportPersonSubmissions;
   signIn: typeof signIn;
   verifySignIn: typeof verifySignIn;
   signOut: typeof signOut;
@@ -108,6 +112,8 @@ export const ROUTE_ADDRESSES = {
   listWebhookDeliveries: ['GET', '/v1/forms/{id}/webhook/deliveries'],
   retryWebhookDelivery: ['POST', '/v1/forms/{id}/webhook/deliveries/{deliveryId}/retry'],
   exportSubmissionsCsv: ['GET', '/v1/forms/{id}/export.csv'],
+  erasePersonSubmissions: ['POST', '/v1/privacy/erasures'],
+  exportPersonSubmissions: ['GET', '/v1/privacy/submissions'],
   signIn: ['POST', '/v1/auth/sign-in'],
   verifySignIn: ['POST', '/v1/auth/verify'],
   signOut: ['POST', '/v1/auth/sign-out'],

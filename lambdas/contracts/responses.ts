@@ -278,6 +278,11 @@ export const RESPONSES = {
   }),
   Ok: z.object({ ok: z.literal(true) }),
   Count: z.object({ count: count() }),
+  /** `POST /v1/privacy/erasures` (docs/privacy.md#erase-by-email). */
+  Erasure: z.object({
+    count: count(),
+    forms: z.array(z.object({ id: z.string(), name: z.string(), count: count() })),
+  }),
   Form,
   Summary,
   FormList: z.object({ forms: z.array(ShortForm) }),

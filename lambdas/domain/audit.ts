@@ -5,7 +5,9 @@
  * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
  * the webhook connected, changed or disconnected, its secret rotated, the
  * notification address changed, a CSV export, a form's key rotated, a test
- * submission; and what the team keeps of visitors' addresses changed.
+ * submission; and what the team keeps of visitors' addresses changed; a
+ * person's submissions exported or erased by email (the address as a keyed
+ * hash only: docs/privacy.md#erase-by-email).
  * Never a secret, a token or a code.
  */
 export const AUDIT_ACTIONS = [
@@ -24,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'form.key_rotated',
   'form.notify_email_changed',
   'form.test_submitted',
+  'privacy.erased',
+  'privacy.exported',
   'submissions.deleted',
   'submissions.exported',
   'team.ip_storage_changed',

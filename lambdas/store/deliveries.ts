@@ -3,6 +3,7 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { config } from '#config';
 import { DELIVERY_RETENTION_SECONDS, type Delivery } from '#domain/delivery-log.ts';
 import type { DeliveryStatus } from '#domain/webhook-delivery.ts';
+import { batchWriteAll } from './batches.ts';
 import { documents } from './client.ts';
 import { DELIVERY_PREFIX, deliveryKey, emailMarkKey, formKey, stripPlumbing } from './keys.ts';
 import { getItem } from './table.ts';
@@ -271,5 +272,24 @@ export async function releaseEmail(
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * Deletes what the delivery log and the email records keep of erased
+ * submissions (docs/privacy.md#erase-by-email): each one's webhook delivery
+ * and its notification and autoreply marks. Keys already gone change nothing.
+ */
+export async function deleteDeliveryRecords(
+  formId: string,
+  submissionIds: readonly string[],
+): Promise<void> {
+  const kinds: EmailKind[] = ['notification', 'autoreply'];
+  const keys = submissionIds.flatMap((id) => [
+    deliveryKey(formId, id),
+    ...kinds.map((kind) => emailMarkKey(formId, id, kind)),
+  ]);
+  for (let i = 0; i < keys.length; i += 25) {
+    await batchWriteAll(keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })));
   }
 }

@@ -176,6 +176,19 @@ export const idempotencyRecordKey = (formId: string, keyHash: string) => ({
   sk: `IDEM#${keyHash}`,
 });
 
+/**
+ * One email address held by one submission, by the address's keyed hash
+ * (docs/privacy.md#how-a-person-is-found): a person's submissions across the
+ * team's forms are one Query of one partition.
+ */
+export const emailIndexKey = (
+  teamId: string,
+  hash: string,
+  formId: string,
+  submissionId: string,
+) => ({ pk: emailIndexPartition(teamId, hash), sk: `SUB#${formId}#${submissionId}` });
+export const emailIndexPartition = (teamId: string, hash: string) => `TEAM#${teamId}#EMAIL#${hash}`;
+
 /** byParent index partitions. */
 export const ALL_TEAMS = 'TEAMS';
 export const teamFormsParent = (teamId: string) => `TEAM#${teamId}#FORMS`;

@@ -3,6 +3,7 @@ import { pickShard } from '#domain/counter-shares.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { answerCatalogueUpdate } from './answer-columns.ts';
+import { emailIndexPuts } from './email-index.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
 import { COUNTED, type FormCounters, readCounters } from './form-counters.ts';
 import { ensureCounterShards } from './forms.ts';
@@ -84,6 +85,11 @@ export interface SubmissionWrite {
    * by the same transaction. Absent or empty, the catalogue is not written.
    */
   newColumns?: readonly string[];
+  /**
+   * Keyed hashes of the addresses the submission holds: one email index
+   * entry each, put by the same transaction (docs/privacy.md#how-a-person-is-found).
+   */
+  emailHashes?: readonly string[];
 }
 
 export interface UploadClaims {
@@ -336,6 +342,11 @@ function transactionItems(
   if (write.newColumns && write.newColumns.length > 0) {
     items.push(answerCatalogueUpdate(submission.formId, write.newColumns, now.getTime()));
   }
+  if (write.emailHashes && write.emailHashes.length > 0) {
+    items.push(
+      ...emailIndexPuts(write.teamId, submission.formId, submission.id, write.emailHashes),
+    );
+  }
   if (write.uploadClaims && write.uploadClaims.uploadIds.length > 0) {
     const { uploadIds, expiresAt } = write.uploadClaims;
     at.uploadClaims = uploadIds.map(
@@ -444,6 +455,7 @@ export interface PostToStore {
   now: Date;
   hints?: EmailHints;
   newColumns?: readonly string[];
+  emailHashes?: readonly string[];
 }
 
 export type StoredPost =
@@ -477,6 +489,7 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     now: post.now,
     hints: post.hints,
     newColumns: post.newColumns,
+    emailHashes: post.emailHashes,
     usage: spam ? undefined : post.usage,
     spamQuota: spam ? post.spamQuota : undefined,
     duplicateMark: spam ? undefined : post.duplicateMark,

@@ -304,6 +304,10 @@ const TAGS = [
   { name: 'Hosted forms', description: 'The hosted form page and the embed.' },
   { name: 'Sign-in', description: 'Email sign-in and dashboard sessions.' },
   { name: 'Team', description: 'The team: members, API keys, the audit trail (owners).' },
+  {
+    name: 'Privacy',
+    description: "A person's submissions by email address: export and erase (owners).",
+  },
   { name: 'Docs', description: 'This document.' },
 ];
 

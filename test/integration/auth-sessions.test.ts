@@ -31,6 +31,8 @@ const OWNER_ONLY = new Set([
   'createApiKey',
   'revokeApiKey',
   'listAuditEvents',
+  'erasePersonSubmissions',
+  'exportPersonSubmissions',
 ]);
 
 interface World {

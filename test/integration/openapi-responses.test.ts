@@ -342,6 +342,16 @@ describe('real answers match openapi.json', () => {
     );
     expect(await refusal(client.call('listSessions'))).toBe('400 no_session');
 
+    // A person's submissions by email (docs/privacy.md): none in this new team.
+    const address = `person-${owner.teamId.slice(0, 8)}@example.com`;
+    const exported = await client.call('exportPersonSubmissions', { query: { email: address } });
+    expect(exported.status).toBe(200);
+    const erased = await client.call('erasePersonSubmissions', { body: { email: address } });
+    expect(erased.body).toEqual({ count: 0, forms: [] });
+    expect(
+      await refusal(client.call('erasePersonSubmissions', { body: { email: 'not an address' } })),
+    ).toBe('400 invalid_request');
+
     const form = await client.call('createForm', { body: { name: 'Searched' } });
     const found = await client.call('searchSubmissions', {
       params: { id: form.body.id },

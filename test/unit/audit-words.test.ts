@@ -196,6 +196,22 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       'You connected Contact to a webhook at hooks.example.com (copied with the form).',
     ],
   ],
+  'privacy.erased': [
+    [
+      event('privacy.erased', me, null, { emailHash: 'ab'.repeat(16), count: 3, forms: 2 }),
+      'You erased 3 submissions of one person, found by their email address, in 2 forms.',
+    ],
+    [
+      event('privacy.erased', ana, null, { emailHash: 'ab'.repeat(16), count: 0, forms: 0 }),
+      "Ana Lopez asked to erase one person's submissions by their email address: none were left.",
+    ],
+  ],
+  'privacy.exported': [
+    [
+      event('privacy.exported', me, null, { emailHash: 'ab'.repeat(16) }),
+      'You downloaded every submission of one person, found by their email address.',
+    ],
+  ],
   'team.ip_storage_changed': [
     [
       event('team.ip_storage_changed', me, 't1', {

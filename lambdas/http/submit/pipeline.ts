@@ -3,6 +3,7 @@ import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
 import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/direct-uploads.ts';
+import { addressesOf, emailHash } from '#domain/email-index.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
@@ -320,6 +321,11 @@ async function stepsAfterTheBody(
         : undefined,
     now,
     hints: { subject: special.subject, replyTo: special.replyTo },
+    // Each address it holds, as a keyed hash, for erase and export by email
+    // (docs/privacy.md#how-a-person-is-found): one more write each, none without one.
+    emailHashes: addressesOf(data, special.replyTo).map((address) =>
+      emailHash(config.keyedHashSecret, team.teamId, address),
+    ),
     // Names the form's column catalogue lacks: usually none, and then nothing more is written.
     newColumns: newAnswerNames(Object.keys(data), context.columns, form.fields),
     // The key is claimed with the post: of twins racing with one key, one stores.
