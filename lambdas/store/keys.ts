@@ -179,14 +179,16 @@ export const idempotencyRecordKey = (formId: string, keyHash: string) => ({
 /**
  * One email address held by one submission, by the address's keyed hash
  * (docs/privacy.md#how-a-person-is-found): a person's submissions across the
- * team's forms are one Query of one partition.
+ * team's forms are one Query of one partition. Its sort key must not start
+ * with `SUB#`: the stream's submission consumers (the summary rollup…) take
+ * every `SUB#` item for a submission.
  */
 export const emailIndexKey = (
   teamId: string,
   hash: string,
   formId: string,
   submissionId: string,
-) => ({ pk: emailIndexPartition(teamId, hash), sk: `SUB#${formId}#${submissionId}` });
+) => ({ pk: emailIndexPartition(teamId, hash), sk: `HELD#${formId}#${submissionId}` });
 export const emailIndexPartition = (teamId: string, hash: string) => `TEAM#${teamId}#EMAIL#${hash}`;
 
 /** byParent index partitions. */
