@@ -20,10 +20,13 @@ function sourceFiles(dir: string, withTests = false): string[] {
 }
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
+// A type-only import leaves nothing in a bundle (the typed client names handlers' types).
+const VALUE_IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
 
-function specifiersOf(file: string): string[] {
+function specifiersOf(file: string, valuesOnly = false): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
+  return [...text.matchAll(valuesOnly ? VALUE_IMPORT : IMPORT)].map((m) => (m[1] ?? m[2])!);
 }
 
 /** The file a specifier names inside the repository, or undefined for a package. */
@@ -136,14 +139,10 @@ describe('the layer of app/ (the dashboard, run in a browser)', () => {
   const APP = join(ROOT, 'app');
   const reached = new Set<string>();
   const packages = new Set<string>();
-  // A type-only import leaves nothing in the bundle (the typed client names handlers' types).
-  const VALUE_IMPORT =
-    /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
   const walk = (file: string) => {
     if (reached.has(file)) return;
     reached.add(file);
-    const text = readFileSync(file, 'utf8');
-    for (const specifier of [...text.matchAll(VALUE_IMPORT)].map((m) => (m[1] ?? m[2])!)) {
+    for (const specifier of specifiersOf(file, true)) {
       const target = resolveSpecifier(file, specifier);
       if (target === undefined) packages.add(specifier);
       else if (existsSync(target)) walk(target);
