@@ -6,14 +6,17 @@ import { settingsEnvironment } from '#settings';
 import { type Worker, workers as workerTable } from '#workers';
 import { grantAccess } from './constructs/access.ts';
 import { Api, isSubmitRoute } from './constructs/api.ts';
+import { CustomDomain } from './constructs/custom-domain.ts';
 import { EmailSending } from './constructs/email.ts';
 import { KeyedHashSecret } from './constructs/keyed-hash-secret.ts';
 import { Observability } from './constructs/observability.ts';
 import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
+import { SendingDomain } from './constructs/sending-domain.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { Storage } from './constructs/storage.ts';
 import { addWorker } from './constructs/workers.ts';
+import { planDomains } from './own-domain.ts';
 import { readSettings } from './settings.ts';
 
 export interface FormServiceStackProps extends StackProps {
@@ -40,6 +43,7 @@ export class FormServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: FormServiceStackProps = {}) {
     super(scope, id, props);
     const settings = readSettings(this);
+    const domains = planDomains(settings);
     const routes = props.routes ?? routeTable;
     const workers = props.workers ?? workerTable;
 
@@ -60,7 +64,15 @@ export class FormServiceStack extends Stack {
       tracing: settings.tracing,
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
     });
-    const baseUrl = settings.baseUrl || this.api.defaultBaseUrl;
+    if (domains.api) {
+      new CustomDomain(this, 'CustomDomain', {
+        plan: domains.api,
+        api: this.api.restApi,
+        stage: this.api.restApi.deploymentStage,
+      });
+    }
+    const baseUrl = domains.baseUrl || this.api.defaultBaseUrl;
+    const sendingDomain = domains.email && new SendingDomain(this, 'SendingDomain', domains.email);
 
     this.queues = new Queues(this, 'Queues', settings);
     let scheduling: Scheduling | undefined;
@@ -70,7 +82,7 @@ export class FormServiceStack extends Stack {
       queues: this.queues,
       email: new EmailSending(
         this,
-        settings.sesIdentity || settings.emailSenderAddress.split('@')[1]!,
+        sendingDomain?.domain || settings.sesIdentity || settings.emailSenderAddress.split('@')[1]!,
       ),
       scheduling: () => {
         scheduling ??= new Scheduling(this, 'Scheduling');

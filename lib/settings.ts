@@ -54,6 +54,16 @@ const baseUrl: Parser<string> = (raw) => {
   return url;
 };
 
+/** Empty, or a DNS name of two labels or more (lower case): `acme.test`, `forms.acme.test`. */
+const domainName: Parser<string> = (raw) => {
+  const name = raw.trim().toLowerCase().replace(/\.$/, '');
+  const label = '[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?';
+  if (name !== '' && (name.length > 253 || !new RegExp(`^(${label}\\.)+${label}$`).test(name))) {
+    throw new Error(`must be empty or a domain name such as forms.example.com, got "${raw}"`);
+  }
+  return name;
+};
+
 /** A number (decimals allowed) at least `min`. */
 const atLeast =
   (min: number): Parser<number> =>
@@ -126,7 +136,10 @@ export const STACK_SETTINGS = {
     default: 100,
     parse: (raw) => (raw.trim() === '' ? 0 : wholeNumber(0)(raw)),
   }),
-  /** The public address when a custom domain is in front. */
+  /**
+   * The public address when a custom domain is in front that this stack does
+   * not build; with `domainName` it is derived (`https://<domainName>`).
+   */
   baseUrl: stackSetting({
     default: '',
     parse: baseUrl,
@@ -142,6 +155,35 @@ export const STACK_SETTINGS = {
   sesIdentity: stackSetting({
     default: '',
     parse: (raw) => (raw === '' ? raw : emailIdentity(raw)),
+  }),
+  /**
+   * A domain the stack makes the SES sending identity of: Easy DKIM, MAIL
+   * FROM `bounce.<emailDomain>`, its DNS records written to the hosted zone
+   * or given as outputs (docs/deploying.md#your-own-domain). Empty: the
+   * identity is verified by hand (`sesIdentity`).
+   */
+  emailDomain: stackSetting({ default: '', parse: domainName }),
+  /**
+   * A custom domain for the API, the hosted pages and the dashboard
+   * (`forms.acme.test`): certificate, API Gateway domain name, mapping and,
+   * with a hosted zone, its alias record. Needs `hostedZoneId` or
+   * `certificateArn`.
+   */
+  domainName: stackSetting({ default: '', parse: domainName }),
+  /** A Route 53 public hosted zone the stack writes DNS records to (with `hostedZoneName`). */
+  hostedZoneId: stackSetting({
+    default: '',
+    parse: (raw) => (raw.trim() === '' ? '' : matching(/^Z[A-Z0-9]{1,31}$/)(raw.trim())),
+  }),
+  /** The hosted zone's domain (`acme.test`): given, so synth needs no AWS lookup. */
+  hostedZoneName: stackSetting({ default: '', parse: domainName }),
+  /** An ACM certificate (same region) for `domainName`, when the stack is not to request one. */
+  certificateArn: stackSetting({
+    default: '',
+    parse: (raw) =>
+      raw.trim() === ''
+        ? ''
+        : matching(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/)(raw.trim()),
   }),
   /**
    * Where alarm notifications go besides the alarm topic: an email address

@@ -49,6 +49,18 @@ const variants = [
       context: { tracing: true, '@aws-cdk/core:stackResourceLimit': 600 },
     },
   ],
+  [
+    'the own-domain settings (SES identity, custom domain, hosted zone)',
+    {
+      context: {
+        emailDomain: 'acme.test',
+        emailSenderAddress: 'forms@acme.test',
+        domainName: 'forms.acme.test',
+        hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+        hostedZoneName: 'acme.test',
+      },
+    },
+  ],
 ] as const;
 
 afterEach(() => {
