@@ -69,6 +69,13 @@ const wiring = {
   get keyedHashSecret() {
     return required('KEYED_HASH_SECRET');
   },
+  /**
+   * The SES configuration set every email is sent with, whose events tell each
+   * email's fate (docs/delivery.md#what-became-of-an-email); none: no events.
+   */
+  get emailConfigurationSet() {
+    return process.env.EMAIL_CONFIGURATION_SET || undefined;
+  },
   /** Where the Scheduler puts invocations that keep failing; optional locally. */
   get scheduleDlqArn() {
     return process.env.SCHEDULE_DLQ_ARN || undefined;

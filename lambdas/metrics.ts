@@ -49,7 +49,13 @@ export type MetricName =
   | 'EmailRejected'
   | 'EmailRetried'
   /** Auto-replies not sent because their address got too many this hour. */
-  | 'AutoReplyLimited';
+  | 'AutoReplyLimited'
+  /** SES events about sent emails, dimension `fate`: `delivered`, `bounced`, `complained`… */
+  | 'EmailEvent'
+  /** Addresses put on a team's suppression list, dimension `reason`: `bounce` or `complaint`. */
+  | 'AddressSuppressed'
+  /** Emails not sent because their recipient is on the team's suppression list. */
+  | 'EmailSuppressed';
 
 /**
  * The dimension names each metric is counted with, besides `service`: the
@@ -74,6 +80,9 @@ export const METRIC_DIMENSIONS = {
   EmailRejected: ['kind'],
   EmailRetried: ['kind'],
   AutoReplyLimited: [],
+  EmailEvent: ['fate'],
+  AddressSuppressed: ['reason'],
+  EmailSuppressed: ['kind'],
 } as const satisfies Record<MetricName, readonly string[]>;
 
 /** The dimensions `name` is counted with: exactly its declared names. */

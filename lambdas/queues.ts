@@ -65,4 +65,15 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: () => 3,
   },
+  /**
+   * What SES says became of each sent email (its configuration set's events
+   * through EventBridge; locally the SES emulator's front sends them).
+   */
+  emailEvents: {
+    name: 'emailEvents',
+    urlVariable: 'EMAIL_EVENT_QUEUE_URL',
+    deadLetterUrlVariable: 'EMAIL_EVENT_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: () => 5,
+  },
 } as const satisfies Record<string, QueueDefinition>;

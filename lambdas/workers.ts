@@ -175,6 +175,15 @@ export const workers: readonly Worker[] = [
     trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
   },
   {
+    // Records each email's fate from SES's events; suppresses bounced and complaining addresses.
+    name: 'emailEventWorker',
+    handler: 'events/email-event-worker.ts',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    access: ['table:read', 'table:write'],
+    trigger: { kind: 'queue', queue: 'emailEvents', batchSize: 10 },
+  },
+  {
     // Finds the address's teams, stores the sign-in's hashes, sends the email;
     // records failed verifies in the audit trail of the address's teams.
     ...mailerDefaults,

@@ -75,15 +75,17 @@ export class FormServiceStack extends Stack {
     const sendingDomain = domains.email && new SendingDomain(this, 'SendingDomain', domains.email);
 
     this.queues = new Queues(this, 'Queues', settings);
+    const email = new EmailSending(
+      this,
+      'Email',
+      sendingDomain?.domain || settings.sesIdentity || settings.emailSenderAddress.split('@')[1]!,
+    );
     let scheduling: Scheduling | undefined;
     let keyedHashSecret: KeyedHashSecret | undefined;
     const targets = {
       storage: this.storage,
       queues: this.queues,
-      email: new EmailSending(
-        this,
-        sendingDomain?.domain || settings.sesIdentity || settings.emailSenderAddress.split('@')[1]!,
-      ),
+      email,
       scheduling: () => {
         scheduling ??= new Scheduling(this, 'Scheduling');
         return scheduling;
@@ -146,6 +148,10 @@ export class FormServiceStack extends Stack {
       const fn = addWorker(this, worker, LAMBDAS_DIR, functionDefaults, targets);
       if (worker.trigger.kind === 'tableStream') streamConsumers.push(fn);
     }
+
+    // SES's events reach their worker when the worker table has one (test tables may not).
+    const emailEvents = this.queues.all().find((queue) => queue.definition.name === 'emailEvents');
+    if (emailEvents) email.publishEventsTo(emailEvents);
 
     // Last: it finds every function, queue and alarm built above.
     this.observability = new Observability(this, 'Observability', {

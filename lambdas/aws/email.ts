@@ -13,8 +13,11 @@ const ses = new SESv2Client({});
 export async function sendEmail(
   message: EmailMessage,
   sender: { address: string },
+  tracking?: { configurationSet: string; tags: { Name: string; Value: string }[] },
 ): Promise<{ messageId: string }> {
   const input: SendEmailCommandInput = {
+    ConfigurationSetName: tracking?.configurationSet,
+    EmailTags: tracking?.tags,
     FromEmailAddress: fromAddress(message.fromName, sender.address),
     Destination: {
       ToAddresses: [message.to],

@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { classifySendError, sendEmail } from '#aws/email.ts';
 import { config } from '#config';
 import type { EmailJob } from '#domain/delivery-channels.ts';
+import { sesTags, suppressionAddress } from '#domain/email-events.ts';
 import {
   autoReply,
   type EmailMessage,
@@ -26,6 +27,7 @@ import {
   countRequest,
   uncountRequest,
 } from '#store/request-counts.ts';
+import { suppressedAmong } from '#store/suppressions.ts';
 import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { queueWorker } from './batch-worker.ts';
 
@@ -71,6 +73,21 @@ async function send(record: SQSRecord): Promise<void> {
     log.info('email held by another delivery', { ...job });
     throw new Error('email claimed by another delivery; looked at again later');
   }
+  // The team's suppression list (docs/delivery.md#suppressed-addresses): an address that
+  // bounced for good or complained gets nothing more; a suppressed Cc is left out.
+  const teamId = context.form.teamId;
+  const suppressed = await suppressedAmong(
+    teamId,
+    [message.to, ...(message.cc ?? [])].map(suppressionAddress),
+  );
+  if (suppressed.has(suppressionAddress(message.to))) {
+    count('EmailSuppressed', 1, { kind: job.kind });
+    log.info('email skipped', { ...job, reason: 'recipient suppressed' });
+    await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date(), 'suppressed');
+    return;
+  }
+  const cc = message.cc?.filter((address) => !suppressed.has(suppressionAddress(address)));
+  const sendable: EmailMessage = { ...message, cc };
   // Counted once the email is this delivery's to send: a duplicate or held delivery of the
   // same auto-reply does not use up the address's allowance.
   const allowance =
@@ -91,7 +108,22 @@ async function send(record: SQSRecord): Promise<void> {
   }
   let messageId: string;
   try {
-    ({ messageId } = await sendEmail(message, { address: config.emailSenderAddress }));
+    const configurationSet = config.emailConfigurationSet;
+    ({ messageId } = await sendEmail(
+      sendable,
+      { address: config.emailSenderAddress },
+      configurationSet
+        ? {
+            configurationSet,
+            tags: sesTags({
+              formId: job.formId,
+              submissionId: job.submissionId,
+              kind: job.kind,
+              teamId,
+            }),
+          }
+        : undefined,
+    ));
   } catch (error) {
     if (classifySendError(error) === 'permanent') {
       count('EmailRejected', 1, { kind: job.kind });

@@ -2,10 +2,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { DELIVERY_RETENTION_SECONDS, type Delivery } from '#domain/delivery-log.ts';
+import { type EmailEvent, fateRank } from '#domain/email-events.ts';
 import type { DeliveryStatus } from '#domain/webhook-delivery.ts';
 import { batchWriteAll } from './batches.ts';
 import { documents } from './client.ts';
 import { DELIVERY_PREFIX, deliveryKey, emailMarkKey, formKey, stripPlumbing } from './keys.ts';
+import { updateIf } from './retries.ts';
 import { getItem } from './table.ts';
 
 const expiresAt = (now: Date, seconds: number) => Math.floor(now.getTime() / 1000) + seconds;
@@ -214,19 +216,55 @@ export async function recordEmailSent(
 
 /**
  * Marks a claimed email not to be sent, for good: refused by SES (a bad
- * address, a rejected message) or by the per-recipient auto-reply limit. It
- * is never claimed again.
+ * address, a rejected message), by the per-recipient auto-reply limit, or
+ * because its recipient is on the team's suppression list. It is never
+ * claimed again.
  */
 export async function recordEmailRefused(
   formId: string,
   submissionId: string,
   kind: EmailKind,
   now: Date,
-  by: 'ses' | 'limit',
+  by: 'ses' | 'limit' | 'suppressed',
 ): Promise<void> {
   await finishEmail(formId, submissionId, kind, 'SET refusedAt = :at, refusedBy = :by', {
     ':at': now.toISOString(),
     ':by': by,
+  });
+}
+
+/**
+ * Records what SES said became of a sent email (docs/delivery.md#what-became-of-an-email),
+ * unless a stronger fate is recorded already: events arrive in any order
+ * (a delivery after its bounce), and a complaint outranks a delivery.
+ * False when the mark is gone (its submission erased) or holds a stronger fate.
+ */
+export function recordEmailFate(
+  formId: string,
+  submissionId: string,
+  kind: EmailKind,
+  event: Pick<EmailEvent, 'fate' | 'at' | 'bounceType' | 'bounceSubType'>,
+): Promise<boolean> {
+  const values: Record<string, unknown> = {
+    ':fate': event.fate,
+    ':rank': fateRank(event.fate),
+    ':at': event.at,
+  };
+  let update = 'SET fate = :fate, fateRank = :rank, fateAt = :at';
+  if (event.bounceType) {
+    update += ', bounceType = :bounceType';
+    values[':bounceType'] = event.bounceType;
+  }
+  if (event.bounceSubType) {
+    update += ', bounceSubType = :bounceSubType';
+    values[':bounceSubType'] = event.bounceSubType;
+  }
+  return updateIf({
+    Key: emailMarkKey(formId, submissionId, kind),
+    UpdateExpression: update,
+    ConditionExpression:
+      'attribute_exists(pk) AND (attribute_not_exists(fateRank) OR fateRank < :rank)',
+    ExpressionAttributeValues: values,
   });
 }
 

@@ -191,6 +191,16 @@ export const emailIndexKey = (
 ) => ({ pk: emailIndexPartition(teamId, hash), sk: `HELD#${formId}#${submissionId}` });
 export const emailIndexPartition = (teamId: string, hash: string) => `TEAM#${teamId}#EMAIL#${hash}`;
 
+/**
+ * An address the team's forms send no more email to (docs/delivery.md#suppressed-addresses),
+ * in the team's partition: one GetItem before each send, one Query for the list.
+ */
+export const suppressionKey = (teamId: string, address: string) => ({
+  pk: `TEAM#${teamId}`,
+  sk: `${SUPPRESSION_PREFIX}${address}`,
+});
+export const SUPPRESSION_PREFIX = 'SUPPRESSED#';
+
 /** byParent index partitions. */
 export const ALL_TEAMS = 'TEAMS';
 export const teamFormsParent = (teamId: string) => `TEAM#${teamId}#FORMS`;

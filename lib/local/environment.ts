@@ -1,4 +1,8 @@
 import { QUEUES } from '#queues';
+
+/** The local stack's SES configuration set: named so the emulator knows to publish events. */
+export const LOCAL_EMAIL_CONFIGURATION_SET = 'form-service-local';
+
 import { SETTINGS, settingsEnvironment } from '#settings';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './lambda-runtime.ts';
 
@@ -49,6 +53,8 @@ export function localEnvironment(
     S3_FORCE_PATH_STYLE: 'true',
     BASE_URL: extra.baseUrl,
     SCHEDULE_GROUP: LOCAL_SCHEDULE_GROUP,
+    // The SES emulator's front publishes this set's events as SES would (emulators/ses-simulator.ts).
+    EMAIL_CONFIGURATION_SET: LOCAL_EMAIL_CONFIGURATION_SET,
     SCHEDULER_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT}:role/form-service-local-scheduler`,
     TURNSTILE_VERIFY_URL: extra.turnstileVerifyUrl,
     ...(extra.keyedHashSecret ? { KEYED_HASH_SECRET: extra.keyedHashSecret } : {}),

@@ -2,11 +2,13 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { workers } from '#workers';
 import { startDynamoDbLocal } from './emulators/dynamodb.ts';
 import { assertPortFree } from './emulators/ports.ts';
 import { startScheduler } from './emulators/scheduler.ts';
 import { startSes } from './emulators/ses.ts';
+import type { SesBusEvent } from './emulators/ses-simulator.ts';
 import { startSqsS3 } from './emulators/sqs-s3.ts';
 import { startTurnstile } from './emulators/turnstile.ts';
 import {
@@ -114,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.length = 0;
     for (const stop of order) await stop?.().catch(() => undefined);
   };
+  let sendEmailEvents: ((events: SesBusEvent[]) => Promise<void>) | undefined;
   try {
     await mkdir(options.stateDir, { recursive: true });
     await assertPortFree(options.ports.gateway, 'local gateway', FLAGS.gateway);
@@ -135,6 +138,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startSes({
         port: options.ports.ses,
         inboxFile: options.inMemory ? undefined : join(options.stateDir, 'mail.jsonl'),
+        // The queue exists only once the SQS emulator is up: the events wait for it.
+        onEvents: (events) => sendEmailEvents?.(events) ?? Promise.resolve(),
       }).then(track),
       startTurnstile({ port: options.ports.turnstile }).then(track),
     ]);
@@ -149,6 +154,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const { s3, sqs } = localClients({ sqsS3: sqsS3.endpoint });
     await ensureBucket(s3);
     const queues = await ensureQueues(sqs);
+    sendEmailEvents = async (events) => {
+      // As EventBridge's SQS target delivers them: the event as the message body.
+      for (const event of events) {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queues.emailEvents!.url,
+            MessageBody: JSON.stringify(event),
+          }),
+        );
+      }
+    };
 
     const gateway = await startGateway({ port: options.ports.gateway });
     stopGateway = () => gateway.close();

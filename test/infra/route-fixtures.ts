@@ -101,6 +101,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'queue:emails:deadLetter': ['sqs:SendMessage'],
   'queue:signIns:send': ['sqs:SendMessage'],
   'queue:signIns:deadLetter': ['sqs:SendMessage'],
+  'queue:emailEvents:send': ['sqs:SendMessage'],
+  'queue:emailEvents:deadLetter': ['sqs:SendMessage'],
 };
 
 /** Every function may write its own log group, nothing more, whatever its access. */

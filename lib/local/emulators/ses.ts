@@ -1,8 +1,9 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { EmulatorHandle } from './handle.ts';
 import { assertPortFree, LOOPBACK } from './ports.ts';
+import { type SentEmail, type SesBusEvent, simulatedEvents } from './ses-simulator.ts';
 
 /** The package's CommonJS exports. `require` reads them the same way under Node and Vite. */
 interface SesLocalModule {
@@ -17,6 +18,11 @@ export interface SesOptions {
   portFlag?: string;
   /** A JSON-lines file that keeps the captured mail across restarts; in memory when absent. */
   inboxFile?: string;
+  /**
+   * Where the events SES would publish for an email sent with a configuration
+   * set go (ses-simulator.ts); none: no events.
+   */
+  onEvents?: (events: SesBusEvent[]) => Promise<void>;
 }
 
 export interface SesHandle extends EmulatorHandle {
@@ -34,12 +40,18 @@ export async function startSes(options: SesOptions): Promise<SesHandle> {
   const startedAt = performance.now();
   await assertPortFree(options.port, 'SES', options.portFlag ?? '--ses-port');
   if (options.inboxFile) keepInbox(options.inboxFile);
-  // The package's default host is '::' (every interface).
-  const server = await sesLocal.default({ host: LOOPBACK, port: options.port });
+  // The package's default host is '::' (every interface). Behind the front, on a port of its own.
+  const inner = await sesLocal.default({ host: LOOPBACK, port: 0 });
   // A failed listen still resolves (Express hands the error to the callback): check.
+  const innerAddress = inner.address();
+  if (!inner.listening || innerAddress === null || typeof innerAddress === 'string') {
+    await close(inner);
+    throw new Error(`SES emulator could not listen on ${LOOPBACK}`);
+  }
+  const server = await startFront(options.port, `http://${LOOPBACK}:${innerAddress.port}`, options);
   const address = server.address();
-  if (!server.listening || address === null || typeof address === 'string') {
-    await close(server);
+  if (address === null || typeof address === 'string') {
+    await Promise.all([close(server), close(inner)]);
     throw new Error(`SES emulator could not listen on ${LOOPBACK}:${options.port}`);
   }
   const endpoint = `http://${LOOPBACK}:${address.port}`;
@@ -49,8 +61,85 @@ export async function startSes(options: SesOptions): Promise<SesHandle> {
     inboxUrl: `${endpoint}/`,
     storeUrl: `${endpoint}/store`,
     startupMs: Math.round(performance.now() - startedAt),
-    stop: () => close(server),
+    stop: async () => {
+      await Promise.all([close(server), close(inner)]);
+    },
   };
+}
+
+/** SES v2 SendEmail's path. */
+const SEND_EMAIL = '/v2/email/outbound-emails';
+
+/**
+ * The emulator's front: every request passes to aws-ses-v2-local as it
+ * came, and a SendEmail that SES accepted also yields the events SES would
+ * publish (the package keeps neither the configuration set nor the tags).
+ */
+function startFront(port: number, innerUrl: string, options: SesOptions): Promise<Server> {
+  const server = createServer(async (request, response) => {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) {
+          headers.set(name, value);
+        }
+      }
+      const answer = await fetch(`${innerUrl}${request.url ?? '/'}`, {
+        method: request.method,
+        headers,
+        body: body.length > 0 ? body : undefined,
+        redirect: 'manual',
+      });
+      const answered = Buffer.from(await answer.arrayBuffer());
+      if (
+        options.onEvents &&
+        request.method === 'POST' &&
+        request.url === SEND_EMAIL &&
+        answer.ok
+      ) {
+        const { MessageId } = JSON.parse(answered.toString('utf8')) as { MessageId: string };
+        const events = simulatedEvents(
+          JSON.parse(body.toString('utf8')) as SentEmail,
+          MessageId,
+          new Date(),
+        );
+        // After the answer, as SES publishes after it accepted: a failed hand-over is the
+        // emulator's problem, logged, never the sender's.
+        if (events.length > 0) {
+          setImmediate(() => {
+            options
+              .onEvents?.(events)
+              .catch((error: unknown) =>
+                console.error('SES emulator: events not handed over', error),
+              );
+          });
+        }
+      }
+      const out: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (
+          !['content-length', 'transfer-encoding', 'connection', 'content-encoding'].includes(name)
+        ) {
+          out[name] = value;
+        }
+      });
+      response.writeHead(answer.status, out);
+      response.end(answered);
+    } catch (error) {
+      response.writeHead(502, { 'content-type': 'text/plain' });
+      response.end(`SES emulator front: ${String(error)}`);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, LOOPBACK, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }
 
 /** The package's mail store module (CommonJS: its exports are read at each call). */

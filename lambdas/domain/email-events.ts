@@ -1,0 +1,145 @@
+/**
+ * What SES tells of an email after it took it (docs/delivery.md#what-became-of-an-email):
+ * its configuration set publishes one event per step, as EventBridge
+ * events (`detail` is SES's event record), each carrying the tags the
+ * email was sent with. This module reads them; it trusts nothing in them
+ * beyond their shape (strings bounded, unknown types ignored).
+ */
+
+/** An email's fate, strongest last: a later event never replaces a stronger one. */
+export const EMAIL_FATES = [
+  'sent',
+  'delayed',
+  'delivered',
+  'rejected',
+  'bounced',
+  'complained',
+] as const;
+export type EmailFate = (typeof EMAIL_FATES)[number];
+
+export const fateRank = (fate: EmailFate): number => EMAIL_FATES.indexOf(fate) + 1;
+
+export type BounceType = 'Permanent' | 'Transient' | 'Undetermined';
+
+/** The tags every email is sent with, so its events find its record. */
+export interface EmailTags {
+  formId: string;
+  submissionId: string;
+  kind: 'notification' | 'autoreply';
+  teamId: string;
+}
+
+export interface EmailEvent {
+  fate: EmailFate;
+  at: string;
+  messageId: string;
+  tags: EmailTags;
+  /** The recipients the event is about (a bounce's bounced ones, a complaint's complainers). */
+  recipients: string[];
+  bounceType?: BounceType;
+  bounceSubType?: string;
+}
+
+const FATE_OF_TYPE: Record<string, EmailFate> = {
+  Send: 'sent',
+  Delivery: 'delivered',
+  Bounce: 'bounced',
+  Complaint: 'complained',
+  Reject: 'rejected',
+  DeliveryDelay: 'delayed',
+};
+
+/** SES tags as sent: name and value, letters, digits, `_` and `-` only (SES's rule). */
+export function sesTags(tags: EmailTags): { Name: string; Value: string }[] {
+  return Object.entries(tags).map(([Name, Value]) => ({ Name, Value: tagValue(Value) }));
+}
+
+const tagValue = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 256);
+
+type Json = Record<string, unknown>;
+const object = (value: unknown): Json | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Json)
+    : undefined;
+const text = (value: unknown, max = 320): string | undefined =>
+  typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
+/** SES tags arrive as `{ name: [value] }`. */
+const firstTag = (tags: Json, name: string) =>
+  Array.isArray(tags[name]) ? text((tags[name] as unknown[])[0], 256) : undefined;
+
+function recipientsOf(list: unknown, field: string): string[] {
+  if (!Array.isArray(list)) return [];
+  return list
+    .slice(0, 50)
+    .map((entry) => text(object(entry)?.[field]))
+    .filter((address): address is string => address !== undefined);
+}
+
+/**
+ * The event in an EventBridge message from SES (`detail`), or undefined
+ * when it is not one of ours: another type, no tags of ours (an email
+ * another sender of the account sent), or a malformed record.
+ */
+export function emailEventOf(detail: unknown): EmailEvent | undefined {
+  const record = object(detail);
+  const type = text(record?.eventType, 40) ?? text(record?.notificationType, 40);
+  const fate = type ? FATE_OF_TYPE[type] : undefined;
+  const mail = object(record?.mail);
+  const tags = object(mail?.tags);
+  if (!record || !fate || !mail || !tags) return undefined;
+  const kind = firstTag(tags, 'kind');
+  const parsedTags = {
+    formId: firstTag(tags, 'formId'),
+    submissionId: firstTag(tags, 'submissionId'),
+    teamId: firstTag(tags, 'teamId'),
+    kind: kind === 'notification' || kind === 'autoreply' ? kind : undefined,
+  };
+  const messageId = text(mail.messageId, 200);
+  if (!messageId || Object.values(parsedTags).some((value) => value === undefined)) {
+    return undefined;
+  }
+  const event: EmailEvent = {
+    fate,
+    at: text(mail.timestamp, 40) ?? new Date(0).toISOString(),
+    messageId,
+    tags: parsedTags as EmailTags,
+    recipients: Array.isArray(mail.destination)
+      ? (mail.destination as unknown[]).slice(0, 50).filter((d): d is string => !!text(d))
+      : [],
+  };
+  if (fate === 'bounced') {
+    const bounce = object(record.bounce);
+    const bounceType = text(bounce?.bounceType, 20);
+    event.bounceType =
+      bounceType === 'Permanent' || bounceType === 'Transient' ? bounceType : 'Undetermined';
+    const subType = text(bounce?.bounceSubType, 60);
+    if (subType) event.bounceSubType = subType;
+    event.recipients = recipientsOf(bounce?.bouncedRecipients, 'emailAddress');
+    event.at = text(bounce?.timestamp, 40) ?? event.at;
+  } else if (fate === 'complained') {
+    const complaint = object(record.complaint);
+    event.recipients = recipientsOf(complaint?.complainedRecipients, 'emailAddress');
+    event.at = text(complaint?.timestamp, 40) ?? event.at;
+  } else {
+    const step = object(record[type === 'DeliveryDelay' ? 'deliveryDelay' : lower(type!)]);
+    event.at = text(step?.timestamp, 40) ?? event.at;
+  }
+  return event;
+}
+
+const lower = (type: string) => type.charAt(0).toLowerCase() + type.slice(1);
+
+/**
+ * Whether the event puts its recipients on the team's suppression list
+ * (docs/delivery.md#suppressed-addresses): a permanent bounce (the mailbox
+ * does not exist) or a complaint (the person marked it as spam). A
+ * transient bounce (a full mailbox) passes: the next email may arrive.
+ */
+export function suppresses(event: EmailEvent): boolean {
+  return (
+    (event.fate === 'bounced' && event.bounceType === 'Permanent') || event.fate === 'complained'
+  );
+}
+
+/** Addresses compared as SES does for its suppression list: trimmed, case-insensitive. */
+export const suppressionAddress = (address: string): string => address.trim().toLowerCase();

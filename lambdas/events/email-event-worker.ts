@@ -1,0 +1,54 @@
+import type { SQSRecord } from 'aws-lambda';
+import { emailEventOf, suppresses, suppressionAddress } from '#domain/email-events.ts';
+import { log } from '#log';
+import { count } from '#metrics';
+import { recordEmailFate } from '#store/deliveries.ts';
+import { suppress } from '#store/suppressions.ts';
+import { queueWorker } from './batch-worker.ts';
+
+/**
+ * SES's events about the emails the service sent (its configuration set →
+ * EventBridge → the emailEvents queue; locally the SES emulator's front
+ * feeds the same queue): each records the email's fate on its submission's
+ * email record, and a permanent bounce or a complaint puts the address on
+ * the sending team's suppression list (docs/delivery.md#suppressed-addresses).
+ * An event that is not about one of ours is dropped: nothing to record.
+ * Events are independent: a batch is handled at once.
+ */
+export const handler = queueWorker(() => record, { parallel: true });
+
+async function record(message: SQSRecord): Promise<void> {
+  const envelope = JSON.parse(message.body) as { detail?: unknown };
+  const event = emailEventOf(envelope.detail);
+  if (!event) {
+    log.info('email event skipped', { reason: 'not an event of ours' });
+    return;
+  }
+  const { formId, submissionId, kind, teamId } = event.tags;
+  const recorded = await recordEmailFate(formId, submissionId, kind, event);
+  count('EmailEvent', 1, { fate: event.fate });
+  if (suppresses(event)) {
+    const reason = event.fate === 'complained' ? 'complaint' : 'bounce';
+    await Promise.all(
+      event.recipients.map((address) =>
+        suppress(teamId, {
+          email: suppressionAddress(address),
+          reason,
+          bounceType: event.bounceType,
+          at: event.at,
+          formId,
+          submissionId,
+        }),
+      ),
+    );
+    count('AddressSuppressed', event.recipients.length, { reason });
+  }
+  log.info('email event', {
+    formId,
+    submissionId,
+    kind,
+    fate: event.fate,
+    bounceType: event.bounceType,
+    recorded,
+  });
+}

@@ -1,0 +1,82 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { resourcesOfType, statementsOf, synthesize } from './synthesize.ts';
+
+/**
+ * Issue 33, item 2: every email carries the stack's configuration set,
+ * whose events reach the emailEvents queue through EventBridge
+ * (docs/delivery.md#what-became-of-an-email).
+ */
+const built = synthesize();
+const { template } = built;
+const idOf = (type: string) => Object.keys(resourcesOfType(template, type))[0]!;
+
+describe('the configuration set and its events', () => {
+  it('one configuration set with reputation metrics, publishing every fate to the default bus', () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+    template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+      ReputationOptions: { ReputationMetricsEnabled: true },
+    });
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: { Ref: idOf('AWS::SES::ConfigurationSet') },
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: Match.arrayEquals([
+          'send',
+          'delivery',
+          'bounce',
+          'complaint',
+          'reject',
+          'deliveryDelay',
+        ]),
+        EventBridgeDestination: {
+          EventBusArn: Match.anyValue(),
+        },
+      },
+    });
+  });
+
+  it('a rule takes this configuration set’s SES events to the emailEvents queue, its DLQ behind', () => {
+    const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule')) as {
+      Properties: {
+        EventPattern: unknown;
+        Targets: { Arn: unknown; DeadLetterConfig?: unknown }[];
+      };
+    }[];
+    expect(rules).toHaveLength(1);
+    const [rule] = rules;
+    expect(rule!.Properties.EventPattern).toEqual({
+      source: ['aws.ses'],
+      detail: {
+        mail: { tags: { 'ses:configuration-set': [{ Ref: idOf('AWS::SES::ConfigurationSet') }] } },
+      },
+    });
+    const target = rule!.Properties.Targets[0]!;
+    expect(JSON.stringify(target.Arn)).toContain('EmailEvents');
+    expect(JSON.stringify(target.DeadLetterConfig)).toContain('EmailEventsDeadLetters');
+  });
+
+  it('the email worker may send only as the identity with the configuration set, and knows its name', () => {
+    const sends = statementsOf(built, 'emailWorker').filter((s) =>
+      [s.Action].flat().includes('ses:SendEmail'),
+    );
+    expect(sends).toHaveLength(1);
+    const resources = JSON.stringify(sends[0]!.Resource);
+    expect(resources).toContain(':identity/example.com');
+    expect(resources).toContain(':configuration-set/');
+    const worker = built.functionOf('emailWorker');
+    const variables = (
+      resourcesOfType(template, 'AWS::Lambda::Function')[built.logicalId(worker.lambda)] as {
+        Properties: { Environment: { Variables: Record<string, unknown> } };
+      }
+    ).Properties.Environment.Variables;
+    expect(variables.EMAIL_CONFIGURATION_SET).toEqual({ Ref: idOf('AWS::SES::ConfigurationSet') });
+  });
+
+  it('the event worker reads its queue and writes the table, nothing else', () => {
+    const actions = statementsOf(built, 'emailEventWorker').flatMap((s) => [s.Action].flat());
+    expect(actions.some((a) => String(a).startsWith('ses:'))).toBe(false);
+    expect(actions).toContain('sqs:ReceiveMessage');
+    expect(actions).toContain('dynamodb:UpdateItem');
+  });
+});

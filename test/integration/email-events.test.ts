@@ -1,0 +1,140 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, vi } from 'vitest';
+import { stack } from '#test/support/api.ts';
+import { emailsTo, eventually } from '#test/support/delivery.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { localStore } from '#test/support/store.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
+
+// Deliveries share the run's stream and queues: waits may be long under the full suite.
+vi.setConfig({ testTimeout: 120_000 });
+
+/**
+ * Issue 33, item 2: what SES says became of each email, and the team's
+ * suppression list, through the local stack: the SES emulator's front plays
+ * the mailbox simulator (lib/local/emulators/ses-simulator.ts) and its
+ * events go through the same queue and worker as SES's do when deployed.
+ */
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+/** A simulator mailbox of this test alone (`+label` is how AWS tells tests apart). */
+const simulator = (box: 'bounce' | 'complaint' | 'success') =>
+  `${box}+${unique()}@simulator.amazonses.com`;
+
+async function item(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
+  const { documents } = await localStore();
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: stack().tableName, Key: { pk, sk }, ConsistentRead: true }),
+  );
+  return Item;
+}
+const emailRecord = (form: TestForm, submissionId: string, kind: string) =>
+  item(`FORM#${form.id}`, `EMAIL#${submissionId}#${kind}`);
+const suppression = (teamId: string, address: string) =>
+  item(`TEAM#${teamId}`, `SUPPRESSED#${address.toLowerCase()}`);
+
+async function post(form: TestForm, json: Record<string, unknown>): Promise<string> {
+  const response = await submit(form.key, { json, from: freshVisitor() });
+  expect(response.status, response.text).toBe(200);
+  return response.body?.submissionId as string;
+}
+
+/** Waits until the email record holds `done`. */
+const recordUntil = (
+  form: TestForm,
+  submissionId: string,
+  kind: string,
+  done: (record: Record<string, unknown> | undefined) => boolean,
+) => eventually(() => emailRecord(form, submissionId, kind), done);
+
+describe('a permanent bounce', () => {
+  it('records the auto-reply bounced, and the next post naming the address sends it nothing (suppressed)', async () => {
+    const owner = `owner-${unique()}@example.com`;
+    const form = await newForm('pro', { notifyEmail: owner, autoreplyEnabled: true });
+    const bouncing = simulator('bounce');
+
+    const first = await post(form, { email: bouncing, message: 'one' });
+    const bounced = await recordUntil(form, first, 'autoreply', (r) => r?.fate === 'bounced');
+    expect(bounced).toMatchObject({
+      fate: 'bounced',
+      bounceType: 'Permanent',
+      bounceSubType: 'General',
+    });
+    // The owner's notification of the same post was delivered.
+    await recordUntil(form, first, 'notification', (r) => r?.fate === 'delivered');
+    await eventually(
+      () => suppression(form.teamId, bouncing),
+      (entry) => entry !== undefined,
+    );
+    expect(await suppression(form.teamId, bouncing)).toMatchObject({
+      email: bouncing.toLowerCase(),
+      reason: 'bounce',
+      bounceType: 'Permanent',
+      formId: form.id,
+      submissionId: first,
+    });
+
+    const second = await post(form, { email: bouncing, message: 'two' });
+    const refused = await recordUntil(form, second, 'autoreply', (r) => r?.refusedAt !== undefined);
+    expect(refused).toMatchObject({ refusedBy: 'suppressed' });
+    expect(refused?.sentAt).toBeUndefined();
+    // One email ever reached the address: the first auto-reply.
+    expect(await emailsTo(bouncing)).toHaveLength(1);
+    // The owner still hears of the second post.
+    await recordUntil(form, second, 'notification', (r) => r?.sentAt !== undefined);
+  });
+
+  it('is one team’s: another team’s form still replies to the address', async () => {
+    const bouncing = simulator('bounce');
+    const first = await newForm('pro', { autoreplyEnabled: true });
+    const firstId = await post(first, { email: bouncing });
+    await eventually(
+      () => suppression(first.teamId, bouncing),
+      (entry) => entry !== undefined,
+    );
+
+    const other = await newForm('pro', { autoreplyEnabled: true });
+    const otherId = await post(other, { email: bouncing });
+    const record = await recordUntil(other, otherId, 'autoreply', (r) => r?.fate === 'bounced');
+    expect(record?.refusedBy).toBeUndefined();
+    expect(await emailsTo(bouncing)).toHaveLength(2);
+    expect(firstId).not.toBe(otherId);
+  });
+});
+
+describe('a complaint', () => {
+  it('records the notification complained, suppresses the address, and the next notification is not sent', async () => {
+    const complaining = simulator('complaint');
+    const form = await newForm('pro', { notifyEmail: complaining });
+
+    const first = await post(form, { message: 'one' });
+    // Delivered first, then the complaint outranks it.
+    await recordUntil(form, first, 'notification', (r) => r?.fate === 'complained');
+    const entry = await eventually(
+      () => suppression(form.teamId, complaining),
+      (found) => found !== undefined,
+    );
+    expect(entry).toMatchObject({ reason: 'complaint' });
+
+    const second = await post(form, { message: 'two' });
+    const refused = await recordUntil(
+      form,
+      second,
+      'notification',
+      (r) => r?.refusedAt !== undefined,
+    );
+    expect(refused).toMatchObject({ refusedBy: 'suppressed' });
+    expect(await emailsTo(complaining)).toHaveLength(1);
+  });
+});
+
+describe('a delivered email', () => {
+  it('records delivered and suppresses nothing', async () => {
+    const fine = simulator('success');
+    const form = await newForm('pro', { notifyEmail: fine });
+    const id = await post(form, { message: 'hello' });
+    const record = await recordUntil(form, id, 'notification', (r) => r?.fate === 'delivered');
+    expect(record).toMatchObject({ fate: 'delivered', fateAt: expect.any(String) });
+    expect(await suppression(form.teamId, fine)).toBeUndefined();
+  });
+});
