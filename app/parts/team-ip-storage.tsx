@@ -45,7 +45,7 @@ export function TeamIpStorage() {
           <fieldset class="choices">
             <legend>What new submissions keep of the sender's internet address</legend>
             {IP_STORAGE_CHOICES.map((value) => (
-              <div class="setting check" key={value}>
+              <div class="choice" key={value}>
                 <input
                   type="radio"
                   id={`ip-storage-${value}`}

@@ -196,6 +196,60 @@ describe('the team Privacy screen (docs/dashboard.md#the-privacy-screen)', () =>
     }
   });
 
+  it('413 and 503 incomplete in words (both answers injected with page.route: the stack gives them only past 5 MB or the time limit); Erase again finishes', async () => {
+    const world = await seeded();
+    const dashboard = await dashboardAs(chromium(), world.owner.email, { path: '/team/privacy' });
+    const { page } = dashboard;
+    const refusal = (status: number, error: string, message: string) => ({
+      status,
+      json: { ok: false, error, message },
+    });
+    try {
+      await page.route('**/v1/privacy/submissions?*', (route) =>
+        route.fulfill(refusal(413, 'payload_too_large', 'too large')),
+      );
+      await page.getByLabel('Their email address').fill(world.person);
+      await page.getByRole('button', { name: 'Find their submissions' }).click();
+      const found = page.getByRole('region', { name: `Submissions holding ${world.person}` });
+      await found
+        .getByRole('alert')
+        .getByText(/too large to download as one document/)
+        .waitFor();
+      expect(await found.getByRole('alert').textContent()).toMatch(/Export CSV/);
+      expect(await found.getByRole('link', { name: 'Download them (JSON)' }).count()).toBe(0);
+
+      // Erase still reaches them all; cut short once, it says to press again.
+      let cut = 0;
+      await page.route('**/v1/privacy/erasures', (route) => {
+        cut++;
+        return route.fulfill(
+          refusal(503, 'incomplete', 'Erased 0 submissions before the time limit'),
+        );
+      });
+      await found.getByRole('button', { name: 'Erase…' }).click();
+      const question = page.getByRole('dialog', {
+        name: `Erase every submission holding ${world.person}?`,
+      });
+      await question
+        .getByText("This deletes every submission of the team's forms that holds the address")
+        .waitFor();
+      await question.getByRole('button', { name: 'Erase', exact: true }).click();
+      await page
+        .getByRole('alert')
+        .getByText(/press Erase again to finish/)
+        .waitFor();
+      expect(cut).toBe(1);
+      await page.unroute('**/v1/privacy/erasures');
+      await found.getByRole('button', { name: 'Erase…' }).click();
+      await question.getByRole('button', { name: 'Erase', exact: true }).click();
+      await page.getByText('Erased 3 submissions: 2 in Contact, 1 in Waitlist.').waitFor();
+      expect(await page.getByText(/press Erase again/).count()).toBe(0);
+      expect(await listedIds(world.owner, world.waitlist.id)).toEqual([world.others[1]]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
   it('a member reads that the screen is for owners, with no way to erase; the API refuses them 403', async () => {
     const world = await seeded();
     const memberEmail = `member-${unique()}@example.com`;
