@@ -72,6 +72,15 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
   'form.key_rotated': (s) => `${s.who} rotated the form key of ${s.form}`,
   'form.notify_email_changed': (s) =>
     `${s.who} changed where ${s.form} sends its notifications: from ${s.text('previous') || 'the team owner'} to ${s.text('notifyEmail') || 'the team owner'}`,
+  'form.retention_changed': (s) => {
+    const days = s.count('retentionDays');
+    const before = s.count('previousRetentionDays');
+    const now =
+      days > 0
+        ? `made ${s.form} delete its submissions after ${plural(days, 'day')}`
+        : `made ${s.form} keep its submissions until they are deleted`;
+    return `${s.who} ${now} (${before > 0 ? `it was ${plural(before, 'day')}` : 'they were kept until deleted'})`;
+  },
   'form.test_submitted': (s) => `${s.who} sent a test submission to ${s.form}`,
   'privacy.erased': (s) =>
     s.count('count') === 0

@@ -43,6 +43,8 @@ function withQuery(path: string, place: InboxPlace): string {
 export const paths = {
   forms: () => '/',
   team: () => '/team',
+  /** The team's Privacy screen: a person's submissions by email, visitor addresses. */
+  teamPrivacy: () => '/team/privacy',
   signIn: () => '/sign-in',
   /** A form's inbox: its folder, page and size, or a search. */
   inbox: (formId: string, place: InboxPlace = {}) =>

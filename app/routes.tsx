@@ -36,6 +36,11 @@ const TeamScreen = lazyScreen(() =>
   import('./screens/team.tsx').then((module) => module.TeamScreen),
 );
 
+/** The team's Privacy screen (look-up, export and erase by email; visitor addresses): loaded when opened. */
+const PrivacyScreen = lazyScreen(() =>
+  import('./screens/privacy.tsx').then((module) => module.PrivacyScreen),
+);
+
 /** The summary's charts, quotes and tables: loaded when opened. */
 const SummaryScreen = lazyScreen(() =>
   import('./screens/summary.tsx').then((module) => module.SummaryScreen),
@@ -85,6 +90,7 @@ export const ROUTES: Route[] = [
     preload: WebhookScreen.preload,
   }),
   route('/forms/:id', ({ id }, query) => <Inbox formId={id} query={query} />, { tab: 'inbox' }),
+  route('/team/privacy', () => <PrivacyScreen />, { preload: PrivacyScreen.preload }),
   route('/team', () => <TeamScreen />, { preload: TeamScreen.preload }),
   route('/', () => <Forms />),
 ];

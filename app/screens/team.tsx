@@ -4,6 +4,7 @@ import { ScreenPending } from '../parts/feedback.tsx';
 import { TeamApiKeys } from '../parts/team-api-keys.tsx';
 import { TeamAudit } from '../parts/team-audit.tsx';
 import { TeamMembers } from '../parts/team-members.tsx';
+import { TeamNav } from '../parts/team-nav.tsx';
 import { TeamSection } from '../parts/team-section.tsx';
 import { TeamSessions } from '../parts/team-sessions.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
@@ -30,6 +31,7 @@ export function TeamScreen() {
   return (
     <main id="main" class="team">
       <h1>Team {team.name}</h1>
+      <TeamNav current="team" />
       <p>{teamSummary(team, owner ? members.data?.members : undefined)}</p>
       <UsageBar team={team} />
       {owner ? (

@@ -5,7 +5,8 @@
  * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
  * the webhook connected, changed or disconnected, its secret rotated, the
  * notification address changed, a CSV export, a form's key rotated, a test
- * submission; and what the team keeps of visitors' addresses changed; a
+ * submission; how long a form keeps its submissions changed; what the team
+ * keeps of visitors' addresses changed; a
  * person's submissions exported or erased by email (the address as a keyed
  * hash only: docs/privacy.md#erase-by-email).
  * Never a secret, a token or a code.
@@ -25,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'form.deleted',
   'form.key_rotated',
   'form.notify_email_changed',
+  'form.retention_changed',
   'form.test_submitted',
   'privacy.erased',
   'privacy.exported',

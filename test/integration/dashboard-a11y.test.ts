@@ -34,6 +34,7 @@ beforeAll(async () => {
     ['summary', `/forms/${id}/summary`, 'Checked: summary'],
     ['webhook', `/forms/${id}/webhook`, 'Connect a webhook'],
     ['team', '/team', 'Members'],
+    ['team privacy', '/team/privacy', "Senders' internet addresses"],
     ['settings', `/forms/${id}/settings`, 'Settings of Checked'],
     ['fields', `/forms/${id}/fields`, 'Fields of Checked'],
     ['design', `/forms/${id}/design`, 'Design of Checked'],

@@ -142,3 +142,33 @@ describe('retentionDays (docs/submissions.md#retention)', () => {
     }
   });
 });
+
+describe('a change of retentionDays in the audit trail (docs/people.md#teams-members-keys-and-the-audit-trail)', () => {
+  it('records form.retention_changed with the new and previous days (left out when kept until deleted); the same value again records nothing', async () => {
+    const form = await newForm('free');
+    const path = `/v1/forms/${form.id}`;
+    for (const retentionDays of [30, 30, 7, null, null]) {
+      const saved = await api('PATCH', path, { key: form.apiKey, body: { retentionDays } });
+      expect(saved.status, saved.text).toBe(200);
+    }
+    // Another setting saved records no retention change.
+    await api('PATCH', path, { key: form.apiKey, body: { name: 'Renamed' } });
+    const trail = await api<{ events: { action: string; target: string; details: unknown }[] }>(
+      'GET',
+      '/v1/team/audit?limit=100',
+      { key: form.apiKey },
+    );
+    expect(trail.status, trail.text).toBe(200);
+    const changes = trail.body.events
+      .filter((event) => event.action === 'form.retention_changed')
+      .reverse();
+    expect(changes).toEqual([
+      expect.objectContaining({ target: form.id, details: { retentionDays: 30 } }),
+      expect.objectContaining({
+        target: form.id,
+        details: { retentionDays: 7, previousRetentionDays: 30 },
+      }),
+      expect.objectContaining({ target: form.id, details: { previousRetentionDays: 7 } }),
+    ]);
+  });
+});

@@ -160,6 +160,20 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       'You changed where Contact sends its notifications: from the team owner to desk@example.com.',
     ],
   ],
+  'form.retention_changed': [
+    [
+      event('form.retention_changed', me, FORM, { retentionDays: 30 }),
+      'You made Contact delete its submissions after 30 days (they were kept until deleted).',
+    ],
+    [
+      event('form.retention_changed', ana, FORM, { retentionDays: 1, previousRetentionDays: 365 }),
+      'Ana Lopez made Contact delete its submissions after 1 day (it was 365 days).',
+    ],
+    [
+      event('form.retention_changed', ana, FORM, { previousRetentionDays: 90 }),
+      'Ana Lopez made Contact keep its submissions until they are deleted (it was 90 days).',
+    ],
+  ],
   'form.test_submitted': [
     [
       event('form.test_submitted', key, FORM, { submissionId: 's1' }),

@@ -38,6 +38,15 @@ export const handler = managementRoute(
         ...(ccBefore !== ccAfter ? { notifyCc: ccAfter, previousCc: ccBefore } : {}),
       });
     }
+    const keptBefore = before.retentionDays ?? null;
+    if (keptBefore !== after.retentionDays) {
+      // How long submissions are kept decides when they are deleted (docs/submissions.md#retention):
+      // each key left out when they are kept until deleted.
+      await auditByCaller(caller, event, 'form.retention_changed', after.id, {
+        ...(after.retentionDays === null ? {} : { retentionDays: after.retentionDays }),
+        ...(keptBefore === null ? {} : { previousRetentionDays: keptBefore }),
+      });
+    }
     return json(200, toFullForm(after, config.baseUrl));
   },
 );
