@@ -3,8 +3,9 @@ import type { StoredFile, Submission } from './submission-model.ts';
 import { withoutBidiControls, withoutHiddenCharacters } from './visible-text.ts';
 
 /**
- * The Slack and Discord messages of a stored submission (issue 32), built
- * here as plain JSON bodies; the webhook worker sends them. Everything a visitor or an
+ * The Slack and Discord messages of a stored submission
+ * (docs/integrations.md#slack-and-discord-messages), built here as plain
+ * JSON bodies; the webhook worker sends them. Everything a visitor or an
  * owner wrote is text: escaped for the service's markup so it is shown as
  * written, never formatting, linking or mentioning anyone, and cut to the
  * service's limits so the message is never refused for its size.
