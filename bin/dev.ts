@@ -23,6 +23,7 @@ const USAGE = `usage: npm run dev -- [options]
   --ses-port N           SES v2 emulator and mail inbox (default ${DEFAULT_PORTS.ses})
   --scheduler-port N     EventBridge Scheduler emulator (default ${DEFAULT_PORTS.scheduler})
   --turnstile-port N     Turnstile siteverify stand-in (default ${DEFAULT_PORTS.turnstile})
+  --chat-port N          Slack and Discord webhook receivers and their page (default ${DEFAULT_PORTS.chat})
   --random-ports         pick free ports for everything (tests use this)
   --log-level LEVEL      debug | info | warn | error (default info)`;
 
@@ -50,6 +51,7 @@ function parse() {
       'ses-port': { type: 'string' },
       'scheduler-port': { type: 'string' },
       'turnstile-port': { type: 'string' },
+      'chat-port': { type: 'string' },
       'random-ports': { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', default: false },
@@ -70,7 +72,7 @@ if (!['debug', 'info', 'warn', 'error'].includes(args['log-level']))
   fail('--log-level must be debug, info, warn or error');
 
 const base = args['random-ports']
-  ? { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0 }
+  ? { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0, chat: 0 }
   : DEFAULT_PORTS;
 const ports: LocalPorts = {
   gateway: portOf(args.port, base.gateway, '--port'),
@@ -79,6 +81,7 @@ const ports: LocalPorts = {
   ses: portOf(args['ses-port'], base.ses, '--ses-port'),
   scheduler: portOf(args['scheduler-port'], base.scheduler, '--scheduler-port'),
   turnstile: portOf(args['turnstile-port'], base.turnstile, '--turnstile-port'),
+  chat: portOf(args['chat-port'], base.chat, '--chat-port'),
 };
 
 let stack: LocalStack | undefined;
@@ -125,6 +128,9 @@ process.stdout.write(
     `  Pro API key   ${info.apiKeys.pro}`,
     `  Free API key  ${info.apiKeys.free}`,
     `  Mail inbox    ${info.mailUrl}`,
+    `  Slack hook    ${info.chat.slackUrl}`,
+    `  Discord hook  ${info.chat.discordUrl}`,
+    `  Chat page     ${info.chat.pageUrl}`,
     `  DynamoDB      ${info.endpoints.dynamodb}   SQS/S3 ${info.endpoints.sqs}   Scheduler ${info.endpoints.scheduler}`,
     `  Written to    ${resolve(args['state-dir'], 'dev.json')}`,
     '',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { workers } from '#workers';
+import { startChatReceivers } from './emulators/chat.ts';
 import { startDynamoDbLocal } from './emulators/dynamodb.ts';
 import { assertPortFree } from './emulators/ports.ts';
 import { startScheduler } from './emulators/scheduler.ts';
@@ -20,10 +21,14 @@ import {
 import { startGateway } from './gateway.ts';
 import { localKeyedHashSecret } from './keyed-hash-secret.ts';
 import { LOCAL_REGION, loadHandler, localFunctionArn } from './lambda-runtime.ts';
+import { loopbackCertificate, trustCertificate } from './loopback-certificate.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { ensureBucket, ensureQueues, ensureScheduleGroup, localClients } from './resources.ts';
 import { scheduledInvoker } from './scheduled-invoker.ts';
 import { type StreamPositions, startStreamPoller } from './stream-poller.ts';
+
+/** The local chat receivers' certificate, in the state folder. */
+const CHAT_CERTIFICATE_FILE = 'chat-receivers-ca.pem';
 
 /** Batches of one queue handled at once locally. */
 const LOCAL_QUEUE_CONCURRENCY = 3;
@@ -35,6 +40,8 @@ export interface LocalPorts {
   ses: number;
   scheduler: number;
   turnstile: number;
+  /** The Slack and Discord receivers (HTTPS webhooks, their page over HTTP). */
+  chat: number;
 }
 
 export const DEFAULT_PORTS: LocalPorts = {
@@ -44,6 +51,7 @@ export const DEFAULT_PORTS: LocalPorts = {
   ses: 4013,
   scheduler: 4014,
   turnstile: 4015,
+  chat: 4017,
 };
 
 export interface LocalStackOptions {
@@ -78,6 +86,19 @@ export interface LocalStackInfo {
     scheduler: string;
     turnstile: string;
   };
+  /** The local Slack and Discord receivers (docs/integrations.md#local-receivers). */
+  chat: {
+    /** Paste into the dashboard as a Slack incoming webhook. */
+    slackUrl: string;
+    /** Paste into the dashboard as a Discord webhook. */
+    discordUrl: string;
+    /** The page listing what they got. */
+    pageUrl: string;
+    /** `{ messages }` as JSON (`DELETE` empties it). */
+    messagesUrl: string;
+    /** Their certificate (PEM), for a client outside the stack (`curl --cacert`). */
+    certificateFile: string;
+  };
   queues: Record<string, { url: string; deadLetterUrl: string }>;
   inMemory: boolean;
   pid: number;
@@ -96,6 +117,7 @@ const FLAGS: Record<keyof LocalPorts, string> = {
   ses: '--ses-port',
   scheduler: '--scheduler-port',
   turnstile: '--turnstile-port',
+  chat: '--chat-port',
 };
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -122,7 +144,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await assertPortFree(options.ports.gateway, 'local gateway', FLAGS.gateway);
     await assertPortFree(options.ports.scheduler, 'Scheduler emulator', FLAGS.scheduler);
 
-    const [dynamodb, sqsS3, ses, turnstile] = await Promise.all([
+    const [dynamodb, sqsS3, ses, turnstile, chat] = await Promise.all([
       startDynamoDbLocal({
         port: options.ports.dynamodb,
         stateDir: options.stateDir,
@@ -142,6 +164,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         onEvents: (events) => sendEmailEvents?.(events) ?? Promise.resolve(),
       }).then(track),
       startTurnstile({ port: options.ports.turnstile }).then(track),
+      loopbackCertificate().then(async (certificate) => {
+        // Trusted before any worker runs: the webhook sender reaches the receivers over HTTPS.
+        trustCertificate(certificate.cert);
+        await writeFile(join(options.stateDir, CHAT_CERTIFICATE_FILE), certificate.cert);
+        return track(
+          await startChatReceivers({
+            port: options.ports.chat,
+            certificate,
+            recordFile: options.inMemory ? undefined : join(options.stateDir, 'chat.jsonl'),
+          }),
+        );
+      }),
     ]);
 
     const scheduler = await startScheduler({
@@ -275,6 +309,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ses: ses.endpoint,
         scheduler: scheduler.endpoint,
         turnstile: turnstile.endpoint,
+      },
+      chat: {
+        slackUrl: chat.slackUrl,
+        discordUrl: chat.discordUrl,
+        pageUrl: chat.pageUrl,
+        messagesUrl: chat.messagesUrl,
+        certificateFile: join(options.stateDir, CHAT_CERTIFICATE_FILE),
       },
       queues: Object.fromEntries(
         Object.entries(queues).map(([name, q]) => [

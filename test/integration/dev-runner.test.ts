@@ -143,6 +143,10 @@ describe('npm run dev', () => {
     expect(first.output()).toContain(apiKeys.pro);
     expect(first.output()).toContain(apiKeys.free);
     expect(first.output()).toContain(first.info.mailUrl);
+    // The local Slack and Discord receivers: the addresses to paste, and their page.
+    expect(first.output()).toContain(`Slack hook    ${first.info.chat.slackUrl}`);
+    expect(first.output()).toContain(`Discord hook  ${first.info.chat.discordUrl}`);
+    expect(first.output()).toContain(`Chat page     ${first.info.chat.pageUrl}`);
     const created = await fetch(`${baseUrl}/v1/forms`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKeys.pro}`, 'content-type': 'application/json' },
@@ -159,6 +163,7 @@ describe('npm run dev', () => {
       endpoints.sqs,
       endpoints.ses,
       endpoints.scheduler,
+      first.info.chat.pageUrl,
     ]) {
       expect(await listening(portOf(url)), `${url} still listening`).toBe(false);
     }

@@ -1,0 +1,42 @@
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
+import { generate } from 'selfsigned';
+
+/**
+ * The local Slack and Discord receivers' HTTPS certificate, and the local
+ * stack's trust in it (docs/integrations.md#local-receivers).
+ */
+
+export interface LoopbackCertificate {
+  cert: string;
+  key: string;
+}
+
+/** A self-signed certificate for 127.0.0.1 and localhost (its own CA), made at each start. */
+export async function loopbackCertificate(): Promise<LoopbackCertificate> {
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+/**
+ * Adds `cert` to the CAs this process's TLS clients trust by default, beside
+ * the bundled ones and any of NODE_EXTRA_CA_CERTS: the webhook sender runs in
+ * the local stack's process and verifies certificates as deployed, so it
+ * reaches the local receivers without any change to lambdas/. Only the local
+ * runner calls this; a deployed function trusts the bundled CAs alone.
+ */
+export function trustCertificate(cert: string): void {
+  setDefaultCACertificates([...getCACertificates('default'), cert]);
+}
