@@ -95,6 +95,8 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
   },
   'submissions.exported': (s) =>
     `${s.who} exported ${FOLDER_WORDS[s.text('filter')] ?? 'the submissions'} of ${s.form} as a spreadsheet (CSV)`,
+  'suppression.lifted': (s) =>
+    `${s.who} let the team's forms email an address again that had bounced or complained`,
   'team.ip_storage_changed': (s) =>
     s.text('ipStorage') === 'keyedHash'
       ? `${s.who} made new submissions keep a coded stand-in for the sender's internet address instead of the address`

@@ -466,6 +466,27 @@ export const routes: readonly Route[] = [
       "Changes the team's settings: what submissions keep of a visitor's address (owners only).",
   },
   {
+    // Beside the privacy routes: the audit event keeps the address's keyed hash.
+    ...privacyDefaults,
+    name: 'listSuppressions',
+    method: 'GET',
+    path: '/v1/team/suppressions',
+    handler: 'http/privacy/list-suppressions.ts',
+    access: PRIVACY_ACCESS,
+    summary:
+      'The addresses the team’s forms no longer email: permanent bounces and complaints (owners only).',
+  },
+  {
+    ...privacyDefaults,
+    name: 'liftSuppression',
+    method: 'DELETE',
+    path: '/v1/team/suppressions/{email}',
+    handler: 'http/privacy/lift-suppression.ts',
+    access: PRIVACY_ACCESS,
+    summary:
+      'Takes an address off the suppression list: the team’s forms email it again (owners only).',
+  },
+  {
     ...accountsDefaults,
     name: 'listMembers',
     method: 'GET',

@@ -32,6 +32,8 @@ import type { contract as listSessions } from '#http/auth/list-sessions.ts';
 import type { contract as endOtherSessions } from '#http/auth/end-other-sessions.ts';
 import type { contract as getTeam } from '#http/team/get-team.ts';
 import type { contract as updateTeam } from '#http/team/update-team.ts';
+import type { contract as listSuppressions } from '#http/privacy/list-suppressions.ts';
+import type { contract as liftSuppression } from '#http/privacy/lift-suppression.ts';
 import type { contract as listMembers } from '#http/team/list-members.ts';
 import type { contract as inviteMember } from '#http/team/invite-member.ts';
 import type { contract as resendInvitation } from '#http/team/resend-invitation.ts';
@@ -77,6 +79,8 @@ export interface RouteContracts {
   endOtherSessions: typeof endOtherSessions;
   getTeam: typeof getTeam;
   updateTeam: typeof updateTeam;
+  listSuppressions: typeof listSuppressions;
+  liftSuppression: typeof liftSuppression;
   listMembers: typeof listMembers;
   inviteMember: typeof inviteMember;
   resendInvitation: typeof resendInvitation;
@@ -123,6 +127,8 @@ export const ROUTE_ADDRESSES = {
   endOtherSessions: ['DELETE', '/v1/auth/sessions'],
   getTeam: ['GET', '/v1/team'],
   updateTeam: ['PATCH', '/v1/team'],
+  listSuppressions: ['GET', '/v1/team/suppressions'],
+  liftSuppression: ['DELETE', '/v1/team/suppressions/{email}'],
   listMembers: ['GET', '/v1/team/members'],
   inviteMember: ['POST', '/v1/team/members'],
   resendInvitation: ['POST', '/v1/team/members/{userId}/invitation'],

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { AUDIT_ACTIONS } from '#domain/audit.ts';
+import { EMAIL_STATUSES } from '#domain/email-outcomes.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { ROLES } from '#domain/members.ts';
 import { FOLDERS } from '#domain/submission-folders.ts';
@@ -90,6 +91,13 @@ const ShortForm = z.object({
   unreadCount: count(),
 });
 
+const EmailOutcome = z.object({
+  status: z.enum(EMAIL_STATUSES),
+  at: dateTime(),
+  /** A bounce's type (Permanent: the mailbox does not exist); null otherwise. */
+  bounceType: z.nullable(z.enum(['Permanent', 'Transient', 'Undetermined'])),
+});
+
 const Submission = z.object({
   id: z.string(),
   formId: z.string(),
@@ -122,6 +130,13 @@ const Submission = z.object({
   spamReason: z.optional(z.enum(SPAM_REASONS)),
   /** In lists only: the longest answer, cut to 140 characters. */
   preview: z.optional(z.string()),
+  /**
+   * Reading one submission only: what became of its owner notification and
+   * its auto-reply (null: none was due), docs/delivery.md#what-became-of-an-email.
+   */
+  emails: z.optional(
+    z.object({ notification: z.nullable(EmailOutcome), autoreply: z.nullable(EmailOutcome) }),
+  ),
 });
 
 const Webhook = z.object({
@@ -420,6 +435,19 @@ export const RESPONSES = {
   }),
   Member,
   MemberList: z.object({ members: z.array(Member) }),
+  SuppressionList: z.object({
+    suppressions: z.array(
+      z.object({
+        email: z.string(),
+        reason: z.enum(['bounce', 'complaint']),
+        bounceType: z.nullable(z.enum(['Permanent', 'Transient', 'Undetermined'])),
+        at: dateTime(),
+        /** The email that bounced or was complained about: its submission. */
+        formId: z.string(),
+        submissionId: z.string(),
+      }),
+    ),
+  }),
   ApiKeyList: z.object({ apiKeys: z.array(ApiKey) }),
   ApiKeyCreated: z.object({ ...ApiKey.shape, apiKey: z.string() }),
   AuditPage: z.object({

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'privacy.exported',
   'submissions.deleted',
   'submissions.exported',
+  'suppression.lifted',
   'team.ip_storage_changed',
   'webhook.connected',
   'webhook.url_changed',

@@ -3,6 +3,7 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { config } from '#config';
 import { DELIVERY_RETENTION_SECONDS, type Delivery } from '#domain/delivery-log.ts';
 import { type EmailEvent, fateRank } from '#domain/email-events.ts';
+import type { EmailMark } from '#domain/email-outcomes.ts';
 import type { DeliveryStatus } from '#domain/webhook-delivery.ts';
 import { batchWriteAll } from './batches.ts';
 import { documents } from './client.ts';
@@ -231,6 +232,22 @@ export async function recordEmailRefused(
     ':at': now.toISOString(),
     ':by': by,
   });
+}
+
+/** The notification's and the auto-reply's marks of one submission, read at once. */
+export async function getEmailMarks(
+  formId: string,
+  submissionId: string,
+): Promise<Record<EmailKind, EmailMark | undefined>> {
+  const [notification, autoreply] = await Promise.all(
+    (['notification', 'autoreply'] as const).map((kind) =>
+      getItem(emailMarkKey(formId, submissionId, kind)),
+    ),
+  );
+  return {
+    notification: notification as EmailMark | undefined,
+    autoreply: autoreply as EmailMark | undefined,
+  };
 }
 
 /**

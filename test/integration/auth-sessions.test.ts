@@ -33,6 +33,8 @@ const OWNER_ONLY = new Set([
   'listAuditEvents',
   'erasePersonSubmissions',
   'exportPersonSubmissions',
+  'listSuppressions',
+  'liftSuppression',
 ]);
 
 interface World {

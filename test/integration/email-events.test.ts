@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { stack } from '#test/support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import { emailsTo, eventually } from '#test/support/delivery.ts';
 import { newForm, type TestForm } from '#test/support/forms.ts';
 import { localStore } from '#test/support/store.ts';
@@ -84,21 +84,22 @@ describe('a permanent bounce', () => {
     await recordUntil(form, second, 'notification', (r) => r?.sentAt !== undefined);
   });
 
-  it('is one team’s: another team’s form still replies to the address', async () => {
+  it('is one team’s: another team’s form still emails the address', async () => {
+    // Notifications, not auto-replies: auto-replies to one mailbox are limited to 3 an hour
+    // across the deployment (+labels folded), and every test here shares the simulator's.
     const bouncing = simulator('bounce');
-    const first = await newForm('pro', { autoreplyEnabled: true });
-    const firstId = await post(first, { email: bouncing });
+    const first = await newForm('pro', { notifyEmail: bouncing });
+    await post(first, { message: 'one' });
     await eventually(
       () => suppression(first.teamId, bouncing),
       (entry) => entry !== undefined,
     );
 
-    const other = await newForm('pro', { autoreplyEnabled: true });
-    const otherId = await post(other, { email: bouncing });
-    const record = await recordUntil(other, otherId, 'autoreply', (r) => r?.fate === 'bounced');
+    const other = await newForm('pro', { notifyEmail: bouncing });
+    const otherId = await post(other, { message: 'two' });
+    const record = await recordUntil(other, otherId, 'notification', (r) => r?.fate === 'bounced');
     expect(record?.refusedBy).toBeUndefined();
     expect(await emailsTo(bouncing)).toHaveLength(2);
-    expect(firstId).not.toBe(otherId);
   });
 });
 
@@ -136,5 +137,93 @@ describe('a delivered email', () => {
     const record = await recordUntil(form, id, 'notification', (r) => r?.fate === 'delivered');
     expect(record).toMatchObject({ fate: 'delivered', fateAt: expect.any(String) });
     expect(await suppression(form.teamId, fine)).toBeUndefined();
+  });
+});
+
+describe('what the owner sees (issue 33, item 5) and lifting an address', () => {
+  const submissionOf = (form: TestForm, id: string) =>
+    api('GET', `/v1/forms/${form.id}/submissions/${id}`, { key: form.apiKey });
+
+  it('GET a submission says what became of its emails; the list shows the address; lifting it sends again', async () => {
+    // The owner's own address bounces (a typo in notifyEmail): notifications, which no hourly
+    // limit holds back, so the path can be walked twice.
+    const bouncing = simulator('bounce');
+    const form = await newForm('pro', { notifyEmail: bouncing });
+    const first = await post(form, { message: 'one' });
+    await recordUntil(form, first, 'notification', (r) => r?.fate === 'bounced');
+    await eventually(
+      () => suppression(form.teamId, bouncing),
+      (entry) => entry !== undefined,
+    );
+
+    const read = await submissionOf(form, first);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.emails).toEqual({
+      notification: { status: 'bounced', at: expect.any(String), bounceType: 'Permanent' },
+      autoreply: null,
+    });
+
+    const list = await api('GET', '/v1/team/suppressions', { key: form.apiKey });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.suppressions).toEqual([
+      {
+        email: bouncing.toLowerCase(),
+        reason: 'bounce',
+        bounceType: 'Permanent',
+        at: expect.any(String),
+        formId: form.id,
+        submissionId: first,
+      },
+    ]);
+    // Another team's owner never sees it.
+    const other = await newForm('pro');
+    const theirs = await api('GET', '/v1/team/suppressions', { key: other.apiKey });
+    expect(theirs.body.suppressions).toEqual([]);
+    expect(
+      (
+        await api('DELETE', `/v1/team/suppressions/${encodeURIComponent(bouncing)}`, {
+          key: other.apiKey,
+        })
+      ).status,
+    ).toBe(404);
+
+    const second = await post(form, { message: 'two' });
+    await recordUntil(form, second, 'notification', (r) => r?.refusedAt !== undefined);
+    expect((await submissionOf(form, second)).body.emails).toMatchObject({
+      notification: { status: 'suppressed', bounceType: null },
+    });
+
+    // Lifted (the address in any case, percent-encoded): the next post's notification goes out.
+    const lifted = await api(
+      'DELETE',
+      `/v1/team/suppressions/${encodeURIComponent(bouncing.toUpperCase())}`,
+      { key: form.apiKey },
+    );
+    expect(lifted.status, lifted.text).toBe(200);
+    expect(
+      (await api('GET', '/v1/team/suppressions', { key: form.apiKey })).body.suppressions,
+    ).toEqual([]);
+    const audit = await api('GET', '/v1/team/audit?limit=5', { key: form.apiKey });
+    const event = (
+      audit.body.events as { action: string; details: Record<string, unknown> }[]
+    ).find((each) => each.action === 'suppression.lifted');
+    expect(event?.details).toEqual({ emailHash: expect.stringMatching(/^[0-9a-f]{16,}$/) });
+    expect(JSON.stringify(event)).not.toContain('@');
+
+    const third = await post(form, { message: 'three' });
+    await recordUntil(form, third, 'notification', (r) => r?.sentAt !== undefined);
+    expect(await emailsTo(bouncing)).toHaveLength(2);
+  });
+
+  it('a submission with no email due says null for both', async () => {
+    const form = await newForm('free');
+    const id = await post(form, { message: 'quiet' });
+    // Free: the owner notification is due; no auto-reply on Free.
+    await recordUntil(form, id, 'notification', (r) => r?.sentAt !== undefined);
+    const read = await submissionOf(form, id);
+    expect(read.body.emails).toMatchObject({
+      autoreply: null,
+      notification: { status: expect.stringMatching(/^(sent|delivered)$/) },
+    });
   });
 });

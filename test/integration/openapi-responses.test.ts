@@ -352,6 +352,12 @@ describe('real answers match openapi.json', () => {
       await refusal(client.call('erasePersonSubmissions', { body: { email: 'not an address' } })),
     ).toBe('400 invalid_request');
 
+    // The suppression list (docs/delivery.md#suppressed-addresses): empty in a new team.
+    expect((await client.call('listSuppressions')).body).toEqual({ suppressions: [] });
+    expect(await refusal(client.call('liftSuppression', { params: { email: address } }))).toBe(
+      '404 not_found',
+    );
+
     const form = await client.call('createForm', { body: { name: 'Searched' } });
     const found = await client.call('searchSubmissions', {
       params: { id: form.body.id },

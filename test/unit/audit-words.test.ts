@@ -226,6 +226,12 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       'You downloaded every submission of one person, found by their email address.',
     ],
   ],
+  'suppression.lifted': [
+    [
+      event('suppression.lifted', ana, null, { emailHash: 'ab'.repeat(16) }),
+      "Ana Lopez let the team's forms email an address again that had bounced or complained.",
+    ],
+  ],
   'team.ip_storage_changed': [
     [
       event('team.ip_storage_changed', me, 't1', {

@@ -1,4 +1,5 @@
 import { config } from '#config';
+import { emailOutcome } from '#domain/email-outcomes.ts';
 import { notFound } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
 import { isKept, keptFrom } from '#domain/retention.ts';
@@ -6,6 +7,7 @@ import { submissionView } from '#domain/submission-model.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
+import { getEmailMarks } from '#store/deliveries.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { getSubmission } from '#store/submissions.ts';
 
@@ -17,8 +19,20 @@ export const contract = defineContract({
 });
 
 export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
-  const submission = await teamSubmission(caller.team.teamId, pathParameters);
-  return json(200, submissionView(submission));
+  const { id: formId, submissionId } = pathParameters;
+  // The email marks are read beside the form and the submission, shown only once those
+  // proved the submission the caller's.
+  const [submission, marks] = await Promise.all([
+    teamSubmission(caller.team.teamId, pathParameters),
+    formId && isUuid(submissionId) ? getEmailMarks(formId, submissionId) : undefined,
+  ]);
+  return json(200, {
+    ...submissionView(submission),
+    emails: {
+      notification: emailOutcome(marks?.notification),
+      autoreply: emailOutcome(marks?.autoreply),
+    },
+  });
 });
 
 /**

@@ -1,0 +1,47 @@
+import { config } from '#config';
+import { suppressionAddress } from '#domain/email-events.ts';
+import { emailHash } from '#domain/email-index.ts';
+import { invalidRequest, notFound } from '#domain/errors.ts';
+import { auditByCaller } from '#http/audit-trail.ts';
+import { defineContract } from '#http/contract.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { requireOwner } from '#http/team/require-owner.ts';
+import { liftSuppression } from '#store/suppressions.ts';
+
+/**
+ * `DELETE /v1/team/suppressions/{email}` (owners): the team's forms email the
+ * address again (docs/delivery.md#suppressed-addresses). Recorded in the
+ * audit trail with the address's keyed hash, as the privacy routes do.
+ * 404 when the address is not on the list.
+ */
+export const contract = defineContract({
+  tag: 'Team',
+  answers: [{ status: 200, description: 'Lifted: the next email to it is sent.', body: 'Ok' }],
+  errors: ['owner_only'],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
+  requireOwner(caller);
+  const email = suppressionAddress(decodedAddress(pathParameters.email ?? ''));
+  if (!email.includes('@') || email.length > 320) {
+    throw invalidRequest('email: not an email address', [
+      { field: 'email', message: 'not an email address' },
+    ]);
+  }
+  const teamId = caller.team.teamId;
+  if (!(await liftSuppression(teamId, email))) throw notFound('Suppressed address');
+  await auditByCaller(caller, event, 'suppression.lifted', null, {
+    emailHash: emailHash(config.keyedHashSecret, teamId, email),
+  });
+  return json(200, { ok: true });
+});
+
+/** The path's address, percent-decoded whether or not the gateway decoded it. */
+function decodedAddress(raw: string): string {
+  try {
+    return /%[0-9a-f]{2}/i.test(raw) ? decodeURIComponent(raw) : raw;
+  } catch {
+    return raw;
+  }
+}
