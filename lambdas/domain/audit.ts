@@ -3,7 +3,8 @@
  * Recorded: sign-ins, failed codes and links, sign-outs and sessions ended,
  * member and API key changes (invitations sent again too), form deletes, bulk deletes of submissions, and every
  * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
- * the webhook connected, changed or disconnected, its secret rotated, the
+ * the webhook connected, changed or disconnected, its secret rotated, an
+ * integration connected, changed or disconnected (its host only), the
  * notification address changed, a CSV export, a form's key rotated, a test
  * submission; and what the team keeps of visitors' addresses changed; a
  * person's submissions exported or erased by email (the address as a keyed
@@ -26,6 +27,9 @@ export const AUDIT_ACTIONS = [
   'form.key_rotated',
   'form.notify_email_changed',
   'form.test_submitted',
+  'integration.connected',
+  'integration.url_changed',
+  'integration.disconnected',
   'privacy.erased',
   'privacy.exported',
   'submissions.deleted',
