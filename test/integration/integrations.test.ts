@@ -1,7 +1,13 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, stack } from '#test/support/api.ts';
-import { DELIVERY_WAIT_MS, eventually, newReceiver } from '#test/support/delivery.ts';
+import {
+  DELIVERY_WAIT_MS,
+  eventually,
+  integrationDeliveriesOf,
+  newReceiver,
+} from '#test/support/delivery.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
 import { newForm, type TestForm } from '#test/support/forms.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
@@ -41,25 +47,7 @@ async function integrationsOf(form: TestForm) {
   return response.body as Record<string, Record<string, unknown> | null>;
 }
 
-interface DeliveryView {
-  deliveryId: string;
-  submissionId: string;
-  status: string;
-  cancelReason: string | null;
-  attempts: { number: number; outcome: string; responseStatus: number | null }[];
-}
-
-async function deliveriesOf(form: TestForm, kind: string, query = '') {
-  const response = await api(
-    'GET',
-    `/v1/forms/${form.id}/integrations/${kind}/deliveries${query}`,
-    {
-      key: form.apiKey,
-    },
-  );
-  expect(response.status, response.text).toBe(200);
-  return response.body.deliveries as DeliveryView[];
-}
+const deliveriesOf = integrationDeliveriesOf;
 
 async function deliveryWhen(form: TestForm, kind: string, submissionId: string, status: string) {
   const list = await eventually(
@@ -398,6 +386,49 @@ describe('duplicating and deleting a form', () => {
           )
         ).Items ?? [],
       (items) => items.length === 0,
+    );
+  });
+});
+
+describe('the submit path', () => {
+  it('writes the same units per accepted post whether integrations are connected or not', async () => {
+    await localStore();
+    const { dynamodb } = await import('#store/client.ts');
+    const { acceptSubmission } = await import('#http/submit/pipeline.ts');
+    const { meter, reset } = meterDynamoDb(dynamodb);
+    const plain = await newForm('pro', { fields });
+    const connected = await newForm('pro', { fields });
+    await connect(connected, 'slack', (await chatReceiver('slack')).url);
+    await connect(connected, 'discord', (await chatReceiver('discord')).url);
+    const units = async (form: TestForm) => {
+      reset();
+      const outcome = await acceptSubmission(
+        {
+          key: form.key,
+          contentType: 'application/json',
+          body: Buffer.from(JSON.stringify({ name: 'Ada', message: crypto.randomUUID() })),
+          ip: '203.0.113.9',
+          country: 'NL',
+          deviceClass: 'desktop' as const,
+          userAgent: 'integrations-meter',
+          origin: undefined,
+          referer: undefined,
+        },
+        new Date(),
+      );
+      expect(outcome.kind).toBe('stored');
+      const writes = { writes: meter.writeCapacity, calls: [...meter.calls] };
+      return { ...writes, id: outcome.kind === 'stored' ? outcome.submissionId : '' };
+    };
+    const without = await units(plain);
+    const withBoth = await units(connected);
+    expect({ ...withBoth, id: '' }).toEqual({ ...without, id: '' });
+    // Announced as any post: both messages delivered before the receivers close.
+    await deliveryWhen(connected, 'slack', withBoth.id, 'delivered');
+    await deliveryWhen(connected, 'discord', withBoth.id, 'delivered');
+    expect(without.writes).toBeGreaterThan(0);
+    process.stdout.write(
+      `accepted post: ${without.writes} write units, with or without integrations\n`,
     );
   });
 });
