@@ -1,6 +1,3 @@
-import * as z from 'zod/mini';
-import { inEnglish } from './validation-issues.ts';
-
 /**
  * A form's integrations (docs/integrations.md#the-api): each kind connected
  * at most once per form, stored beside the form (`INTEGRATION#<kind>`), the
@@ -53,15 +50,6 @@ const CHAT_URL_RULES: Record<ChatKind, { hosts: readonly string[]; path: RegExp;
   };
 
 export const CHAT_URL_MAX_LENGTH = 2048;
-
-/** `PUT /v1/forms/{id}/integrations/{kind}`'s body for Slack and Discord; the URL's rules are the kind's. */
-export const chatIntegrationInput = inEnglish(
-  z.strictObject({
-    webhookUrl: z
-      .string()
-      .check(z.maxLength(CHAT_URL_MAX_LENGTH, 'Must be at most 2,048 characters')),
-  }),
-);
 
 /**
  * Why `url` cannot be the kind's incoming-webhook URL, or undefined when it

@@ -23,7 +23,7 @@ import {
   shardDeletes,
   sumCounters,
 } from './form-counters.ts';
-import { integrationItem } from './integrations.ts';
+import { integrationItem } from './integration-items.ts';
 import {
   FORM_META_PREFIX,
   formKey,

@@ -11,17 +11,10 @@ import {
   withoutKind,
 } from '#domain/integrations.ts';
 import { batchGetAll } from './batches.ts';
+import { integrationItem } from './integration-items.ts';
 import { formKey, INTEGRATION_PREFIX, integrationKey, stripPlumbing } from './keys.ts';
 import { AGAIN, retrying, updateIf } from './retries.ts';
 import { getItem, itemsWithPrefix, type TableTransactItem, transact } from './table.ts';
-
-export function integrationItem(integration: ChatIntegration): Record<string, unknown> {
-  return {
-    ...integrationKey(integration.formId, integration.kind),
-    entity: 'integration',
-    ...integration,
-  };
-}
 
 export async function getIntegration(
   formId: string,

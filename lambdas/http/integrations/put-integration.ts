@@ -1,9 +1,9 @@
 import { config } from '#config';
 import { webhookHostOf } from '#domain/audit.ts';
 import { invalidRequest, planRequired } from '#domain/errors.ts';
+import { chatIntegrationInput } from '#domain/integration-input.ts';
 import {
   changeChatUrl,
-  chatIntegrationInput,
   chatUrlProblem,
   connectChat,
   toChatIntegrationView,
