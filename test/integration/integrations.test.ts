@@ -246,9 +246,10 @@ describe('a stored submission reaches Slack and Discord', () => {
     expect(slack.received).toHaveLength(2);
   });
 
-  it('429 then success: delivered once, after a retry', async () => {
+  it('429 then success: delivered once, after the longer Retry-After', async () => {
     const slack = await chatReceiver('slack');
-    slack.script([{ status: 429, headers: { 'retry-after': '1' } }], { status: 200, body: 'ok' });
+    // The test schedule's first delay is 1 s (±20 %): Slack's Retry-After asks for 3.
+    slack.script([{ status: 429, headers: { 'retry-after': '3' } }], { status: 200, body: 'ok' });
     const form = await newForm('pro', { fields });
     await connect(form, 'slack', slack.url);
     const submissionId = await post(form);
@@ -258,6 +259,7 @@ describe('a stored submission reaches Slack and Discord', () => {
       ['delivered', 200],
     ]);
     expect(slack.received).toHaveLength(2);
+    expect(slack.received[1]!.at - slack.received[0]!.at).toBeGreaterThanOrEqual(2_900);
   });
 
   it('a 400 fails at once and marks the integration failing; the next submission tries once and heals it', async () => {
