@@ -42,6 +42,12 @@ const FOLDER_WORDS: Record<string, string> = {
   spam: 'the spam',
 };
 
+const KIND_WORDS: Record<string, string> = {
+  slack: 'a Slack channel',
+  discord: 'a Discord channel',
+  sheets: 'a Google sheet',
+};
+
 const SENTENCES: Record<AuditAction, (said: Said) => string> = {
   'auth.signed_in': (s) =>
     `${s.who} signed in with ${s.text('method') === 'code' ? 'an emailed code' : 'an emailed link'}`,
@@ -86,6 +92,12 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
     s.count('count') === 0
       ? `${s.who} asked to erase one person's submissions by their email address: none were left`
       : `${s.who} erased ${plural(s.count('count'), 'submission')} of one person, found by their email address, in ${plural(s.count('forms'), 'form')}`,
+  'integration.connected': (s) =>
+    `${s.who} connected ${s.form} to ${KIND_WORDS[s.text('kind')] ?? 'an integration'}${s.text('copiedFrom') ? ' (copied with the form)' : ''}`,
+  'integration.url_changed': (s) =>
+    `${s.who} pointed ${s.form} at another ${KIND_WORDS[s.text('kind')]?.slice(2) ?? 'integration'}`,
+  'integration.disconnected': (s) =>
+    `${s.who} disconnected ${s.form} from ${KIND_WORDS[s.text('kind')] ?? 'an integration'}`,
   'privacy.exported': (s) =>
     `${s.who} downloaded every submission of one person, found by their email address`,
   'submissions.deleted': (s) => {

@@ -51,6 +51,7 @@ export function attemptWords(attempt: Attempt): string {
 
 const CANCELLED: Record<NonNullable<Delivery['cancelReason']>, string> = {
   webhook_removed: 'the webhook was disconnected before it was sent',
+  integration_removed: 'the integration was disconnected before it was sent',
   plan_not_pro: 'webhooks need the Pro plan',
   submission_deleted: 'the submission was deleted',
 };

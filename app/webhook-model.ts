@@ -21,6 +21,7 @@ export const STATUS_WORDS: Record<DeliveryStatus, string> = {
 
 export const CANCEL_WORDS: Record<CancelReason, string> = {
   webhook_removed: 'the webhook was disconnected',
+  integration_removed: 'the integration was disconnected',
   plan_not_pro: 'the team left the Pro plan',
   submission_deleted: 'the submission was deleted',
 };

@@ -38,11 +38,14 @@ export type MetricName =
   /** Spam past its retention deleted by the `spamPurger` worker; the value is how many. */
   | 'ExpiredSpamDeleted'
   | 'RetentionDeleted'
-  /** Webhook attempts by outcome: a 2xx, one to try again, one not retried or out of time. */
+  /**
+   * Attempts of the webhooks queue's messages (the webhook, Slack and Discord alike) by
+   * outcome: a 2xx, one to try again, one not retried or out of time.
+   */
   | 'WebhookDelivered'
   | 'WebhookRetried'
   | 'WebhookFailed'
-  /** Deliveries ended unsent, dimension `reason`: `webhook_removed`, `plan_not_pro`, `submission_deleted`. */
+  /** Deliveries ended unsent, dimension `reason`: `webhook_removed`, `integration_removed`, `plan_not_pro`, `submission_deleted`. */
   | 'WebhookCancelled'
   /** Emails sent, refused for good by SES (not retried), or failed for now (retried). */
   | 'EmailSent'

@@ -64,7 +64,11 @@ const managementDefaults = {
  */
 const formDefaults = { ...managementDefaults, group: 'forms' } as const;
 
-/** A form's webhook and its delivery log: set up once, read now and then; one function. */
+/**
+ * A form's webhook, its integrations and their delivery logs: set up once,
+ * read now and then; one function (no room for more under CloudFormation's
+ * 500 resources).
+ */
 const webhookDefaults = { ...managementDefaults, group: 'webhooks' } as const;
 
 /**
@@ -346,6 +350,53 @@ export const routes: readonly Route[] = [
     handler: 'http/webhooks/retry-delivery.ts',
     access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:webhooks:send'],
     summary: 'Sends a failed delivery again with the same webhook-id and a fresh retry schedule.',
+  },
+  {
+    ...webhookDefaults,
+    name: 'getIntegrations',
+    method: 'GET',
+    path: '/v1/forms/{id}/integrations',
+    handler: 'http/integrations/get-integrations.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      "The form's webhook, Sheets, Slack and Discord: each null or its status, last error and settings (chat URLs cut).",
+  },
+  {
+    ...webhookDefaults,
+    name: 'putIntegration',
+    method: 'PUT',
+    path: '/v1/forms/{id}/integrations/{kind}',
+    handler: 'http/integrations/put-integration.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Connects Slack or Discord by its incoming-webhook URL (Pro), or changes the URL.',
+  },
+  {
+    ...webhookDefaults,
+    name: 'deleteIntegration',
+    method: 'DELETE',
+    path: '/v1/forms/{id}/integrations/{kind}',
+    handler: 'http/integrations/delete-integration.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    summary: 'Disconnects an integration; its queued messages end cancelled.',
+  },
+  {
+    ...webhookDefaults,
+    name: 'listIntegrationDeliveries',
+    method: 'GET',
+    path: '/v1/forms/{id}/integrations/{kind}/deliveries',
+    handler: 'http/integrations/list-integration-deliveries.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    summary:
+      "An integration's deliveries newest first, with every attempt; as the webhook's delivery log.",
+  },
+  {
+    ...webhookDefaults,
+    name: 'retryIntegrationDelivery',
+    method: 'POST',
+    path: '/v1/forms/{id}/integrations/{kind}/deliveries/{deliveryId}/retry',
+    handler: 'http/integrations/retry-integration-delivery.ts',
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:webhooks:send'],
+    summary: "Sends an integration's failed delivery again with a fresh retry schedule.",
   },
   {
     ...managementDefaults,

@@ -20,6 +20,11 @@ import type { contract as rotateWebhookSecret } from '#http/webhooks/rotate-webh
 import type { contract as deleteWebhook } from '#http/webhooks/delete-webhook.ts';
 import type { contract as listWebhookDeliveries } from '#http/webhooks/list-deliveries.ts';
 import type { contract as retryWebhookDelivery } from '#http/webhooks/retry-delivery.ts';
+import type { contract as getIntegrations } from '#http/integrations/get-integrations.ts';
+import type { contract as putIntegration } from '#http/integrations/put-integration.ts';
+import type { contract as deleteIntegration } from '#http/integrations/delete-integration.ts';
+import type { contract as listIntegrationDeliveries } from '#http/integrations/list-integration-deliveries.ts';
+import type { contract as retryIntegrationDelivery } from '#http/integrations/retry-integration-delivery.ts';
 import type { contract as exportSubmissionsCsv } from '#http/submissions/export-csv.ts';
 import type { contract as erasePersonSubmissions } from '#http/privacy/erase-by-email.ts';
 import type { contract as exportPersonSubmissions } from '#http/privacy/export-by-email.ts';
@@ -67,6 +72,11 @@ export interface RouteContracts {
   deleteWebhook: typeof deleteWebhook;
   listWebhookDeliveries: typeof listWebhookDeliveries;
   retryWebhookDelivery: typeof retryWebhookDelivery;
+  getIntegrations: typeof getIntegrations;
+  putIntegration: typeof putIntegration;
+  deleteIntegration: typeof deleteIntegration;
+  listIntegrationDeliveries: typeof listIntegrationDeliveries;
+  retryIntegrationDelivery: typeof retryIntegrationDelivery;
   exportSubmissionsCsv: typeof exportSubmissionsCsv;
   erasePersonSubmissions: typeof erasePersonSubmissions;
   exportPersonSubmissions: typeof exportPersonSubmissions;
@@ -115,6 +125,11 @@ export const ROUTE_ADDRESSES = {
   deleteWebhook: ['DELETE', '/v1/forms/{id}/webhook'],
   listWebhookDeliveries: ['GET', '/v1/forms/{id}/webhook/deliveries'],
   retryWebhookDelivery: ['POST', '/v1/forms/{id}/webhook/deliveries/{deliveryId}/retry'],
+  getIntegrations: ['GET', '/v1/forms/{id}/integrations'],
+  putIntegration: ['PUT', '/v1/forms/{id}/integrations/{kind}'],
+  deleteIntegration: ['DELETE', '/v1/forms/{id}/integrations/{kind}'],
+  listIntegrationDeliveries: ['GET', '/v1/forms/{id}/integrations/{kind}/deliveries'],
+  retryIntegrationDelivery: ['POST', '/v1/forms/{id}/integrations/{kind}/deliveries/{deliveryId}/retry'],
   exportSubmissionsCsv: ['GET', '/v1/forms/{id}/export.csv'],
   erasePersonSubmissions: ['POST', '/v1/privacy/erasures'],
   exportPersonSubmissions: ['GET', '/v1/privacy/submissions'],

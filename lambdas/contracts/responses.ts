@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { AUDIT_ACTIONS } from '#domain/audit.ts';
 import { EMAIL_STATUSES } from '#domain/email-outcomes.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
+import { INTEGRATION_KINDS } from '#domain/integrations.ts';
 import { ROLES } from '#domain/members.ts';
 import { FOLDERS } from '#domain/submission-folders.ts';
 import { SPAM_REASONS } from '#domain/submission-model.ts';
@@ -74,6 +75,8 @@ const Form = z.object({
   createdAt: dateTime(),
   updatedAt: dateTime(),
   captchaSecretKeySet: z.boolean(),
+  /** The integrations connected (docs/integrations.md#the-api). */
+  integrations: z.array(z.enum(INTEGRATION_KINDS)),
   ...formSettings,
 });
 
@@ -171,6 +174,16 @@ const Delivery = z.object({
   ),
   createdAt: dateTime(),
   updatedAt: dateTime(),
+});
+
+/** A connected Slack or Discord integration; its URL cut (a secret: docs/integrations.md#the-api). */
+const ChatIntegration = z.object({
+  status: z.enum(['active', 'failing']),
+  lastError: nullableString(),
+  connectedAt: dateTime(),
+  lastDeliveryAt: z.nullable(dateTime()),
+  /** The URL with its last path segment cut to 4 characters and `…`. */
+  webhookUrl: z.string().check(z.endsWith('…')),
 });
 
 const Member = z.object({
@@ -337,6 +350,26 @@ export const RESPONSES = {
   Webhook,
   Delivery,
   DeliveryPage: z.object({ deliveries: z.array(Delivery), next: nullableString() }),
+  ChatIntegration,
+  Integrations: z.object({
+    /** The Google service account's address to share a sheet with; null without a key. */
+    serviceAccountEmail: nullableString(),
+    /** The webhook, as `GET /v1/forms/{id}/webhook` shows it but without its secret. */
+    webhook: z.nullable(
+      z.object({
+        url: z.string(),
+        status: z.enum(['active', 'failing']),
+        lastError: nullableString(),
+        connectedAt: dateTime(),
+        /** When the newest delivered delivery of the log was delivered. */
+        lastDeliveryAt: z.nullable(dateTime()),
+      }),
+    ),
+    /** Not connectable yet: always null. */
+    sheets: z.null(),
+    slack: z.nullable(ChatIntegration),
+    discord: z.nullable(ChatIntegration),
+  }),
   SubmitAccepted: z.object({
     ok: z.literal(true),
     /** Absent when the post was dropped as a bot. */

@@ -3,7 +3,8 @@
  * Recorded: sign-ins, failed codes and links, sign-outs and sessions ended,
  * member and API key changes (invitations sent again too), form deletes, bulk deletes of submissions, and every
  * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
- * the webhook connected, changed or disconnected, its secret rotated, the
+ * the webhook connected, changed or disconnected, its secret rotated, an
+ * integration connected, changed or disconnected (its host only), the
  * notification address changed, a CSV export, a form's key rotated, a test
  * submission; how long a form keeps its submissions changed; what the team
  * keeps of visitors' addresses changed; a
@@ -28,6 +29,9 @@ export const AUDIT_ACTIONS = [
   'form.notify_email_changed',
   'form.retention_changed',
   'form.test_submitted',
+  'integration.connected',
+  'integration.url_changed',
+  'integration.disconnected',
   'privacy.erased',
   'privacy.exported',
   'submissions.deleted',

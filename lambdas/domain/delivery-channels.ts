@@ -1,12 +1,13 @@
 import type { PlanName } from './form-gating.ts';
 import type { FormRecord } from './form-model.ts';
+import type { ChatKind } from './integrations.ts';
 
 /**
  * Who hears of a stored submission (docs/delivery.md#who-hears-of-a-submission):
  * each channel is one queue message, carrying ids only, so the workers read
  * the form's settings as they are when they send.
  */
-export type Channel = 'webhook' | 'notification' | 'autoreply';
+export type Channel = 'webhook' | 'notification' | 'autoreply' | ChatKind;
 
 /** One message of the email queue: which email of which submission. */
 export interface EmailJob {
@@ -19,12 +20,19 @@ export interface EmailJob {
 export interface WebhookJob {
   formId: string;
   submissionId: string;
+  /**
+   * The integration it goes to (docs/integrations.md#slack-and-discord);
+   * absent for the webhook, so messages queued before integrations keep working.
+   */
+  channel?: ChatKind;
 }
 
 /**
  * The channels that apply to a new submission:
  * - the webhook when one is connected and the team is Pro, spam included
  *   (receivers filter on `data.spam`), tests included (`data.test`);
+ * - each Slack or Discord integration connected, on Pro, never for spam
+ *   (a channel is read by people), tests included and marked as tests;
  * - the owner notification when `notifyEnabled`, never for spam: the spam
  *   folder exists to keep it out of the inbox;
  * - the auto-reply when `autoreplyEnabled` on Pro and a submitter address
@@ -35,12 +43,15 @@ export function channelsFor(input: {
   form: Pick<FormRecord, 'notifyEnabled' | 'autoreplyEnabled'>;
   plan: PlanName;
   webhookConnected: boolean;
+  /** The Slack and Discord integrations connected. */
+  chats: readonly ChatKind[];
   spam: boolean;
   submitterFound: boolean;
 }): Channel[] {
   const channels: Channel[] = [];
   const pro = input.plan === 'pro';
   if (input.webhookConnected && pro) channels.push('webhook');
+  if (pro && !input.spam) channels.push(...input.chats);
   if (!input.spam && input.form.notifyEnabled) channels.push('notification');
   if (!input.spam && pro && input.form.autoreplyEnabled && input.submitterFound) {
     channels.push('autoreply');

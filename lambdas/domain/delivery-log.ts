@@ -1,10 +1,12 @@
 import { ServiceError } from './errors.ts';
+import type { IntegrationKind } from './integrations.ts';
 import type { CancelReason, DeliveryStatus } from './webhook-delivery.ts';
 
 /**
- * The webhook delivery log of a form (docs/delivery.md#delivery-log): one
- * delivery per submission, identified by the submission's id, with every
- * attempt made. Status values (docs/delivery.md#delivery-statuses):
+ * The delivery log of a form (docs/delivery.md#delivery-log): one delivery
+ * per submission and target (the webhook, or one integration:
+ * docs/integrations.md#deliveries), identified by the submission's id, with
+ * every attempt made. Status values (docs/delivery.md#delivery-statuses):
  * `pending` (queued, not tried yet), `retrying` (an attempt failed in a way
  * worth retrying; the next one is scheduled), and three final ones:
  * `delivered` (a 2xx), `failed` (not retried: a 3xx or 4xx, a refused
@@ -30,20 +32,26 @@ export interface DeliveryAttempt {
   nextAttemptAt: string | null;
 }
 
+/** What a delivery goes to: the form's webhook, or one of its integrations. */
+export type DeliveryTarget = 'webhook' | IntegrationKind;
+
 export interface Delivery {
-  /** The submission's id: one delivery per submission. */
+  /** The submission's id: one delivery per submission (and target). */
   deliveryId: string;
   formId: string;
   submissionId: string;
+  /** The integration it goes to; absent for the webhook (deliveries stored before integrations). */
+  channel?: IntegrationKind;
   /** `webhook-id` of every attempt, so receivers can de-duplicate. */
   webhookId: string;
   status: DeliveryStatus;
   /** Why it was cancelled, while `cancelled`. */
   cancelReason?: CancelReason;
   /**
-   * `createdAt` of the webhook connection the delivery is for: a disconnect
-   * ends it, and a webhook connected since is another connection. Absent on
-   * deliveries stored before connections were told apart (any connection).
+   * When the connection the delivery is for was made (the webhook's
+   * `createdAt`, an integration's `connectedAt`): a disconnect ends it, and
+   * one connected since is another connection. Absent on webhook deliveries
+   * stored before connections were told apart (any connection).
    */
   webhookConnectedAt?: string;
   /** Newest last; the last KEPT_ATTEMPTS only. */
@@ -61,6 +69,8 @@ export const DELIVERY_RETENTION_SECONDS = 30 * 86_400;
 export function pendingDelivery(input: {
   formId: string;
   submissionId: string;
+  /** The integration it goes to; undefined for the webhook. */
+  channel?: IntegrationKind | undefined;
   webhookId: string;
   /** The connection it is for (the webhook's `createdAt`), when known. */
   webhookConnectedAt: string | undefined;
@@ -71,6 +81,7 @@ export function pendingDelivery(input: {
     deliveryId: input.submissionId,
     formId: input.formId,
     submissionId: input.submissionId,
+    ...(input.channel ? { channel: input.channel } : {}),
     webhookId: input.webhookId,
     status: 'pending',
     ...(input.webhookConnectedAt ? { webhookConnectedAt: input.webhookConnectedAt } : {}),
@@ -95,22 +106,26 @@ export function withAttempt(delivery: Delivery, attempt: DeliveryAttempt): Deliv
  * What to send the delivery with, or why it cannot be sent now: checked
  * when its message comes, as things are then (messages carry ids only).
  */
-export function sendableOrCancelled<S, W extends { createdAt: string }>(input: {
+export function sendableOrCancelled<S, T>(input: {
   delivery: Pick<Delivery, 'webhookConnectedAt'>;
   /** The submission now, unless deleted. */
   submission: S | undefined;
-  /** The form's webhook now, if one is connected. */
-  webhook: W | undefined;
+  /** What it goes to now (the form's webhook, or the integration), if connected. */
+  target: T | undefined;
+  /** When that connection was made (the webhook's `createdAt`, an integration's `connectedAt`). */
+  connectedAt: (target: T) => string;
+  /** The reason when it is not connected: `webhook_removed` or `integration_removed`. */
+  removed: Extract<CancelReason, 'webhook_removed' | 'integration_removed'>;
   pro: boolean;
-}): { submission: S; webhook: W } | { cancel: CancelReason } {
-  const { delivery, submission, webhook } = input;
+}): { submission: S; target: T } | { cancel: CancelReason } {
+  const { delivery, submission, target } = input;
   if (submission === undefined) return { cancel: 'submission_deleted' };
-  if (webhook === undefined) return { cancel: 'webhook_removed' };
-  if (delivery.webhookConnectedAt && delivery.webhookConnectedAt !== webhook.createdAt) {
-    return { cancel: 'webhook_removed' };
+  if (target === undefined) return { cancel: input.removed };
+  if (delivery.webhookConnectedAt && delivery.webhookConnectedAt !== input.connectedAt(target)) {
+    return { cancel: input.removed };
   }
   if (!input.pro) return { cancel: 'plan_not_pro' };
-  return { submission, webhook };
+  return { submission, target };
 }
 
 /** The delivery ended without an attempt: final, its attempts kept. */
@@ -187,7 +202,7 @@ export function assertRetryable(delivery: Delivery): void {
 
 /**
  * A failed or cancelled delivery sent again by hand: pending, for the
- * webhook connected now, its attempts kept.
+ * webhook (or integration) connected now, its attempts kept.
  */
 export function requeued(delivery: Delivery, webhookConnectedAt: string, now: Date): Delivery {
   const { cancelReason: _ended, ...rest } = delivery;

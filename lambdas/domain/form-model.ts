@@ -1,3 +1,5 @@
+import type { IntegrationKind } from './integrations.ts';
+
 /** The form as the service stores it and as the API shows it. */
 
 export const FORM_TYPES = ['contact', 'waitlist', 'feedback', 'rsvp', 'custom'] as const;
@@ -106,6 +108,12 @@ export interface FormRecord extends FormSettings {
   /** Public form key, always lower case. */
   key: string;
   captchaSecretKey: string | null;
+  /**
+   * The integrations connected (docs/integrations.md#the-api), written in
+   * the transaction that connects or disconnects one; absent on forms
+   * stored before integrations (none).
+   */
+  integrations?: IntegrationKind[];
   /** Stored submissions that are neither spam nor test. */
   submissionCount: number;
   createdAt: string;
@@ -117,6 +125,8 @@ export interface FullForm extends FormSettings {
   key: string;
   endpoint: string;
   captchaSecretKeySet: boolean;
+  /** The integrations connected, in a fixed order (sheets, slack, discord). */
+  integrations: IntegrationKind[];
   userId: string;
   createdAt: string;
   updatedAt: string;
@@ -149,6 +159,7 @@ export function toFullForm(form: FormRecord, baseUrl: string): FullForm {
     ...visible,
     endpoint: endpointOf(baseUrl, form.key),
     captchaSecretKeySet: captchaSecretKey !== null,
+    integrations: form.integrations ?? [],
   };
 }
 

@@ -33,11 +33,16 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * Why a delivery was cancelled, found when its message came to be sent:
- * the webhook it was queued for was disconnected (a webhook connected since
- * is another connection), the team is no longer on Pro, or the submission
- * was deleted.
+ * the webhook or integration it was queued for was disconnected (one
+ * connected since is another connection), the team is no longer on Pro, or
+ * the submission was deleted.
  */
-export const CANCEL_REASONS = ['webhook_removed', 'plan_not_pro', 'submission_deleted'] as const;
+export const CANCEL_REASONS = [
+  'webhook_removed',
+  'integration_removed',
+  'plan_not_pro',
+  'submission_deleted',
+] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 export type AttemptError = 'timeout' | 'network' | 'refused_address' | 'invalid_url';

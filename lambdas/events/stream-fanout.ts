@@ -1,7 +1,13 @@
 import { enqueue } from '#aws/queues.ts';
-import { channelsFor, type EmailJob, type WebhookJob } from '#domain/delivery-channels.ts';
-import { pendingDelivery } from '#domain/delivery-log.ts';
+import {
+  type Channel,
+  channelsFor,
+  type EmailJob,
+  type WebhookJob,
+} from '#domain/delivery-channels.ts';
+import { type DeliveryTarget, pendingDelivery } from '#domain/delivery-log.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
+import { type ChatKind, isChatKind } from '#domain/integrations.ts';
 import { webhookMessageId } from '#domain/webhook-signature.ts';
 import { log } from '#log';
 import { getDelivery, putPendingDelivery } from '#store/deliveries.ts';
@@ -13,12 +19,14 @@ import { streamWorker } from './batch-worker.ts';
  * Runs on every inserted submission (filter INSERTED_SUBMISSION_PATTERN,
  * test submissions included): one queue message per channel that applies,
  * carrying ids only. The submission comes from the record's image; each
- * form's settings, team and webhook are read once per batch (a form that
+ * form's settings, team, webhook and integrations are read once per batch (a form that
  * receives many posts at once, or a seeded one, costs one read a batch). A
  * retried record sends its messages again; the workers send each webhook
  * delivery and email once all the same (the delivery log and the email
- * marks), and the `webhook-id` is the submission's. Records are handled at
- * once: no submission's announcement depends on another's.
+ * marks), and the `webhook-id` is the submission's. Each Slack and Discord
+ * integration is one more message on the webhooks queue, with its own
+ * delivery in the log (docs/integrations.md#slack-and-discord). Records are
+ * handled at once: no submission's announcement depends on another's.
  */
 export const handler = streamWorker(
   () => {
@@ -41,27 +49,25 @@ export const handler = streamWorker(
         form,
         plan: team.plan,
         webhookConnected: context.webhook !== undefined,
+        chats: context.integrations.map((integration) => integration.kind).filter(isChatKind),
         spam: submission.isSpam,
         submitterFound: submitterAddress(submission, form, hints) !== undefined,
       });
-      if (channels.includes('webhook')) {
-        const webhookId = webhookMessageId(submissionId);
-        const now = new Date();
-        const delivery = pendingDelivery({
-          formId,
-          submissionId,
-          webhookId,
-          webhookConnectedAt: context.webhook?.createdAt,
-          now,
-        });
-        // Queued once: a retried fan-out queues again only a delivery nothing has tried yet
-        // (its first message may never have been sent), so no second retry chain starts.
-        if ((await putPendingDelivery(delivery, now)) || (await untried(formId, submissionId))) {
-          await enqueue('webhooks', [{ formId, submissionId } satisfies WebhookJob]);
+      const sends: WebhookJob[] = [];
+      for (const channel of channels.filter(isDelivered)) {
+        const connectedAt =
+          channel === 'webhook'
+            ? context.webhook?.createdAt
+            : context.integrations.find((integration) => integration.kind === channel)?.connectedAt;
+        if (await queuedOnce(formId, submissionId, channel, connectedAt)) {
+          sends.push(
+            channel === 'webhook' ? { formId, submissionId } : { formId, submissionId, channel },
+          );
         }
       }
+      if (sends.length > 0) await enqueue('webhooks', sends);
       const emails = channels
-        .filter((channel) => channel !== 'webhook')
+        .filter((channel) => channel === 'notification' || channel === 'autoreply')
         .map((kind): EmailJob => ({ formId, submissionId, kind }));
       if (emails.length > 0) await enqueue('emails', emails);
       if (channels.length > 0) log.info('submission announced', { formId, submissionId, channels });
@@ -73,7 +79,31 @@ export const handler = streamWorker(
 
 type StreamImage = Parameters<typeof submissionOfImage>[0];
 
-async function untried(formId: string, submissionId: string): Promise<boolean> {
-  const delivery = await getDelivery(formId, submissionId);
-  return delivery?.status === 'pending' && delivery.attempts.length === 0;
+const isDelivered = (channel: Channel): channel is 'webhook' | ChatKind =>
+  channel === 'webhook' || isChatKind(channel);
+
+/**
+ * Records the pending delivery and says whether to queue its message:
+ * queued once, as a retried fan-out queues again only a delivery nothing
+ * has tried yet (its first message may never have been sent), so no second
+ * retry chain starts.
+ */
+async function queuedOnce(
+  formId: string,
+  submissionId: string,
+  target: DeliveryTarget & ('webhook' | ChatKind),
+  connectedAt: string | undefined,
+): Promise<boolean> {
+  const now = new Date();
+  const delivery = pendingDelivery({
+    formId,
+    submissionId,
+    channel: target === 'webhook' ? undefined : target,
+    webhookId: webhookMessageId(submissionId),
+    webhookConnectedAt: connectedAt,
+    now,
+  });
+  if (await putPendingDelivery(delivery, now)) return true;
+  const stored = await getDelivery(formId, submissionId, target);
+  return stored?.status === 'pending' && stored.attempts.length === 0;
 }

@@ -1,24 +1,32 @@
 import type { SQSRecord } from 'aws-lambda';
 import { retryLater, sendToDeadLetters } from '#aws/queues.ts';
 import { config } from '#config';
+import { chatAnswers, discordMessage, slackMessage } from '#domain/chat-messages.ts';
+import { submissionPageUrl } from '#domain/dashboard-links.ts';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
 import {
   attemptNumber,
   cancelledDelivery,
   type Delivery,
   type DeliveryAttempt,
+  type DeliveryTarget,
   pendingDelivery,
   sendableOrCancelled,
   withAttempt,
 } from '#domain/delivery-log.ts';
+import type { FormRecord } from '#domain/form-model.ts';
+import type { ChatIntegration } from '#domain/integrations.ts';
+import type { Submission } from '#domain/submission-model.ts';
 import { type AttemptResult, classifyAttempt, nextDelaySeconds } from '#domain/webhook-delivery.ts';
 import { webhookPayload } from '#domain/webhook-payload.ts';
 import { webhookHeaders, webhookMessageId } from '#domain/webhook-signature.ts';
+import type { Webhook } from '#domain/webhooks.ts';
 import { log } from '#log';
 import { count } from '#metrics';
 import { sendWebhook } from '#net/webhook-sender.ts';
 import { getDelivery, saveDelivery } from '#store/deliveries.ts';
 import { readSubmissionContext } from '#store/delivery-context.ts';
+import { markIntegration } from '#store/integrations.ts';
 import { markWebhook } from '#store/webhooks.ts';
 import { queueWorker } from './batch-worker.ts';
 
@@ -45,28 +53,37 @@ export const DEAD_LETTERED_AFTER = 'deadLetteredAfter';
  * are spent, the worker puts the message there itself. A delivery whose
  * webhook was disconnected, whose team left Pro or whose submission was
  * deleted meanwhile ends `cancelled` with the reason, never left open.
+ * A message with a `channel` is the same for a Slack or Discord
+ * integration (docs/integrations.md#slack-and-discord): its own delivery
+ * log, its body from chat-messages.ts, no signature.
  */
 // Deliveries are independent: a slow receiver does not hold up the batch's others.
 export const handler = queueWorker(() => deliver, { parallel: true });
 
 async function deliver(record: SQSRecord): Promise<void> {
   const job = JSON.parse(record.body) as WebhookJob;
-  const context = await readSubmissionContext(job.formId, job.submissionId);
+  const channel = job.channel;
+  const target: DeliveryTarget = channel ?? 'webhook';
+  const context = await readSubmissionContext(job.formId, job.submissionId, channel);
   if (!context) {
     // The form is gone, and its delivery log with it: nothing to record.
     log.info('webhook delivery skipped', { ...job, reason: 'form deleted' });
     return;
   }
+  const outbound = channel
+    ? chatOutbound(context.integrations[0])
+    : webhookOutbound(context.webhook);
   const webhookId = webhookMessageId(job.submissionId);
   const now = new Date();
-  const stored = await getDelivery(job.formId, job.submissionId);
+  const stored = await getDelivery(job.formId, job.submissionId, target);
   const delivery =
     stored ??
     pendingDelivery({
       formId: job.formId,
       submissionId: job.submissionId,
+      channel,
       webhookId,
-      webhookConnectedAt: context.webhook?.createdAt,
+      webhookConnectedAt: outbound?.connectedAt,
       now,
     });
   // A delivered webhook is never sent again. A failed one is sent again only by a fresh
@@ -80,7 +97,9 @@ async function deliver(record: SQSRecord): Promise<void> {
   const sendable = sendableOrCancelled({
     delivery,
     submission: context.submission,
-    webhook: context.webhook,
+    target: outbound,
+    connectedAt: (each) => each.connectedAt,
+    removed: channel ? 'integration_removed' : 'webhook_removed',
     pro: context.team.plan === 'pro',
   });
   if ('cancel' in sendable) {
@@ -90,14 +109,11 @@ async function deliver(record: SQSRecord): Promise<void> {
     }
     return;
   }
-  const { submission, webhook } = sendable;
+  const { submission } = sendable;
 
-  const body = webhookPayload(submission, now, submission.isSpam);
-  const timestamp = Math.floor(now.getTime() / 1000);
   const result = await sendWebhook({
-    url: webhook.url,
-    body,
-    headers: webhookHeaders({ secret: webhook.secret, id: webhookId, timestamp, body }),
+    url: sendable.target.url,
+    ...sendable.target.request(submission, context.form, webhookId, now),
     allowLoopback: config.webhookAllowLoopback,
   });
   const verdict = classifyAttempt(result);
@@ -152,8 +168,7 @@ async function deliver(record: SQSRecord): Promise<void> {
 
   if (outcome === 'delivered') {
     count('WebhookDelivered');
-    if (webhook.state !== 'active')
-      await markWebhook(job.formId, { state: 'active', lastError: null }, now);
+    await sendable.target.delivered(now);
     return;
   }
   if (outcome === 'retrying') {
@@ -162,12 +177,82 @@ async function deliver(record: SQSRecord): Promise<void> {
     throw new RetryLater(`attempt ${attempt} will be retried in ${delay} s`);
   }
   count('WebhookFailed');
-  await markWebhook(job.formId, { state: 'failing', lastError: lastErrorOf(result, verdict) }, now);
+  await sendable.target.failed(lastErrorOf(result, verdict, sendable.target.receiver), now);
 }
 
-function lastErrorOf(result: AttemptResult, verdict: 'retry' | 'fail' | 'delivered'): string {
+/**
+ * Where a message of the webhooks queue goes and how: the form's webhook
+ * (signed Standard Webhooks body) or a Slack or Discord integration (the
+ * chat's own JSON, no signature: docs/integrations.md#slack-and-discord).
+ * The same sender, guard, timeout and retry rules for all.
+ */
+interface Outbound {
+  url: string;
+  /** When the connection was made: a delivery queued for another one is cancelled. */
+  connectedAt: string;
+  /** Who answered, in lastError's words. */
+  receiver: string;
+  request(
+    submission: Submission,
+    form: FormRecord,
+    webhookId: string,
+    now: Date,
+  ): { body: string; headers: Record<string, string> };
+  delivered(now: Date): Promise<unknown>;
+  failed(lastError: string, now: Date): Promise<unknown>;
+}
+
+function webhookOutbound(webhook: Webhook | undefined): Outbound | undefined {
+  if (!webhook) return undefined;
+  return {
+    url: webhook.url,
+    connectedAt: webhook.createdAt,
+    receiver: 'the receiver',
+    request(submission, _form, webhookId, now) {
+      const body = webhookPayload(submission, now, submission.isSpam);
+      const timestamp = Math.floor(now.getTime() / 1000);
+      const headers = webhookHeaders({ secret: webhook.secret, id: webhookId, timestamp, body });
+      return { body, headers };
+    },
+    // One write only when it changes: most deliveries find the webhook active.
+    delivered: (now) =>
+      webhook.state === 'active'
+        ? Promise.resolve()
+        : markWebhook(webhook.formId, { state: 'active', lastError: null }, now),
+    failed: (lastError, now) => markWebhook(webhook.formId, { state: 'failing', lastError }, now),
+  };
+}
+
+function chatOutbound(integration: ChatIntegration | undefined): Outbound | undefined {
+  if (!integration) return undefined;
+  return {
+    url: integration.webhookUrl,
+    connectedAt: integration.connectedAt,
+    receiver: integration.kind === 'slack' ? 'Slack' : 'Discord',
+    request(submission, form) {
+      const input = {
+        formName: form.name,
+        answers: chatAnswers(submission, form),
+        submissionUrl: submissionPageUrl(config.baseUrl, form.id, submission.id),
+        isTest: submission.isTest,
+        createdAt: submission.createdAt,
+      };
+      const message = integration.kind === 'slack' ? slackMessage(input) : discordMessage(input);
+      return { body: JSON.stringify(message), headers: {} };
+    },
+    // Every success sets lastDeliveryAt (docs/integrations.md#the-api).
+    delivered: (now) => markIntegration(integration, { status: 'active' }, now),
+    failed: (lastError, now) => markIntegration(integration, { status: 'failing', lastError }, now),
+  };
+}
+
+function lastErrorOf(
+  result: AttemptResult,
+  verdict: 'retry' | 'fail' | 'delivered',
+  receiver: string,
+): string {
   const what =
-    result.kind === 'response' ? `the receiver answered HTTP ${result.status}` : result.message;
+    result.kind === 'response' ? `${receiver} answered HTTP ${result.status}` : result.message;
   return verdict === 'retry' ? `${what}; no more retries (about two hours of them)` : what;
 }
 

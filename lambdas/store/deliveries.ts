@@ -1,21 +1,43 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
-import { DELIVERY_RETENTION_SECONDS, type Delivery } from '#domain/delivery-log.ts';
+import {
+  DELIVERY_RETENTION_SECONDS,
+  type Delivery,
+  type DeliveryTarget,
+} from '#domain/delivery-log.ts';
 import { type EmailEvent, fateRank } from '#domain/email-events.ts';
 import type { EmailMark } from '#domain/email-outcomes.ts';
+import { INTEGRATION_KINDS } from '#domain/integrations.ts';
 import type { DeliveryStatus } from '#domain/webhook-delivery.ts';
 import { batchWriteAll } from './batches.ts';
 import { documents } from './client.ts';
-import { DELIVERY_PREFIX, deliveryKey, emailMarkKey, formKey, stripPlumbing } from './keys.ts';
+import {
+  DELIVERY_PREFIX,
+  deliveryKey,
+  emailMarkKey,
+  formKey,
+  integrationDeliveryKey,
+  integrationDeliveryPrefix,
+  stripPlumbing,
+} from './keys.ts';
 import { updateIf } from './retries.ts';
 import { getItem } from './table.ts';
 
 const expiresAt = (now: Date, seconds: number) => Math.floor(now.getTime() / 1000) + seconds;
 
+/** A delivery's key: the webhook's log, or one integration's (docs/integrations.md#deliveries). */
+const keyOf = (formId: string, target: DeliveryTarget, submissionId: string) =>
+  target === 'webhook'
+    ? deliveryKey(formId, submissionId)
+    : integrationDeliveryKey(formId, target, submissionId);
+
+const prefixOf = (target: DeliveryTarget) =>
+  target === 'webhook' ? DELIVERY_PREFIX : integrationDeliveryPrefix(target);
+
 function deliveryItem(delivery: Delivery, now: Date): Record<string, unknown> {
   return {
-    ...deliveryKey(delivery.formId, delivery.submissionId),
+    ...keyOf(delivery.formId, delivery.channel ?? 'webhook', delivery.submissionId),
     entity: 'delivery',
     ...delivery,
     expiresAt: expiresAt(now, DELIVERY_RETENTION_SECONDS),
@@ -70,8 +92,9 @@ async function putIf(
 export async function getDelivery(
   formId: string,
   deliveryId: string,
+  target: DeliveryTarget = 'webhook',
 ): Promise<Delivery | undefined> {
-  const item = await getItem(deliveryKey(formId, deliveryId), { consistent: true });
+  const item = await getItem(keyOf(formId, target, deliveryId), { consistent: true });
   return item ? stripPlumbing<Delivery>(item) : undefined;
 }
 
@@ -86,7 +109,8 @@ const MAX_QUERIES = 10;
 const QUERY_ITEMS = 100;
 
 /**
- * A page of the form's deliveries, newest first, optionally of one status.
+ * A page of the form's deliveries to `target` (default the webhook), newest
+ * first, optionally of one status.
  * With `submissionId`, only that submission's delivery: the delivery's key is
  * the submission's id, so it is one read, whatever the log's length.
  * The filter is applied after the read, so reading goes on until the page is
@@ -96,10 +120,18 @@ const QUERY_ITEMS = 100;
  */
 export async function listDeliveries(
   formId: string,
-  options: { status?: DeliveryStatus; limit: number; after?: string; submissionId?: string },
+  options: {
+    status?: DeliveryStatus;
+    limit: number;
+    after?: string;
+    submissionId?: string;
+    target?: DeliveryTarget;
+  },
 ): Promise<DeliveryPage> {
+  const target = options.target ?? 'webhook';
+  const prefix = prefixOf(target);
   if (options.submissionId !== undefined) {
-    const one = await getDelivery(formId, options.submissionId.toLowerCase());
+    const one = await getDelivery(formId, options.submissionId.toLowerCase(), target);
     const kept =
       one !== undefined &&
       (options.status === undefined || one.status === options.status) &&
@@ -108,7 +140,7 @@ export async function listDeliveries(
   }
   let deliveries: Delivery[] = [];
   let start: Record<string, unknown> | undefined = options.after
-    ? deliveryKey(formId, options.after)
+    ? keyOf(formId, target, options.after)
     : undefined;
   let queries = 0;
   do {
@@ -121,7 +153,7 @@ export async function listDeliveries(
         ExpressionAttributeNames: options.status ? { '#status': 'status' } : undefined,
         ExpressionAttributeValues: {
           ':pk': formKey(formId).pk,
-          ':prefix': DELIVERY_PREFIX,
+          ':prefix': prefix,
           ...(options.status ? { ':status': options.status } : {}),
         },
         ScanIndexForward: false,
@@ -139,7 +171,7 @@ export async function listDeliveries(
   }
   if (!start) return { deliveries, next: null };
   // Everything read after the last delivery kept was of another status.
-  const lastRead = String(start.sk).slice(DELIVERY_PREFIX.length);
+  const lastRead = String(start.sk).slice(prefix.length);
   return {
     deliveries,
     next: deliveries.length === options.limit ? deliveries.at(-1)!.deliveryId : lastRead,
@@ -332,8 +364,9 @@ export async function releaseEmail(
 
 /**
  * Deletes what the delivery log and the email records keep of erased
- * submissions (docs/privacy.md#erase-by-email): each one's webhook delivery
- * and its notification and autoreply marks. Keys already gone change nothing.
+ * submissions (docs/privacy.md#erase-by-email): each one's webhook delivery,
+ * its delivery to every kind of integration (connected now or not), and its
+ * notification and autoreply marks. Keys already gone change nothing.
  */
 export async function deleteDeliveryRecords(
   formId: string,
@@ -342,6 +375,7 @@ export async function deleteDeliveryRecords(
   const kinds: EmailKind[] = ['notification', 'autoreply'];
   const keys = submissionIds.flatMap((id) => [
     deliveryKey(formId, id),
+    ...INTEGRATION_KINDS.map((kind) => integrationDeliveryKey(formId, kind, id)),
     ...kinds.map((kind) => emailMarkKey(formId, id, kind)),
   ]);
   for (let i = 0; i < keys.length; i += 25) {

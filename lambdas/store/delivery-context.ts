@@ -1,10 +1,19 @@
 import { withSettingDefaults } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
+import type { ChatIntegration, ChatKind } from '#domain/integrations.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { batchGetAll } from './batches.ts';
 import { toSubmission } from './folder-reads.ts';
-import { formKey, stripPlumbing, submissionKey, teamKey, webhookKey } from './keys.ts';
+import { readIntegrations } from './integrations.ts';
+import {
+  formKey,
+  integrationKey,
+  stripPlumbing,
+  submissionKey,
+  teamKey,
+  webhookKey,
+} from './keys.ts';
 import type { EmailHints } from './submissions.ts';
 import { getItem } from './table.ts';
 import type { Team } from './teams.ts';
@@ -21,6 +30,8 @@ export interface FormContext {
   form: FormRecord;
   team: Team;
   webhook: Webhook | undefined;
+  /** Its connected integrations (the fan-out), or the one a delivery goes to (the worker). */
+  integrations: ChatIntegration[];
 }
 
 /** What a delivery worker needs, read as it is now (messages carry ids only). */
@@ -47,13 +58,20 @@ export async function readDeliveryContext(
  * As readDeliveryContext, telling a deleted submission (`submission`
  * undefined) from a deleted form or team (undefined): the webhook worker
  * ends the delivery of the first, and the second takes its deliveries along.
+ * With `channel`, that integration is read in the same BatchGet.
  */
 export async function readSubmissionContext(
   formId: string,
   submissionId: string,
+  channel?: ChatKind,
 ): Promise<(FormContext & { submission?: Submission; hints: EmailHints }) | undefined> {
   const items = await batchGetAll(
-    [submissionKey(formId, submissionId), formKey(formId), webhookKey(formId)],
+    [
+      submissionKey(formId, submissionId),
+      formKey(formId),
+      webhookKey(formId),
+      ...(channel ? [integrationKey(formId, channel)] : []),
+    ],
     CONSISTENT,
   );
   const formContext = await withTeam(items);
@@ -66,9 +84,17 @@ export async function readSubmissionContext(
   };
 }
 
-/** The form, its webhook (one BatchGet) and its team; undefined when the form or team is gone. */
+/**
+ * The form, its webhook (one BatchGet), its team, and the integrations the
+ * form lists (one more BatchGet, only when it lists any); undefined when
+ * the form or team is gone.
+ */
 export async function readFormContext(formId: string): Promise<FormContext | undefined> {
-  return withTeam(await batchGetAll([formKey(formId), webhookKey(formId)], CONSISTENT));
+  const context = await withTeam(
+    await batchGetAll([formKey(formId), webhookKey(formId)], CONSISTENT),
+  );
+  if (!context?.form.integrations?.length) return context;
+  return { ...context, integrations: await readIntegrations(formId, context.form.integrations) };
 }
 
 async function withTeam(items: Record<string, unknown>[]): Promise<FormContext | undefined> {
@@ -82,5 +108,8 @@ async function withTeam(items: Record<string, unknown>[]): Promise<FormContext |
     form,
     team: stripPlumbing<Team>(teamItem),
     webhook: webhookItem ? stripPlumbing<Webhook>(webhookItem) : undefined,
+    integrations: items
+      .filter((item) => item.entity === 'integration')
+      .map((item) => stripPlumbing<ChatIntegration>(item)),
   };
 }

@@ -6,6 +6,7 @@ import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/
 import { newFormKey, withSettingDefaults } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isUuid } from '#domain/ids.ts';
+import type { ChatIntegration } from '#domain/integrations.ts';
 import { type FolderSizes, testCountOf } from '#domain/submission-folders.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { answerCatalogueOf, newAnswerCatalogueItem } from './answer-columns.ts';
@@ -22,6 +23,7 @@ import {
   shardDeletes,
   sumCounters,
 } from './form-counters.ts';
+import { integrationItem } from './integration-items.ts';
 import {
   FORM_META_PREFIX,
   formKey,
@@ -53,7 +55,7 @@ function formKeyMappingItem(key: string, mapping: FormKeyMapping): Record<string
  */
 export async function insertForm(
   form: FormRecord,
-  extras: { webhook?: Webhook } = {},
+  extras: { webhook?: Webhook; integrations?: readonly ChatIntegration[] } = {},
 ): Promise<FormRecord> {
   let candidate = form;
   const keyRetries = {
@@ -105,6 +107,9 @@ export async function insertForm(
               },
             ]
           : []),
+        ...(extras.integrations ?? []).map((integration) => ({
+          Put: { Item: integrationItem({ ...integration, formId: candidate.id }) },
+        })),
       ]);
       return candidate;
     } catch (error) {
@@ -271,7 +276,16 @@ export async function getTeamFormWithColumns(
 }
 
 /** Counters and ownership that a settings update must never overwrite. */
-const NOT_SETTINGS = new Set(['id', 'teamId', 'userId', 'key', 'submissionCount', 'createdAt']);
+const NOT_SETTINGS = new Set([
+  'id',
+  'teamId',
+  'userId',
+  'key',
+  'submissionCount',
+  'createdAt',
+  // Moves only with its integration, in one transaction (store/integrations.ts).
+  'integrations',
+]);
 
 /**
  * Writes the settings that differ between `current` (as read) and `next`.

@@ -144,6 +144,27 @@ export const deliveryKey = (formId: string, submissionId: string) => ({
 export const DELIVERY_PREFIX = 'DELIVERY#';
 
 /**
+ * A form's integration (docs/integrations.md#the-api), in the form's
+ * partition, so deleting the form's items removes it.
+ */
+export const integrationKey = (formId: string, kind: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `${INTEGRATION_PREFIX}${kind}`,
+});
+export const INTEGRATION_PREFIX = 'INTEGRATION#';
+
+/**
+ * A submission's delivery to one integration. Its own prefix: not
+ * `DELIVERY#` (the webhook's log is a Query on that prefix), not `SUB#`
+ * (the stream's submission consumers), not `INTEGRATION#` (the integrations).
+ */
+export const integrationDeliveryKey = (formId: string, kind: string, submissionId: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `${integrationDeliveryPrefix(kind)}${submissionId}`,
+});
+export const integrationDeliveryPrefix = (kind: string) => `IDELIVERY#${kind}#`;
+
+/**
  * One email of a submission: claimed for a lease before the send, final once sent or
  * refused, so a message received twice sends it once (store/deliveries.ts).
  */

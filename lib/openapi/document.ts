@@ -301,6 +301,10 @@ const TAGS = [
   { name: 'Forms', description: 'Forms API.' },
   { name: 'Submissions', description: 'Submissions API.' },
   { name: 'Webhooks', description: 'Webhook settings and deliveries.' },
+  {
+    name: 'Integrations',
+    description: 'Slack, Discord and Google Sheets: connections and deliveries.',
+  },
   { name: 'Hosted forms', description: 'The hosted form page and the embed.' },
   { name: 'Sign-in', description: 'Email sign-in and dashboard sessions.' },
   { name: 'Team', description: 'The team: members, API keys, the audit trail (owners).' },

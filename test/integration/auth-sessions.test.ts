@@ -60,7 +60,8 @@ function requestOf(route: Route) {
     .replace('{index}', '0')
     .replace('{deliveryId}', world.submissionId)
     .replace('{userId}', world.memberUserId)
-    .replace('{keyId}', world.keyId);
+    .replace('{keyId}', world.keyId)
+    .replace('{kind}', 'slack');
   return { method: route.method, path };
 }
 

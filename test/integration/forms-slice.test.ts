@@ -38,6 +38,7 @@ const FULL_FORM_FIELDS = [
   'captchaProvider',
   'captchaSiteKey',
   'captchaSecretKeySet',
+  'integrations',
   'dontStoreIp',
   'allowUploads',
   'uploadLimitMb',

@@ -201,6 +201,34 @@ describe('real answers match openapi.json', () => {
     expect([404, 409]).toContain(retry.status);
     expect((await call('DELETE', `/v1/forms/${id}/webhook`)).status).toBe(200);
 
+    // Integrations: connected and removed with no post in between (nothing is sent).
+    expect((await call('GET', `/v1/forms/${id}/integrations`)).status).toBe(200);
+    expect(
+      (
+        await call('PUT', `/v1/forms/${id}/integrations/slack`, {
+          body: { webhookUrl: 'https://hooks.slack.com/services/T0/B0/documented' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('PUT', `/v1/forms/${id}/integrations/discord`, {
+          body: { webhookUrl: 'https://example.com/not-discord' },
+        })
+      ).status,
+    ).toBe(400);
+    expect((await call('GET', `/v1/forms/${id}/integrations`)).status).toBe(200);
+    expect(
+      (await call('GET', `/v1/forms/${id}/integrations/slack/deliveries?limit=10`)).status,
+    ).toBe(200);
+    const chatRetry = await call(
+      'POST',
+      `/v1/forms/${id}/integrations/slack/deliveries/${submissionId}/retry`,
+    );
+    expect(chatRetry.status).toBe(404);
+    expect((await call('DELETE', `/v1/forms/${id}/integrations/slack`)).status).toBe(204);
+    expect((await call('DELETE', `/v1/forms/${id}/integrations/slack`)).status).toBe(404);
+
     expect(
       (
         await call('DELETE', `/v1/forms/${id}/submissions`, {

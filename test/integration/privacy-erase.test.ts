@@ -10,7 +10,14 @@ import {
 } from '#test/support/accounts.ts';
 import { admin } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
-import { connectWebhook, deliveriesOf, deliveryWhen, newReceiver } from '#test/support/delivery.ts';
+import {
+  connectWebhook,
+  deliveriesOf,
+  deliveryWhen,
+  eventually,
+  integrationDeliveriesOf,
+  newReceiver,
+} from '#test/support/delivery.ts';
 import type { TestForm } from '#test/support/forms.ts';
 import { expectCountersExact } from '#test/support/inbox.ts';
 import { localStore } from '#test/support/store.ts';
@@ -88,6 +95,12 @@ beforeAll(async () => {
   const byReplyTo = await teamForm(team, {});
   const byAnswer = await teamForm(team, {});
   await connectWebhook(byField, hooks.url);
+  // A Slack integration too, the same receiver standing in (the local stack takes 127.0.0.1).
+  const slack = await api('PUT', `/v1/forms/${byField.id}/integrations/slack`, {
+    key: byField.apiKey,
+    body: { webhookUrl: hooks.url },
+  });
+  expect(slack.status, slack.text).toBe(200);
 
   // Their address in an email field (with a file), typed in capitals with spaces around.
   const upload = await multipart((f) => {
@@ -174,6 +187,11 @@ describe('POST /v1/privacy/erasures', () => {
     const { byField, byReplyTo, byAnswer } = world.forms;
     // The webhook's delivery of their submission is in the log before the erase.
     await deliveryWhen(byField, world.theirs.byField, 'delivered');
+    await eventually(
+      () => integrationDeliveriesOf(byField, 'slack'),
+      (list) =>
+        list.some((d) => d.submissionId === world.theirs.byField && d.status === 'delivered'),
+    );
     expect(await uploadsOf(byField.id)).toHaveLength(1);
 
     const erased = await erase(world.person.toUpperCase());
@@ -193,6 +211,9 @@ describe('POST /v1/privacy/erasures', () => {
     expect(await uploadsOf(byField.id)).toEqual([]);
     const deliveries = await deliveriesOf(byField);
     expect(deliveries.map((d) => d.submissionId)).not.toContain(world.theirs.byField);
+    const toSlack = await integrationDeliveriesOf(byField, 'slack');
+    expect(toSlack.map((d) => d.submissionId)).not.toContain(world.theirs.byField);
+    expect(toSlack.map((d) => d.submissionId)).toContain(world.others[0]);
     for (const form of forms) await expectCountersExact(form.id);
 
     // Idempotent: nothing is left to find.

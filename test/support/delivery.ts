@@ -92,6 +92,21 @@ export async function deliveriesOf(form: TestForm, query = ''): Promise<Delivery
   return response.body.deliveries as DeliveryView[];
 }
 
+/** A Slack or Discord integration's delivery log (docs/integrations.md#deliveries). */
+export async function integrationDeliveriesOf(
+  form: TestForm,
+  kind: string,
+  query = '',
+): Promise<(DeliveryView & { cancelReason: string | null })[]> {
+  const response = await api(
+    'GET',
+    `/v1/forms/${form.id}/integrations/${kind}/deliveries${query}`,
+    { key: form.apiKey },
+  );
+  if (response.status !== 200) throw new Error(`${kind} deliveries answered ${response.status}`);
+  return response.body.deliveries as (DeliveryView & { cancelReason: string | null })[];
+}
+
 /** The one delivery of a submission once its status is `status`. */
 export async function deliveryWhen(
   form: TestForm,

@@ -257,6 +257,32 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       'You moved the webhook of Contact from a.example.com to b.example.com.',
     ],
   ],
+  'integration.connected': [
+    [
+      event('integration.connected', ana, FORM, { kind: 'slack', host: 'hooks.slack.com' }),
+      'Ana Lopez connected Contact to a Slack channel.',
+    ],
+    [
+      event('integration.connected', me, FORM, {
+        kind: 'discord',
+        host: 'discord.com',
+        copiedFrom: 'form-x',
+      }),
+      'You connected Contact to a Discord channel (copied with the form).',
+    ],
+  ],
+  'integration.url_changed': [
+    [
+      event('integration.url_changed', key, FORM, { kind: 'slack', host: 'hooks.slack.com' }),
+      'The API key “CRM sync” pointed Contact at another Slack channel.',
+    ],
+  ],
+  'integration.disconnected': [
+    [
+      event('integration.disconnected', me, FORM, { kind: 'discord' }),
+      'You disconnected Contact from a Discord channel.',
+    ],
+  ],
   'webhook.disconnected': [
     [
       event('webhook.disconnected', { ...ana, userId: 'gone', email: 'old@example.com' }, FORM),

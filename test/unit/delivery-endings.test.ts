@@ -17,6 +17,7 @@ const start = new Date('2026-01-01T00:00:00.000Z');
 const later = new Date('2026-01-01T00:05:00.000Z');
 const connectedAt = '2025-12-31T00:00:00.000Z';
 const webhook = { createdAt: connectedAt, url: 'https://example.com/hook' };
+type Hook = typeof webhook;
 const submission = { id: 's' };
 const fresh = pendingDelivery({
   formId: 'f',
@@ -47,27 +48,35 @@ function refusal(delivery: Delivery): { status: number; code: string } | undefin
 }
 
 describe('a delivery is sent only to the connection, team and submission it was queued for', () => {
-  const check = (over: Partial<Parameters<typeof sendableOrCancelled>[0]>) =>
-    sendableOrCancelled({ delivery: fresh, submission, webhook, pro: true, ...over });
+  const check = (over: Partial<Parameters<typeof sendableOrCancelled<unknown, Hook>>[0]>) =>
+    sendableOrCancelled<unknown, Hook>({
+      delivery: fresh,
+      submission,
+      target: webhook,
+      connectedAt: (target) => target.createdAt,
+      removed: 'webhook_removed',
+      pro: true,
+      ...over,
+    });
 
   it('sends with the submission and webhook as they are now', () => {
-    expect(check({})).toEqual({ submission, webhook });
+    expect(check({})).toEqual({ submission, target: webhook });
   });
 
   it('a deleted submission, a disconnected webhook, a new connection, a team off Pro: cancelled, each with its reason', () => {
     expect(check({ submission: undefined })).toEqual({ cancel: 'submission_deleted' });
-    expect(check({ webhook: undefined })).toEqual({ cancel: 'webhook_removed' });
-    expect(check({ webhook: { ...webhook, createdAt: later.toISOString() } })).toEqual({
+    expect(check({ target: undefined })).toEqual({ cancel: 'webhook_removed' });
+    expect(check({ target: { ...webhook, createdAt: later.toISOString() } })).toEqual({
       cancel: 'webhook_removed',
     });
     expect(check({ pro: false })).toEqual({ cancel: 'plan_not_pro' });
   });
 
   it('the submission decides first, then the connection, then the plan', () => {
-    expect(check({ submission: undefined, webhook: undefined, pro: false })).toEqual({
+    expect(check({ submission: undefined, target: undefined, pro: false })).toEqual({
       cancel: 'submission_deleted',
     });
-    expect(check({ webhook: undefined, pro: false })).toEqual({ cancel: 'webhook_removed' });
+    expect(check({ target: undefined, pro: false })).toEqual({ cancel: 'webhook_removed' });
   });
 
   it('a delivery stored before connections were told apart goes to whatever webhook is connected', () => {
@@ -76,10 +85,12 @@ describe('a delivery is sent only to the connection, team and submission it was 
       sendableOrCancelled({
         delivery: legacy as Delivery,
         submission,
-        webhook: { createdAt: later.toISOString() },
+        target: { createdAt: later.toISOString() },
+        connectedAt: (target) => target.createdAt,
+        removed: 'webhook_removed',
         pro: true,
       }),
-    ).toEqual({ submission, webhook: { createdAt: later.toISOString() } });
+    ).toEqual({ submission, target: { createdAt: later.toISOString() } });
   });
 });
 

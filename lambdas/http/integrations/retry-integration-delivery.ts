@@ -1,0 +1,44 @@
+import { enqueue } from '#aws/queues.ts';
+import type { WebhookJob } from '#domain/delivery-channels.ts';
+import { assertRetryable, requeued, toDeliveryView } from '#domain/delivery-log.ts';
+import { notFound, planRequired, ServiceError } from '#domain/errors.ts';
+import { isUuid } from '#domain/ids.ts';
+import { defineContract } from '#http/contract.ts';
+import { managementRoute } from '#http/management-route.ts';
+import { json } from '#http/respond.ts';
+import { getDelivery, saveDelivery } from '#store/deliveries.ts';
+import { getTeamForm } from '#store/forms.ts';
+import { getIntegration } from '#store/integrations.ts';
+import { chatKindOf } from './integration-kind.ts';
+
+/**
+ * Sends a failed or cancelled delivery again to the integration connected
+ * now, with a fresh retry schedule: `202` and the delivery, now `pending`
+ * (docs/delivery.md#manual-retry).
+ */
+export const contract = defineContract({
+  tag: 'Integrations',
+  answers: [{ status: 202, description: 'Pending again.', body: 'Delivery' }],
+  errors: ['plan_required', 'conflict', 'delivery_not_failed', 'delivery_not_retryable'],
+});
+
+export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
+  const form = await getTeamForm(caller.team.teamId, pathParameters.id);
+  const kind = chatKindOf(pathParameters.kind);
+  const deliveryId = pathParameters.deliveryId;
+  const delivery = isUuid(deliveryId) ? await getDelivery(form.id, deliveryId, kind) : undefined;
+  if (!delivery) throw notFound('Delivery');
+  if (caller.team.plan !== 'pro') throw planRequired(kind === 'slack' ? 'Slack' : 'Discord');
+  const integration = await getIntegration(form.id, kind, { consistent: true });
+  if (!integration) throw notFound('Integration');
+  assertRetryable(delivery);
+  const now = new Date();
+  const pending = requeued(delivery, integration.connectedAt, now);
+  if (!(await saveDelivery(pending, delivery, now))) {
+    throw new ServiceError('conflict', 'The delivery changed meanwhile; retry the request');
+  }
+  await enqueue('webhooks', [
+    { formId: form.id, submissionId: delivery.submissionId, channel: kind } satisfies WebhookJob,
+  ]);
+  return json(202, toDeliveryView(pending));
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  changeChatUrl,
+  chatUrlProblem,
+  connectChat,
+  copyChat,
+  maskedUrl,
+  toChatIntegrationView,
+  withKind,
+  withoutKind,
+} from '#domain/integrations.ts';
+
+const deployed = { allowLoopback: false };
+const local = { allowLoopback: true };
+
+describe('a Slack or Discord URL is the service’s incoming webhook, nothing else', () => {
+  it.each([
+    ['slack', 'https://hooks.slack.com/services/T0001/B0001/abcdefghijkl'],
+    ['discord', 'https://discord.com/api/webhooks/123456789012345678/abc_DEF-123'],
+    ['discord', 'https://discordapp.com/api/webhooks/1/t'],
+  ] as const)('%s accepts %s', (kind, url) => {
+    expect(chatUrlProblem(kind, url, deployed)).toBeUndefined();
+  });
+
+  it.each([
+    ['slack', 'https://discord.com/api/webhooks/1/t'],
+    ['slack', 'http://hooks.slack.com/services/T0/B0/x'],
+    ['slack', 'https://HOOKS.slack.com.evil.example/services/T0/B0/x'],
+    ['slack', 'https://hooks.slack.com:444/services/T0/B0/x'],
+    ['slack', 'https://a:b@hooks.slack.com/services/T0/B0/x'],
+    ['slack', 'https://hooks.slack.com/services/T0/B0/x#y'],
+    ['slack', 'https://hooks.slack.com/services/T0/B0/x?y'],
+    ['slack', 'https://hooks.slack.com/services/'],
+    ['slack', 'https://hooks.slack.com/services/T0/../../admin'],
+    ['discord', 'https://discord.com/api/webhooks/abc/t'],
+    ['discord', 'https://discord.com/api/webhooks/1/t/extra'],
+    ['discord', 'https://discord.com.evil.example/api/webhooks/1/t'],
+    ['discord', 'https://127.0.0.1:8443/discord'],
+    ['discord', 'not a url'],
+  ] as const)('%s refuses %s, saying what it must be', (kind, url) => {
+    expect(chatUrlProblem(kind, url, deployed)).toMatch(
+      /^Must be a (Slack|Discord) incoming webhook URL/,
+    );
+  });
+
+  it('where loopback is allowed (the local stack), any https://127.0.0.1:{port}/… stands in', () => {
+    expect(chatUrlProblem('slack', 'https://127.0.0.1:8443/slack', local)).toBeUndefined();
+    expect(chatUrlProblem('discord', 'https://127.0.0.1:9/x/y', local)).toBeUndefined();
+    expect(chatUrlProblem('slack', 'https://127.0.0.1/slack', local)).toBeDefined();
+    expect(chatUrlProblem('slack', 'http://127.0.0.1:8443/slack', local)).toBeDefined();
+    expect(chatUrlProblem('slack', 'https://10.0.0.1:8443/slack', local)).toBeDefined();
+  });
+});
+
+describe('a chat URL is never answered whole', () => {
+  it('its last path segment cut to 4 characters and …, the query dropped', () => {
+    expect(maskedUrl('https://hooks.slack.com/services/T0001/B0001/abcdefghijkl')).toBe(
+      'https://hooks.slack.com/services/T0001/B0001/abcd…',
+    );
+    expect(maskedUrl('https://discord.com/api/webhooks/42/secret-token?wait=true')).toBe(
+      'https://discord.com/api/webhooks/42/secr…',
+    );
+  });
+
+  it('a short last segment keeps half at most, so it is never shown whole', () => {
+    expect(maskedUrl('https://127.0.0.1:8443/abc')).toBe('https://127.0.0.1:8443/a…');
+    expect(maskedUrl('https://127.0.0.1:8443/x')).toBe('https://127.0.0.1:8443/…');
+    expect(maskedUrl('nonsense')).toBe('…');
+  });
+
+  it('the view shows the cut URL and the state', () => {
+    const now = new Date('2026-11-26T10:00:00.000Z');
+    const view = toChatIntegrationView(
+      connectChat('f', 'slack', 'https://hooks.slack.com/services/T/B/abcdefgh', now),
+    );
+    expect(view).toEqual({
+      status: 'active',
+      lastError: null,
+      connectedAt: now.toISOString(),
+      lastDeliveryAt: null,
+      webhookUrl: 'https://hooks.slack.com/services/T/B/abcd…',
+    });
+  });
+});
+
+describe('connections', () => {
+  const at = new Date('2026-11-26T10:00:00.000Z');
+  const later = new Date('2026-11-26T11:00:00.000Z');
+  const failing = {
+    ...connectChat('f', 'discord', 'https://discord.com/api/webhooks/1/a', at),
+    status: 'failing' as const,
+    lastError: 'Discord answered HTTP 404',
+  };
+
+  it('a new URL keeps the connection and starts it afresh', () => {
+    const changed = changeChatUrl(failing, 'https://discord.com/api/webhooks/1/b', later);
+    expect(changed).toMatchObject({
+      status: 'active',
+      lastError: null,
+      connectedAt: at.toISOString(),
+      updatedAt: later.toISOString(),
+    });
+  });
+
+  it('a copy is a connection of its own to the same URL', () => {
+    expect(copyChat(failing, 'g', later)).toMatchObject({
+      formId: 'g',
+      kind: 'discord',
+      webhookUrl: failing.webhookUrl,
+      status: 'active',
+      lastError: null,
+      connectedAt: later.toISOString(),
+      lastDeliveryAt: null,
+    });
+  });
+
+  it('the form lists the kinds in one order, each once', () => {
+    expect(withKind(['discord'], 'slack')).toEqual(['slack', 'discord']);
+    expect(withKind(['slack'], 'slack')).toEqual(['slack']);
+    expect(withoutKind(['slack', 'discord'], 'slack')).toEqual(['discord']);
+    expect(withoutKind([], 'sheets')).toEqual([]);
+  });
+});
