@@ -1,3 +1,9 @@
+import { readFileSync, statSync } from 'node:fs';
+import {
+  MAX_KEY_FILE_BYTES,
+  parseServiceAccountKey,
+  type ServiceAccountKey,
+} from '#domain/google-key.ts';
 import { QUEUES, type QueueName } from './queues.ts';
 import {
   type Parser,
@@ -69,11 +75,49 @@ const wiring = {
   get keyedHashSecret() {
     return required('KEYED_HASH_SECRET');
   },
+  /**
+   * The Google service account key of `GOOGLE_SERVICE_ACCOUNT_KEY_FILE`
+   * (docs/integrations.md#google-cloud-setup): read and checked once per
+   * file, undefined when the setting is empty (Sheets not offered). A file
+   * that is missing, too large or not a key is an error naming the variable,
+   * never quoting the file. Never logged.
+   */
+  get googleServiceAccount(): ServiceAccountKey | undefined {
+    const file = config.googleServiceAccountKeyFile;
+    if (file === '') return undefined;
+    if (googleKey?.file !== file) googleKey = { file, key: readServiceAccountKey(file) };
+    return googleKey.key;
+  },
+  /** The service account's address (`client_email`), the one a spreadsheet is shared with; undefined without a key. */
+  get googleServiceAccountEmail(): string | undefined {
+    return config.googleServiceAccount?.clientEmail;
+  },
   /** Where the Scheduler puts invocations that keep failing; optional locally. */
   get scheduleDlqArn() {
     return process.env.SCHEDULE_DLQ_ARN || undefined;
   },
 };
+
+let googleKey: { file: string; key: ServiceAccountKey } | undefined;
+
+function readServiceAccountKey(file: string): ServiceAccountKey {
+  const source = 'configuration GOOGLE_SERVICE_ACCOUNT_KEY_FILE';
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_KEY_FILE_BYTES) {
+      throw new Error(`is larger than ${MAX_KEY_FILE_BYTES} bytes`);
+    }
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`${source}: cannot read ${file} (${code ?? (error as Error).message})`);
+  }
+  try {
+    return parseServiceAccountKey(text);
+  } catch (error) {
+    throw new Error(`${source}: ${file} ${(error as Error).message}`);
+  }
+}
 
 /** A setting from its variable, or its default when the variable is unset. */
 function setting<K extends SettingName>(name: K): SettingValues[K] {
