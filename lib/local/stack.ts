@@ -4,18 +4,21 @@ import { join } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { workers } from '#workers';
 import { startDynamoDbLocal } from './emulators/dynamodb.ts';
+import { startGoogle } from './emulators/google.ts';
 import { assertPortFree } from './emulators/ports.ts';
 import { startScheduler } from './emulators/scheduler.ts';
 import { startSes } from './emulators/ses.ts';
 import { startSqsS3 } from './emulators/sqs-s3.ts';
 import { startTurnstile } from './emulators/turnstile.ts';
 import {
+  googleFromEnvironment,
   LOCAL_BUCKET,
   LOCAL_SCHEDULE_GROUP,
   LOCAL_TABLE,
   localEnvironment,
 } from './environment.ts';
 import { startGateway } from './gateway.ts';
+import { DEV_SERVICE_ACCOUNT, localGoogleKey } from './google-dev-key.ts';
 import { localKeyedHashSecret } from './keyed-hash-secret.ts';
 import { LOCAL_REGION, loadHandler, localFunctionArn } from './lambda-runtime.ts';
 import { startQueuePoller } from './queue-poller.ts';
@@ -33,6 +36,7 @@ export interface LocalPorts {
   ses: number;
   scheduler: number;
   turnstile: number;
+  google: number;
 }
 
 export const DEFAULT_PORTS: LocalPorts = {
@@ -42,7 +46,14 @@ export const DEFAULT_PORTS: LocalPorts = {
   ses: 4013,
   scheduler: 4014,
   turnstile: 4015,
+  google: 4016,
 };
+
+/**
+ * The sample spreadsheet the local Google emulator starts with, shared with
+ * the development service account (docs/integrations.md#local-emulator).
+ */
+export const LOCAL_SPREADSHEET_ID = 'local-development-spreadsheet';
 
 export interface LocalStackOptions {
   /** Absolute folder for dev.json, the database and pid files. */
@@ -75,7 +86,10 @@ export interface LocalStackInfo {
     ses: string;
     scheduler: string;
     turnstile: string;
+    google: string;
   };
+  /** The local Google emulator (docs/integrations.md#local-emulator); null when GOOGLE_* came from the environment. */
+  google: { pageUrl: string; serviceAccount: string; spreadsheetId: string } | null;
   queues: Record<string, { url: string; deadLetterUrl: string }>;
   inMemory: boolean;
   pid: number;
@@ -94,6 +108,7 @@ const FLAGS: Record<keyof LocalPorts, string> = {
   ses: '--ses-port',
   scheduler: '--scheduler-port',
   turnstile: '--turnstile-port',
+  google: '--google-port',
 };
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -114,12 +129,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.length = 0;
     for (const stop of order) await stop?.().catch(() => undefined);
   };
+  // Read before the stack writes its own environment: a GOOGLE_* given to the runner wins.
+  const googleGiven = googleFromEnvironment();
   try {
     await mkdir(options.stateDir, { recursive: true });
     await assertPortFree(options.ports.gateway, 'local gateway', FLAGS.gateway);
     await assertPortFree(options.ports.scheduler, 'Scheduler emulator', FLAGS.scheduler);
 
-    const [dynamodb, sqsS3, ses, turnstile] = await Promise.all([
+    const [dynamodb, sqsS3, ses, turnstile, google] = await Promise.all([
       startDynamoDbLocal({
         port: options.ports.dynamodb,
         stateDir: options.stateDir,
@@ -137,6 +154,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         inboxFile: options.inMemory ? undefined : join(options.stateDir, 'mail.jsonl'),
       }).then(track),
       startTurnstile({ port: options.ports.turnstile }).then(track),
+      localGoogleKey(options.stateDir).then(async (key) => {
+        const handle = track(
+          await startGoogle({
+            port: options.ports.google,
+            accounts: [{ clientEmail: key.clientEmail, publicKey: key.privateKey }],
+          }),
+        );
+        handle.createSpreadsheet({
+          spreadsheetId: LOCAL_SPREADSHEET_ID,
+          title: 'Local responses',
+          sheets: ['Sheet1'],
+          sharedWith: [DEV_SERVICE_ACCOUNT],
+        });
+        return { handle, keyFile: key.file };
+      }),
     ]);
 
     const scheduler = await startScheduler({
@@ -170,6 +202,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         logLevel: options.logLevel,
         turnstileVerifyUrl: turnstile.verifyUrl,
         keyedHashSecret: await localKeyedHashSecret(options.stateDir, options.inMemory),
+        google: googleGiven
+          ? undefined
+          : {
+              keyFile: google.keyFile,
+              tokenUrl: google.handle.tokenUrl,
+              sheetsApiUrl: google.handle.sheetsApiUrl,
+            },
       }),
       Object.fromEntries(
         workers.flatMap((w) =>
@@ -259,7 +298,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ses: ses.endpoint,
         scheduler: scheduler.endpoint,
         turnstile: turnstile.endpoint,
+        google: google.handle.endpoint,
       },
+      google: googleGiven
+        ? null
+        : {
+            pageUrl: google.handle.pageUrl,
+            serviceAccount: DEV_SERVICE_ACCOUNT,
+            spreadsheetId: LOCAL_SPREADSHEET_ID,
+          },
       queues: Object.fromEntries(
         Object.entries(queues).map(([name, q]) => [
           name,

@@ -1,11 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SheetSubmission } from '#domain/sheet-rows.ts';
 import { classifyAttempt } from '#domain/webhook-delivery.ts';
 import { type GoogleHandle, startGoogle } from '#lib/local/emulators/google.ts';
-import { type DevGoogleKey, localGoogleKey } from '#lib/local/google-dev-key.ts';
+import {
+  DEV_SERVICE_ACCOUNT,
+  type DevGoogleKey,
+  localGoogleKey,
+} from '#lib/local/google-dev-key.ts';
+import { LOCAL_SPREADSHEET_ID } from '#lib/local/stack.ts';
 import { SheetsClient } from '#net/google-sheets.ts';
 import { GoogleTokenSource } from '#net/google-token.ts';
 import { appendSubmissionRow, type SheetAppendOutcome } from '#net/sheet-append.ts';
@@ -366,5 +371,31 @@ describe('the emulator page', () => {
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page).toContain('a &amp; b');
     expect(page).not.toContain('<script>');
+  });
+});
+
+describe('npm run dev', () => {
+  it('starts the emulator with a development key and a sample spreadsheet shared with it', async () => {
+    const info = inject('localStack');
+    expect(info.google).toEqual({
+      pageUrl: `${info.endpoints.google}/`,
+      serviceAccount: DEV_SERVICE_ACCOUNT,
+      spreadsheetId: LOCAL_SPREADSHEET_ID,
+    });
+    // The handlers' key: the one kept in the stack's state directory.
+    const devKey = await localGoogleKey(inject('stateDir'));
+    const tokens = new GoogleTokenSource({
+      key: devKey,
+      tokenUrl: `${info.endpoints.google}/token`,
+    });
+    const sheets = new SheetsClient({ apiUrl: info.endpoints.google, tokens });
+    expect(await sheets.getSpreadsheet(LOCAL_SPREADSHEET_ID)).toEqual({
+      kind: 'ok',
+      value: {
+        spreadsheetId: LOCAL_SPREADSHEET_ID,
+        title: 'Local responses',
+        sheets: [{ sheetId: 1, title: 'Sheet1', index: 0 }],
+      },
+    });
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '#config';
+import { googleFromEnvironment, localEnvironment } from '#lib/local/environment.ts';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -62,5 +63,43 @@ describe('Google settings', () => {
     );
     process.env.GOOGLE_OAUTH_TOKEN_URL = 'https://user:pw@oauth.example/token';
     expect(() => config.googleOauthTokenUrl).toThrow(/GOOGLE_OAUTH_TOKEN_URL/);
+  });
+});
+
+describe('the local stack’s Google settings', () => {
+  const endpoints = { dynamodb: 'http://127.0.0.1:1', sqsS3: 'x', ses: 'y', scheduler: 'z' };
+  const extra = {
+    baseUrl: 'http://127.0.0.1:3',
+    queueUrls: {},
+    logLevel: 'warn',
+    turnstileVerifyUrl: 't',
+  };
+
+  it('point the handlers at the emulator and the development key', () => {
+    const google = {
+      keyFile: '/s/key.json',
+      tokenUrl: 'http://127.0.0.1:9/token',
+      sheetsApiUrl: 'http://127.0.0.1:9',
+    };
+    expect(localEnvironment(endpoints, { ...extra, google })).toMatchObject({
+      GOOGLE_SERVICE_ACCOUNT_KEY_FILE: '/s/key.json',
+      GOOGLE_OAUTH_TOKEN_URL: 'http://127.0.0.1:9/token',
+      GOOGLE_SHEETS_API_URL: 'http://127.0.0.1:9',
+    });
+  });
+
+  it('give way to any GOOGLE_* in the runner’s environment (the others at their defaults)', () => {
+    delete process.env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE;
+    delete process.env.GOOGLE_OAUTH_TOKEN_URL;
+    delete process.env.GOOGLE_SHEETS_API_URL;
+    expect(googleFromEnvironment()).toBe(false);
+    process.env.GOOGLE_SHEETS_API_URL = 'http://127.0.0.1:7';
+    expect(googleFromEnvironment()).toBe(true);
+    // The stack then hands no emulator values (google undefined): the runner's own win.
+    expect(localEnvironment(endpoints, extra)).toMatchObject({
+      GOOGLE_SHEETS_API_URL: 'http://127.0.0.1:7',
+      GOOGLE_OAUTH_TOKEN_URL: 'https://oauth2.googleapis.com/token',
+      GOOGLE_SERVICE_ACCOUNT_KEY_FILE: '',
+    });
   });
 });
