@@ -76,13 +76,26 @@ const wiring = {
     return required('KEYED_HASH_SECRET');
   },
   /**
-   * The Google service account key of `GOOGLE_SERVICE_ACCOUNT_KEY_FILE`
-   * (docs/integrations.md#google-cloud-setup): read and checked once per
-   * file, undefined when the setting is empty (Sheets not offered). A file
-   * that is missing, too large or not a key is an error naming the variable,
-   * never quoting the file. Never logged.
+   * The Google service account key (docs/integrations.md#google-cloud-setup):
+   * deployed, its `client_email` and `private_key` as CloudFormation resolved
+   * them from the deployer's secret into `GOOGLE_SERVICE_ACCOUNT_EMAIL` and
+   * `GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY` (functions granted
+   * `secrets:googleServiceAccount`); locally, the file of
+   * `GOOGLE_SERVICE_ACCOUNT_KEY_FILE`. Read and checked once, undefined when
+   * there is neither (Sheets not offered). A key that is missing, too large
+   * or not a key is an error naming the variable, never quoting the key.
+   * Never logged.
    */
   get googleServiceAccount(): ServiceAccountKey | undefined {
+    const email = process.env.GOOGLE_SERVICE_ACCOUNT_EMAIL;
+    const privateKey = process.env.GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY;
+    if (email || privateKey) {
+      const source = `${DEPLOYED_KEY}${email}\n${privateKey}`;
+      if (googleKey?.file !== source) {
+        googleKey = { file: source, key: deployedServiceAccountKey(email, privateKey) };
+      }
+      return googleKey.key;
+    }
     const file = config.googleServiceAccountKeyFile;
     if (file === '') return undefined;
     if (googleKey?.file !== file) googleKey = { file, key: readServiceAccountKey(file) };
@@ -99,6 +112,21 @@ const wiring = {
 };
 
 let googleKey: { file: string; key: ServiceAccountKey } | undefined;
+/** The cache's name for a key resolved into the environment at deploy (a file path never starts so). */
+const DEPLOYED_KEY = '\0deployed:';
+
+function deployedServiceAccountKey(
+  email: string | undefined,
+  privateKey: string | undefined,
+): ServiceAccountKey {
+  try {
+    return parseServiceAccountKey(JSON.stringify({ client_email: email, private_key: privateKey }));
+  } catch (error) {
+    throw new Error(
+      `configuration GOOGLE_SERVICE_ACCOUNT_EMAIL/GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY: the secret ${(error as Error).message}`,
+    );
+  }
+}
 
 function readServiceAccountKey(file: string): ServiceAccountKey {
   const source = 'configuration GOOGLE_SERVICE_ACCOUNT_KEY_FILE';

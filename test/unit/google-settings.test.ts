@@ -44,6 +44,31 @@ describe('Google settings', () => {
     expect(config.googleServiceAccount?.privateKey).toBe(pem);
   });
 
+  it('take the key CloudFormation resolved into the environment over a file', () => {
+    process.env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE = join(dir, 'absent.json');
+    process.env.GOOGLE_SERVICE_ACCOUNT_EMAIL = 'deployed@p.iam.gserviceaccount.com';
+    process.env.GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY = pem;
+    expect(config.googleServiceAccount).toEqual({
+      clientEmail: 'deployed@p.iam.gserviceaccount.com',
+      privateKey: pem,
+    });
+  });
+
+  it('name the variables of a bad deployed key, never quoting it', () => {
+    process.env.GOOGLE_SERVICE_ACCOUNT_EMAIL = 'other@p.iam.gserviceaccount.com';
+    process.env.GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY = 'hunter2';
+    let message = '';
+    try {
+      config.googleServiceAccount;
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(
+      /GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY: the secret has no PEM private_key/,
+    );
+    expect(message).not.toContain('hunter2');
+  });
+
   it('name the variable for a missing or bad file, never quoting it', () => {
     process.env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE = join(dir, 'absent.json');
     expect(() => config.googleServiceAccount).toThrow(
