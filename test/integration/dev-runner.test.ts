@@ -159,6 +159,7 @@ describe('npm run dev', () => {
       endpoints.sqs,
       endpoints.ses,
       endpoints.scheduler,
+      endpoints.google,
     ]) {
       expect(await listening(portOf(url)), `${url} still listening`).toBe(false);
     }

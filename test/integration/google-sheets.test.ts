@@ -399,3 +399,50 @@ describe('npm run dev', () => {
     });
   });
 });
+
+describe('the emulator’s controls over HTTP', () => {
+  const control = (path: string, method: string, body: unknown) =>
+    fetch(`${google.endpoint}/emulator/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('create and unshare a spreadsheet, and queue a fault, refusing one it cannot read', async () => {
+    const created = await control('spreadsheets', 'POST', {
+      title: 'By hand',
+      sheets: [SHEET],
+      sharedWith: [key.clientEmail],
+    });
+    expect(created.status).toBe(201);
+    const { spreadsheetId } = (await created.json()) as { spreadsheetId: string };
+    const { client: sheets } = client();
+    expect(await append(sheets, spreadsheetId, submission({ email: 'a' }))).toMatchObject({
+      kind: 'appended',
+    });
+
+    expect((await control('inject', 'POST', { status: 'soon' })).status).toBe(400);
+    expect((await control('inject', 'POST', { method: 'values.delete', hang: true })).status).toBe(
+      400,
+    );
+    expect((await control('inject', 'POST', { status: 503, retryAfter: 'x\r\ny' })).status).toBe(
+      400,
+    );
+    expect((await control('inject', 'POST', { method: 'values.get', status: 503 })).status).toBe(
+      200,
+    );
+    expect(await append(sheets, spreadsheetId, submission({ email: 'b' }))).toMatchObject({
+      kind: 'failed',
+      attempt: { status: 503 },
+    });
+
+    const unshared = await control(`spreadsheets/${spreadsheetId}/share`, 'DELETE', {
+      email: key.clientEmail,
+    });
+    expect(await unshared.json()).toEqual({ sharedWith: [] });
+    expect(await append(sheets, spreadsheetId, submission({ email: 'c' }))).toMatchObject({
+      kind: 'failed',
+      attempt: { status: 403 },
+    });
+  });
+});

@@ -648,7 +648,14 @@ export async function startGoogle(options: {
       return send(res, 200, { sharedWith: [...spreadsheetOf(id).sharedWith] });
     }
     if (req.method === 'POST' && path === '/emulator/inject') {
-      handle.inject(body as GoogleFault);
+      const fault = faultOf(body);
+      if (!fault) {
+        return send(res, 400, {
+          message:
+            'expected {"status": 100-599, "retryAfter"?} or {"hang": true}, "method"? one of token, get, values.get, values.update, values.append',
+        });
+      }
+      handle.inject(fault);
       return send(res, 200, { queued: faults.length });
     }
     if (req.method === 'POST' && path === '/emulator/revoke-tokens') {
@@ -733,6 +740,30 @@ export async function startGoogle(options: {
   };
   handle.startupMs = Math.round(performance.now() - startedAt);
   return handle;
+}
+
+const METHODS: readonly GoogleMethod[] = [
+  'token',
+  'get',
+  'values.get',
+  'values.update',
+  'values.append',
+];
+
+/** A fault from the control's JSON, or undefined when it is not one. */
+function faultOf(body: Record<string, unknown>): GoogleFault | undefined {
+  const method = body.method;
+  if (method !== undefined && !METHODS.includes(method as GoogleMethod)) return undefined;
+  const scope = method === undefined ? {} : { method: method as GoogleMethod };
+  if (body.hang === true) return { ...scope, hang: true };
+  const { status, retryAfter } = body;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
+    return undefined;
+  }
+  if (retryAfter !== undefined && (typeof retryAfter !== 'string' || /[\r\n]/.test(retryAfter))) {
+    return undefined;
+  }
+  return { ...scope, status, ...(retryAfter === undefined ? {} : { retryAfter }) };
 }
 
 // --- The page -----------------------------------------------------------------------------
