@@ -12,7 +12,7 @@ import {
 } from '#lib/local/google-dev-key.ts';
 import { LOCAL_SPREADSHEET_ID } from '#lib/local/stack.ts';
 import { SheetsClient } from '#net/google-sheets.ts';
-import { GoogleTokenSource } from '#net/google-token.ts';
+import { GoogleTokenSource, TOKEN_REFRESH_MARGIN_SECONDS } from '#net/google-token.ts';
 import { appendSubmissionRow, type SheetAppendOutcome } from '#net/sheet-append.ts';
 
 /**
@@ -306,6 +306,27 @@ describe('tokens', () => {
     }
     expect(google.stats().tokenRequests - before).toBe(1);
     expect(google.grid(id, SHEET)).toHaveLength(6);
+  });
+
+  it('is renewed five minutes before it expires, not sooner', async () => {
+    // The source's clock starts 3,500 s back, so its first token (an hour's) runs out in 100 s.
+    const base = Date.now() - 3_500_000;
+    let offsetSeconds = 0;
+    const tokens = new GoogleTokenSource({
+      key,
+      tokenUrl: google.tokenUrl,
+      now: () => base + offsetSeconds * 1000,
+    });
+    const before = google.stats().tokenRequests;
+    const first = await tokens.token();
+    offsetSeconds = 3599 - TOKEN_REFRESH_MARGIN_SECONDS - 1;
+    expect(await tokens.token()).toEqual(first);
+    expect(google.stats().tokenRequests - before).toBe(1);
+    offsetSeconds = 3599 - TOKEN_REFRESH_MARGIN_SECONDS;
+    const renewed = await tokens.token();
+    expect(renewed.kind).toBe('token');
+    expect(renewed).not.toEqual(first);
+    expect(google.stats().tokenRequests - before).toBe(2);
   });
 
   it('a 401 drops the token and tries once more with a new one', async () => {
