@@ -14,6 +14,7 @@ import { LOCAL_SPREADSHEET_ID } from '#lib/local/stack.ts';
 import { SheetsClient } from '#net/google-sheets.ts';
 import { GoogleTokenSource, TOKEN_REFRESH_MARGIN_SECONDS } from '#net/google-token.ts';
 import { appendSubmissionRow, type SheetAppendOutcome } from '#net/sheet-append.ts';
+import { checkSheet } from '#net/sheet-connect.ts';
 
 /**
  * The Google side of the Sheets integration (docs/integrations.md#google-sheets)
@@ -291,6 +292,40 @@ describe('failures, retries and duplicates', () => {
       if (outcome.kind !== 'failed') throw new Error('unreachable');
       expect(classifyAttempt(outcome.attempt)).toBe('fail');
     }
+  });
+});
+
+describe('checking a sheet before it is connected', () => {
+  it('takes the first sheet by default, or the one named (quotes and spaces included)', async () => {
+    const id = spreadsheet();
+    const { client: sheets } = client();
+    expect(await checkSheet(sheets, id)).toEqual({
+      kind: 'ok',
+      spreadsheetTitle: 'Contact responses',
+      sheetName: 'Other',
+    });
+    expect(await checkSheet(sheets, id, SHEET)).toMatchObject({ kind: 'ok', sheetName: SHEET });
+    expect(await checkSheet(sheets, id, 'Missing')).toEqual({
+      kind: 'sheet_not_found',
+      sheetNames: ['Other', SHEET],
+    });
+  });
+
+  it('says which address to share with when Google answers 403, and 404 apart', async () => {
+    const { client: sheets } = client();
+    const unshared = google.createSpreadsheet({ sheets: ['Sheet1'] });
+    expect(await checkSheet(sheets, unshared)).toEqual({
+      kind: 'not_shared',
+      serviceAccountEmail: key.clientEmail,
+    });
+    expect(await checkSheet(sheets, 'no-such-spreadsheet')).toEqual({
+      kind: 'spreadsheet_not_found',
+    });
+    google.inject({ method: 'get', status: 503 });
+    expect(await checkSheet(sheets, unshared)).toMatchObject({
+      kind: 'unavailable',
+      attempt: { status: 503 },
+    });
   });
 });
 
