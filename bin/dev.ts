@@ -1,6 +1,6 @@
 /**
  * `npm run dev`: the whole service on 127.0.0.1 with no AWS account and no
- * Docker: DynamoDB Local, the SQS/S3, SES and Scheduler emulators, the local
+ * Docker: DynamoDB Local, the SQS/S3, SES, Scheduler and Google emulators, the local
  * gateway serving lambdas/routes.ts, and the pollers that feed the event
  * handlers. Prints the base URL and development keys and writes them to
  * .local/dev.json.
@@ -24,6 +24,7 @@ const USAGE = `usage: npm run dev -- [options]
   --scheduler-port N     EventBridge Scheduler emulator (default ${DEFAULT_PORTS.scheduler})
   --turnstile-port N     Turnstile siteverify stand-in (default ${DEFAULT_PORTS.turnstile})
   --chat-port N          Slack and Discord webhook receivers and their page (default ${DEFAULT_PORTS.chat})
+  --google-port N        Google token endpoint and Sheets API emulator (default ${DEFAULT_PORTS.google})
   --random-ports         pick free ports for everything (tests use this)
   --log-level LEVEL      debug | info | warn | error (default info)`;
 
@@ -52,6 +53,7 @@ function parse() {
       'scheduler-port': { type: 'string' },
       'turnstile-port': { type: 'string' },
       'chat-port': { type: 'string' },
+      'google-port': { type: 'string' },
       'random-ports': { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', default: false },
@@ -72,7 +74,7 @@ if (!['debug', 'info', 'warn', 'error'].includes(args['log-level']))
   fail('--log-level must be debug, info, warn or error');
 
 const base = args['random-ports']
-  ? { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0, chat: 0 }
+  ? { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0, chat: 0, google: 0 }
   : DEFAULT_PORTS;
 const ports: LocalPorts = {
   gateway: portOf(args.port, base.gateway, '--port'),
@@ -82,6 +84,7 @@ const ports: LocalPorts = {
   scheduler: portOf(args['scheduler-port'], base.scheduler, '--scheduler-port'),
   turnstile: portOf(args['turnstile-port'], base.turnstile, '--turnstile-port'),
   chat: portOf(args['chat-port'], base.chat, '--chat-port'),
+  google: portOf(args['google-port'], base.google, '--google-port'),
 };
 
 let stack: LocalStack | undefined;
@@ -132,6 +135,9 @@ process.stdout.write(
     `  Discord hook  ${info.chat.discordUrl}`,
     `  Chat page     ${info.chat.pageUrl}`,
     `  DynamoDB      ${info.endpoints.dynamodb}   SQS/S3 ${info.endpoints.sqs}   Scheduler ${info.endpoints.scheduler}`,
+    info.google
+      ? `  Google Sheets ${info.google.pageUrl}   share with ${info.google.serviceAccount}; sample spreadsheet ${info.google.spreadsheetId}`
+      : '  Google Sheets GOOGLE_* from the environment (the local emulator is not used)',
     `  Written to    ${resolve(args['state-dir'], 'dev.json')}`,
     '',
     `Try: curl -X POST ${info.baseUrl}/v1/forms -H "Authorization: Bearer ${info.apiKeys.pro}" -H 'content-type: application/json' -d '{"name":"Contact"}'`,

@@ -33,5 +33,7 @@ export type Access =
   | 'forms:update'
   /** The deployment's keyed-hash secret in `KEYED_HASH_SECRET` (resolved at deploy; no IAM action). */
   | 'secrets:keyedHash'
+  /** The Google service account's address and private key, when the deployment names a key (resolved at deploy; no IAM action). */
+  | 'secrets:googleServiceAccount'
   /** Send to one queue of queues.ts, or move a message to its dead-letter queue. */
   | `queue:${QueueName}:${'send' | 'deadLetter'}`;

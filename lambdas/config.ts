@@ -1,3 +1,9 @@
+import { readFileSync, statSync } from 'node:fs';
+import {
+  MAX_KEY_FILE_BYTES,
+  parseServiceAccountKey,
+  type ServiceAccountKey,
+} from '#domain/google-key.ts';
 import { QUEUES, type QueueName } from './queues.ts';
 import {
   type Parser,
@@ -76,11 +82,77 @@ const wiring = {
   get emailConfigurationSet() {
     return process.env.EMAIL_CONFIGURATION_SET || undefined;
   },
+  /**
+   * The Google service account key (docs/integrations.md#google-cloud-setup):
+   * deployed, its `client_email` and `private_key` as CloudFormation resolved
+   * them from the deployer's secret into `GOOGLE_SERVICE_ACCOUNT_EMAIL` and
+   * `GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY` (functions granted
+   * `secrets:googleServiceAccount`); locally, the file of
+   * `GOOGLE_SERVICE_ACCOUNT_KEY_FILE`. Read and checked once, undefined when
+   * there is neither (Sheets not offered). A key that is missing, too large
+   * or not a key is an error naming the variable, never quoting the key.
+   * Never logged.
+   */
+  get googleServiceAccount(): ServiceAccountKey | undefined {
+    const email = process.env.GOOGLE_SERVICE_ACCOUNT_EMAIL;
+    const privateKey = process.env.GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY;
+    if (email || privateKey) {
+      const source = `${DEPLOYED_KEY}${email}\n${privateKey}`;
+      if (googleKey?.file !== source) {
+        googleKey = { file: source, key: deployedServiceAccountKey(email, privateKey) };
+      }
+      return googleKey.key;
+    }
+    const file = config.googleServiceAccountKeyFile;
+    if (file === '') return undefined;
+    if (googleKey?.file !== file) googleKey = { file, key: readServiceAccountKey(file) };
+    return googleKey.key;
+  },
+  /** The service account's address (`client_email`), the one a spreadsheet is shared with; undefined without a key. */
+  get googleServiceAccountEmail(): string | undefined {
+    return config.googleServiceAccount?.clientEmail;
+  },
   /** Where the Scheduler puts invocations that keep failing; optional locally. */
   get scheduleDlqArn() {
     return process.env.SCHEDULE_DLQ_ARN || undefined;
   },
 };
+
+let googleKey: { file: string; key: ServiceAccountKey } | undefined;
+/** The cache's name for a key resolved into the environment at deploy (a file path never starts so). */
+const DEPLOYED_KEY = '\0deployed:';
+
+function deployedServiceAccountKey(
+  email: string | undefined,
+  privateKey: string | undefined,
+): ServiceAccountKey {
+  try {
+    return parseServiceAccountKey(JSON.stringify({ client_email: email, private_key: privateKey }));
+  } catch (error) {
+    throw new Error(
+      `configuration GOOGLE_SERVICE_ACCOUNT_EMAIL/GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY: the secret ${(error as Error).message}`,
+    );
+  }
+}
+
+function readServiceAccountKey(file: string): ServiceAccountKey {
+  const source = 'configuration GOOGLE_SERVICE_ACCOUNT_KEY_FILE';
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_KEY_FILE_BYTES) {
+      throw new Error(`is larger than ${MAX_KEY_FILE_BYTES} bytes`);
+    }
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`${source}: cannot read ${file} (${code ?? (error as Error).message})`);
+  }
+  try {
+    return parseServiceAccountKey(text);
+  } catch (error) {
+    throw new Error(`${source}: ${file} ${(error as Error).message}`);
+  }
+}
 
 /** A setting from its variable, or its default when the variable is unset. */
 function setting<K extends SettingName>(name: K): SettingValues[K] {

@@ -68,6 +68,23 @@ export const emailAddress: Parser<string> = (raw) => {
   return raw;
 };
 
+/** A file's path: one line, at most 1,024 characters (empty: none). */
+export const filePath: Parser<string> = (raw) => {
+  if (raw.length > 1024 || /[\r\n\0]/.test(raw)) {
+    throw new Error('must be a file path on one line, at most 1024 characters');
+  }
+  return raw;
+};
+
+/** An absolute `https://` (or, for a local stand-in, `http://`) URL without credentials. */
+export const httpUrl: Parser<string> = (raw) => {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !['https:', 'http:'].includes(url.protocol) || url.username || url.password) {
+    throw new Error(`must be an http(s) URL without credentials, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+};
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -186,6 +203,29 @@ export const SETTINGS = {
     env: 'EMAIL_SENDER_ADDRESS',
     default: 'forms@example.com',
     parse: emailAddress,
+  }),
+  /**
+   * A Google service account's JSON key file (docs/integrations.md#google-cloud-setup),
+   * for local use; empty: no key, and Sheets is not offered. Deployed, the key comes
+   * from the Secrets Manager secret named by CDK context `googleServiceAccountSecret`.
+   */
+  googleServiceAccountKeyFile: setting({
+    env: 'GOOGLE_SERVICE_ACCOUNT_KEY_FILE',
+    default: '',
+    parse: filePath,
+    deployerMaySet: false,
+  }),
+  /** Where a signed JWT is exchanged for an access token; the local stack's emulator locally. */
+  googleOauthTokenUrl: setting({
+    env: 'GOOGLE_OAUTH_TOKEN_URL',
+    default: 'https://oauth2.googleapis.com/token',
+    parse: httpUrl,
+  }),
+  /** The Sheets API's origin (`/v4/spreadsheets/…` is added); the local stack's emulator locally. */
+  googleSheetsApiUrl: setting({
+    env: 'GOOGLE_SHEETS_API_URL',
+    default: 'https://sheets.googleapis.com',
+    parse: httpUrl,
   }),
   /** The lowest level logged. */
   logLevel: setting({

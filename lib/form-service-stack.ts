@@ -8,6 +8,7 @@ import { grantAccess } from './constructs/access.ts';
 import { Api, isSubmitRoute } from './constructs/api.ts';
 import { CustomDomain } from './constructs/custom-domain.ts';
 import { EmailSending } from './constructs/email.ts';
+import { GoogleServiceAccount } from './constructs/google-service-account.ts';
 import { KeyedHashSecret } from './constructs/keyed-hash-secret.ts';
 import { Observability } from './constructs/observability.ts';
 import { Queues } from './constructs/queues.ts';
@@ -94,6 +95,7 @@ export class FormServiceStack extends Stack {
         keyedHashSecret ??= new KeyedHashSecret(this);
         return keyedHashSecret;
       },
+      googleServiceAccount: new GoogleServiceAccount(settings.googleServiceAccountSecret),
     };
 
     // What every function reads through lambdas/config.ts: the deployer

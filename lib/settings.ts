@@ -211,6 +211,14 @@ export const STACK_SETTINGS = {
   alarmWebhookFailures: stackSetting({ default: 0, parse: wholeNumber(0) }),
   /** Alarm when emails SES refused (`EmailRejected`, both kinds) over 5 minutes exceed this. */
   alarmEmailRejections: stackSetting({ default: 0, parse: wholeNumber(0) }),
+  /**
+   * The Secrets Manager secret (its name) holding the Google service account's JSON key
+   * (docs/integrations.md#google-cloud-setup); empty: no key, and Sheets is not offered.
+   */
+  googleServiceAccountSecret: stackSetting({
+    default: '',
+    parse: matching(/^$|^[A-Za-z0-9/_+=.@-]{1,512}$/),
+  }),
   /** Whether this stack sets the account's API Gateway logging role. */
   apiGatewayCloudWatchRole: stackSetting({
     default: true,

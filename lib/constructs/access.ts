@@ -1,6 +1,7 @@
 import type { Access } from '#access';
 import { QUEUES } from '#queues';
 import type { EmailSending } from './email.ts';
+import type { GoogleServiceAccount } from './google-service-account.ts';
 import type { KeyedHashSecret } from './keyed-hash-secret.ts';
 import type { QueueName, Queues } from './queues.ts';
 import type { Scheduling } from './scheduling.ts';
@@ -16,6 +17,8 @@ export interface AccessTargets {
   email: EmailSending;
   /** Built on first use, so a stack whose functions hash nothing has no secret. */
   keyedHashSecret: () => KeyedHashSecret;
+  /** The Google key's secret as the deployer named it (none: nothing granted). */
+  googleServiceAccount: GoogleServiceAccount;
 }
 
 type Grant = (fn: ServiceFunction, targets: AccessTargets) => void;
@@ -64,6 +67,9 @@ const GRANTS = {
    */
   /** The keyed-hash secret in the function's environment, resolved by CloudFormation at deploy. */
   'secrets:keyedHash': (fn, { keyedHashSecret }) => keyedHashSecret().grantUse(fn),
+  /** The Google service account's address and private key, resolved from the deployer's secret at deploy. */
+  'secrets:googleServiceAccount': (fn, { googleServiceAccount }) =>
+    googleServiceAccount.grantUse(fn),
   ...QUEUE_GRANTS,
 } satisfies Record<Access, Grant>;
 

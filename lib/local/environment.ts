@@ -35,6 +35,8 @@ export function localEnvironment(
     turnstileVerifyUrl: string;
     /** The keyed-hash secret (lib/local/keyed-hash-secret.ts). */
     keyedHashSecret?: string;
+    /** The local Google emulator and its development key; left out when GOOGLE_* came from the runner's environment. */
+    google?: { keyFile: string; tokenUrl: string; sheetsApiUrl: string };
   },
 ): Record<string, string> {
   const env: Record<string, string> = {
@@ -65,6 +67,13 @@ export function localEnvironment(
         Object.entries(SETTINGS).map(([name, { env }]) => [name, process.env[env] || undefined]),
       ),
     ),
+    ...(extra.google
+      ? {
+          GOOGLE_SERVICE_ACCOUNT_KEY_FILE: extra.google.keyFile,
+          GOOGLE_OAUTH_TOKEN_URL: extra.google.tokenUrl,
+          GOOGLE_SHEETS_API_URL: extra.google.sheetsApiUrl,
+        }
+      : {}),
     LOG_LEVEL: extra.logLevel,
     // A developer points a webhook at a receiver on their own machine; a deployed stack never may.
     WEBHOOK_ALLOW_LOOPBACK: 'true',
@@ -76,4 +85,19 @@ export function localEnvironment(
     if (deadLetterUrl) env[queue.deadLetterUrlVariable] = deadLetterUrl;
   }
   return env;
+}
+
+const GOOGLE_VARIABLES = [
+  SETTINGS.googleServiceAccountKeyFile.env,
+  SETTINGS.googleOauthTokenUrl.env,
+  SETTINGS.googleSheetsApiUrl.env,
+];
+
+/**
+ * Whether the runner was given any GOOGLE_* setting (docs/integrations.md#local-emulator):
+ * then the local stack uses those (and Google's defaults for the others), not the emulator,
+ * so it can be pointed at real Google or at a test's own stand-in.
+ */
+export function googleFromEnvironment(): boolean {
+  return GOOGLE_VARIABLES.some((name) => Boolean(process.env[name]));
 }

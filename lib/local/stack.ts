@@ -6,6 +6,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { workers } from '#workers';
 import { startChatReceivers } from './emulators/chat.ts';
 import { startDynamoDbLocal } from './emulators/dynamodb.ts';
+import { startGoogle } from './emulators/google.ts';
 import { assertPortFree } from './emulators/ports.ts';
 import { startScheduler } from './emulators/scheduler.ts';
 import { startSes } from './emulators/ses.ts';
@@ -13,12 +14,14 @@ import type { SesBusEvent } from './emulators/ses-simulator.ts';
 import { startSqsS3 } from './emulators/sqs-s3.ts';
 import { startTurnstile } from './emulators/turnstile.ts';
 import {
+  googleFromEnvironment,
   LOCAL_BUCKET,
   LOCAL_SCHEDULE_GROUP,
   LOCAL_TABLE,
   localEnvironment,
 } from './environment.ts';
 import { startGateway } from './gateway.ts';
+import { DEV_SERVICE_ACCOUNT, localGoogleKey } from './google-dev-key.ts';
 import { localKeyedHashSecret } from './keyed-hash-secret.ts';
 import { LOCAL_REGION, loadHandler, localFunctionArn } from './lambda-runtime.ts';
 import { loopbackCertificate, trustCertificate } from './loopback-certificate.ts';
@@ -42,6 +45,7 @@ export interface LocalPorts {
   turnstile: number;
   /** The Slack and Discord receivers (HTTPS webhooks, their page over HTTP). */
   chat: number;
+  google: number;
 }
 
 export const DEFAULT_PORTS: LocalPorts = {
@@ -52,7 +56,14 @@ export const DEFAULT_PORTS: LocalPorts = {
   scheduler: 4014,
   turnstile: 4015,
   chat: 4017,
+  google: 4016,
 };
+
+/**
+ * The sample spreadsheet the local Google emulator starts with, shared with
+ * the development service account (docs/integrations.md#local-emulator).
+ */
+export const LOCAL_SPREADSHEET_ID = 'local-development-spreadsheet';
 
 export interface LocalStackOptions {
   /** Absolute folder for dev.json, the database and pid files. */
@@ -85,6 +96,7 @@ export interface LocalStackInfo {
     ses: string;
     scheduler: string;
     turnstile: string;
+    google: string;
   };
   /** The local Slack and Discord receivers (docs/integrations.md#local-receivers). */
   chat: {
@@ -99,6 +111,8 @@ export interface LocalStackInfo {
     /** Their certificate (PEM), for a client outside the stack (`curl --cacert`). */
     certificateFile: string;
   };
+  /** The local Google emulator (docs/integrations.md#local-emulator); null when GOOGLE_* came from the environment. */
+  google: { pageUrl: string; serviceAccount: string; spreadsheetId: string } | null;
   queues: Record<string, { url: string; deadLetterUrl: string }>;
   inMemory: boolean;
   pid: number;
@@ -118,6 +132,7 @@ const FLAGS: Record<keyof LocalPorts, string> = {
   scheduler: '--scheduler-port',
   turnstile: '--turnstile-port',
   chat: '--chat-port',
+  google: '--google-port',
 };
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -139,12 +154,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     for (const stop of order) await stop?.().catch(() => undefined);
   };
   let sendEmailEvents: ((events: SesBusEvent[]) => Promise<void>) | undefined;
+  // Read before the stack writes its own environment: a GOOGLE_* given to the runner wins.
+  const googleGiven = googleFromEnvironment();
   try {
     await mkdir(options.stateDir, { recursive: true });
     await assertPortFree(options.ports.gateway, 'local gateway', FLAGS.gateway);
     await assertPortFree(options.ports.scheduler, 'Scheduler emulator', FLAGS.scheduler);
 
-    const [dynamodb, sqsS3, ses, turnstile, chat] = await Promise.all([
+    const [dynamodb, sqsS3, ses, turnstile, chat, google] = await Promise.all([
       startDynamoDbLocal({
         port: options.ports.dynamodb,
         stateDir: options.stateDir,
@@ -175,6 +192,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             recordFile: options.inMemory ? undefined : join(options.stateDir, 'chat.jsonl'),
           }),
         );
+      }),
+      localGoogleKey(options.stateDir).then(async (key) => {
+        const handle = track(
+          await startGoogle({
+            port: options.ports.google,
+            accounts: [{ clientEmail: key.clientEmail, publicKey: key.privateKey }],
+          }),
+        );
+        handle.createSpreadsheet({
+          spreadsheetId: LOCAL_SPREADSHEET_ID,
+          title: 'Local responses',
+          sheets: ['Sheet1'],
+          sharedWith: [DEV_SERVICE_ACCOUNT],
+        });
+        return { handle, keyFile: key.file };
       }),
     ]);
 
@@ -220,6 +252,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         logLevel: options.logLevel,
         turnstileVerifyUrl: turnstile.verifyUrl,
         keyedHashSecret: await localKeyedHashSecret(options.stateDir, options.inMemory),
+        google: googleGiven
+          ? undefined
+          : {
+              keyFile: google.keyFile,
+              tokenUrl: google.handle.tokenUrl,
+              sheetsApiUrl: google.handle.sheetsApiUrl,
+            },
       }),
       Object.fromEntries(
         workers.flatMap((w) =>
@@ -309,6 +348,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ses: ses.endpoint,
         scheduler: scheduler.endpoint,
         turnstile: turnstile.endpoint,
+        google: google.handle.endpoint,
       },
       chat: {
         slackUrl: chat.slackUrl,
@@ -317,6 +357,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         messagesUrl: chat.messagesUrl,
         certificateFile: join(options.stateDir, CHAT_CERTIFICATE_FILE),
       },
+      google: googleGiven
+        ? null
+        : {
+            pageUrl: google.handle.pageUrl,
+            serviceAccount: DEV_SERVICE_ACCOUNT,
+            spreadsheetId: LOCAL_SPREADSHEET_ID,
+          },
       queues: Object.fromEntries(
         Object.entries(queues).map(([name, q]) => [
           name,

@@ -35,7 +35,16 @@ export async function withBenchStack(
   const stack = await startLocalStack({
     stateDir,
     inMemory: true,
-    ports: { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0, chat: 0 },
+    ports: {
+      gateway: 0,
+      dynamodb: 0,
+      sqsS3: 0,
+      ses: 0,
+      scheduler: 0,
+      turnstile: 0,
+      chat: 0,
+      google: 0,
+    },
     logLevel: 'error',
     tableStream: options.tableStream,
   });

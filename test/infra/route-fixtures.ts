@@ -94,6 +94,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'uploads:claimPending': ['s3:GetObject', 's3:DeleteObject'],
   'uploads:postTarget': [],
   'secrets:keyedHash': [],
+  'secrets:googleServiceAccount': [],
   'forms:update': ['dynamodb:UpdateItem'],
   'schedules:cancel': ['scheduler:DeleteSchedule'],
   'schedules:manage': [

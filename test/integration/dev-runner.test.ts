@@ -164,6 +164,7 @@ describe('npm run dev', () => {
       endpoints.ses,
       endpoints.scheduler,
       first.info.chat.pageUrl,
+      endpoints.google,
     ]) {
       expect(await listening(portOf(url)), `${url} still listening`).toBe(false);
     }
