@@ -523,7 +523,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v1/team/suppressions',
     handler: 'http/privacy/list-suppressions.ts',
-    access: PRIVACY_ACCESS,
+    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       'The addresses the team’s forms no longer email: permanent bounces and complaints (owners only).',
   },
@@ -533,7 +533,7 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v1/team/suppressions/{email}',
     handler: 'http/privacy/lift-suppression.ts',
-    access: PRIVACY_ACCESS,
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'secrets:keyedHash'],
     summary:
       'Takes an address off the suppression list: the team’s forms email it again (owners only).',
   },

@@ -12,7 +12,7 @@ describe('the keyed-hash secret (docs/deploying.md#the-keyed-hash-secret)', () =
   // Submit hashes what it stores; erase and export by email hash the address they look up
   // (docs/privacy.md#how-a-person-is-found).
   const HOLDERS = ['submit', 'privacy'];
-  const ROUTES = ['submit', 'erasePersonSubmissions', 'exportPersonSubmissions'];
+  const ROUTES = ['submit', 'erasePersonSubmissions', 'exportPersonSubmissions', 'liftSuppression'];
 
   it('is one generated Secrets Manager secret, resolved into the functions that hash only', () => {
     const secrets = Object.entries(resourcesOfType(built.template, 'AWS::SecretsManager::Secret'));
