@@ -45,10 +45,6 @@ export function buildApp(options: BuildOptions = {}): { app: App; stack: FormSer
     {
       context: {
         ...cdkJsonContext,
-        // A test's own route or worker table rides on the whole real stack with probes that are
-        // never deployed: past CloudFormation's 500 they would stop synthesis, not a deployment.
-        // The real tables keep the limit of 500 (the default variant of each test).
-        ...(options.routes || options.workers ? { '@aws-cdk/core:stackResourceLimit': 600 } : {}),
         ...options.context,
         'aws:cdk:bundling-stacks': [],
       },
