@@ -27,6 +27,8 @@ export type Access =
   | 'schedules:cancel'
   /** Send email through SES v2 as the deployment's sender identity. */
   | 'email:send'
+  /** Create the teams' SES tenants, associate the identity and configuration set, set their reputation policy. */
+  | 'email:tenants'
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   | 'rateLimits:count'
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */

@@ -82,6 +82,13 @@ const wiring = {
   get emailConfigurationSet() {
     return process.env.EMAIL_CONFIGURATION_SET || undefined;
   },
+  /** The sending identity's and the configuration set's ARNs: what each team's SES tenant is associated with. */
+  get emailIdentityArn() {
+    return required('EMAIL_IDENTITY_ARN');
+  },
+  get emailConfigurationSetArn() {
+    return process.env.EMAIL_CONFIGURATION_SET_ARN || undefined;
+  },
   /**
    * The Google service account key (docs/integrations.md#google-cloud-setup):
    * deployed, its `client_email` and `private_key` as CloudFormation resolved

@@ -198,6 +198,16 @@ export const SETTINGS = {
     parse: flag,
     deployerMaySet: false,
   }),
+  /**
+   * Each team sends as its own SES tenant (docs/delivery.md#one-team-cannot-pause-everyones-mail):
+   * its reputation, pausing and suppression are its own. `false` for an account
+   * or region that cannot use SES tenants: every team then shares the account's.
+   */
+  sesTenants: setting({
+    env: 'SES_TENANTS',
+    default: true,
+    parse: flag,
+  }),
   /** The From address of every email; its domain (or itself) must be a verified SES identity. */
   emailSenderAddress: setting({
     env: 'EMAIL_SENDER_ADDRESS',

@@ -171,6 +171,8 @@ export const workers: readonly Worker[] = [
     ...mailerDefaults,
     name: 'emailWorker',
     handler: 'events/email-worker.ts',
+    // Sends as each team's SES tenant, made ready on the team's first email.
+    access: [...mailerDefaults.access, 'email:tenants'],
     timeoutSeconds: EMAIL_WORKER_TIMEOUT_SECONDS,
     trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
   },

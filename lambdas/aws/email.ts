@@ -13,11 +13,17 @@ const ses = new SESv2Client({});
 export async function sendEmail(
   message: EmailMessage,
   sender: { address: string },
-  tracking?: { configurationSet: string; tags: { Name: string; Value: string }[] },
+  tracking?: {
+    configurationSet?: string;
+    tags?: { Name: string; Value: string }[];
+    /** The SES tenant it is sent as (the team's). */
+    tenantName?: string;
+  },
 ): Promise<{ messageId: string }> {
   const input: SendEmailCommandInput = {
     ConfigurationSetName: tracking?.configurationSet,
-    EmailTags: tracking?.tags,
+    EmailTags: tracking?.configurationSet ? tracking.tags : undefined,
+    TenantName: tracking?.tenantName,
     FromEmailAddress: fromAddress(message.fromName, sender.address),
     Destination: {
       ToAddresses: [message.to],

@@ -465,6 +465,12 @@ export const RESPONSES = {
     formLimit: z.nullable(count()),
     /** What submissions keep of a visitor's address (docs/people.md#visitor-addresses). */
     ipStorage: z.enum(IP_STORAGE),
+    /**
+     * When SES began refusing the team's emails (its tenant paused for its
+     * bounces or complaints), null while they go out
+     * (docs/delivery.md#one-team-cannot-pause-everyones-mail).
+     */
+    emailPausedAt: z.nullable(dateTime()),
   }),
   Member,
   MemberList: z.object({ members: z.array(Member) }),

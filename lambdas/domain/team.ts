@@ -21,4 +21,11 @@ export interface Team {
   ownerCount?: number;
   /** What its submissions keep of a visitor's address; absent is `address` (docs/people.md#visitor-addresses). */
   ipStorage?: IpStorage;
+  /**
+   * The SES tenant the team sends as, once made ready (its name:
+   * tenantNameOf); absent until its first email (docs/delivery.md#one-team-cannot-pause-everyones-mail).
+   */
+  sesTenant?: string;
+  /** When SES last refused its mail because its tenant was paused; cleared by its next sent email. */
+  emailPausedAt?: string;
 }

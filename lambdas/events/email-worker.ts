@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { classifySendError, sendEmail } from '#aws/email.ts';
+import { ensureTenant } from '#aws/email-tenants.ts';
 import { config } from '#config';
 import type { EmailJob } from '#domain/delivery-channels.ts';
 import { sesTags, suppressionAddress } from '#domain/email-events.ts';
@@ -10,6 +11,7 @@ import {
   ownerNotification,
   submitterAddress,
 } from '#domain/email-messages.ts';
+import { tenantNameOf } from '#domain/email-tenants.ts';
 import { mailboxOf } from '#domain/mailbox.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { errorFields, log } from '#log';
@@ -28,6 +30,7 @@ import {
   uncountRequest,
 } from '#store/request-counts.ts';
 import { suppressedAmong } from '#store/suppressions.ts';
+import { setTeamEmailPaused, setTeamTenant } from '#store/teams.ts';
 import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
 import { queueWorker } from './batch-worker.ts';
 
@@ -107,24 +110,35 @@ async function send(record: SQSRecord): Promise<void> {
     return;
   }
   let messageId: string;
+  // The team's own SES tenant (docs/delivery.md#one-team-cannot-pause-everyones-mail).
+  const tenantName = config.sesTenants ? tenantNameOf(teamId) : undefined;
   try {
-    const configurationSet = config.emailConfigurationSet;
+    if (tenantName && context.team.sesTenant !== tenantName) {
+      await ensureTenant(tenantName, {
+        identityArn: config.emailIdentityArn,
+        configurationSetArn: config.emailConfigurationSetArn,
+      });
+      await setTeamTenant(teamId, tenantName);
+    }
     ({ messageId } = await sendEmail(
       sendable,
       { address: config.emailSenderAddress },
-      configurationSet
-        ? {
-            configurationSet,
-            tags: sesTags({
-              formId: job.formId,
-              submissionId: job.submissionId,
-              kind: job.kind,
-              teamId,
-            }),
-          }
-        : undefined,
+      {
+        configurationSet: config.emailConfigurationSet,
+        tags: sesTags({
+          formId: job.formId,
+          submissionId: job.submissionId,
+          kind: job.kind,
+          teamId,
+        }),
+        tenantName,
+      },
     ));
   } catch (error) {
+    if (tenantName && (error as { name?: unknown })?.name === 'SendingPausedException') {
+      // SES paused this team's tenant for its reputation: the owner is told (GET /v1/team).
+      await setTeamEmailPaused(teamId, new Date().toISOString()).catch(() => false);
+    }
     if (classifySendError(error) === 'permanent') {
       count('EmailRejected', 1, { kind: job.kind });
       log.warn('email refused by SES, not retried', { ...job, ...errorFields(error) });
@@ -143,6 +157,7 @@ async function send(record: SQSRecord): Promise<void> {
   }
   count('EmailSent', 1, { kind: job.kind });
   log.info('email sent', { ...job, messageId });
+  if (context.team.emailPausedAt) await setTeamEmailPaused(teamId, null).catch(() => false);
   // SES has it. Throwing would have the queue redeliver the message and send it again once
   // the lease ends, so a failed mark is logged, not thrown: only a stray duplicate of the
   // message could then send it twice.

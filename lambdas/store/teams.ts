@@ -47,3 +47,31 @@ export async function setTeamIpStorage(teamId: string, ipStorage: IpStorage): Pr
     ExpressionAttributeValues: { ':ipStorage': ipStorage },
   });
 }
+
+/** Records that the team's SES tenant is ready (its name), so no later email makes it again. */
+export async function setTeamTenant(teamId: string, tenantName: string): Promise<boolean> {
+  return updateIf({
+    Key: teamKey(teamId),
+    UpdateExpression: 'SET sesTenant = :tenant',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':tenant': tenantName },
+  });
+}
+
+/**
+ * Records whether SES holds the team's mail back (its tenant paused, at
+ * `pausedAt`), or not (null, after a sent email): what GET /v1/team says.
+ */
+export async function setTeamEmailPaused(
+  teamId: string,
+  pausedAt: string | null,
+): Promise<boolean> {
+  return updateIf({
+    Key: teamKey(teamId),
+    UpdateExpression: pausedAt ? 'SET emailPausedAt = :at' : 'REMOVE emailPausedAt',
+    ConditionExpression: pausedAt
+      ? 'attribute_exists(pk)'
+      : 'attribute_exists(pk) AND attribute_exists(emailPausedAt)',
+    ExpressionAttributeValues: pausedAt ? { ':at': pausedAt } : undefined,
+  });
+}

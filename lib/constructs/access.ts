@@ -56,6 +56,8 @@ const GRANTS = {
   'schedules:cancel': (fn, { scheduling }) => scheduling().grantCancel(fn),
   /** Send email through SES v2 as the deployment's sender identity (ses:SendEmail on it only). */
   'email:send': (fn, { email }) => email.grantSend(fn),
+  /** Make the teams' SES tenants and send as them (tenant actions on tenants of the account only). */
+  'email:tenants': (fn, { email }) => email.grantTenants(fn),
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */

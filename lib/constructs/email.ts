@@ -1,9 +1,10 @@
-import { Stack } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
+import { wildcardResourceFinding } from './nag-finding.ts';
 import type { ServiceQueue } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
@@ -65,11 +66,52 @@ export class EmailSending extends Construct {
 
   grantSend(fn: ServiceFunction): void {
     fn.addEnvironment('EMAIL_CONFIGURATION_SET', this.configurationSet.configurationSetName);
+    fn.addEnvironment('EMAIL_IDENTITY_ARN', this.identityArn());
+    fn.addEnvironment('EMAIL_CONFIGURATION_SET_ARN', this.configurationSetArn());
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
         resources: [this.identityArn(), this.configurationSetArn()],
       }),
+    );
+  }
+
+  /**
+   * The teams' SES tenants (docs/delivery.md#one-team-cannot-pause-everyones-mail):
+   * create one, read it, associate the identity and the configuration set with
+   * it, put SES's managed reputation policy on it, and send as it. Tenants are
+   * named at run time (one a team), so the actions take the account's tenants.
+   */
+  grantTenants(fn: ServiceFunction): void {
+    const stack = Stack.of(this);
+    const tenants = stack.formatArn({ service: 'ses', resource: 'tenant', resourceName: '*' });
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'ses:SendEmail',
+          'ses:CreateTenant',
+          'ses:GetTenant',
+          'ses:CreateTenantResourceAssociation',
+          'ses:UpdateReputationEntityPolicy',
+        ],
+        resources: [tenants, this.identityArn(), this.configurationSetArn()],
+      }),
+    );
+    const policies = `arn:${stack.partition}:ses:${stack.region}:aws:reputation-policy/*`;
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['ses:UpdateReputationEntityPolicy'], resources: [policies] }),
+    );
+    Validations.of(fn.role).acknowledge(
+      {
+        id: wildcardResourceFinding(this, tenants),
+        reason:
+          'One SES tenant per team, named at run time when the team sends its first email; the actions are the tenant setup and send only.',
+      },
+      {
+        id: wildcardResourceFinding(this, policies),
+        reason:
+          'SES-managed reputation policies (none, standard, strict) are AWS-owned ARNs; only UpdateReputationEntityPolicy is allowed on them.',
+      },
     );
   }
 

@@ -57,6 +57,7 @@ export function localEnvironment(
     SCHEDULE_GROUP: LOCAL_SCHEDULE_GROUP,
     // The SES emulator's front publishes this set's events as SES would (emulators/ses-simulator.ts).
     EMAIL_CONFIGURATION_SET: LOCAL_EMAIL_CONFIGURATION_SET,
+    EMAIL_CONFIGURATION_SET_ARN: `arn:aws:ses:${LOCAL_REGION}:${LOCAL_ACCOUNT}:configuration-set/${LOCAL_EMAIL_CONFIGURATION_SET}`,
     SCHEDULER_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT}:role/form-service-local-scheduler`,
     TURNSTILE_VERIFY_URL: extra.turnstileVerifyUrl,
     ...(extra.keyedHashSecret ? { KEYED_HASH_SECRET: extra.keyedHashSecret } : {}),
@@ -75,6 +76,8 @@ export function localEnvironment(
         }
       : {}),
     LOG_LEVEL: extra.logLevel,
+    // The sender address's domain, as the stack's identity is by default.
+    EMAIL_IDENTITY_ARN: `arn:aws:ses:${LOCAL_REGION}:${LOCAL_ACCOUNT}:identity/${(process.env.EMAIL_SENDER_ADDRESS || SETTINGS.emailSenderAddress.default).split('@')[1]}`,
     // A developer points a webhook at a receiver on their own machine; a deployed stack never may.
     WEBHOOK_ALLOW_LOOPBACK: 'true',
   };

@@ -86,6 +86,13 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   ],
   'rateLimits:count': ['dynamodb:UpdateItem'],
   'email:send': ['ses:SendEmail'],
+  'email:tenants': [
+    'ses:SendEmail',
+    'ses:CreateTenant',
+    'ses:GetTenant',
+    'ses:CreateTenantResourceAssociation',
+    'ses:UpdateReputationEntityPolicy',
+  ],
   'uploads:read': ['s3:GetObject'],
   'uploads:write': ['s3:PutObject'],
   'uploads:delete': ['s3:DeleteObject'],

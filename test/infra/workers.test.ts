@@ -430,9 +430,24 @@ describe('the deployed tables', () => {
     const ses = statementsOfRole(real, role).filter((s) =>
       [s.Action].flat().some((a) => a.startsWith('ses:')),
     );
-    expect(ses).toHaveLength(1);
-    expect(ses[0]!.Action).toBe('ses:SendEmail');
-    expect(JSON.stringify(ses[0]!.Resource)).toContain(':identity/mail.acme.test');
+    // Sending as the identity (with the configuration set), and the teams' tenants
+    // (docs/delivery.md#one-team-cannot-pause-everyones-mail): nothing else of SES.
+    const plainSend = ses.filter((s) => s.Action === 'ses:SendEmail');
+    expect(plainSend).toHaveLength(1);
+    expect(JSON.stringify(plainSend[0]!.Resource)).toContain(':identity/mail.acme.test');
+    const actions = new Set(ses.flatMap((s) => [s.Action].flat()));
+    expect([...actions].sort()).toEqual([
+      'ses:CreateTenant',
+      'ses:CreateTenantResourceAssociation',
+      'ses:GetTenant',
+      'ses:SendEmail',
+      'ses:UpdateReputationEntityPolicy',
+    ]);
+    const tenantStatement = ses.find((s) => [s.Action].flat().includes('ses:CreateTenant'));
+    expect(JSON.stringify(tenantStatement?.Resource)).toContain(':tenant/*');
+    // The sign-in mailer sends as the identity, never as a team's tenant.
+    const mailerRole = real.logicalId(real.functionOf('signInMailer').role);
+    expect(JSON.stringify(statementsOfRole(real, mailerRole))).not.toContain('Tenant');
     const other = synthesize({ context: { sesIdentity: 'acme.test' } });
     const otherRole = other.logicalId(other.functionOf('emailWorker').role);
     expect(JSON.stringify(statementsOfRole(other, otherRole))).toContain(':identity/acme.test');

@@ -25,5 +25,6 @@ export async function teamView(team: Team) {
     formCount: team.formCount,
     formLimit: team.plan === 'free' ? config.freeFormLimit : null,
     ipStorage: team.ipStorage ?? DEFAULT_IP_STORAGE,
+    emailPausedAt: team.emailPausedAt ?? null,
   };
 }

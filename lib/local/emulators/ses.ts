@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { EmulatorHandle } from './handle.ts';
 import { assertPortFree, LOOPBACK } from './ports.ts';
 import { type SentEmail, type SesBusEvent, simulatedEvents } from './ses-simulator.ts';
+import { LocalTenants } from './ses-tenants.ts';
 
 /** The package's CommonJS exports. `require` reads them the same way under Node and Vite. */
 interface SesLocalModule {
@@ -76,11 +77,43 @@ const SEND_EMAIL = '/v2/email/outbound-emails';
  * publish (the package keeps neither the configuration set nor the tags).
  */
 function startFront(port: number, innerUrl: string, options: SesOptions): Promise<Server> {
+  const tenants = new LocalTenants();
   const server = createServer(async (request, response) => {
     try {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks);
+      const path = (request.url ?? '/').split('?')[0]!;
+      if (request.method === 'GET' && path === '/tenants') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ tenants: tenants.list() }));
+        return;
+      }
+      const parsed = parseJson(body);
+      const sending = /^\/tenants\/([^/]+)\/sending$/.exec(path);
+      if (request.method === 'POST' && sending) {
+        const status = parsed.status === 'DISABLED' ? 'DISABLED' : 'ENABLED';
+        const known = tenants.setSending(decodeURIComponent(sending[1]!), status);
+        response.writeHead(known ? 200 : 404, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ status }));
+        return;
+      }
+      const own =
+        tenants.answer(request.method ?? 'GET', path, parsed) ??
+        (request.method === 'POST' && path === SEND_EMAIL && typeof parsed.TenantName === 'string'
+          ? tenants.refusesSend(parsed.TenantName)
+          : undefined);
+      if (!own && path === SEND_EMAIL && typeof parsed.TenantName === 'string') {
+        tenants.noteSend(parsed.TenantName);
+      }
+      if (own) {
+        response.writeHead(own.status, {
+          'content-type': 'application/json',
+          ...(own.errorType ? { 'x-amzn-errortype': own.errorType } : {}),
+        });
+        response.end(JSON.stringify(own.body));
+        return;
+      }
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
         if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) {
@@ -184,4 +217,15 @@ function close(server: Server): Promise<void> {
     // Keep-alive sockets from SDK clients would otherwise hold close() open.
     server.closeAllConnections();
   });
+}
+
+/** A request body as JSON, or nothing (a GET, a form post of the v1 API). */
+function parseJson(body: Buffer): Record<string, unknown> {
+  if (body.length === 0) return {};
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
