@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { answersHead, fallbackRoute, routeFunctions, routes } from '#routes';
 import { workers } from '#workers';
 import { deployedMethods } from './api-methods.ts';
-import { everyAccessRoutes } from './route-fixtures.ts';
+import { everyAccessRoutes, PROBE_LIMIT } from './route-fixtures.ts';
 import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
 
 const real = synthesize();
-const extended = synthesize({ routes: everyAccessRoutes });
+const extended = synthesize({ routes: everyAccessRoutes, context: PROBE_LIMIT });
 const stageName = String(cdkJsonContext.apiStageName);
 
 function describeMethods(methods: ReturnType<typeof deployedMethods>): string {

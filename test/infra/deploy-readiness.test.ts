@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { everyAccessRoutes } from './route-fixtures.ts';
+import { everyAccessRoutes, PROBE_LIMIT } from './route-fixtures.ts';
 import {
   cdkJsonContext,
   type PolicyStatement,
@@ -76,7 +76,7 @@ describe('physical names', () => {
   });
 
   it('a stack with the probe routes still has one unnamed group', () => {
-    const probes = synthesize({ routes: everyAccessRoutes });
+    const probes = synthesize({ routes: everyAccessRoutes, context: PROBE_LIMIT });
     const groups = Object.values(resourcesOfType(probes.template, 'AWS::Scheduler::ScheduleGroup'));
     expect(groups.map((g) => propertiesOf(g).Name)).toEqual([undefined]);
   });

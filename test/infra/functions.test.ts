@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { fallbackRoute, type Route, routeFunctions } from '#routes';
-import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
+import {
+  BASELINE_ACTIONS,
+  EXPECTED_ACTIONS,
+  everyAccessRoutes,
+  PROBE_LIMIT,
+} from './route-fixtures.ts';
 import {
   cdkJsonContext,
   type PolicyStatement,
@@ -10,7 +15,10 @@ import {
   synthesize,
 } from './synthesize.ts';
 
-const built = synthesize({ routes: everyAccessRoutes, context: { tracing: false } });
+const built = synthesize({
+  routes: everyAccessRoutes,
+  context: { tracing: false, ...PROBE_LIMIT },
+});
 const resources = built.template.toJSON().Resources as Record<
   string,
   { Type: string; Properties: never }
@@ -220,6 +228,7 @@ describe('grants follow the route’s access list, and nothing more', () => {
           !route.access.includes('schedules:manage') && !route.access.includes('schedules:cancel'),
       ),
       workers: [],
+      context: PROBE_LIMIT,
     });
     quiet.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
   });
@@ -227,7 +236,10 @@ describe('grants follow the route’s access list, and nothing more', () => {
 
 describe('IAM across the whole stack', () => {
   it('no statement grants a wildcard action', () => {
-    const traced = synthesize({ routes: everyAccessRoutes, context: { tracing: true } });
+    const traced = synthesize({
+      routes: everyAccessRoutes,
+      context: { tracing: true, ...PROBE_LIMIT },
+    });
     const wildcards: string[] = [];
     const policies = [
       ...Object.entries(resourcesOfType(traced.template, 'AWS::IAM::Policy')).map(
