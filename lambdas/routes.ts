@@ -72,11 +72,10 @@ const formDefaults = { ...managementDefaults, group: 'forms' } as const;
 const webhookDefaults = { ...managementDefaults, group: 'webhooks' } as const;
 
 /**
- * A person's submissions by email address, exported or erased (owners): one
- * function, `privacy`, the only one besides submit that holds the keyed-hash
- * secret (the email index is keyed by a hash: docs/privacy.md#how-a-person-is-found).
- * Not streamed: a group's function answers buffered, and the stack has no room
- * under CloudFormation's 500 resources for a function of its own.
+ * A person's submissions by email address, erased (owners): one function,
+ * `privacy`. It and the export below are the only ones besides submit that
+ * hold the keyed-hash secret (the email index is keyed by a hash:
+ * docs/privacy.md#how-a-person-is-found).
  */
 const privacyDefaults = { ...managementDefaults, timeoutSeconds: 29, group: 'privacy' } as const;
 const PRIVACY_ACCESS = [
@@ -424,14 +423,19 @@ export const routes: readonly Route[] = [
       'Deletes every submission of the team that holds an email address, with its files and delivery records; answers how many, by form (owners only).',
   },
   {
-    ...privacyDefaults,
+    ...managementDefaults,
     name: 'exportPersonSubmissions',
     method: 'GET',
     path: '/v1/privacy/submissions',
     handler: 'http/privacy/export-by-email.ts',
-    access: PRIVACY_ACCESS,
+    // Streamed (a group's function answers buffered): no 6 MB cap on a person's document,
+    // and reads at a client's pace for up to 5 minutes (docs/privacy.md#export-by-email).
+    timeoutSeconds: 300,
+    streaming: true,
+    // table:write for its audit event only.
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'secrets:keyedHash'],
     summary:
-      'Every submission of the team that holds an email address, as one JSON document (owners only).',
+      'Streams every submission of the team that holds an email address, as one JSON document (owners only).',
   },
   {
     ...signInDefaults,

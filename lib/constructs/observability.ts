@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -17,7 +17,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import type { EmailJob } from '#domain/delivery-channels.ts';
 import { METRIC_DIMENSIONS, METRICS_NAMESPACE, METRICS_SERVICE, type MetricName } from '#metrics';
 import type { ServiceQueue } from './queues.ts';
@@ -105,17 +105,23 @@ export function searchProductMetric(name: MetricName, label: string): MathExpres
  * alarms of the operations issue with thresholds from lib/settings.ts, and
  * one dashboard. Built last: it walks the stack for functions, queues and
  * alarms, so whatever was added before is covered.
+ *
+ * A nested stack of its own (docs/architecture.md#stacks): its alarms, two
+ * per function, would otherwise take a fifth of CloudFormation's 500
+ * resources a stack may hold. What it watches comes in as the nested
+ * stack's parameters (function and queue names), and the dead-letter alarms
+ * that stay with their queues reach the topic through its output.
  */
-export class Observability extends Construct {
+export class Observability extends NestedStack {
   readonly topic: Topic;
   readonly dashboard: Dashboard;
   /** The alarms built here (the DLQ depth alarms are built by their queues). */
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
-    super(scope, id);
+    const stack = Stack.of(scope);
+    super(scope, id, { description: `Alarms, alarm topic and dashboard of ${stack.stackName}` });
     const { settings } = props;
-    const stack = Stack.of(this);
 
     // SNS encryption with a key CloudWatch may use: the AWS-managed SNS key's
     // policy cannot be changed, and alarms could not publish to a topic it encrypts.
@@ -299,7 +305,7 @@ export class Observability extends Construct {
       widgets: [
         [
           new TextWidget({
-            markdown: `# ${Stack.of(this).stackName}\nSubmit traffic and outcomes, API latency and errors, functions, queues, deliveries. Alarms notify the topic ${this.topic.node.path}.`,
+            markdown: `# ${Stack.of(this.node.scope!).stackName}\nSubmit traffic and outcomes, API latency and errors, functions, queues, deliveries. Alarms notify the topic ${this.topic.node.path}.`,
             width: 24,
             height: 2,
           }),

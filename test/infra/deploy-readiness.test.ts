@@ -56,7 +56,8 @@ describe('physical names', () => {
 
   it('no resource has a fixed physical name (the REST API’s name is the stack’s)', () => {
     const fixed: string[] = [];
-    for (const [id, resource] of Object.entries(resources)) {
+    const nested = built.observability.toJSON().Resources as typeof resources;
+    for (const [id, resource] of [...Object.entries(resources), ...Object.entries(nested)]) {
       for (const property of PHYSICAL_NAME_PROPERTIES) {
         const value = resource.Properties?.[property];
         if (typeof value !== 'string') continue;
@@ -150,6 +151,33 @@ describe('consumers finish before their work is handed out again', () => {
       const visibility = propertiesOf(queues[queueId]!).VisibilityTimeout as number;
       expect(visibility, `${queueId} consumed by ${fnId}`).toBeGreaterThanOrEqual(6 * timeout);
     }
+  });
+});
+
+describe('room under CloudFormation’s limits (docs/architecture.md#stacks)', () => {
+  const nested = built.observability.toJSON();
+  const counts = {
+    main: Object.keys(resources).length,
+    nested: Object.keys(nested.Resources).length,
+    parameters: Object.keys(nested.Parameters ?? {}).length,
+  };
+
+  it('the alarms, topic and dashboard live in the observability nested stack', () => {
+    const types = (all: typeof resources) => new Set(Object.values(all).map((r) => r.Type));
+    expect(types(resources)).toContain('AWS::CloudFormation::Stack');
+    for (const type of ['AWS::SNS::Topic', 'AWS::KMS::Key', 'AWS::CloudWatch::Dashboard']) {
+      expect(types(resources), `${type} in the main stack`).not.toContain(type);
+      expect(types(nested.Resources), `${type} in the nested stack`).toContain(type);
+    }
+  });
+
+  it('each template holds at most 500 resources, and the main stack keeps 100 free', () => {
+    expect(counts.main, JSON.stringify(counts)).toBeLessThanOrEqual(400);
+    expect(counts.nested, JSON.stringify(counts)).toBeLessThanOrEqual(500);
+  });
+
+  it('the nested stack takes at most 200 parameters (one per function and queue it watches)', () => {
+    expect(counts.parameters, JSON.stringify(counts)).toBeLessThanOrEqual(200);
   });
 });
 

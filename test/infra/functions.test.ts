@@ -228,6 +228,7 @@ describe('grants follow the route’s access list, and nothing more', () => {
           !route.access.includes('schedules:manage') && !route.access.includes('schedules:cancel'),
       ),
       workers: [],
+      context: PROBE_STACK_CONTEXT,
     });
     quiet.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
   });

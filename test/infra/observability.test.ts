@@ -1,3 +1,4 @@
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
@@ -15,9 +16,10 @@ interface Dimension {
 
 const built = synthesize();
 
+/** Every alarm: the nested stack's, and the dead-letter depth alarms the main stack keeps. */
 function alarms(target: Synthesized = built): Json[] {
-  return Object.values(resourcesOfType(target.template, 'AWS::CloudWatch::Alarm')).map(
-    propertiesOf,
+  return [target.observability, target.template].flatMap((template) =>
+    Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map(propertiesOf),
   );
 }
 
@@ -44,13 +46,25 @@ function alarmsOn(
   );
 }
 
+/** The topic as the nested stack's alarms name it. */
 function topicRef(target: Synthesized = built): Json {
-  return { Ref: target.logicalId(target.stack.observability.topic) };
+  const topic = target.stack.observability.topic.node.defaultChild as CfnElement;
+  return { Ref: target.stack.observability.resolve(topic.logicalId) };
 }
 
-const ref = (target: Synthesized, construct: Parameters<Synthesized['logicalId']>[0]) => ({
-  Ref: target.logicalId(construct),
-});
+/** The topic as the main stack's alarms name it: the nested stack's output. */
+function topicOutput(target: Synthesized = built): Json {
+  const nested = target.stack.observability.nestedStackResource as CfnElement;
+  const outputs = Object.entries(target.observability.toJSON().Outputs ?? {}).filter(
+    ([, output]) => JSON.stringify((output as Json).Value) === JSON.stringify(topicRef(target)),
+  );
+  expect(outputs, 'one output of the nested stack is the topic').toHaveLength(1);
+  return { 'Fn::GetAtt': [target.logicalId(nested), `Outputs.${outputs[0]![0]}`] };
+}
+
+/** A construct of the main stack, as the nested stack's alarms name it (a parameter). */
+const ref = (target: Synthesized, construct: Parameters<Synthesized['logicalId']>[0]) =>
+  target.nestedRef({ Ref: target.logicalId(construct) });
 
 const functions = built.stack.node
   .findAll()
@@ -62,11 +76,12 @@ const deadLetterQueues = built.stack.node
 
 describe('alarm topic', () => {
   it('is one SNS topic, encrypted with a rotated KMS key CloudWatch may use, TLS only', () => {
-    built.template.resourceCountIs('AWS::SNS::Topic', 1);
-    built.template.hasResourceProperties('AWS::SNS::Topic', {
+    built.observability.resourceCountIs('AWS::SNS::Topic', 1);
+    built.template.resourceCountIs('AWS::SNS::Topic', 0);
+    built.observability.hasResourceProperties('AWS::SNS::Topic', {
       KmsMasterKeyId: Match.anyValue(),
     });
-    built.template.hasResourceProperties('AWS::KMS::Key', {
+    built.observability.hasResourceProperties('AWS::KMS::Key', {
       EnableKeyRotation: true,
       KeyPolicy: Match.objectLike({
         Statement: Match.arrayWith([
@@ -77,7 +92,7 @@ describe('alarm topic', () => {
         ]),
       }),
     });
-    built.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+    built.observability.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: Match.objectLike({
         Statement: Match.arrayWith([
           Match.objectLike({
@@ -96,13 +111,13 @@ describe('alarm topic', () => {
 
   it('has no subscription by default (alarmEmail empty)', () => {
     expect(STACK_SETTINGS.alarmEmail.default).toBe('');
-    built.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    built.observability.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
   it('subscribes the alarmEmail address when set', () => {
     const withEmail = synthesize({ context: { alarmEmail: 'ops@example.com' } });
-    withEmail.template.resourceCountIs('AWS::SNS::Subscription', 1);
-    withEmail.template.hasResourceProperties('AWS::SNS::Subscription', {
+    withEmail.observability.resourceCountIs('AWS::SNS::Subscription', 1);
+    withEmail.observability.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'ops@example.com',
       TopicArn: topicRef(withEmail),
@@ -114,10 +129,20 @@ describe('alarm topic', () => {
   });
 
   it('is the alarm action of every alarm of the stack, the dead-letter alarms included', () => {
-    const all = alarms();
-    expect(all.length).toBeGreaterThan(2 * functions.length);
-    for (const alarm of all) {
+    const nested = Object.values(
+      resourcesOfType(built.observability, 'AWS::CloudWatch::Alarm'),
+    ).map(propertiesOf);
+    expect(nested.length).toBeGreaterThan(2 * functions.length);
+    for (const alarm of nested) {
       expect(alarm.AlarmActions, String(alarm.AlarmDescription)).toEqual([topicRef()]);
+    }
+    // The dead-letter depth alarms stay with their queues, and reach the topic by its output.
+    const main = Object.values(resourcesOfType(built.template, 'AWS::CloudWatch::Alarm')).map(
+      propertiesOf,
+    );
+    expect(main.length).toBe(deadLetterQueues.length);
+    for (const alarm of main) {
+      expect(alarm.AlarmActions, String(alarm.AlarmDescription)).toEqual([topicOutput()]);
     }
   });
 });
@@ -157,9 +182,12 @@ describe('alarms', () => {
     // The webhook and email queues' DLQs, the stream-failure queue, the schedule queues.
     expect(deadLetterQueues.length).toBeGreaterThanOrEqual(4);
     for (const queue of deadLetterQueues) {
-      const dimensions = { QueueName: { 'Fn::GetAtt': [built.logicalId(queue), 'QueueName'] } };
-      const depth = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', dimensions);
-      const age = alarmsOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', dimensions);
+      const name = { 'Fn::GetAtt': [built.logicalId(queue), 'QueueName'] };
+      // Depth in the main stack, beside its queue; age in the nested stack, by a parameter.
+      const depth = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', { QueueName: name });
+      const age = alarmsOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', {
+        QueueName: built.nestedRef(name),
+      });
       expect(depth, `depth of ${queue.node.path}`).toHaveLength(1);
       expect(age, `age of ${queue.node.path}`).toHaveLength(1);
       expect(depth[0]).toMatchObject({ Threshold: 0 });
@@ -292,7 +320,9 @@ describe('alarms', () => {
 });
 
 describe('dashboard', () => {
-  const dashboards = Object.values(resourcesOfType(built.template, 'AWS::CloudWatch::Dashboard'));
+  const dashboards = Object.values(
+    resourcesOfType(built.observability, 'AWS::CloudWatch::Dashboard'),
+  );
   const body = JSON.stringify(dashboards.map(propertiesOf));
 
   it('is one dashboard, named by CloudFormation', () => {

@@ -22,7 +22,20 @@ export const cdkJsonContext: Record<string, unknown> = {
 export interface Synthesized {
   app: App;
   stack: FormServiceStack;
+  /** The main stack's template. */
   template: Template;
+  /**
+   * The observability nested stack's template: the alarms (but the
+   * dead-letter depth alarms, which stay with their queues), the alarm topic
+   * and its key, the dashboard (lib/constructs/observability.ts).
+   */
+  observability: Template;
+  /**
+   * How the nested stack names a value of the main stack (`{ Ref: id }` of a
+   * function, `{ 'Fn::GetAtt': [id, 'QueueName'] }`): a `Ref` to the
+   * parameter that carries it in.
+   */
+  nestedRef(value: unknown): { Ref: string };
   /** The construct built for a route, the fallback or a worker, by name. */
   functionOf(name: string): ServiceFunction;
   logicalId(construct: IConstruct): string;
@@ -57,6 +70,22 @@ export function buildApp(options: BuildOptions = {}): { app: App; stack: FormSer
 export function synthesize(options: BuildOptions = {}): Synthesized {
   const { app, stack } = buildApp(options);
   const template = Template.fromStack(stack);
+  const observability = Template.fromStack(stack.observability);
+  const nestedStackId = stack.resolve(
+    (stack.observability.nestedStackResource as CfnElement).logicalId,
+  ) as string;
+  const carried = (
+    template.toJSON().Resources[nestedStackId].Properties as { Parameters: Record<string, unknown> }
+  ).Parameters;
+  const nestedRef = (value: unknown) => {
+    const found = Object.entries(carried).filter(
+      ([, given]) => JSON.stringify(given) === JSON.stringify(value),
+    );
+    if (found.length !== 1) {
+      throw new Error(`${found.length} nested stack parameters carry ${JSON.stringify(value)}`);
+    }
+    return { Ref: found[0]![0] };
+  };
   const logicalId = (construct: IConstruct): string => {
     const element = (construct.node.defaultChild ?? construct) as CfnElement;
     return stack.resolve(element.logicalId) as string;
@@ -69,7 +98,7 @@ export function synthesize(options: BuildOptions = {}): Synthesized {
     if (!found) throw new Error(`no function construct named "${name}" in the stack`);
     return found as ServiceFunction;
   };
-  return { app, stack, template, functionOf, logicalId };
+  return { app, stack, template, observability, nestedRef, functionOf, logicalId };
 }
 
 type Json = Record<string, unknown>;

@@ -1,0 +1,72 @@
+import { type Submission, submissionView } from './submission-model.ts';
+
+/**
+ * The export by email's document (docs/privacy.md#export-by-email):
+ * `{"submissions":[…]}`, written as its submissions are read. Pure: the
+ * reads are the caller's, one batch at a time.
+ */
+
+/** One submission of the document, with its form's name. */
+export function personExportEntry(formName: string, submission: Submission) {
+  const { formId, id, createdAt, data, meta, isSpam, isTest } = submissionView(submission);
+  return {
+    formId,
+    formName,
+    id,
+    createdAt,
+    data,
+    meta,
+    files: (meta.files ?? []).map((file) => file.name),
+    isSpam,
+    isTest,
+  };
+}
+
+/** A batch of one form's submissions, as read. */
+export interface PersonExportBatch {
+  formName: string;
+  submissions: readonly Submission[];
+}
+
+/** Why a document stopped before its end: it would have passed `maxBytes`. */
+export class DocumentTooLarge extends Error {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`the document would pass ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/**
+ * The document's text, one chunk per batch: the opening before any batch is
+ * read, so the first bytes leave at once, and the closing only after the last
+ * batch. A failing read, or a document that would pass `maxBytes`, throws
+ * before the closing: what was sent is not valid JSON, so no parser takes a
+ * cut document for a whole one (docs/privacy.md#when-an-export-fails).
+ */
+export async function* personDocument(
+  batches: AsyncIterable<PersonExportBatch>,
+  maxBytes: number,
+): AsyncGenerator<string> {
+  const opening = '{"submissions":[';
+  const closing = ']}';
+  let bytes = opening.length + closing.length;
+  let first = true;
+  yield opening;
+  for await (const { formName, submissions } of batches) {
+    let chunk = '';
+    for (const submission of submissions) {
+      const entry = `${first ? '' : ','}${JSON.stringify(personExportEntry(formName, submission))}`;
+      first = false;
+      bytes += Buffer.byteLength(entry);
+      if (bytes > maxBytes) {
+        // What the batch held up to here still goes out; the document ends cut.
+        if (chunk) yield chunk;
+        throw new DocumentTooLarge(maxBytes);
+      }
+      chunk += entry;
+    }
+    if (chunk) yield chunk;
+  }
+  yield closing;
+}
