@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { LongestFirst } from './test/support/longest-first.ts';
 
 // Three tiers: pure unit tests, integration tests over real HTTP against the
 // local stack (started once per run by the global setup), and infra tests
@@ -7,12 +6,6 @@ import { LongestFirst } from './test/support/longest-first.ts';
 // module they test in lambdas/ (middlewares: one file, its test beside it).
 export default defineConfig({
   test: {
-    // Vitest's default is one worker less than the cores: one on a 2-core machine, so every
-    // file ran after the other. Integration files mostly wait on the stack (queues, polls,
-    // Chromium), and two at once share the one stack as they were written to (own teams,
-    // forms and visitor addresses per worker).
-    maxWorkers: 2,
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
