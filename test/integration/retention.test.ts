@@ -49,8 +49,12 @@ const fileLink = (form: TestForm, id: string) =>
 
 const storedIds = async (formId: string) => (await storedItems(formId)).map((item) => item.id);
 
-describe('retentionDays (docs/submissions.md#retention)', () => {
-  it('hides a submission past its age at once from the list, search, export and file link; the sweep then deletes it with its files, counters exact', async () => {
+// The three run at once: the first waits out a day and a sweep of the test stack's clock.
+// (A concurrent test polls with its own expect: the global one cannot tell which test polls.)
+describe.concurrent('retentionDays (docs/submissions.md#retention)', () => {
+  it('hides a submission past its age at once from the list, search, export and file link; the sweep then deletes it with its files, counters exact', async ({
+    expect,
+  }) => {
     const form = await newForm('pro', { allowUploads: true, retentionDays: 1 });
     const other = await newForm('pro', { allowUploads: true });
     const old = await postWithFile(form, 'ancient words');
@@ -92,7 +96,9 @@ describe('retentionDays (docs/submissions.md#retention)', () => {
     expect(shown.body.retentionDays).toBe(1);
   });
 
-  it('a retention set or shortened later applies to the submissions the form already holds', async () => {
+  it('a retention set or shortened later applies to the submissions the form already holds', async ({
+    expect,
+  }) => {
     const form = await newForm('free');
     const posted = await submit(form.key, {
       json: { message: 'kept until told' },
@@ -121,7 +127,9 @@ describe('retentionDays (docs/submissions.md#retention)', () => {
     expect((await listSubmissions(form)).body.total).toBe(0);
   });
 
-  it('is null (keep) by default, takes 1 to 3650 whole days or null, on Free as on Pro', async () => {
+  it('is null (keep) by default, takes 1 to 3650 whole days or null, on Free as on Pro', async ({
+    expect,
+  }) => {
     const form = await newForm('free');
     const path = `/v1/forms/${form.id}`;
     expect((await api('GET', path, { key: form.apiKey })).body.retentionDays).toBeNull();

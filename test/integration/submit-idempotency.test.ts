@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { api } from '#test/support/api.ts';
 import { connectWebhook, emailsTo, eventually, newReceiver } from '#test/support/delivery.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
@@ -11,8 +11,10 @@ import { TEST_IDEMPOTENCY_WINDOW_SECONDS } from './global-setup.ts';
 // Deliveries share the run's stream and queues: waits may be long under the full suite.
 vi.setConfig({ testTimeout: 120_000 });
 
+// Receivers close when the file is done: the tests run at once, so one test's end must not
+// close another's receiver.
 const receivers: WebhookReceiver[] = [];
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });
 
@@ -35,7 +37,8 @@ async function teamUsage(form: TestForm): Promise<number> {
   return team.body.usage.submissions;
 }
 
-describe('Idempotency-Key on POST /s/{key} (docs/submit.md#idempotency-key)', () => {
+// At once: the last test waits out the test stack's window, the others need not wait for it.
+describe.concurrent('Idempotency-Key on POST /s/{key} (docs/submit.md#idempotency-key)', () => {
   it('20 identical posts at once under one key store one submission, and all 20 answers carry its id', async () => {
     const form = await newForm('pro');
     const key = newKey();

@@ -1,4 +1,4 @@
-import { admin } from './admin.ts';
+import { createTeam } from './admin.ts';
 import { api, stack } from './api.ts';
 import { emailsTo, eventually } from './delivery.ts';
 import { freshVisitor, type SubmitResponse, submit } from './submit.ts';
@@ -6,18 +6,7 @@ import { freshVisitor, type SubmitResponse, submit } from './submit.ts';
 /** A team of its own whose owner has an address no other test uses. */
 export async function teamWithOwner(plan: 'free' | 'pro' = 'pro') {
   const email = `owner-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const result = await admin(
-    'team',
-    'create',
-    '--name',
-    `Team ${email}`,
-    '--email',
-    email,
-    '--plan',
-    plan,
-  );
-  if (result.code !== 0) throw new Error(`admin team create failed: ${result.stderr}`);
-  const created = JSON.parse(result.stdout) as { teamId: string; userId: string; apiKey: string };
+  const created = await createTeam({ name: `Team ${email}`, ownerEmail: email, plan });
   return { ...created, email };
 }
 
