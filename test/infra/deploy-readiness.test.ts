@@ -171,8 +171,10 @@ describe('room under CloudFormation’s limits (docs/architecture.md#stacks)', (
     }
   });
 
-  it('each template holds at most 500 resources, and the main stack keeps 100 free', () => {
-    expect(counts.main, JSON.stringify(counts)).toBeLessThanOrEqual(400);
+  // The main stack keeps 50 free for the next routes and workers; when it nears them, the
+  // next move is another nested stack (docs/architecture.md#stacks).
+  it('each template holds at most 500 resources, and the main stack keeps 50 free', () => {
+    expect(counts.main, JSON.stringify(counts)).toBeLessThanOrEqual(450);
     expect(counts.nested, JSON.stringify(counts)).toBeLessThanOrEqual(500);
   });
 
