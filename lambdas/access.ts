@@ -29,6 +29,13 @@ export type Access =
   | 'email:send'
   /** Create the teams' SES tenants, associate the identity and configuration set, set their reputation policy. */
   | 'email:tenants'
+  /**
+   * What authenticating a caller writes (docs/architecture.md#permissions-and-bundles):
+   * an API key's day of use and its listing, a session's last use, an orphan key's
+   * revocation with its audit event, an old team's owner membership. Items of
+   * `APIKEY#`, `TEAM#` and `MEMBERSHIP#` partitions only.
+   */
+  | 'callers:record'
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   | 'rateLimits:count'
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */

@@ -58,7 +58,9 @@ export type MetricName =
   /** Addresses put on a team's suppression list, dimension `reason`: `bounce` or `complaint`. */
   | 'AddressSuppressed'
   /** Emails not sent because their recipient is on the team's suppression list. */
-  | 'EmailSuppressed';
+  | 'EmailSuppressed'
+  /** Emails SES refused because it paused the team's tenant (retried, then kept in the DLQ). */
+  | 'EmailPaused';
 
 /**
  * The dimension names each metric is counted with, besides `service`: the
@@ -86,6 +88,7 @@ export const METRIC_DIMENSIONS = {
   EmailEvent: ['fate'],
   AddressSuppressed: ['reason'],
   EmailSuppressed: ['kind'],
+  EmailPaused: [],
 } as const satisfies Record<MetricName, readonly string[]>;
 
 /** The dimensions `name` is counted with: exactly its declared names. */

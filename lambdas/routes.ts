@@ -46,8 +46,15 @@ export interface Route {
   group?: string;
 }
 
-/** Every management route counts its caller's requests against the per-key limit. */
-const MANAGEMENT_ACCESS = ['rateLimits:count'] as const satisfies readonly Access[];
+/**
+ * Every management route counts its caller's requests against the per-key
+ * limit, and records what authenticating its caller writes (a key's day of
+ * use, a session's last use), also on a route that otherwise only reads.
+ */
+const MANAGEMENT_ACCESS = [
+  'rateLimits:count',
+  'callers:record',
+] as const satisfies readonly Access[];
 
 const managementDefaults = {
   auth: 'apiKey',

@@ -163,6 +163,7 @@ export class FormServiceStack extends Stack {
       submitRoute: routes.find(isSubmitRoute),
       queues: this.queues.all(),
       streamConsumers,
+      configurationSetName: email.configurationSet.configurationSetName,
     });
 
     new CfnOutput(this, 'ApiUrl', {

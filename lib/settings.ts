@@ -211,6 +211,10 @@ export const STACK_SETTINGS = {
   alarmWebhookFailures: stackSetting({ default: 0, parse: wholeNumber(0) }),
   /** Alarm when emails SES refused (`EmailRejected`, both kinds) over 5 minutes exceed this. */
   alarmEmailRejections: stackSetting({ default: 0, parse: wholeNumber(0) }),
+  /** Alarm when SES's bounce rate of the stack's emails exceeds this percentage (AWS reviews at 5). */
+  alarmSesBounceRatePercent: stackSetting({ default: 2, parse: atLeast(0) }),
+  /** Alarm when SES's complaint rate of the stack's emails exceeds this percentage (AWS reviews at 0.1). */
+  alarmSesComplaintRatePercent: stackSetting({ default: 0.05, parse: atLeast(0) }),
   /**
    * The Secrets Manager secret (its name) holding the Google service account's JSON key
    * (docs/integrations.md#google-cloud-setup); empty: no key, and Sheets is not offered.

@@ -136,7 +136,9 @@ async function send(record: SQSRecord): Promise<void> {
     ));
   } catch (error) {
     if (tenantName && (error as { name?: unknown })?.name === 'SendingPausedException') {
-      // SES paused this team's tenant for its reputation: the owner is told (GET /v1/team).
+      // SES paused this team's tenant for its reputation: the owner is told (GET /v1/team),
+      // the operator by the EmailTenantPaused alarm.
+      count('EmailPaused');
       await setTeamEmailPaused(teamId, new Date().toISOString()).catch(() => false);
     }
     if (classifySendError(error) === 'permanent') {

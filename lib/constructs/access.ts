@@ -60,6 +60,8 @@ const GRANTS = {
   'email:tenants': (fn, { email }) => email.grantTenants(fn),
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
+  /** Writes of caller authentication, on `APIKEY#`, `TEAM#` and `MEMBERSHIP#` items only. */
+  'callers:record': (fn, { storage }) => storage.grantCallerRecords(fn),
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */
   'forms:update': (fn, { storage }) => storage.grantFormUpdates(fn),
   /**

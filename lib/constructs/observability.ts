@@ -35,6 +35,8 @@ export interface AlarmThresholds {
   alarmDeadLetterAgeSeconds: number;
   alarmWebhookFailures: number;
   alarmEmailRejections: number;
+  alarmSesBounceRatePercent: number;
+  alarmSesComplaintRatePercent: number;
 }
 
 export interface ObservabilityProps {
@@ -47,6 +49,8 @@ export interface ObservabilityProps {
   queues: readonly ServiceQueue[];
   /** Workers reading the table stream: one iterator-age alarm each. */
   streamConsumers: readonly ServiceFunction[];
+  /** The SES configuration set every email goes out with: its reputation rates alarm. */
+  configurationSetName?: string;
 }
 
 /** Every email kind: EmailRejected etc. carry `kind` as a dimension. */
@@ -97,6 +101,23 @@ export function searchProductMetric(name: MetricName, label: string): MathExpres
     label,
     period: FIVE_MINUTES,
   });
+}
+
+/** SES's reputation rates of one configuration set (its `reputationMetrics` on). */
+function sesReputationMetrics(configurationSetName: string) {
+  // No label: a labelled metric renders as metric math, and the alarm reads plainer without.
+  const metric = (metricName: string) =>
+    new Metric({
+      namespace: 'AWS/SES',
+      metricName,
+      dimensionsMap: { 'ses:configuration-set': configurationSetName },
+      statistic: 'Maximum',
+      period: Duration.hours(1),
+    });
+  return {
+    bounceRate: metric('Reputation.BounceRate'),
+    complaintRate: metric('Reputation.ComplaintRate'),
+  };
 }
 
 /**
@@ -242,6 +263,29 @@ export class Observability extends NestedStack {
       description: `Emails refused by SES, both kinds (EmailRejected over 5 minutes > ${settings.alarmEmailRejections})`,
       metric: emailMetric('EmailRejected', 'EmailRejected (all kinds)'),
       threshold: settings.alarmEmailRejections,
+    });
+
+    // SES reputation of this stack's mail (its configuration set's rates, fractions of 1),
+    // well before AWS's own review at 5 % bounces or 0.1 % complaints
+    // (docs/operations.md#alarms); and a team's tenant paused by SES.
+    if (props.configurationSetName) {
+      const reputation = sesReputationMetrics(props.configurationSetName);
+      this.alarm('SesBounceRate', {
+        description: `SES bounce rate of this stack's emails > ${settings.alarmSesBounceRatePercent} % (AWS reviews the account at 5 %, may pause it at 10 %)`,
+        metric: reputation.bounceRate,
+        threshold: settings.alarmSesBounceRatePercent / 100,
+      });
+      this.alarm('SesComplaintRate', {
+        description: `SES complaint rate of this stack's emails > ${settings.alarmSesComplaintRatePercent} % (AWS reviews the account at 0.1 %, may pause it at 0.5 %)`,
+        metric: reputation.complaintRate,
+        threshold: settings.alarmSesComplaintRatePercent / 100,
+      });
+    }
+    this.alarm('EmailTenantPaused', {
+      description:
+        "A team's emails refused because SES paused its tenant (EmailPaused over 5 minutes > 0): docs/delivery.md#one-team-cannot-pause-everyones-mail",
+      metric: productMetric('EmailPaused'),
+      threshold: 0,
     });
 
     // Every alarm of the stack notifies the topic (the DLQ alarms included).
@@ -395,9 +439,27 @@ export class Observability extends NestedStack {
               emailMetric('EmailRejected', 'EmailRejected'),
               emailMetric('EmailRetried', 'EmailRetried'),
             ],
+            right: [searchProductMetric('EmailEvent', 'EmailEvent'), productMetric('EmailPaused')],
             width,
             height,
           }),
+          ...(props.configurationSetName
+            ? [
+                new GraphWidget({
+                  title: 'SES reputation of this stack’s emails (fraction of 1)',
+                  left: [
+                    sesReputationMetrics(props.configurationSetName).bounceRate.with({
+                      label: 'Bounce rate',
+                    }),
+                    sesReputationMetrics(props.configurationSetName).complaintRate.with({
+                      label: 'Complaint rate',
+                    }),
+                  ],
+                  width,
+                  height,
+                }),
+              ]
+            : []),
         ],
       ],
     });

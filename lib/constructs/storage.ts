@@ -173,6 +173,33 @@ export class Storage extends Construct {
   }
 
   /**
+   * What authenticating a caller writes, on any route (one that only reads
+   * included): a key's day of use and its listing (a transaction), a
+   * session's last use, an orphan key's revocation and its audit event, an
+   * old team's owner membership. Items of the key, team and membership
+   * partitions only: no form, submission or rate window.
+   */
+  grantCallerRecords(fn: ServiceFunction): void {
+    fn.addEnvironment('TABLE_NAME', this.table.tableName);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:ConditionCheckItem',
+        ],
+        resources: [this.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': ['APIKEY#*', 'TEAM#*', 'MEMBERSHIP#*'],
+          },
+        },
+      }),
+    );
+  }
+
+  /**
    * UpdateItem on form partitions only (`FORM#` leading keys): what the
    * form closer calls, a conditional update of the form item, and nothing
    * that could read, delete or touch a key, a team or a rate window.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, type Route, routeFunctions } from '#routes';
+import { fallbackRoute, type Route, routeFunctions, routes } from '#routes';
 import {
   BASELINE_ACTIONS,
   EXPECTED_ACTIONS,
@@ -121,14 +121,43 @@ describe('every function', () => {
 });
 
 describe('grants follow the route’s access list, and nothing more', () => {
-  it('a function that only counts requests may update RATE# items and nothing else', () => {
+  it('a route that only reads may update RATE# items and write its caller’s records, nothing else', () => {
     const statements = statementsOf(built, 'getSubmission').filter((s) =>
       [s.Action].flat().includes('dynamodb:UpdateItem'),
     );
-    expect(statements, 'getSubmission UpdateItem statements').toHaveLength(1);
-    expect((statements[0] as { Condition?: unknown }).Condition).toEqual({
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] },
-    });
+    // A key's first request of a day writes its day of use (a transaction on APIKEY# and
+    // TEAM# items), a session's request its last use: without this grant the read-only
+    // routes answered 500 on AWS on those requests (DynamoDB Local checks no IAM).
+    expect(
+      statements.map((s) => (s as { Condition?: unknown }).Condition),
+      'getSubmission UpdateItem statements',
+    ).toEqual([
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      {
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': ['APIKEY#*', 'TEAM#*', 'MEMBERSHIP#*'],
+        },
+      },
+    ]);
+  });
+
+  it('every function serving a management route may write what authenticating its caller writes', () => {
+    const management = routeFunctions(routes).filter((spec) =>
+      spec.routes.some((route) => route.auth === 'apiKey'),
+    );
+    expect(management.length).toBeGreaterThan(5);
+    for (const spec of management) {
+      const writes = statementsOf(built, spec.routes[0]!.name).filter(
+        (s) =>
+          [s.Action].flat().includes('dynamodb:PutItem') &&
+          [s.Action].flat().includes('dynamodb:UpdateItem'),
+      );
+      const unconditioned = writes.some((s) => !(s as { Condition?: unknown }).Condition);
+      const callers = writes.some((s) =>
+        String(JSON.stringify((s as { Condition?: unknown }).Condition)).includes('APIKEY#*'),
+      );
+      expect(unconditioned || callers, `${spec.name} may record its caller`).toBe(true);
+    }
   });
 
   it.each(

@@ -283,6 +283,24 @@ describe('alarms', () => {
     expect(found[0]).toMatchObject({ Threshold: 0 });
   });
 
+  it('SES reputation of the stack’s configuration set: bounce rate > 2 %, complaint rate > 0.05 %, and a paused tenant', () => {
+    const bounce = alarms().filter((a) => a.MetricName === 'Reputation.BounceRate');
+    const complaint = alarms().filter((a) => a.MetricName === 'Reputation.ComplaintRate');
+    expect(bounce).toHaveLength(1);
+    expect(complaint).toHaveLength(1);
+    expect(bounce[0]).toMatchObject({
+      Namespace: 'AWS/SES',
+      Threshold: 0.02,
+      Statistic: 'Maximum',
+    });
+    expect(complaint[0]).toMatchObject({ Namespace: 'AWS/SES', Threshold: 0.0005 });
+    // Scoped to this stack's configuration set (a parameter of the nested stack).
+    expect(Object.keys(dimensionsOf(bounce[0]!))).toEqual(['ses:configuration-set']);
+    const paused = alarmsOn(METRICS_NAMESPACE, 'EmailPaused', { service: METRICS_SERVICE });
+    expect(paused).toHaveLength(1);
+    expect(paused[0]).toMatchObject({ Threshold: 0, Statistic: 'Sum' });
+  });
+
   it('takes every threshold from the context', () => {
     const tuned = synthesize({
       context: {
@@ -295,6 +313,8 @@ describe('alarms', () => {
         alarmDeadLetterAgeSeconds: '7200',
         alarmWebhookFailures: '4',
         alarmEmailRejections: '5',
+        alarmSesBounceRatePercent: '1',
+        alarmSesComplaintRatePercent: '0.02',
       },
     });
     const thresholds = (metricName: string) =>
@@ -316,6 +336,8 @@ describe('alarms', () => {
       JSON.stringify(a.Metrics ?? []).includes('EmailRejected'),
     );
     expect(email?.Threshold).toBe(5);
+    expect(thresholds('Reputation.BounceRate')).toEqual(new Set([0.01]));
+    expect(thresholds('Reputation.ComplaintRate')).toEqual(new Set([0.0002]));
   });
 });
 
@@ -362,6 +384,7 @@ describe('dashboard', () => {
       'SubmissionDropped',
       'SubmissionRejected',
       'WebhookCancelled',
+      'EmailEvent',
     ]);
     for (const [, schema, name] of searches) {
       expect(schema?.split(','), name).toEqual([

@@ -85,6 +85,12 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
     'dynamodb:ConditionCheckItem',
   ],
   'rateLimits:count': ['dynamodb:UpdateItem'],
+  'callers:record': [
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
   'email:send': ['ses:SendEmail'],
   'email:tenants': [
     'ses:SendEmail',
