@@ -60,7 +60,9 @@ export type MetricName =
   /** Emails not sent because their recipient is on the team's suppression list. */
   | 'EmailSuppressed'
   /** Emails SES refused because it paused the team's tenant (retried, then kept in the DLQ). */
-  | 'EmailPaused';
+  | 'EmailPaused'
+  /** Emails sent without the team's SES tenant, which could not be made ready. */
+  | 'EmailTenantUnready';
 
 /**
  * The dimension names each metric is counted with, besides `service`: the
@@ -89,6 +91,7 @@ export const METRIC_DIMENSIONS = {
   AddressSuppressed: ['reason'],
   EmailSuppressed: ['kind'],
   EmailPaused: [],
+  EmailTenantUnready: [],
 } as const satisfies Record<MetricName, readonly string[]>;
 
 /** The dimensions `name` is counted with: exactly its declared names. */

@@ -1,3 +1,5 @@
+import { mailboxOf } from './mailbox.ts';
+
 /**
  * What SES tells of an email after it took it (docs/delivery.md#what-became-of-an-email):
  * its configuration set publishes one event per step, as EventBridge
@@ -17,7 +19,16 @@ export const EMAIL_FATES = [
 ] as const;
 export type EmailFate = (typeof EMAIL_FATES)[number];
 
-export const fateRank = (fate: EmailFate): number => EMAIL_FATES.indexOf(fate) + 1;
+/**
+ * A fate's strength: the list's order, except that a transient bounce (a full
+ * mailbox, an out-of-office answer after delivery) ranks just below
+ * `delivered`, so a delivery is not hidden by it and a later permanent
+ * bounce still replaces it.
+ */
+export const fateRank = (fate: EmailFate, bounceType?: BounceType): number =>
+  fate === 'bounced' && bounceType === 'Transient'
+    ? EMAIL_FATES.indexOf('delivered') + 0.5
+    : EMAIL_FATES.indexOf(fate) + 1;
 
 export type BounceType = 'Permanent' | 'Transient' | 'Undetermined';
 
@@ -141,5 +152,9 @@ export function suppresses(event: EmailEvent): boolean {
   );
 }
 
-/** Addresses compared as SES does for its suppression list: trimmed, case-insensitive. */
-export const suppressionAddress = (address: string): string => address.trim().toLowerCase();
+/**
+ * The mailbox an address reaches, as suppression compares it: trimmed, case
+ * folded, `+tags` and Gmail's dots dropped (mailboxOf), so `ada+1@gmail.com`
+ * cannot slip past `ada@gmail.com`'s complaint.
+ */
+export const suppressionAddress = (address: string): string => mailboxOf(address);

@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { emailEventOf, suppresses, suppressionAddress } from '#domain/email-events.ts';
+import { emailEventOf, suppresses } from '#domain/email-events.ts';
 import { log } from '#log';
 import { count } from '#metrics';
 import { recordEmailFate } from '#store/deliveries.ts';
@@ -32,7 +32,7 @@ async function record(message: SQSRecord): Promise<void> {
     await Promise.all(
       event.recipients.map((address) =>
         suppress(teamId, {
-          email: suppressionAddress(address),
+          email: address.trim().toLowerCase(),
           reason,
           bounceType: event.bounceType,
           at: event.at,

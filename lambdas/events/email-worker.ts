@@ -83,14 +83,17 @@ async function send(record: SQSRecord): Promise<void> {
     teamId,
     [message.to, ...(message.cc ?? [])].map(suppressionAddress),
   );
-  if (suppressed.has(suppressionAddress(message.to))) {
+  const [to, ...cc] = [message.to, ...(message.cc ?? [])].filter(
+    (address) => !suppressed.has(suppressionAddress(address)),
+  );
+  if (!to) {
     count('EmailSuppressed', 1, { kind: job.kind });
     log.info('email skipped', { ...job, reason: 'recipient suppressed' });
     await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date(), 'suppressed');
     return;
   }
-  const cc = message.cc?.filter((address) => !suppressed.has(suppressionAddress(address)));
-  const sendable: EmailMessage = { ...message, cc };
+  // A suppressed To with a Cc left: the first Cc takes its place, the rest stay Cc.
+  const sendable: EmailMessage = { ...message, to, cc: message.cc ? cc : undefined };
   // Counted once the email is this delivery's to send: a duplicate or held delivery of the
   // same auto-reply does not use up the address's allowance.
   const allowance =
@@ -111,16 +114,10 @@ async function send(record: SQSRecord): Promise<void> {
   }
   let messageId: string;
   // The team's own SES tenant (docs/delivery.md#one-team-cannot-pause-everyones-mail).
-  const tenantName = config.sesTenants ? tenantNameOf(teamId) : undefined;
-  try {
-    if (tenantName && context.team.sesTenant !== tenantName) {
-      await ensureTenant(tenantName, {
-        identityArn: config.emailIdentityArn,
-        configurationSetArn: config.emailConfigurationSetArn,
-      });
-      await setTeamTenant(teamId, tenantName);
-    }
-    ({ messageId } = await sendEmail(
+  const wanted = config.sesTenants ? tenantNameOf(teamId) : undefined;
+  const tenantName = wanted && (await readyTenant(teamId, wanted, context.team.sesTenant, job));
+  const send = (tenant: string | undefined) =>
+    sendEmail(
       sendable,
       { address: config.emailSenderAddress },
       {
@@ -131,9 +128,19 @@ async function send(record: SQSRecord): Promise<void> {
           kind: job.kind,
           teamId,
         }),
-        tenantName,
+        tenantName: tenant,
       },
-    ));
+    );
+  try {
+    try {
+      ({ messageId } = await send(tenantName));
+    } catch (error) {
+      if (!tenantName || (error as { name?: unknown })?.name !== 'NotFoundException') throw error;
+      // The tenant the team was marked with is gone (deleted, a new account, a restarted
+      // local stack): made again, and the email sent once more.
+      const again = await readyTenant(teamId, tenantName, undefined, job);
+      ({ messageId } = await send(again));
+    }
   } catch (error) {
     if (tenantName && (error as { name?: unknown })?.name === 'SendingPausedException') {
       // SES paused this team's tenant for its reputation: the owner is told (GET /v1/team),
@@ -167,6 +174,33 @@ async function send(record: SQSRecord): Promise<void> {
     await recordEmailSent(job.formId, job.submissionId, job.kind, { messageId, now: new Date() });
   } catch (error) {
     log.error('email sent but not marked sent', { ...job, messageId, ...errorFields(error) });
+  }
+}
+
+/**
+ * The team's SES tenant made ready once (then marked on the team), or
+ * undefined when that failed: the email then goes out on the account's
+ * reputation rather than being lost for a tenant that could not be made
+ * (a region without tenants, a setup two emails raced on).
+ */
+async function readyTenant(
+  teamId: string,
+  name: string,
+  marked: string | undefined,
+  job: EmailJob,
+): Promise<string | undefined> {
+  if (marked === name) return name;
+  try {
+    await ensureTenant(name, {
+      identityArn: config.emailIdentityArn,
+      configurationSetArn: config.emailConfigurationSetArn,
+    });
+    await setTeamTenant(teamId, name);
+    return name;
+  } catch (error) {
+    count('EmailTenantUnready');
+    log.warn('SES tenant not ready: sent without it', { ...job, ...errorFields(error) });
+    return undefined;
   }
 }
 

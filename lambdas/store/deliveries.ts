@@ -296,7 +296,7 @@ export function recordEmailFate(
 ): Promise<boolean> {
   const values: Record<string, unknown> = {
     ':fate': event.fate,
-    ':rank': fateRank(event.fate),
+    ':rank': fateRank(event.fate, event.bounceType),
     ':at': event.at,
   };
   let update = 'SET fate = :fate, fateRank = :rank, fateAt = :at';

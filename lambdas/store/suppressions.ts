@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
-import type { BounceType } from '#domain/email-events.ts';
+import { type BounceType, suppressionAddress } from '#domain/email-events.ts';
 import { documents } from './client.ts';
 import { SUPPRESSION_PREFIX, stripPlumbing, suppressionKey, teamKey } from './keys.ts';
 import { getItem, itemsWithPrefix } from './table.ts';
@@ -22,12 +22,16 @@ export async function suppress(teamId: string, entry: Suppression): Promise<void
   await documents.send(
     new PutCommand({
       TableName: config.tableName,
-      Item: { ...suppressionKey(teamId, entry.email), entity: 'suppression', ...entry },
+      Item: {
+        ...suppressionKey(teamId, suppressionAddress(entry.email)),
+        entity: 'suppression',
+        ...entry,
+      },
     }),
   );
 }
 
-/** The addresses of `candidates` the team suppresses (candidates already normalised). */
+/** The addresses of `candidates` the team suppresses (candidates as suppressionAddress gives them). */
 export async function suppressedAmong(
   teamId: string,
   candidates: readonly string[],
@@ -50,7 +54,7 @@ export async function liftSuppression(teamId: string, email: string): Promise<bo
   const { Attributes } = await documents.send(
     new DeleteCommand({
       TableName: config.tableName,
-      Key: suppressionKey(teamId, email),
+      Key: suppressionKey(teamId, suppressionAddress(email)),
       ReturnValues: 'ALL_OLD',
     }),
   );

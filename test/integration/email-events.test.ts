@@ -30,8 +30,9 @@ async function item(pk: string, sk: string): Promise<Record<string, unknown> | u
 }
 const emailRecord = (form: TestForm, submissionId: string, kind: string) =>
   item(`FORM#${form.id}`, `EMAIL#${submissionId}#${kind}`);
+/** The entry of the mailbox `address` reaches (+tags folded, as the list compares them). */
 const suppression = (teamId: string, address: string) =>
-  item(`TEAM#${teamId}`, `SUPPRESSED#${address.toLowerCase()}`);
+  item(`TEAM#${teamId}`, `SUPPRESSED#${address.toLowerCase().replace(/\+[^@]*@/, '@')}`);
 
 async function post(form: TestForm, json: Record<string, unknown>): Promise<string> {
   const response = await submit(form.key, { json, from: freshVisitor() });
@@ -126,6 +127,45 @@ describe('a complaint', () => {
     );
     expect(refused).toMatchObject({ refusedBy: 'suppressed' });
     expect(await emailsTo(complaining)).toHaveLength(1);
+  });
+});
+
+describe('the suppression list compares mailboxes', () => {
+  it('a suppressed To gives its place to the first Cc; another +label of the same mailbox is suppressed too', async () => {
+    const bouncing = simulator('bounce');
+    const colleague = `colleague-${unique()}@example.com`;
+    const form = await newForm('pro', { notifyEmail: bouncing, notifyCc: [colleague] });
+    const first = await post(form, { message: 'one' });
+    await recordUntil(form, first, 'notification', (r) => r?.fate === 'bounced');
+    await eventually(
+      () => suppression(form.teamId, 'bounce@simulator.amazonses.com'),
+      (entry) => entry !== undefined,
+    );
+    const second = await post(form, { message: 'two' });
+    await recordUntil(form, second, 'notification', (r) => r?.sentAt !== undefined);
+    const toColleague = await eventually(
+      () => emailsTo(colleague),
+      (list) => list.length >= 1,
+    );
+    expect(toColleague.at(-1)?.destination).toEqual({ to: [colleague], cc: [], bcc: [] });
+    expect(await emailsTo(bouncing)).toHaveLength(1);
+
+    // bounce+other@… reaches the same mailbox (+tags folded): suppressed as well.
+    const sameMailbox = `bounce+${unique()}@simulator.amazonses.com`;
+    const patched = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { notifyEmail: sameMailbox, notifyCc: [] },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const third = await post(form, { message: 'three' });
+    const refused = await recordUntil(
+      form,
+      third,
+      'notification',
+      (r) => r?.refusedAt !== undefined,
+    );
+    expect(refused).toMatchObject({ refusedBy: 'suppressed' });
+    expect(await emailsTo(sameMailbox)).toEqual([]);
   });
 });
 

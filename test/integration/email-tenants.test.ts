@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { api, stack } from '#test/support/api.ts';
 import { eventually } from '#test/support/delivery.ts';
@@ -133,5 +133,27 @@ describe('a team’s SES tenant', () => {
       () => api('GET', '/v1/team', { key: form.apiKey }),
       (team) => team.body.emailPausedAt === null,
     );
+  });
+
+  it('a tenant the team is marked with but SES no longer has is made again, and the email goes out', async () => {
+    const form = await newForm('pro');
+    const name = `team-${form.teamId}`;
+    // As after a tenant was deleted, or a local stack restarted with the table kept.
+    const { documents } = await localStore();
+    await documents.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { pk: `TEAM#${form.teamId}`, sk: 'TEAM' },
+        UpdateExpression: 'SET sesTenant = :name',
+        ExpressionAttributeValues: { ':name': name },
+      }),
+    );
+    expect((await tenants()).some((tenant) => tenant.TenantName === name)).toBe(false);
+    await post(form.key, 'after the loss');
+    const made = await eventually(
+      async () => (await tenants()).find((tenant) => tenant.TenantName === name),
+      (tenant) => (tenant?.sent ?? 0) >= 1,
+    );
+    expect(made?.resources).toHaveLength(2);
   });
 });

@@ -85,7 +85,12 @@ describe('SES events read back (the simulator writes them as SES documents them)
 
   it('tag values keep to SES’s characters; fates rank weakest to strongest', () => {
     expect(sesTags({ ...tags, formId: 'a b/c' })[0]).toEqual({ Name: 'formId', Value: 'a_b_c' });
-    expect(EMAIL_FATES.map(fateRank)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(EMAIL_FATES.map((fate) => fateRank(fate))).toEqual([1, 2, 3, 4, 5, 6]);
+    // A transient bounce (an out-of-office after delivery) does not hide the delivery,
+    // and a permanent bounce later still replaces it.
+    expect(fateRank('bounced', 'Transient')).toBeGreaterThan(fateRank('delayed'));
+    expect(fateRank('bounced', 'Transient')).toBeLessThan(fateRank('delivered'));
+    expect(fateRank('bounced', 'Permanent')).toBeGreaterThan(fateRank('bounced', 'Transient'));
     expect(fateRank('complained')).toBeGreaterThan(fateRank('delivered'));
     expect(fateRank('bounced')).toBeGreaterThan(fateRank('delivered'));
   });
