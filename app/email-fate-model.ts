@@ -29,8 +29,10 @@ const FATE_WORDS: Record<EmailOutcome['status'], (outcome: EmailOutcome) => stri
     "not sent: this address is on the team's suppression list (it bounced or complained before)",
 };
 
+/** The status in words, as a sentence starts ("Delivered", "Bounced — …"). */
 export function fateWords(outcome: EmailOutcome): string {
-  return FATE_WORDS[outcome.status](outcome);
+  const words = FATE_WORDS[outcome.status](outcome);
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Statuses that may still change: the page offers to read them again. */

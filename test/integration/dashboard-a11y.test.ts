@@ -57,7 +57,7 @@ beforeAll(async () => {
       'submission, its emails',
       `/forms/${bounced.body.id}/submissions/${bouncedPost.body?.submissionId}`,
       'Emails',
-      'Notification to the team: bounced',
+      'Notification to the team: Bounced',
     ],
     ['settings', `/forms/${id}/settings`, 'Settings of Checked'],
     ['fields', `/forms/${id}/fields`, 'Fields of Checked'],

@@ -109,7 +109,7 @@ describe('what became of the emails, on the dashboard', () => {
       await expect
         .poll(() => emailsText(page), { timeout: DELIVERY_WAIT_MS })
         .toContain(
-          "Notification to the team: bounced — the address does not exist, so no more emails go to it from this team's forms",
+          "Notification to the team: Bounced — the address does not exist, so no more emails go to it from this team's forms",
         );
       // No auto-reply was due (none is set up): it has no line. The address is not the API's to say.
       const said = await emailsText(page);
@@ -127,7 +127,7 @@ describe('what became of the emails, on the dashboard', () => {
       await expect
         .poll(() => emailsText(page), { timeout: DELIVERY_WAIT_MS })
         .toContain(
-          "Notification to the team: not sent: this address is on the team's suppression list (it bounced or complained before)",
+          "Notification to the team: Not sent: this address is on the team's suppression list (it bounced or complained before)",
         );
       await page
         .getByRole('link', { name: "See the addresses the team's forms no longer email" })
@@ -221,7 +221,7 @@ describe('what became of the emails, on the dashboard', () => {
       );
       await expect
         .poll(() => emailsText(page), { timeout: DELIVERY_WAIT_MS })
-        .toContain('Notification to the team: bounced — the address does not exist');
+        .toContain('Notification to the team: Bounced — the address does not exist');
     } finally {
       await dashboard.close();
     }

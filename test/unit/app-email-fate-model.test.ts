@@ -12,23 +12,23 @@ const outcome = (
 describe('what became of an email, in words (docs/dashboard.md#a-submission)', () => {
   it('says every status in words', () => {
     for (const status of EMAIL_STATUSES)
-      expect(fateWords(outcome(status)), status).toMatch(/^[a-z][a-z ,;:'—()-]+[a-z)]$/);
-    expect(fateWords(outcome('delivered'))).toBe('delivered');
-    expect(fateWords(outcome('sending'))).toBe('being sent');
-    expect(fateWords(outcome('sent'))).toBe("sent, waiting for the receiving server's answer");
+      expect(fateWords(outcome(status)), status).toMatch(/^[A-Z][a-z ,;:'—()-]+[a-z)]$/);
+    expect(fateWords(outcome('delivered'))).toBe('Delivered');
+    expect(fateWords(outcome('sending'))).toBe('Being sent');
+    expect(fateWords(outcome('sent'))).toBe("Sent, waiting for the receiving server's answer");
     expect(fateWords(outcome('complained'))).toBe(
-      "marked as spam by the recipient, so no more emails go to it from this team's forms",
+      "Marked as spam by the recipient, so no more emails go to it from this team's forms",
     );
     expect(fateWords(outcome('suppressed'))).toBe(
-      "not sent: this address is on the team's suppression list (it bounced or complained before)",
+      "Not sent: this address is on the team's suppression list (it bounced or complained before)",
     );
-    expect(fateWords(outcome('limited'))).toMatch(/^held back: too many auto-replies this hour/);
-    expect(fateWords(outcome('refused'))).toMatch(/^refused by the mail service/);
+    expect(fateWords(outcome('limited'))).toMatch(/^Held back: too many auto-replies this hour/);
+    expect(fateWords(outcome('refused'))).toMatch(/^Refused by the mail service/);
   });
 
   it('tells a permanent bounce (no more emails) from a passing one (later emails still go)', () => {
     expect(fateWords(outcome('bounced', 'Permanent'))).toBe(
-      "bounced — the address does not exist, so no more emails go to it from this team's forms",
+      "Bounced — the address does not exist, so no more emails go to it from this team's forms",
     );
     expect(fateWords(outcome('bounced', 'Transient'))).toMatch(/later emails still go to it$/);
     expect(fateWords(outcome('bounced', 'Undetermined'))).toMatch(/later emails still go to it$/);
