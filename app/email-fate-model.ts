@@ -1,4 +1,4 @@
-import type { EmailOutcome, Submission, Suppression } from './model.ts';
+import type { EmailOutcome, Form, Submission, Suppression } from './model.ts';
 
 /**
  * What became of a submission's emails, and the team's suppression list, in
@@ -59,15 +59,19 @@ export const WATCH_EVERY_MS = 3_000;
 /**
  * Whether the page reads the emails again by itself: in the first minutes
  * after the submission came (an email not yet taken by the worker reads as
- * none), until both are there and settled. Spam gets none.
+ * none), until one is there and every one there has settled (both are
+ * queued together, so the other one, if due, is there by then). Spam gets
+ * none, nor a form that sends neither.
  */
 export function keepWatching(
   submission: Pick<Submission, 'createdAt' | 'isSpam' | 'emails'>,
+  form: Pick<Form, 'notifyEnabled' | 'autoreplyEnabled'>,
   now = Date.now(),
 ): boolean {
-  if (submission.isSpam || now - Date.parse(submission.createdAt) > WATCH_FOR_MS) return false;
+  if (submission.isSpam || !(form.notifyEnabled || form.autoreplyEnabled)) return false;
+  if (now - Date.parse(submission.createdAt) > WATCH_FOR_MS) return false;
   const lines = emailLines(submission.emails);
-  return lines.length < 2 || lines.some((line) => !line.settled);
+  return lines.length === 0 || lines.some((line) => !line.settled);
 }
 
 /** A time of day when `at` is today where the person is, else the date and time ("26 Nov, 12:04"). */

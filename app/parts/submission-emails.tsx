@@ -8,7 +8,7 @@ import {
   keepWatching,
   WATCH_EVERY_MS,
 } from '../email-fate-model.ts';
-import type { Submission } from '../model.ts';
+import type { Form, Submission } from '../model.ts';
 import { paths } from '../paths.ts';
 import { useSession } from '../session.ts';
 import { Outcome } from './feedback.tsx';
@@ -18,25 +18,28 @@ import { Link } from './link.tsx';
  * What became of the submission's owner notification and auto-reply, in
  * words (docs/dashboard.md#a-submission): each that was due, with when it
  * became so; nothing when neither was. In the first minutes after the
- * submission came it reads them again by itself; later, while one may still
- * change (being sent, waiting for the receiving server, delayed), "Check
- * again" does.
+ * submission came it reads them again by itself until they settle; later,
+ * while one may still change (being sent, waiting for the receiving
+ * server, delayed), "Check again" does.
  */
-export function SubmissionEmails(props: { formId: string; submission: Submission }) {
-  const { formId, submission } = props;
+export function SubmissionEmails(props: { form: Form; submission: Submission }) {
+  const { form, submission } = props;
+  const formId = form.id;
   const submissionId = submission.id;
   const [reread, setReread] = useState<{ id: string; emails: Submission['emails'] }>();
+  const [stopped, setStopped] = useState<string>();
   const action = useAction();
   const owner = useSession().role === 'owner';
   const emails = reread?.id === submissionId ? reread.emails : submission.emails;
-  const watching = keepWatching({ ...submission, emails });
+  const watching = stopped !== submissionId && keepWatching({ ...submission, emails }, form);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each answer read (`emails`) schedules the next read
   useEffect(() => {
     if (!watching) return;
     const timer = setTimeout(() => {
       call('getSubmission', { params: { id: formId, submissionId } }).then(
         (found) => setReread({ id: submissionId, emails: found.emails }),
-        // A quiet read: a failure is not said; a new object keeps the reads going.
-        () => setReread({ id: submissionId, emails: emails && { ...emails } }),
+        // A quiet read: a failure (the submission deleted meanwhile) ends them, unsaid.
+        () => setStopped(submissionId),
       );
     }, WATCH_EVERY_MS);
     return () => clearTimeout(timer);

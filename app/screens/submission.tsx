@@ -102,7 +102,7 @@ export function SubmissionView(props: {
         formName={form.name}
         download={act.download}
       />
-      <SubmissionEmails formId={formId} submission={submission} />
+      <SubmissionEmails form={form} submission={submission} />
       <SubmissionDelivery formId={formId} submissionId={submissionId} />
       <SubmissionOrigin submission={submission} dontStoreIp={form.dontStoreIp} />
       {dialog.open === 'delete' && (

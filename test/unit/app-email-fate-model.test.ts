@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clockWords, emailLines, fateWords, suppressionWhy } from '#app/email-fate-model.ts';
+import {
+  clockWords,
+  emailLines,
+  fateWords,
+  keepWatching,
+  suppressionWhy,
+  WATCH_FOR_MS,
+} from '#app/email-fate-model.ts';
 import type { EmailOutcome } from '#app/model.ts';
 import { EMAIL_STATUSES } from '#domain/email-outcomes.ts';
 
@@ -45,6 +52,29 @@ describe('what became of an email, in words (docs/dashboard.md#a-submission)', (
       ['Notification to the team', false],
       ['Auto-reply', true],
     ]);
+  });
+
+  it('reads again by itself after a submission came, until what is there has settled', () => {
+    const came = Date.parse(at);
+    const sends = { notifyEnabled: true, autoreplyEnabled: false };
+    const of = (emails: Parameters<typeof emailLines>[0], isSpam = false) => ({
+      createdAt: at,
+      isSpam,
+      emails,
+    });
+    const none = { notification: null, autoreply: null };
+    expect(keepWatching(of(none), sends, came + 1_000)).toBe(true);
+    expect(keepWatching(of({ ...none, notification: outcome('sent') }), sends, came + 1_000)).toBe(
+      true,
+    );
+    expect(
+      keepWatching(of({ ...none, notification: outcome('delivered') }), sends, came + 1_000),
+    ).toBe(false);
+    expect(keepWatching(of(none), sends, came + WATCH_FOR_MS + 1)).toBe(false);
+    expect(keepWatching(of(none, true), sends, came + 1_000)).toBe(false);
+    expect(
+      keepWatching(of(none), { notifyEnabled: false, autoreplyEnabled: false }, came + 1_000),
+    ).toBe(false);
   });
 
   it('says a time of today as the clock, another day with its date', () => {
