@@ -19,3 +19,6 @@ export type Session = ResponseBody<'SessionView'>;
 
 export type Folder = 'all' | 'unread' | 'starred' | 'spam';
 export const FOLDERS: Folder[] = ['all', 'unread', 'starred', 'spam'];
+export type SubmissionEmails = NonNullable<Submission['emails']>;
+export type EmailOutcome = NonNullable<SubmissionEmails['notification']>;
+export type Suppression = ResponseBody<'SuppressionList'>['suppressions'][number];

@@ -8,6 +8,7 @@ import { useSubmissionActions } from '../parts/submission-actions.tsx';
 import { AnswerList } from '../parts/submission-answers.tsx';
 import { useSubmissionReads } from '../parts/submission-data.tsx';
 import { SubmissionDelivery } from '../parts/submission-delivery.tsx';
+import { SubmissionEmails } from '../parts/submission-emails.tsx';
 import { SubmissionHeader } from '../parts/submission-header.tsx';
 import {
   SUBMISSION_KEYS,
@@ -22,7 +23,7 @@ import { navigate } from '../router.ts';
 /**
  * One submission, titled by its sender: answers by the form's fields (files
  * at theirs), problems where the checks found them, its webhook delivery,
- * where it came from, and the one before and after it in the folder, by
+ * what became of its emails, where it came from, and the one before and after it in the folder, by
  * link or by key. Spam and delete open the next one. Opening it marks it
  * read (the API's GET does not): docs/dashboard.md#a-submission.
  */
@@ -101,6 +102,7 @@ export function SubmissionView(props: {
         formName={form.name}
         download={act.download}
       />
+      <SubmissionEmails form={form} submission={submission} />
       <SubmissionDelivery formId={formId} submissionId={submissionId} />
       <SubmissionOrigin submission={submission} dontStoreIp={form.dontStoreIp} />
       {dialog.open === 'delete' && (

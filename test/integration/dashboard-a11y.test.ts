@@ -4,13 +4,14 @@ import { signedIn, teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
 import { expectAccessible, openDashboard } from '#test/support/dashboard.ts';
+import { eventually } from '#test/support/delivery.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 let browser: Browser;
 let cookie: string;
-let screens: [string, string, string][];
+let screens: [string, string, string, string?][];
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -21,9 +22,26 @@ beforeAll(async () => {
     json: { name: 'Ada', email: 'not an address', message: 'A message long enough to preview' },
     from: freshVisitor(),
   });
+  // A notification that bounced: the submission's Emails section and the Privacy screen's list.
+  const bouncing = `bounce+${crypto.randomUUID().slice(0, 8)}@simulator.amazonses.com`;
+  const bounced = await api('POST', '/v1/forms', { key: owner.apiKey, body: { name: 'Bounced' } });
+  await api('PATCH', `/v1/forms/${bounced.body.id}`, {
+    key: owner.apiKey,
+    body: { notifyEmail: bouncing },
+  });
+  const bouncedPost = await submit(bounced.body.key as string, {
+    json: { message: 'To a mailbox that does not exist' },
+    from: freshVisitor(),
+  });
+  await eventually(
+    async () =>
+      (await api('GET', '/v1/team/suppressions', { key: owner.apiKey })).body
+        .suppressions as unknown[],
+    (listed) => listed.length === 1,
+  );
   cookie = await signedIn(owner.email);
   const id = form.body.id as string;
-  // [screen, path, a heading it shows once drawn]
+  // [screen, path, a heading it shows once drawn, and a text it shows once read]
   screens = [
     ['forms', '', 'Forms'],
     ['inbox', `/forms/${id}`, 'Checked'],
@@ -34,7 +52,13 @@ beforeAll(async () => {
     ['summary', `/forms/${id}/summary`, 'Checked: summary'],
     ['webhook', `/forms/${id}/webhook`, 'Connect a webhook'],
     ['team', '/team', 'Members'],
-    ['team privacy', '/team/privacy', "Senders' internet addresses"],
+    ['team privacy', '/team/privacy', "Senders' internet addresses", bouncing],
+    [
+      'submission, its emails',
+      `/forms/${bounced.body.id}/submissions/${bouncedPost.body?.submissionId}`,
+      'Emails',
+      'Notification to the team: Bounced',
+    ],
     ['settings', `/forms/${id}/settings`, 'Settings of Checked'],
     ['fields', `/forms/${id}/fields`, 'Fields of Checked'],
     ['design', `/forms/${id}/design`, 'Design of Checked'],
@@ -63,9 +87,10 @@ describe('every screen has no serious or critical axe finding', () => {
     }
     const dashboard = await openDashboard(browser, { ...options, cookie });
     try {
-      for (const [name, path, heading] of screens) {
+      for (const [name, path, heading, text] of screens) {
         await dashboard.page.goto(`${new URL(dashboard.page.url()).origin}/app${path}`);
         await dashboard.page.getByRole('heading', { name: heading }).first().waitFor();
+        if (text) await dashboard.page.getByText(text).first().waitFor();
         await expectAccessible(dashboard.page, `${name}, ${_variant}`);
         const overflow = await dashboard.page.evaluate(
           () => document.documentElement.scrollWidth - window.innerWidth,
