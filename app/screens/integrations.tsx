@@ -1,4 +1,4 @@
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { ChatKind } from '#domain/integrations.ts';
 import { call } from '../api.ts';
 import { useAction, useQuery } from '../data.ts';
@@ -30,8 +30,11 @@ export function IntegrationsScreen(props: { formId: string }) {
   const [watchSince, setWatchSince] = useState<number>();
   // A test sent from here or from the workspace's menu: the logs and states are read again.
   const { testsSent } = useContext(WorkspaceContext);
+  const testsSeen = useRef(testsSent);
   useEffect(() => {
-    if (testsSent > 0) setWatchSince(Date.now());
+    if (testsSent === testsSeen.current) return;
+    testsSeen.current = testsSent;
+    setWatchSince(Date.now());
   }, [testsSent]);
   useTestWatch(watchSince, reload);
   const changed = (kind: ChatKind, next: ChatIntegration | null, notice: string) => {
