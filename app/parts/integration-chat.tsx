@@ -24,6 +24,8 @@ export function ChatSection(props: {
   integration: ChatIntegration | null;
   /** The screen's action: busy, notice and failure in words. */
   action: Action;
+  /** On Free only what is connected shows, to see and disconnect (docs/integrations.md#the-api). */
+  pro: boolean;
   watchSince?: number;
   onChanged: (integration: ChatIntegration | null, notice: string) => void;
 }) {
@@ -60,6 +62,7 @@ function Connected(props: {
   kind: ChatKind;
   integration: ChatIntegration;
   action: Action;
+  pro: boolean;
   watchSince?: number;
   onChanged: (integration: ChatIntegration | null, notice: string) => void;
 }) {
@@ -104,9 +107,11 @@ function Connected(props: {
         />
       ) : (
         <div class="tools">
-          <button type="button" class="quiet" onClick={() => setChanging(true)}>
-            Change the URL<span class="visually-hidden"> of {name}</span>
-          </button>
+          {props.pro && (
+            <button type="button" class="quiet" onClick={() => setChanging(true)}>
+              Change the URL<span class="visually-hidden"> of {name}</span>
+            </button>
+          )}
           <button
             type="button"
             class="danger"
@@ -122,6 +127,7 @@ function Connected(props: {
         kind={kind}
         title={`${name} deliveries`}
         watchSince={props.watchSince}
+        retry={props.pro}
       />
       {asking && (
         <Confirm

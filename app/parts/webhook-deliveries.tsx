@@ -38,6 +38,8 @@ export function Deliveries(props: {
   kind?: DeliveryLogKind;
   title?: string;
   watchSince?: number;
+  /** False where a retry would be refused (an integration of a team that left Pro). */
+  retry?: boolean;
 }) {
   const { formId, kind = 'webhook' } = props;
   const [older, setOlder] = useState<{ deliveries: Delivery[]; next: string | null }>();
@@ -78,6 +80,7 @@ export function Deliveries(props: {
               key={delivery.deliveryId}
               formId={formId}
               kind={kind}
+              canRetry={props.retry ?? true}
               delivery={delivery}
               action={action}
               onRetried={load}
@@ -112,6 +115,7 @@ export function Deliveries(props: {
 function DeliveryRow(props: {
   formId: string;
   kind: DeliveryLogKind;
+  canRetry: boolean;
   delivery: Delivery;
   action: Action;
   onRetried: () => Promise<void>;
@@ -149,7 +153,7 @@ function DeliveryRow(props: {
             Details
             <span class="visually-hidden"> of the delivery of {exact}</span>
           </button>
-          {(delivery.status === 'failed' || delivery.status === 'cancelled') && (
+          {props.canRetry && (delivery.status === 'failed' || delivery.status === 'cancelled') && (
             <button
               type="button"
               disabled={busy}

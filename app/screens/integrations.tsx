@@ -42,6 +42,7 @@ export function IntegrationsScreen(props: { formId: string }) {
     action.setNotice(notice);
   };
   const connected = data && CHAT_KINDS_SHOWN.some((kind) => data[kind]);
+  const pro = session.team.plan === 'pro';
 
   return (
     <main id="main" class="integrations">
@@ -51,11 +52,25 @@ export function IntegrationsScreen(props: { formId: string }) {
         <Problem error={error} retry={reload} />
       ) : !data ? (
         <Loading />
-      ) : session.team.plan !== 'pro' ? (
-        <p class="warning">
-          Integrations are a Pro feature: this team is on the Free plan, so nothing is sent to
-          Slack, Discord or Google Sheets.
-        </p>
+      ) : !pro ? (
+        <>
+          <p class="warning">
+            Integrations are a Pro feature: this team is on the Free plan, so nothing is sent to
+            Slack, Discord or Google Sheets.
+            {connected && ' What was connected on Pro can still be seen and disconnected here.'}
+          </p>
+          {CHAT_KINDS_SHOWN.filter((kind) => data[kind]).map((kind) => (
+            <ChatSection
+              key={kind}
+              formId={formId}
+              kind={kind}
+              integration={data[kind]}
+              action={action}
+              pro={false}
+              onChanged={(next, notice) => changed(kind, next, notice)}
+            />
+          ))}
+        </>
       ) : (
         <>
           {connected && (
@@ -81,6 +96,7 @@ export function IntegrationsScreen(props: { formId: string }) {
               kind={kind}
               integration={data[kind]}
               action={action}
+              pro
               watchSince={watchSince}
               onChanged={(next, notice) => changed(kind, next, notice)}
             />

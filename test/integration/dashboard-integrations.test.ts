@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
+import { admin } from '#test/support/admin.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
@@ -173,8 +174,14 @@ describe('the integrations screen', () => {
     }
   });
 
-  it('on a Free team says integrations are Pro, with nothing to connect, at 375 px in dark mode, axe-clean', async () => {
-    const { owner, formId } = await ownerWithForm('free');
+  it('on a Free team says integrations are Pro, shows only what was connected on Pro, to disconnect (no new URL, no retry), at 375 px in dark mode, axe-clean', async () => {
+    const { owner, formId } = await ownerWithForm('pro');
+    const connected = await api('PUT', `/v1/forms/${formId}/integrations/slack`, {
+      key: owner.apiKey,
+      body: { webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' },
+    });
+    expect(connected.status).toBe(200);
+    expect((await admin('team', 'plan', '--team', owner.teamId, '--plan', 'free')).code).toBe(0);
     const dashboard = await dashboardAs(browser, owner.email, {
       path: `/forms/${formId}/integrations`,
       width: 375,
@@ -183,8 +190,20 @@ describe('the integrations screen', () => {
     const { page } = dashboard;
     try {
       await page.getByText('Integrations are a Pro feature').waitFor();
-      expect(await page.getByRole('button', { name: /^Connect/ }).count()).toBe(0);
+      await slack(page).getByText('https://hooks.slack.com/services/T000/B000/XXXX…').waitFor();
+      await slack(page).getByRole('heading', { name: 'Slack deliveries' }).waitFor();
+      expect(
+        await page.getByRole('button', { name: /^(Connect|Change the URL|Send a test)/ }).count(),
+      ).toBe(0);
+      expect(await page.getByRole('region', { name: 'Discord', exact: true }).count()).toBe(0);
       await expectAccessible(page, 'integrations, Free, dark, 375 px');
+
+      await slack(page).getByRole('button', { name: 'Disconnect Slack' }).click();
+      const question = page.getByRole('dialog', { name: 'Disconnect Slack?' });
+      await question.getByRole('button', { name: 'Disconnect', exact: true }).click();
+      await expect.poll(() => slack(page).count()).toBe(0);
+      const after = await api('GET', `/v1/forms/${formId}/integrations`, { key: owner.apiKey });
+      expect(after.body.slack).toBeNull();
       expect(unexpected(dashboard.errors)).toEqual([]);
     } finally {
       await dashboard.close();
