@@ -16,6 +16,7 @@ export const FORM_TABS = [
   'design',
   'emails',
   'webhook',
+  'integrations',
 ] as const;
 export type FormTab = (typeof FORM_TABS)[number];
 

@@ -51,6 +51,11 @@ const WebhookScreen = lazyScreen(() =>
   import('./screens/webhook.tsx').then((module) => module.WebhookScreen),
 );
 
+/** Slack, Discord and Google Sheets, with their delivery logs: loaded when opened. */
+const IntegrationsScreen = lazyScreen(() =>
+  import('./screens/integrations.tsx').then((module) => module.IntegrationsScreen),
+);
+
 /**
  * Every signed-in screen at its path, first match first (sign-in is the
  * app's own, before any of these). A route with a `tab` is drawn in its
@@ -88,6 +93,10 @@ export const ROUTES: Route[] = [
   route('/forms/:id/webhook', ({ id }) => <WebhookScreen formId={id} />, {
     tab: 'webhook',
     preload: WebhookScreen.preload,
+  }),
+  route('/forms/:id/integrations', ({ id }) => <IntegrationsScreen formId={id} />, {
+    tab: 'integrations',
+    preload: IntegrationsScreen.preload,
   }),
   route('/forms/:id', ({ id }, query) => <Inbox formId={id} query={query} />, { tab: 'inbox' }),
   route('/team/privacy', () => <PrivacyScreen />, { preload: PrivacyScreen.preload }),

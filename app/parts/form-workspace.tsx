@@ -20,6 +20,7 @@ const TAB_NAMES: Record<FormTab, string> = {
   design: 'Design',
   emails: 'Emails',
   webhook: 'Webhook',
+  integrations: 'Integrations',
 };
 
 /**

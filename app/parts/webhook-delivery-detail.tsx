@@ -1,5 +1,6 @@
 import { ApiError, call } from '../api.ts';
 import { useQuery } from '../data.ts';
+import type { DeliveryLogKind } from '../delivery-log.ts';
 import type { Delivery } from '../model.ts';
 import { answerWords, attemptError, payloadText } from '../webhook-model.ts';
 import { Problem } from './feedback.tsx';
@@ -10,18 +11,32 @@ import { Problem } from './feedback.tsx';
  * docs/delivery.md#delivery-log), and each attempt's answer with the first
  * 1 KB of its body as the log keeps it. Text only: Preact escapes it.
  */
-export function DeliveryDetail(props: { formId: string; delivery: Delivery }) {
+export function DeliveryDetail(props: {
+  formId: string;
+  kind: DeliveryLogKind;
+  delivery: Delivery;
+}) {
   const { formId, delivery } = props;
   const sentAt = delivery.attempts.at(-1)?.at ?? delivery.createdAt;
+  const Heading = props.kind === 'webhook' ? 'h3' : 'h4';
   return (
     <div class="delivery">
-      <h3>Body sent</h3>
-      <Payload formId={formId} submissionId={delivery.submissionId} sentAt={sentAt} />
-      <p class="hint">
-        Every attempt carries the same message id, <code>{delivery.webhookId}</code>, in its{' '}
-        <code>webhook-id</code> header.
-      </p>
-      <h3>Attempts</h3>
+      {props.kind === 'webhook' ? (
+        <>
+          <Heading>Body sent</Heading>
+          <Payload formId={formId} submissionId={delivery.submissionId} sentAt={sentAt} />
+          <p class="hint">
+            Every attempt carries the same message id, <code>{delivery.webhookId}</code>, in its{' '}
+            <code>webhook-id</code> header.
+          </p>
+        </>
+      ) : (
+        <p class="hint">
+          The message is the submission's answers as the chat shows them; the log keeps each
+          attempt's answer, not the message.
+        </p>
+      )}
+      <Heading>Attempts</Heading>
       {delivery.attempts.length === 0 ? (
         <p class="hint">Not sent yet.</p>
       ) : (

@@ -39,6 +39,11 @@ beforeAll(async () => {
         .suppressions as unknown[],
     (listed) => listed.length === 1,
   );
+  // Slack connected (its log empty) beside Discord not connected: both states of a section.
+  await api('PUT', `/v1/forms/${empty.body.id}/integrations/slack`, {
+    key: owner.apiKey,
+    body: { webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' },
+  });
   cookie = await signedIn(owner.email);
   const id = form.body.id as string;
   // [screen, path, a heading it shows once drawn, and a text it shows once read]
@@ -51,6 +56,7 @@ beforeAll(async () => {
     ['share', `/forms/${id}/share`, 'Share Checked'],
     ['summary', `/forms/${id}/summary`, 'Checked: summary'],
     ['webhook', `/forms/${id}/webhook`, 'Connect a webhook'],
+    ['integrations', `/forms/${empty.body.id}/integrations`, 'Slack deliveries'],
     ['team', '/team', 'Members'],
     ['team privacy', '/team/privacy', "Senders' internet addresses", bouncing],
     [

@@ -16,7 +16,17 @@ afterAll(async () => {
   await browser.close();
 });
 
-const TABS = ['Inbox', 'Summary', 'Share', 'Settings', 'Fields', 'Design', 'Emails', 'Webhook'];
+const TABS = [
+  'Inbox',
+  'Summary',
+  'Share',
+  'Settings',
+  'Fields',
+  'Design',
+  'Emails',
+  'Webhook',
+  'Integrations',
+];
 
 /** A Pro team's form (the webhook tab is Pro) with one submission. */
 async function aForm(name: string) {
@@ -54,9 +64,9 @@ describe("a form's workspace", () => {
         // The header was not drawn anew: the link just followed keeps the focus.
         expect(await focusedText(page)).toBe(tab);
       }
-      await page.getByRole('heading', { name: 'Connect a webhook' }).waitFor();
+      await page.getByRole('heading', { name: 'Google Sheets' }).waitFor();
       await page.keyboard.down('Shift');
-      for (let i = 0; i < 7; i++) await page.keyboard.press('Tab');
+      for (let i = 0; i < TABS.length - 1; i++) await page.keyboard.press('Tab');
       await page.keyboard.up('Shift');
       expect(await focusedText(page)).toBe('Inbox');
       await page.keyboard.press('Enter');
