@@ -22,6 +22,12 @@ export interface QueueDefinition {
   visibilityTimeoutSeconds: number;
   /** Receives before the dead-letter queue, from the deployment's settings. */
   maxReceiveCount: (settings: Pick<SettingValues, 'webhookRetryDelaysSeconds'>) => number;
+  /**
+   * A FIFO queue (its name and its dead-letter queue's end in `.fifo`): each
+   * message is sent with a group id, and a group's messages are received one
+   * at a time, in order; a message hidden for a retry holds its group back.
+   */
+  fifo?: boolean;
 }
 
 /**
@@ -46,6 +52,23 @@ export const QUEUES = {
     // The first attempt, one per retry delay, and slack for receives that sent nothing.
     maxReceiveCount: (settings) =>
       settings.webhookRetryDelaysSeconds.length + 1 + WEBHOOK_LOST_RECEIVE_SLACK,
+  },
+  /**
+   * One message per submission for a form's Google Sheets integration
+   * (docs/integrations.md#sending-rows): FIFO, grouped by form, so a form's
+   * rows are appended one at a time in the order stored and two appends
+   * never race on the header row. A row waiting for its retry holds its
+   * form's later rows back (that is the order kept), never other forms'.
+   */
+  sheets: {
+    name: 'sheets',
+    urlVariable: 'SHEETS_QUEUE_URL',
+    deadLetterUrlVariable: 'SHEETS_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 360,
+    // As the webhooks queue: the worker numbers attempts from the delivery log.
+    maxReceiveCount: (settings) =>
+      settings.webhookRetryDelaysSeconds.length + 1 + WEBHOOK_LOST_RECEIVE_SLACK,
+    fifo: true,
   },
   emails: {
     name: 'emails',

@@ -373,8 +373,10 @@ export const routes: readonly Route[] = [
     method: 'PUT',
     path: '/v1/forms/{id}/integrations/{kind}',
     handler: 'http/integrations/put-integration.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
-    summary: 'Connects Slack or Discord by its incoming-webhook URL (Pro), or changes the URL.',
+    // Sheets: the spreadsheet is read with the service account's key before it is saved.
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'secrets:googleServiceAccount'],
+    summary:
+      'Connects Google Sheets by a shared spreadsheet, or Slack or Discord by an incoming-webhook URL (Pro).',
   },
   {
     ...webhookDefaults,
@@ -401,7 +403,13 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v1/forms/{id}/integrations/{kind}/deliveries/{deliveryId}/retry',
     handler: 'http/integrations/retry-integration-delivery.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:webhooks:send'],
+    access: [
+      ...MANAGEMENT_ACCESS,
+      'table:read',
+      'table:write',
+      'queue:webhooks:send',
+      'queue:sheets:send',
+    ],
     summary: "Sends an integration's failed delivery again with a fresh retry schedule.",
   },
   {

@@ -133,7 +133,13 @@ export const workers: readonly Worker[] = [
     memoryMb: 256,
     timeoutSeconds: 30,
     // Writes the pending delivery, sends ids to the delivery queues.
-    access: ['table:read', 'table:write', 'queue:webhooks:send', 'queue:emails:send'],
+    access: [
+      'table:read',
+      'table:write',
+      'queue:webhooks:send',
+      'queue:emails:send',
+      'queue:sheets:send',
+    ],
     trigger: {
       kind: 'tableStream',
       filter: INSERTED_SUBMISSION_PATTERN,
@@ -166,6 +172,22 @@ export const workers: readonly Worker[] = [
     // Moves a message whose retries are spent to the webhooks DLQ itself (lambdas/queues.ts).
     access: ['table:read', 'table:write', 'queue:webhooks:deadLetter'],
     trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
+  },
+  {
+    // Appends each submission's row to its form's Google sheet (docs/integrations.md#sending-rows).
+    name: 'sheetsWorker',
+    handler: 'events/sheets-worker.ts',
+    memoryMb: 256,
+    // Up to five Google calls (a token, row 1, new header cells, the id column, the append), 10 s each.
+    timeoutSeconds: 60,
+    access: [
+      'table:read',
+      'table:write',
+      'queue:sheets:deadLetter',
+      'secrets:googleServiceAccount',
+    ],
+    // One row a batch: a form's rows go one at a time, in order, and a retry holds only its own.
+    trigger: { kind: 'queue', queue: 'sheets', batchSize: 1 },
   },
   {
     ...mailerDefaults,

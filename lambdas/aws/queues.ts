@@ -29,6 +29,35 @@ export async function enqueue(queue: QueueName, bodies: readonly unknown[]): Pro
   }
 }
 
+/** A message of a FIFO queue: its group (received in order, one at a time) and deduplication id. */
+export interface OrderedMessage {
+  body: unknown;
+  groupId: string;
+  /** SQS drops a second message with this id within 5 minutes (a retried send). */
+  deduplicationId: string;
+}
+
+/** Sends each message to a FIFO queue (lambdas/queues.ts `fifo`), in the order given. */
+export async function enqueueInOrder(
+  queue: QueueName,
+  messages: readonly OrderedMessage[],
+): Promise<void> {
+  const url = queueUrl(queue);
+  for (let i = 0; i < messages.length; i += BATCH) {
+    const entries = messages.slice(i, i + BATCH).map((message, n) => ({
+      Id: String(n),
+      MessageBody: JSON.stringify(message.body),
+      MessageGroupId: message.groupId,
+      MessageDeduplicationId: message.deduplicationId,
+    }));
+    const result = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+    if (result.Failed && result.Failed.length > 0) {
+      const [first] = result.Failed;
+      throw new Error(`${result.Failed.length} messages refused by ${queue}: ${first?.Code}`);
+    }
+  }
+}
+
 /**
  * Hides a received message for `seconds` (at most 12 h): reported as a batch
  * item failure afterwards, it comes back when that time is up. This is how a
@@ -59,11 +88,16 @@ export async function sendToDeadLetters(
   queue: QueueName,
   body: string,
   attributes: Record<string, string> = {},
+  /** For a FIFO queue's dead-letter queue (FIFO too): the message's group and a deduplication id. */
+  fifo?: { groupId: string; deduplicationId: string },
 ): Promise<void> {
   await sqs.send(
     new SendMessageCommand({
       QueueUrl: deadLetterQueueUrl(queue),
       MessageBody: body,
+      ...(fifo
+        ? { MessageGroupId: fifo.groupId, MessageDeduplicationId: fifo.deduplicationId }
+        : {}),
       MessageAttributes: Object.fromEntries(
         Object.entries(attributes).map(([name, value]) => [
           name,

@@ -186,6 +186,17 @@ const ChatIntegration = z.object({
   webhookUrl: z.string().check(z.endsWith('…')),
 });
 
+/** A connected Google Sheets integration (docs/integrations.md#connecting-a-sheet). */
+const SheetsIntegration = z.object({
+  status: z.enum(['active', 'failing']),
+  lastError: nullableString(),
+  connectedAt: dateTime(),
+  lastDeliveryAt: z.nullable(dateTime()),
+  spreadsheetId: z.string(),
+  /** The sheet rows are appended to, as the spreadsheet spells it. */
+  sheetName: z.string(),
+});
+
 const Member = z.object({
   userId: z.string(),
   email: z.string(),
@@ -351,6 +362,9 @@ export const RESPONSES = {
   Delivery,
   DeliveryPage: z.object({ deliveries: z.array(Delivery), next: nullableString() }),
   ChatIntegration,
+  SheetsIntegration,
+  /** What `PUT …/integrations/{kind}` answers: Sheets' object, or a chat's. */
+  ConnectedIntegration: z.union([SheetsIntegration, ChatIntegration]),
   Integrations: z.object({
     /** The Google service account's address to share a sheet with; null without a key. */
     serviceAccountEmail: nullableString(),
@@ -365,8 +379,7 @@ export const RESPONSES = {
         lastDeliveryAt: z.nullable(dateTime()),
       }),
     ),
-    /** Not connectable yet: always null. */
-    sheets: z.null(),
+    sheets: z.nullable(SheetsIntegration),
     slack: z.nullable(ChatIntegration),
     discord: z.nullable(ChatIntegration),
   }),

@@ -7,7 +7,7 @@ import type { ChatKind } from './integrations.ts';
  * each channel is one queue message, carrying ids only, so the workers read
  * the form's settings as they are when they send.
  */
-export type Channel = 'webhook' | 'notification' | 'autoreply' | ChatKind;
+export type Channel = 'webhook' | 'notification' | 'autoreply' | ChatKind | 'sheets';
 
 /** One message of the email queue: which email of which submission. */
 export interface EmailJob {
@@ -28,11 +28,34 @@ export interface WebhookJob {
 }
 
 /**
+ * One message of the FIFO `sheets` queue (docs/integrations.md#sending-rows):
+ * grouped by form, deduplicated per submission (a manual retry's with a
+ * nonce of its own, so SQS does not drop it as a repeat of the first).
+ */
+export interface SheetsJob {
+  formId: string;
+  submissionId: string;
+  /** Sent by the retry route: the row may be in the sheet already, so the id column is read first. */
+  manual?: true;
+}
+
+/** The FIFO message of a Sheets job: its form's group, its deduplication id. */
+export function sheetsMessage(job: SheetsJob, nonce?: string) {
+  return {
+    body: job,
+    groupId: job.formId,
+    deduplicationId: nonce ? `${job.submissionId}-retry-${nonce}` : job.submissionId,
+  };
+}
+
+/**
  * The channels that apply to a new submission:
  * - the webhook when one is connected and the team is Pro, spam included
  *   (receivers filter on `data.spam`), tests included (`data.test`);
  * - each Slack or Discord integration connected, on Pro, never for spam
  *   (a channel is read by people), tests included and marked as tests;
+ * - Google Sheets when connected, on Pro, never for spam, tests included
+ *   (written with `isTest` true);
  * - the owner notification when `notifyEnabled`, never for spam: the spam
  *   folder exists to keep it out of the inbox;
  * - the auto-reply when `autoreplyEnabled` on Pro and a submitter address
@@ -45,6 +68,8 @@ export function channelsFor(input: {
   webhookConnected: boolean;
   /** The Slack and Discord integrations connected. */
   chats: readonly ChatKind[];
+  /** A Google Sheets integration is connected. */
+  sheets?: boolean;
   spam: boolean;
   submitterFound: boolean;
 }): Channel[] {
@@ -52,6 +77,7 @@ export function channelsFor(input: {
   const pro = input.plan === 'pro';
   if (input.webhookConnected && pro) channels.push('webhook');
   if (pro && !input.spam) channels.push(...input.chats);
+  if (pro && !input.spam && input.sheets) channels.push('sheets');
   if (!input.spam && input.form.notifyEnabled) channels.push('notification');
   if (!input.spam && pro && input.form.autoreplyEnabled && input.submitterFound) {
     channels.push('autoreply');

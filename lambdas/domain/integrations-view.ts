@@ -1,4 +1,10 @@
-import { type ChatIntegration, type ChatKind, toChatIntegrationView } from './integrations.ts';
+import {
+  type ChatKind,
+  type Integration,
+  type SheetsIntegration,
+  toChatIntegrationView,
+  toSheetsIntegrationView,
+} from './integrations.ts';
 import type { Webhook } from './webhooks.ts';
 
 /** `GET /v1/forms/{id}/integrations` (docs/integrations.md#the-api). */
@@ -7,12 +13,15 @@ export function toIntegrationsView(input: {
   webhook: Webhook | undefined;
   /** When the webhook's newest delivered delivery was delivered. */
   webhookLastDeliveryAt: string | null;
-  integrations: readonly ChatIntegration[];
+  integrations: readonly Integration[];
 }) {
   const chat = (kind: ChatKind) => {
     const found = input.integrations.find((integration) => integration.kind === kind);
-    return found ? toChatIntegrationView(found) : null;
+    return found && found.kind !== 'sheets' ? toChatIntegrationView(found) : null;
   };
+  const sheets = input.integrations.find(
+    (integration): integration is SheetsIntegration => integration.kind === 'sheets',
+  );
   const { webhook } = input;
   return {
     serviceAccountEmail: input.serviceAccountEmail,
@@ -25,7 +34,7 @@ export function toIntegrationsView(input: {
           lastDeliveryAt: input.webhookLastDeliveryAt,
         }
       : null,
-    sheets: null,
+    sheets: sheets ? toSheetsIntegrationView(sheets) : null,
     slack: chat('slack'),
     discord: chat('discord'),
   };

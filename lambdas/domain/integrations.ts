@@ -2,8 +2,8 @@
  * A form's integrations (docs/integrations.md#the-api): each kind connected
  * at most once per form, stored beside the form (`INTEGRATION#<kind>`), the
  * form item listing the kinds connected. Slack and Discord post a message
- * per submission to an incoming-webhook URL; Sheets (a row per submission)
- * is connected by its own route once it is built.
+ * per submission to an incoming-webhook URL; Sheets appends a row per
+ * submission to a spreadsheet shared with the service account.
  */
 export const INTEGRATION_KINDS = ['sheets', 'slack', 'discord'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
@@ -33,6 +33,23 @@ export interface ChatIntegration {
   lastDeliveryAt: string | null;
   updatedAt: string;
 }
+
+/** A connected Google Sheets integration, as stored (docs/integrations.md#google-sheets). */
+export interface SheetsIntegration {
+  formId: string;
+  kind: 'sheets';
+  spreadsheetId: string;
+  /** The sheet's name as the spreadsheet spells it (the first sheet when none was given). */
+  sheetName: string;
+  status: IntegrationStatus;
+  lastError: string | null;
+  connectedAt: string;
+  lastDeliveryAt: string | null;
+  updatedAt: string;
+}
+
+/** Any connected integration, as stored. */
+export type Integration = ChatIntegration | SheetsIntegration;
 
 /** Where a chat URL's name and path must point, per kind (docs/integrations.md#slack-and-discord). */
 const CHAT_URL_RULES: Record<ChatKind, { hosts: readonly string[]; path: RegExp; shape: string }> =
@@ -134,6 +151,38 @@ export function changeChatUrl(
 /** A duplicated form's integration: the same URL, a connection of its own. */
 export function copyChat(integration: ChatIntegration, formId: string, now: Date): ChatIntegration {
   return connectChat(formId, integration.kind, integration.webhookUrl, now);
+}
+
+/**
+ * Connects a spreadsheet's sheet, or points a connected integration at
+ * another one: either way a new connection (deliveries queued for the old
+ * sheet end `cancelled`, never written to the new one), active, no error.
+ */
+export function connectSheets(
+  formId: string,
+  target: { spreadsheetId: string; sheetName: string },
+  now: Date,
+  existing?: SheetsIntegration,
+): SheetsIntegration {
+  const at = now.toISOString();
+  const same =
+    existing?.spreadsheetId === target.spreadsheetId && existing.sheetName === target.sheetName;
+  return {
+    formId,
+    kind: 'sheets',
+    spreadsheetId: target.spreadsheetId,
+    sheetName: target.sheetName,
+    status: 'active',
+    lastError: null,
+    connectedAt: same ? existing.connectedAt : at,
+    lastDeliveryAt: same ? existing.lastDeliveryAt : null,
+    updatedAt: at,
+  };
+}
+
+export function toSheetsIntegrationView(integration: SheetsIntegration) {
+  const { status, lastError, connectedAt, lastDeliveryAt, spreadsheetId, sheetName } = integration;
+  return { status, lastError, connectedAt, lastDeliveryAt, spreadsheetId, sheetName };
 }
 
 /** The kinds a form lists as connected, in the order of INTEGRATION_KINDS. */

@@ -1,8 +1,9 @@
-import { enqueue } from '#aws/queues.ts';
+import { enqueue, enqueueInOrder } from '#aws/queues.ts';
 import {
   type Channel,
   channelsFor,
   type EmailJob,
+  sheetsMessage,
   type WebhookJob,
 } from '#domain/delivery-channels.ts';
 import { type DeliveryTarget, pendingDelivery } from '#domain/delivery-log.ts';
@@ -25,52 +26,80 @@ import { streamWorker } from './batch-worker.ts';
  * delivery and email once all the same (the delivery log and the email
  * marks), and the `webhook-id` is the submission's. Each Slack and Discord
  * integration is one more message on the webhooks queue, with its own
- * delivery in the log (docs/integrations.md#slack-and-discord). Records are
- * handled at once: no submission's announcement depends on another's.
+ * delivery in the log (docs/integrations.md#slack-and-discord). A Google
+ * Sheets integration is one message on the FIFO `sheets` queue, grouped by
+ * form (docs/integrations.md#sending-rows), sent in the stream's order.
+ * Records are handled at once otherwise: no submission's announcement
+ * depends on another's.
  */
 export const handler = streamWorker(
   () => {
     const forms = new Map<string, Promise<FormContext | undefined>>();
+    const sheetTurns = new Map<string, Promise<void>>();
     return async (record) => {
       const image = record.dynamodb?.NewImage;
       if (!image) return;
       const { submission, hints } = submissionOfImage(image as StreamImage);
       const formId = submission.formId;
       const submissionId = submission.id;
-      let read = forms.get(formId);
-      if (!read) {
-        read = readFormContext(formId);
-        forms.set(formId, read);
+      // A form's Sheets messages are sent in the stream's order (the FIFO queue keeps the
+      // order it is given): this record's turn is taken before the first await, as the
+      // records start in order, and waits for the form's previous record's.
+      const previousTurn = sheetTurns.get(formId) ?? Promise.resolve();
+      const turn = Promise.withResolvers<void>();
+      sheetTurns.set(formId, turn.promise);
+      try {
+        await announce();
+      } finally {
+        turn.resolve();
       }
-      const context = await read;
-      if (!context) return; // the form is gone: nothing to announce
-      const { form, team } = context;
-      const channels = channelsFor({
-        form,
-        plan: team.plan,
-        webhookConnected: context.webhook !== undefined,
-        chats: context.integrations.map((integration) => integration.kind).filter(isChatKind),
-        spam: submission.isSpam,
-        submitterFound: submitterAddress(submission, form, hints) !== undefined,
-      });
-      const sends: WebhookJob[] = [];
-      for (const channel of channels.filter(isDelivered)) {
-        const connectedAt =
-          channel === 'webhook'
-            ? context.webhook?.createdAt
-            : context.integrations.find((integration) => integration.kind === channel)?.connectedAt;
-        if (await queuedOnce(formId, submissionId, channel, connectedAt)) {
-          sends.push(
-            channel === 'webhook' ? { formId, submissionId } : { formId, submissionId, channel },
-          );
+
+      async function announce(): Promise<void> {
+        let read = forms.get(formId);
+        if (!read) {
+          read = readFormContext(formId);
+          forms.set(formId, read);
         }
+        const context = await read;
+        if (!context) return; // the form is gone: nothing to announce
+        const { form, team } = context;
+        const channels = channelsFor({
+          form,
+          plan: team.plan,
+          webhookConnected: context.webhook !== undefined,
+          chats: context.integrations.map((integration) => integration.kind).filter(isChatKind),
+          sheets: context.integrations.some((integration) => integration.kind === 'sheets'),
+          spam: submission.isSpam,
+          submitterFound: submitterAddress(submission, form, hints) !== undefined,
+        });
+        const sends: WebhookJob[] = [];
+        for (const channel of channels.filter(isDelivered)) {
+          const connectedAt =
+            channel === 'webhook'
+              ? context.webhook?.createdAt
+              : context.integrations.find((integration) => integration.kind === channel)
+                  ?.connectedAt;
+          if (await queuedOnce(formId, submissionId, channel, connectedAt)) {
+            sends.push(
+              channel === 'webhook' ? { formId, submissionId } : { formId, submissionId, channel },
+            );
+          }
+        }
+        if (sends.length > 0) await enqueue('webhooks', sends);
+        if (channels.includes('sheets')) {
+          const sheets = context.integrations.find((integration) => integration.kind === 'sheets');
+          if (await queuedOnce(formId, submissionId, 'sheets', sheets?.connectedAt)) {
+            await previousTurn;
+            await enqueueInOrder('sheets', [sheetsMessage({ formId, submissionId })]);
+          }
+        }
+        const emails = channels
+          .filter((channel) => channel === 'notification' || channel === 'autoreply')
+          .map((kind): EmailJob => ({ formId, submissionId, kind }));
+        if (emails.length > 0) await enqueue('emails', emails);
+        if (channels.length > 0)
+          log.info('submission announced', { formId, submissionId, channels });
       }
-      if (sends.length > 0) await enqueue('webhooks', sends);
-      const emails = channels
-        .filter((channel) => channel === 'notification' || channel === 'autoreply')
-        .map((kind): EmailJob => ({ formId, submissionId, kind }));
-      if (emails.length > 0) await enqueue('emails', emails);
-      if (channels.length > 0) log.info('submission announced', { formId, submissionId, channels });
     };
     // Each submission's messages are its own: the batch is announced at once.
   },
@@ -91,7 +120,7 @@ const isDelivered = (channel: Channel): channel is 'webhook' | ChatKind =>
 async function queuedOnce(
   formId: string,
   submissionId: string,
-  target: DeliveryTarget & ('webhook' | ChatKind),
+  target: DeliveryTarget & ('webhook' | ChatKind | 'sheets'),
   connectedAt: string | undefined,
 ): Promise<boolean> {
   const now = new Date();

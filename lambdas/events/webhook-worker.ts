@@ -71,7 +71,7 @@ async function deliver(record: SQSRecord): Promise<void> {
     return;
   }
   const outbound = channel
-    ? chatOutbound(context.integrations[0])
+    ? chatOutbound(context.integrations.find((each) => each.kind === channel) as ChatIntegration)
     : webhookOutbound(context.webhook);
   const webhookId = webhookMessageId(job.submissionId);
   const now = new Date();

@@ -10,6 +10,12 @@ export interface ContractInput<C extends Contract> {
   query(): C['query'] extends Schema ? z.output<C['query']> : Record<string, never>;
   /** The JSON body parsed by the contract's schema: 400 `invalid_request` when it fails. */
   body(): C['body'] extends Schema ? z.output<C['body']> : undefined;
+  /**
+   * The JSON body parsed by one member of the contract's body, where the
+   * body is a union chosen by a path parameter (an integration's kind): its
+   * 400 names that member's fields, not the union's.
+   */
+  bodyAs<S extends Schema>(member: S): z.output<S>;
 }
 
 /**
@@ -28,5 +34,6 @@ export function contractInput<C extends Contract>(
       (declared.body
         ? parse(declared.body as never, raw.body, 'request body')
         : undefined) as never,
+    bodyAs: (member) => parse(member as never, raw.body, 'request body'),
   };
 }

@@ -9,7 +9,7 @@ import type { AttemptResult } from '#domain/webhook-delivery.ts';
  * still arriving at the deadline is a timeout.
  */
 
-/** Google has 10 s per call, as a webhook receiver has (docs/integrations.md#failures). */
+/** Google has 10 s per call, as a webhook receiver has (docs/integrations.md#failures-of-a-call). */
 export const GOOGLE_TIMEOUT_MS = 10_000;
 /** A body larger than this is cut off and read as a network error (a sheet's id column fits). */
 export const GOOGLE_BODY_LIMIT_BYTES = 16 * 1024 * 1024;

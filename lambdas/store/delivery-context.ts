@@ -1,6 +1,6 @@
 import { withSettingDefaults } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
-import type { ChatIntegration, ChatKind } from '#domain/integrations.ts';
+import type { Integration, IntegrationKind } from '#domain/integrations.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { batchGetAll } from './batches.ts';
@@ -31,7 +31,7 @@ export interface FormContext {
   team: Team;
   webhook: Webhook | undefined;
   /** Its connected integrations (the fan-out), or the one a delivery goes to (the worker). */
-  integrations: ChatIntegration[];
+  integrations: Integration[];
 }
 
 /** What a delivery worker needs, read as it is now (messages carry ids only). */
@@ -63,7 +63,7 @@ export async function readDeliveryContext(
 export async function readSubmissionContext(
   formId: string,
   submissionId: string,
-  channel?: ChatKind,
+  channel?: IntegrationKind,
 ): Promise<(FormContext & { submission?: Submission; hints: EmailHints }) | undefined> {
   const items = await batchGetAll(
     [
@@ -110,6 +110,6 @@ async function withTeam(items: Record<string, unknown>[]): Promise<FormContext |
     webhook: webhookItem ? stripPlumbing<Webhook>(webhookItem) : undefined,
     integrations: items
       .filter((item) => item.entity === 'integration')
-      .map((item) => stripPlumbing<ChatIntegration>(item)),
+      .map((item) => stripPlumbing<Integration>(item)),
   };
 }

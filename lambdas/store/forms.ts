@@ -6,7 +6,7 @@ import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/
 import { newFormKey, withSettingDefaults } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isUuid } from '#domain/ids.ts';
-import type { ChatIntegration } from '#domain/integrations.ts';
+import type { Integration } from '#domain/integrations.ts';
 import { type FolderSizes, testCountOf } from '#domain/submission-folders.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { answerCatalogueOf, newAnswerCatalogueItem } from './answer-columns.ts';
@@ -55,7 +55,7 @@ function formKeyMappingItem(key: string, mapping: FormKeyMapping): Record<string
  */
 export async function insertForm(
   form: FormRecord,
-  extras: { webhook?: Webhook; integrations?: readonly ChatIntegration[] } = {},
+  extras: { webhook?: Webhook; integrations?: readonly Integration[] } = {},
 ): Promise<FormRecord> {
   let candidate = form;
   const keyRetries = {

@@ -3,8 +3,7 @@ import { notFound, ServiceError } from '#domain/errors.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { isUuid } from '#domain/ids.ts';
 import {
-  type ChatIntegration,
-  type ChatKind,
+  type Integration,
   type IntegrationKind,
   type IntegrationStatus,
   withKind,
@@ -16,32 +15,35 @@ import { formKey, INTEGRATION_PREFIX, integrationKey, stripPlumbing } from './ke
 import { AGAIN, retrying, updateIf } from './retries.ts';
 import { getItem, itemsWithPrefix, type TableTransactItem, transact } from './table.ts';
 
-export async function getIntegration(
+/** The integration of that kind, as stored. */
+export type IntegrationOf<K extends IntegrationKind> = Extract<Integration, { kind: K }>;
+
+export async function getIntegration<K extends IntegrationKind>(
   formId: string,
-  kind: ChatKind,
+  kind: K,
   options: { consistent?: boolean } = {},
-): Promise<ChatIntegration | undefined> {
+): Promise<IntegrationOf<K> | undefined> {
   const item = await getItem(integrationKey(formId, kind), options);
-  return item ? stripPlumbing<ChatIntegration>(item) : undefined;
+  return item ? stripPlumbing<IntegrationOf<K>>(item) : undefined;
 }
 
 /** Every integration of the form (one Query on its prefix). */
-export async function listIntegrations(formId: string): Promise<ChatIntegration[]> {
+export async function listIntegrations(formId: string): Promise<Integration[]> {
   const items = await itemsWithPrefix(formKey(formId).pk, INTEGRATION_PREFIX);
-  return items.map((item) => stripPlumbing<ChatIntegration>(item));
+  return items.map((item) => stripPlumbing<Integration>(item));
 }
 
 /** The integrations the form lists as connected, read strongly consistent (the workers). */
 export async function readIntegrations(
   formId: string,
   kinds: readonly IntegrationKind[],
-): Promise<ChatIntegration[]> {
+): Promise<Integration[]> {
   if (kinds.length === 0) return [];
   const items = await batchGetAll(
     kinds.map((kind) => integrationKey(formId, kind)),
     { consistent: true },
   );
-  return items.map((item) => stripPlumbing<ChatIntegration>(item));
+  return items.map((item) => stripPlumbing<Integration>(item));
 }
 
 const raceRetries = {
@@ -83,12 +85,12 @@ function formListChange(form: FormRecord, next: IntegrationKind[]): TableTransac
  * integration as it stands: the integration and the form's list in one
  * transaction. Returns the form as read and the integration before and after.
  */
-export async function saveIntegration(
+export async function saveIntegration<K extends IntegrationKind>(
   teamId: string,
   formId: string | undefined,
-  kind: ChatKind,
-  build: (form: FormRecord, existing: ChatIntegration | undefined) => ChatIntegration,
-): Promise<{ form: FormRecord; before: ChatIntegration | undefined; after: ChatIntegration }> {
+  kind: K,
+  build: (form: FormRecord, existing: IntegrationOf<K> | undefined) => IntegrationOf<K>,
+): Promise<{ form: FormRecord; before: IntegrationOf<K> | undefined; after: IntegrationOf<K> }> {
   return retrying(raceRetries, async () => {
     const form = await teamForm(teamId, formId);
     const before = await getIntegration(form.id, kind, { consistent: true });
@@ -114,7 +116,7 @@ export async function removeIntegration(
   teamId: string,
   formId: string | undefined,
   kind: IntegrationKind,
-): Promise<{ form: FormRecord; removed: ChatIntegration } | undefined> {
+): Promise<{ form: FormRecord; removed: Integration } | undefined> {
   return retrying(raceRetries, async () => {
     const form = await teamForm(teamId, formId);
     const item = await getItem(integrationKey(form.id, kind), { consistent: true });
@@ -129,7 +131,7 @@ export async function removeIntegration(
           },
         },
       ]);
-      return { form, removed: stripPlumbing<ChatIntegration>(item) };
+      return { form, removed: stripPlumbing<Integration>(item) };
     } catch (error) {
       if (error instanceof TransactionCanceledException) return AGAIN;
       throw error;
@@ -138,13 +140,14 @@ export async function removeIntegration(
 }
 
 /**
- * Records how the last delivery went (docs/integrations.md#slack-and-discord-failures):
+ * Records how the last delivery went (docs/integrations.md#slack-and-discord-failures,
+ * docs/integrations.md#sheets-failures):
  * `failing` with its error, or `active` again with `lastDeliveryAt`. Only
  * on the connection the delivery went to (a disconnect or a new connection
  * meanwhile wins).
  */
 export function markIntegration(
-  integration: Pick<ChatIntegration, 'formId' | 'kind' | 'connectedAt'>,
+  integration: Pick<Integration, 'formId' | 'kind' | 'connectedAt'>,
   outcome:
     | { status: Extract<IntegrationStatus, 'active'> }
     | { status: 'failing'; lastError: string },

@@ -153,6 +153,7 @@ export async function redrive(
         VisibilityTimeout: 60,
         WaitTimeSeconds: 1,
         MessageAttributeNames: ['All'],
+        MessageSystemAttributeNames: ['MessageGroupId'],
       }),
     );
     const fresh = Messages.filter((message) => !seen.has(message.MessageId!));
@@ -167,6 +168,14 @@ export async function redrive(
           QueueUrl: dlq.sourceUrl,
           MessageBody: message.Body ?? '',
           MessageAttributes: message.MessageAttributes,
+          // A FIFO queue (the `sheets` queue) takes a message only with its group, and a
+          // deduplication id of the move's own (a repeat of the original's would be dropped).
+          ...(dlq.sourceUrl.endsWith('.fifo')
+            ? {
+                MessageGroupId: message.Attributes?.MessageGroupId ?? 'redriven',
+                MessageDeduplicationId: `redrive-${message.MessageId}`,
+              }
+            : {}),
         }),
       );
       await sqs.send(

@@ -37,8 +37,11 @@ export function deadLetterQueue(
   scope: Construct,
   id: string,
   acknowledgeNoRedrive?: string,
+  fifo?: boolean,
 ): Queue {
   const queue = new Queue(scope, id, {
+    // A FIFO queue's dead-letter queue must be FIFO too.
+    ...(fifo ? { fifo: true } : {}),
     encryption: QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
     retentionPeriod: DEAD_LETTER_RETENTION,
@@ -61,8 +64,10 @@ export class ServiceQueue extends Construct {
   constructor(scope: Construct, id: string, definition: QueueDefinition, settings: QueueSettings) {
     super(scope, id);
     this.definition = definition;
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetters');
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetters', undefined, definition.fifo);
     this.queue = new Queue(this, 'Queue', {
+      // Deduplication ids are the sender's (a submission's, or a manual retry's): no content hashing.
+      ...(definition.fifo ? { fifo: true, contentBasedDeduplication: false } : {}),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),

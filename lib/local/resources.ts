@@ -13,7 +13,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { config } from '#config';
-import { QUEUES } from '#queues';
+import { QUEUES, type QueueDefinition } from '#queues';
 import { LOCAL_BUCKET, LOCAL_QUEUE_PREFIX, LOCAL_SCHEDULE_GROUP } from './environment.ts';
 
 export interface LocalQueue {
@@ -47,11 +47,15 @@ export async function ensureQueues(sqs: SQSClient): Promise<Record<string, Local
     endpoint
       ? `${endpoint.protocol}//${endpoint.hostname}:${endpoint.port}${new URL(url).pathname}`
       : url;
-  const ensure = async (name: string, attributes: Record<string, string>) => {
+  const ensure = async (
+    name: string,
+    attributes: Record<string, string>,
+    atCreation: Record<string, string> = {},
+  ) => {
     const kept = await urlOf(sqs, name);
     if (!kept) {
       const made = await sqs.send(
-        new CreateQueueCommand({ QueueName: name, Attributes: attributes }),
+        new CreateQueueCommand({ QueueName: name, Attributes: { ...atCreation, ...attributes } }),
       );
       return here(made.QueueUrl!);
     }
@@ -63,15 +67,27 @@ export async function ensureQueues(sqs: SQSClient): Promise<Record<string, Local
     return here(kept);
   };
   const created: Record<string, LocalQueue> = {};
-  for (const queue of Object.values(QUEUES)) {
-    const deadLetterUrl = await ensure(`${LOCAL_QUEUE_PREFIX}-${queue.name}-dlq`, {});
-    const url = await ensure(`${LOCAL_QUEUE_PREFIX}-${queue.name}`, {
-      VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
-      RedrivePolicy: JSON.stringify({
-        deadLetterTargetArn: await arnOf(sqs, deadLetterUrl),
-        maxReceiveCount: queue.maxReceiveCount(config),
-      }),
-    });
+  for (const queue of Object.values(QUEUES) as QueueDefinition[]) {
+    // As SQS wants: a FIFO queue's name ends in .fifo, and so does its dead-letter queue's.
+    // (FifoQueue is set at creation only: SQS never changes it.)
+    const fifo: Record<string, string> = queue.fifo ? { FifoQueue: 'true' } : {};
+    const suffix = queue.fifo ? '.fifo' : '';
+    const deadLetterUrl = await ensure(
+      `${LOCAL_QUEUE_PREFIX}-${queue.name}-dlq${suffix}`,
+      {},
+      fifo,
+    );
+    const url = await ensure(
+      `${LOCAL_QUEUE_PREFIX}-${queue.name}${suffix}`,
+      {
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: await arnOf(sqs, deadLetterUrl),
+          maxReceiveCount: queue.maxReceiveCount(config),
+        }),
+      },
+      fifo,
+    );
     created[queue.name] = { url, arn: await arnOf(sqs, url), deadLetterUrl };
   }
   return created;

@@ -4,6 +4,9 @@ import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambd
 import { describe, expect, it } from 'vitest';
 import { GoogleServiceAccount } from '#lib/constructs/google-service-account.ts';
 import { STACK_SETTINGS } from '#lib/settings.ts';
+import { routes } from '#routes';
+import { workers } from '#workers';
+import { propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
 
 /** A stack with one function granted the Google key of `secretName`; its environment. */
 function environmentWith(secretName: string): Record<string, unknown> {
@@ -44,5 +47,34 @@ describe('the Google service account key (docs/integrations.md#google-cloud-setu
     expect(parse('')).toBe('');
     expect(() => parse('a name with spaces')).toThrow(/must match/);
     expect(() => parse('x'.repeat(513))).toThrow(/must match/);
+  });
+});
+
+describe('who holds the Google key in the stack (docs/integrations.md#google-cloud-setup)', () => {
+  const built = synthesize({
+    context: { googleServiceAccountSecret: 'form-service/google-service-account' },
+  });
+  const variablesOf = (fn: unknown) =>
+    (propertiesOf(fn as never).Environment as { Variables?: Record<string, unknown> })?.Variables ??
+    {};
+
+  it('is granted by the connect route and the Sheets worker only', () => {
+    const grants = (list: readonly { name: string; access: readonly string[] }[]) =>
+      list
+        .filter((each) => each.access.includes('secrets:googleServiceAccount'))
+        .map((e) => e.name);
+    expect(grants(routes)).toEqual(['putIntegration']);
+    expect(grants(workers)).toEqual(['sheetsWorker']);
+  });
+
+  it("is in the environment of the connect route's function and the Sheets worker, no other", () => {
+    const functions = Object.values(
+      resourcesOfType(built.template, 'AWS::Lambda::Function'),
+    ).filter((fn) => 'GOOGLE_SERVICE_ACCOUNT_EMAIL' in variablesOf(fn));
+    const expected = ['putIntegration', 'sheetsWorker'].map(
+      (name) => built.template.toJSON().Resources[built.logicalId(built.functionOf(name).lambda)],
+    );
+    expect(functions).toHaveLength(2);
+    for (const fn of expected) expect(functions).toContainEqual(fn);
   });
 });

@@ -118,6 +118,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   ],
   'queue:webhooks:send': ['sqs:SendMessage'],
   'queue:emails:send': ['sqs:SendMessage'],
+  'queue:sheets:send': ['sqs:SendMessage'],
+  'queue:sheets:deadLetter': ['sqs:SendMessage'],
   'queue:webhooks:deadLetter': ['sqs:SendMessage'],
   'queue:emails:deadLetter': ['sqs:SendMessage'],
   'queue:signIns:send': ['sqs:SendMessage'],

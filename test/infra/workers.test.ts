@@ -1,6 +1,6 @@
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { QUEUES, WEBHOOK_LOST_RECEIVE_SLACK } from '#queues';
+import { QUEUES, type QueueDefinition, WEBHOOK_LOST_RECEIVE_SLACK } from '#queues';
 import { routeFunctions, routes } from '#routes';
 import { INSERTED_SPAM_PATTERN, INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
 import { type Worker, workers } from '#workers';
@@ -148,7 +148,12 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
     '%s: SSE, visibility timeout from the definition, redrive to its DLQ after maxReceiveCount',
     (name, definition) => {
       const built_ = serviceQueue(name as keyof typeof QUEUES);
+      // A FIFO queue (lambdas/queues.ts `fifo`) and its FIFO dead-letter queue; ids the sender's.
+      const fifo = (definition as QueueDefinition).fifo
+        ? { FifoQueue: true, ContentBasedDeduplication: false }
+        : {};
       expect(resources[built.logicalId(built_.queue)]!.Properties).toEqual({
+        ...fifo,
         SqsManagedSseEnabled: true,
         VisibilityTimeout: definition.visibilityTimeoutSeconds,
         // Four days: longer than any retry window.
@@ -161,6 +166,7 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
         },
       });
       expect(resources[built.logicalId(built_.deadLetterQueue)]!.Properties).toEqual({
+        ...((definition as QueueDefinition).fifo ? { FifoQueue: true } : {}),
         SqsManagedSseEnabled: true,
         MessageRetentionPeriod: 14 * 24 * 3600,
       });

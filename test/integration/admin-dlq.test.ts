@@ -118,7 +118,9 @@ describe('admin dlq: the dead-letter queues of the local stack', () => {
 
     // list: every queue's DLQ with its depth and the age of its oldest message.
     const { queues } = await adminJson<{ queues: Listed[] }>('dlq', 'list');
-    expect(queues.map((q) => q.queue).sort()).toEqual(['emails', 'signIns', 'webhooks']);
+    expect(queues.map((q) => q.queue).sort()).toEqual(
+      ['emailEvents', 'emails', 'sheets', 'signIns', 'webhooks'].sort(),
+    );
     const webhooks = queues.find((q) => q.queue === 'webhooks')!;
     expect(webhooks.depth).toBeGreaterThanOrEqual(1);
     expect(webhooks.oldestAgeSeconds).toEqual(expect.any(Number));

@@ -121,8 +121,12 @@ describe('connecting Slack and Discord', () => {
     });
     expect(wrongBody.status).toBe(400);
     expect((await connect(form, 'teams', slackUrl)).status).toBe(404);
-    // Sheets is connected by its own route, not built yet.
-    expect((await connect(form, 'sheets', slackUrl)).status).toBe(404);
+    // Sheets takes a spreadsheet, not a URL: 400 naming its own field (test/integration/sheets.test.ts).
+    const sheetsWithUrl = await connect(form, 'sheets', slackUrl);
+    expect(sheetsWithUrl.status).toBe(400);
+    expect((sheetsWithUrl.body.issues as { path: string }[]).map((i) => i.path)).toContain(
+      'spreadsheetId',
+    );
     expect(await integrationsOf(form)).toMatchObject({ slack: null, discord: null });
 
     expect((await connect(form, 'slack', slackUrl)).status).toBe(200);
@@ -137,7 +141,8 @@ describe('connecting Slack and Discord', () => {
     const form = await newForm('pro');
     const empty = await integrationsOf(form);
     expect(empty).toEqual({
-      serviceAccountEmail: null,
+      // The local stack's development key (docs/integrations.md#local-emulator).
+      serviceAccountEmail: stack().google?.serviceAccount,
       webhook: null,
       sheets: null,
       slack: null,

@@ -228,6 +228,16 @@ describe('real answers match openapi.json', () => {
     expect(chatRetry.status).toBe(404);
     expect((await call('DELETE', `/v1/forms/${id}/integrations/slack`)).status).toBe(204);
     expect((await call('DELETE', `/v1/forms/${id}/integrations/slack`)).status).toBe(404);
+    // Sheets: the local stack's sample spreadsheet (shared with its development account).
+    const sheet = { spreadsheetId: stack().google!.spreadsheetId };
+    const sheets = `/v1/forms/${id}/integrations/sheets`;
+    expect((await call('PUT', sheets, { body: sheet })).status).toBe(200);
+    expect((await call('PUT', sheets, { body: { ...sheet, sheetName: 'Nope' } })).status).toBe(400);
+    expect((await call('PUT', sheets, { body: { spreadsheetId: 'unknown-sheet' } })).status).toBe(
+      400,
+    );
+    expect((await call('GET', `/v1/forms/${id}/integrations`)).status).toBe(200);
+    expect((await call('DELETE', sheets)).status).toBe(204);
 
     expect(
       (

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { channelsFor, sheetsMessage } from '#domain/delivery-channels.ts';
 import {
   changeChatUrl,
   chatUrlProblem,
   connectChat,
+  connectSheets,
   copyChat,
   maskedUrl,
   toChatIntegrationView,
@@ -119,5 +121,44 @@ describe('connections', () => {
     expect(withKind(['slack'], 'slack')).toEqual(['slack']);
     expect(withoutKind(['slack', 'discord'], 'slack')).toEqual(['discord']);
     expect(withoutKind([], 'sheets')).toEqual([]);
+  });
+});
+
+describe('a Sheets connection (docs/integrations.md#connecting-a-sheet)', () => {
+  const at = new Date('2026-11-26T10:00:00.000Z');
+  const later = new Date('2026-11-26T11:00:00.000Z');
+  const target = { spreadsheetId: 'abc', sheetName: 'Responses' };
+
+  it('the same sheet again keeps the connection, active; another sheet is a new one', () => {
+    const first = connectSheets('f', target, at);
+    const failing = { ...first, status: 'failing' as const, lastError: 'x', lastDeliveryAt: 'y' };
+    const again = connectSheets('f', target, later, failing);
+    expect(again).toMatchObject({
+      connectedAt: at.toISOString(),
+      status: 'active',
+      lastError: null,
+    });
+    expect(again.lastDeliveryAt).toBe('y');
+    const other = connectSheets('f', { ...target, sheetName: 'Other' }, later, failing);
+    expect(other).toMatchObject({ connectedAt: later.toISOString(), lastDeliveryAt: null });
+  });
+
+  it('is sent for every stored post of a Pro form but spam', () => {
+    const input = {
+      form: { notifyEnabled: false, autoreplyEnabled: false },
+      webhookConnected: false,
+      chats: [],
+      sheets: true,
+      submitterFound: false,
+    };
+    expect(channelsFor({ ...input, plan: 'pro', spam: false })).toEqual(['sheets']);
+    expect(channelsFor({ ...input, plan: 'pro', spam: true })).toEqual([]);
+    expect(channelsFor({ ...input, plan: 'free', spam: false })).toEqual([]);
+  });
+
+  it('one FIFO message: the form its group, the submission its deduplication id, a retry a new one', () => {
+    const job = { formId: 'f', submissionId: 's' };
+    expect(sheetsMessage(job)).toEqual({ body: job, groupId: 'f', deduplicationId: 's' });
+    expect(sheetsMessage({ ...job, manual: true }, 'n').deduplicationId).toBe('s-retry-n');
   });
 });

@@ -4,7 +4,13 @@ import { invalidRequest } from '#domain/errors.ts';
 import { duplicateForm } from '#domain/form-defaults.ts';
 import { duplicateFormInput, duplicateName } from '#domain/form-input.ts';
 import { toFullForm } from '#domain/form-model.ts';
-import { copyChat, type IntegrationKind, isChatKind, withKind } from '#domain/integrations.ts';
+import {
+  type ChatIntegration,
+  copyChat,
+  type IntegrationKind,
+  isChatKind,
+  withKind,
+} from '#domain/integrations.ts';
 import { copyWebhook } from '#domain/webhooks.ts';
 import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
@@ -45,7 +51,7 @@ export const handler = managementRoute(
     const webhook = pro ? await getWebhook(source.id) : undefined;
     const chats = pro
       ? (await listIntegrations(source.id))
-          .filter((integration) => isChatKind(integration.kind))
+          .filter((integration): integration is ChatIntegration => isChatKind(integration.kind))
           .map((integration) => copyChat(integration, copied.id, now))
       : [];
     const form = {

@@ -1,3 +1,4 @@
+import { config } from '#config';
 import { toIntegrationsView } from '#domain/integrations-view.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -30,7 +31,7 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   return json(
     200,
     toIntegrationsView({
-      serviceAccountEmail: null,
+      serviceAccountEmail: config.googleServiceAccountEmail ?? null,
       webhook,
       webhookLastDeliveryAt: lastDelivered?.updatedAt ?? null,
       integrations,

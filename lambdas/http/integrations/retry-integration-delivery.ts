@@ -1,5 +1,6 @@
-import { enqueue } from '#aws/queues.ts';
-import type { WebhookJob } from '#domain/delivery-channels.ts';
+import { randomUUID } from 'node:crypto';
+import { enqueue, enqueueInOrder } from '#aws/queues.ts';
+import { sheetsMessage, type WebhookJob } from '#domain/delivery-channels.ts';
 import { assertRetryable, requeued, toDeliveryView } from '#domain/delivery-log.ts';
 import { notFound, planRequired, ServiceError } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
@@ -9,12 +10,15 @@ import { json } from '#http/respond.ts';
 import { getDelivery, saveDelivery } from '#store/deliveries.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { getIntegration } from '#store/integrations.ts';
-import { chatKindOf } from './integration-kind.ts';
+import { integrationKindOf } from './integration-kind.ts';
+
+const KIND_NAMES = { sheets: 'Google Sheets', slack: 'Slack', discord: 'Discord' } as const;
 
 /**
  * Sends a failed or cancelled delivery again to the integration connected
  * now, with a fresh retry schedule: `202` and the delivery, now `pending`
- * (docs/delivery.md#manual-retry).
+ * (docs/delivery.md#manual-retry). A Sheets row goes back on the FIFO
+ * queue behind its form's others, and appends nothing when it is there.
  */
 export const contract = defineContract({
   tag: 'Integrations',
@@ -24,11 +28,11 @@ export const contract = defineContract({
 
 export const handler = managementRoute(contract, async ({ caller, pathParameters }) => {
   const form = await getTeamForm(caller.team.teamId, pathParameters.id);
-  const kind = chatKindOf(pathParameters.kind);
+  const kind = integrationKindOf(pathParameters.kind);
   const deliveryId = pathParameters.deliveryId;
   const delivery = isUuid(deliveryId) ? await getDelivery(form.id, deliveryId, kind) : undefined;
   if (!delivery) throw notFound('Delivery');
-  if (caller.team.plan !== 'pro') throw planRequired(kind === 'slack' ? 'Slack' : 'Discord');
+  if (caller.team.plan !== 'pro') throw planRequired(KIND_NAMES[kind]);
   const integration = await getIntegration(form.id, kind, { consistent: true });
   if (!integration) throw notFound('Integration');
   assertRetryable(delivery);
@@ -37,8 +41,15 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   if (!(await saveDelivery(pending, delivery, now))) {
     throw new ServiceError('conflict', 'The delivery changed meanwhile; retry the request');
   }
-  await enqueue('webhooks', [
-    { formId: form.id, submissionId: delivery.submissionId, channel: kind } satisfies WebhookJob,
-  ]);
+  if (kind === 'sheets') {
+    // A fresh deduplication id (FIFO drops a repeat of the first message's), and `manual`:
+    // the row may be in the sheet already, so the worker looks before appending.
+    const job = { formId: form.id, submissionId: delivery.submissionId, manual: true } as const;
+    await enqueueInOrder('sheets', [sheetsMessage(job, randomUUID())]);
+  } else {
+    await enqueue('webhooks', [
+      { formId: form.id, submissionId: delivery.submissionId, channel: kind } satisfies WebhookJob,
+    ]);
+  }
   return json(202, toDeliveryView(pending));
 });
