@@ -1,12 +1,12 @@
-import type { ChatKind } from '#domain/integrations.ts';
+import type { IntegrationKind } from '#domain/integrations.ts';
 import { call } from './api.ts';
 
 /**
- * Which delivery log a screen shows: the webhook's, or a Slack or Discord
- * integration's. The two have the same shape, statuses and retry rule
+ * Which delivery log a screen shows: the webhook's, or an integration's
+ * (Slack, Discord, Google Sheets). The two have the same shape, statuses and retry rule
  * (docs/integrations.md#deliveries), so one list serves both.
  */
-export type DeliveryLogKind = 'webhook' | ChatKind;
+export type DeliveryLogKind = 'webhook' | IntegrationKind;
 
 /** A page of the log, newest first; `after` continues from the previous page's `next`. */
 export function readDeliveries(

@@ -10,6 +10,17 @@ import type { ChatKind } from '#domain/integrations.ts';
 
 export type Integrations = ResponseBody<'Integrations'>;
 export type ChatIntegration = ResponseBody<'ChatIntegration'>;
+export type SheetsIntegration = ResponseBody<'SheetsIntegration'>;
+
+/**
+ * The spreadsheet id in what an owner pastes: the id itself, or the
+ * spreadsheet's address (`https://docs.google.com/spreadsheets/d/{id}/edit…`).
+ */
+export function spreadsheetIdOf(pasted: string): string {
+  const text = pasted.trim();
+  const inUrl = /\/spreadsheets\/d\/([A-Za-z0-9_-]+)/.exec(text);
+  return inUrl ? inUrl[1]! : text;
+}
 
 export const CHAT_KINDS_SHOWN: readonly ChatKind[] = ['slack', 'discord'];
 

@@ -1,16 +1,42 @@
+import { useState } from 'preact/hooks';
+import { call } from '../api.ts';
+import { type Action, failureWords } from '../data.ts';
+import {
+  integrationStateWords,
+  type SheetsIntegration,
+  spreadsheetIdOf,
+} from '../integrations-model.ts';
+import { When } from '../time.tsx';
+import { Confirm } from './confirm.tsx';
 import { CopyField } from './copy-field.tsx';
+import { Deliveries } from './webhook-deliveries.tsx';
+
+interface SheetsProps {
+  formId: string;
+  serviceAccountEmail: string | null;
+  integration: SheetsIntegration | null;
+  action: Action;
+  /** On Free only a connected sheet shows, to see and disconnect. */
+  pro: boolean;
+  watchSince?: number;
+  onChanged: (integration: SheetsIntegration | null, notice: string) => void;
+}
 
 /**
  * Google Sheets' section: whether the deployment can write to a sheet at
- * all (it needs a Google service account key: docs/integrations.md#google-cloud-setup)
- * and, when it can, the address an owner shares a spreadsheet with.
+ * all (it needs a Google service account key: docs/integrations.md#google-cloud-setup),
+ * the address an owner shares a spreadsheet with, connecting one by its
+ * address or id, and, connected, its state, its rows' delivery log and
+ * disconnect after a question.
  */
-export function SheetsSection(props: { serviceAccountEmail: string | null }) {
-  const { serviceAccountEmail } = props;
+export function SheetsSection(props: SheetsProps) {
+  const { serviceAccountEmail, integration } = props;
   return (
     <section class="integration" aria-labelledby="sheets-title">
       <h2 id="sheets-title">Google Sheets</h2>
-      {serviceAccountEmail === null ? (
+      {integration ? (
+        <SheetConnected {...props} integration={integration} />
+      ) : serviceAccountEmail === null ? (
         <p class="hint">
           This service has no Google key, so submissions cannot be written to a spreadsheet yet.
           Whoever runs the service turns it on: they create a Google Cloud service account with the
@@ -21,13 +47,148 @@ export function SheetsSection(props: { serviceAccountEmail: string | null }) {
       ) : (
         <>
           <p class="hint">
-            To have each submission added as a row, share the spreadsheet with this address as an
-            editor (in Google Sheets: Share, paste the address, Editor).
+            Each stored submission is added as a row. First share the spreadsheet with this address
+            as an editor (in Google Sheets: Share, paste the address, Editor), then connect it here.
           </p>
           <CopyField label="Address to share the sheet with" value={serviceAccountEmail} />
-          <p class="hint">Connecting a sheet from here comes with the next version.</p>
+          {props.pro && (
+            <SheetForm
+              formId={props.formId}
+              onSaved={(made) =>
+                props.onChanged(made, 'Sheet connected: the next submission is added as a row.')
+              }
+            />
+          )}
         </>
       )}
     </section>
+  );
+}
+
+function SheetForm(props: { formId: string; onSaved: (sheet: SheetsIntegration) => void }) {
+  const [spreadsheet, setSpreadsheet] = useState('');
+  const [sheetName, setSheetName] = useState('');
+  const [problem, setProblem] = useState('');
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      class="url-form"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setBusy(true);
+        setProblem('');
+        try {
+          const saved = await call('putIntegration', {
+            params: { id: props.formId, kind: 'sheets' },
+            body: {
+              spreadsheetId: spreadsheetIdOf(spreadsheet),
+              ...(sheetName.trim() ? { sheetName: sheetName.trim() } : {}),
+            },
+          });
+          // The sheets kind's PUT answers the sheet (the union is by kind).
+          if ('spreadsheetId' in saved) props.onSaved(saved);
+        } catch (failure) {
+          setProblem(failureWords(failure));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <label for="sheet-spreadsheet">Spreadsheet (its address or id)</label>
+      <input
+        id="sheet-spreadsheet"
+        required
+        autoComplete="off"
+        placeholder="https://docs.google.com/spreadsheets/d/…"
+        value={spreadsheet}
+        aria-invalid={problem ? 'true' : undefined}
+        aria-describedby={problem ? 'sheet-problem' : undefined}
+        onInput={(event) => setSpreadsheet(event.currentTarget.value)}
+      />
+      <label for="sheet-name">Sheet (tab) name, if not the first</label>
+      <input
+        id="sheet-name"
+        autoComplete="off"
+        value={sheetName}
+        onInput={(event) => setSheetName(event.currentTarget.value)}
+      />
+      <button type="submit" disabled={busy}>
+        Connect<span class="visually-hidden"> Google Sheets</span>
+      </button>
+      {problem && (
+        <p id="sheet-problem" class="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function SheetConnected(props: SheetsProps & { integration: SheetsIntegration }) {
+  const { formId, integration, action } = props;
+  const [asking, setAsking] = useState(false);
+  const failing = integration.status === 'failing';
+  return (
+    <>
+      <p>
+        <span class={`badge ${failing ? 'paused' : 'active'}`}>
+          {integrationStateWords(integration.status)}
+        </span>{' '}
+        {failing && integration.lastError && <span>Last error: {integration.lastError}</span>}
+      </p>
+      <dl class="meta">
+        <dt>Spreadsheet</dt>
+        <dd>
+          <code>{integration.spreadsheetId}</code>
+        </dd>
+        <dt>Sheet</dt>
+        <dd>{integration.sheetName}</dd>
+        <dt>Last row added</dt>
+        <dd>
+          {integration.lastDeliveryAt ? <When at={integration.lastDeliveryAt} /> : 'Nothing yet'}
+        </dd>
+        <dt>Connected</dt>
+        <dd>
+          <When at={integration.connectedAt} />
+        </dd>
+      </dl>
+      {props.serviceAccountEmail && (
+        <CopyField label="Address the sheet is shared with" value={props.serviceAccountEmail} />
+      )}
+      <div class="tools">
+        <button type="button" class="danger" disabled={action.busy} onClick={() => setAsking(true)}>
+          Disconnect Google Sheets
+        </button>
+      </div>
+      <Deliveries
+        formId={formId}
+        kind="sheets"
+        title="Google Sheets deliveries"
+        watchSince={props.watchSince}
+        retry={props.pro}
+      />
+      {asking && (
+        <Confirm
+          title="Disconnect Google Sheets?"
+          confirm="Disconnect"
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            void action.run(async () => {
+              await call('deleteIntegration', { params: { id: formId, kind: 'sheets' } });
+              props.onChanged(
+                null,
+                'Google Sheets disconnected: rows still waiting are cancelled.',
+              );
+            });
+          }}
+        >
+          <p>
+            No more rows are added; rows still waiting end as cancelled. The spreadsheet keeps the
+            rows it has.
+          </p>
+        </Confirm>
+      )}
+    </>
   );
 }

@@ -33,7 +33,8 @@ export function ChatUrlForm(props: {
             params: { id: props.formId, kind },
             body: { webhookUrl: url.trim() },
           });
-          props.onSaved(saved);
+          // A chat kind's PUT answers its chat integration (the union is by kind).
+          if ('webhookUrl' in saved) props.onSaved(saved);
         } catch (failure) {
           setProblem(failureWords(failure));
         } finally {

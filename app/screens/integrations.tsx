@@ -41,7 +41,7 @@ export function IntegrationsScreen(props: { formId: string }) {
     if (data) query.setData({ ...data, [kind]: next } satisfies Integrations);
     action.setNotice(notice);
   };
-  const connected = data && CHAT_KINDS_SHOWN.some((kind) => data[kind]);
+  const connected = data && (data.sheets || CHAT_KINDS_SHOWN.some((kind) => data[kind]));
   const pro = session.team.plan === 'pro';
 
   return (
@@ -59,6 +59,19 @@ export function IntegrationsScreen(props: { formId: string }) {
             Slack, Discord or Google Sheets.
             {connected && ' What was connected on Pro can still be seen and disconnected here.'}
           </p>
+          {data.sheets && (
+            <SheetsSection
+              formId={formId}
+              serviceAccountEmail={data.serviceAccountEmail}
+              integration={data.sheets}
+              action={action}
+              pro={false}
+              onChanged={(next, notice) => {
+                query.setData({ ...data, sheets: next } satisfies Integrations);
+                action.setNotice(notice);
+              }}
+            />
+          )}
           {CHAT_KINDS_SHOWN.filter((kind) => data[kind]).map((kind) => (
             <ChatSection
               key={kind}
@@ -101,7 +114,18 @@ export function IntegrationsScreen(props: { formId: string }) {
               onChanged={(next, notice) => changed(kind, next, notice)}
             />
           ))}
-          <SheetsSection serviceAccountEmail={data.serviceAccountEmail} />
+          <SheetsSection
+            formId={formId}
+            serviceAccountEmail={data.serviceAccountEmail}
+            integration={data.sheets}
+            action={action}
+            pro
+            watchSince={watchSince}
+            onChanged={(next, notice) => {
+              if (data) query.setData({ ...data, sheets: next } satisfies Integrations);
+              action.setNotice(notice);
+            }}
+          />
         </>
       )}
     </main>

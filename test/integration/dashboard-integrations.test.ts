@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { admin } from '#test/support/admin.ts';
-import { api } from '#test/support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
 import { newReceiver } from '#test/support/delivery.ts';
@@ -205,6 +205,67 @@ describe('the integrations screen', () => {
       const after = await api('GET', `/v1/forms/${formId}/integrations`, { key: owner.apiKey });
       expect(after.body.slack).toBeNull();
       expect(unexpected(dashboard.errors)).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('Google Sheets: the address to share with, an unshared sheet refused at the field naming it, a shared one connected by its address, a test row delivered, disconnect', async () => {
+    const google = stack().google;
+    if (!google) throw new Error('the test stack runs without its Google emulator');
+    const origin = new URL(google.pageUrl).origin;
+    const made = async (shared: boolean) => {
+      const response = await fetch(`${origin}/emulator/spreadsheets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: 'Dashboard test',
+          sheets: ['Responses'],
+          sharedWith: shared ? [google.serviceAccount] : [],
+        }),
+      });
+      return ((await response.json()) as { spreadsheetId: string }).spreadsheetId;
+    };
+    const unshared = await made(false);
+    const shared = await made(true);
+    const { owner, formId } = await ownerWithForm('pro');
+    const dashboard = await dashboardAs(browser, owner.email, {
+      path: `/forms/${formId}/integrations`,
+    });
+    const { page } = dashboard;
+    try {
+      const section = page.getByRole('region', { name: 'Google Sheets', exact: true });
+      await section.getByText(google.serviceAccount).first().waitFor();
+      await section.getByLabel('Spreadsheet (its address or id)').fill(unshared);
+      await section.getByRole('button', { name: 'Connect Google Sheets' }).click();
+      await expect
+        .poll(() => section.getByRole('alert').textContent())
+        .toContain(google.serviceAccount);
+
+      await section
+        .getByLabel('Spreadsheet (its address or id)')
+        .fill(`https://docs.google.com/spreadsheets/d/${shared}/edit#gid=0`);
+      await section.getByRole('button', { name: 'Connect Google Sheets' }).click();
+      await section.getByText(shared).waitFor();
+      await section.getByText('Active').waitFor();
+      expect(
+        (await api('GET', `/v1/forms/${formId}/integrations`, { key: owner.apiKey })).body.sheets,
+      ).toMatchObject({ spreadsheetId: shared, sheetName: 'Responses', status: 'active' });
+
+      await page.getByRole('button', { name: 'Send a test' }).click();
+      await section
+        .getByRole('region', { name: 'Google Sheets deliveries' })
+        .getByText('Delivered')
+        .first()
+        .waitFor({ timeout: 60_000 });
+
+      await section.getByRole('button', { name: 'Disconnect Google Sheets' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
+      await section.getByLabel('Spreadsheet (its address or id)').waitFor();
+      expect(
+        (await api('GET', `/v1/forms/${formId}/integrations`, { key: owner.apiKey })).body.sheets,
+      ).toBeNull();
+      await expectAccessible(page, 'integrations, sheets');
     } finally {
       await dashboard.close();
     }
