@@ -137,8 +137,11 @@ describe('the integrations screen', () => {
       await section
         .getByText('https://discord.com/api/webhooks/100000000000000002/zyxw…')
         .waitFor();
-      // Google Sheets: this stack has no key for the service, and the screen says so.
-      await page.getByText('This service has no Google key').waitFor();
+      // Google Sheets: the local stack has a development key, so the address to share with shows.
+      const sheets = page.getByRole('region', { name: 'Google Sheets', exact: true });
+      expect(await sheets.getByLabel('Address to share the sheet with').inputValue()).toBe(
+        stack().google?.serviceAccount,
+      );
       expect(unexpected(dashboard.errors)).toEqual([]);
     } finally {
       await dashboard.close();
@@ -235,7 +238,9 @@ describe('the integrations screen', () => {
     const { page } = dashboard;
     try {
       const section = page.getByRole('region', { name: 'Google Sheets', exact: true });
-      await section.getByText(google.serviceAccount).first().waitFor();
+      await expect
+        .poll(() => section.getByLabel('Address to share the sheet with').inputValue())
+        .toBe(google.serviceAccount);
       await section.getByLabel('Spreadsheet (its address or id)').fill(unshared);
       await section.getByRole('button', { name: 'Connect Google Sheets' }).click();
       await expect
