@@ -195,7 +195,18 @@ describe('GET /v1/forms/{id}/submissions/{submissionId}', () => {
       meta: { referrer: '' },
     });
     expect(Object.keys(one.body).sort()).toEqual(
-      ['createdAt', 'data', 'formId', 'id', 'isSpam', 'isTest', 'meta', 'read', 'starred'].sort(),
+      [
+        'createdAt',
+        'data',
+        'emails',
+        'formId',
+        'id',
+        'isSpam',
+        'isTest',
+        'meta',
+        'read',
+        'starred',
+      ].sort(),
     );
     const again = await api(`GET`, `/v1/forms/${form.id}/submissions/${id}`, { key: form.apiKey });
     expect(again.body.read).toBe(false);
