@@ -10,6 +10,7 @@ import { TeamSessions } from '../parts/team-sessions.tsx';
 import { UsageBar } from '../parts/usage-bar.tsx';
 import { useSession } from '../session.ts';
 import { teamSummary } from '../team-model.ts';
+import { When } from '../time.tsx';
 
 /**
  * The team: plan, members (with the invitations pending), forms and usage;
@@ -33,6 +34,20 @@ export function TeamScreen() {
       <h1>Team {team.name}</h1>
       <TeamNav current="team" />
       <p>{teamSummary(team, owner ? members.data?.members : undefined)}</p>
+      {team.emailPausedAt && (
+        <div class="warning" role="status">
+          <p>
+            The mail service has paused this team's emails since <When at={team.emailPausedAt} />:
+            too many of them bounced or were marked as spam. Notifications and auto-replies wait and
+            are sent once it is lifted; submissions are still stored.
+          </p>
+          <p>
+            Whoever runs the service can see why and lift it (the steps are in the service's
+            Delivery guide, under “One team cannot pause everyone's mail”). Check the suppressed
+            addresses on the Privacy screen, and look for a form that is being abused.
+          </p>
+        </div>
+      )}
       <UsageBar team={team} />
       {owner ? (
         <TeamMembers listed={members} selfId={selfId} />

@@ -1,3 +1,4 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -7,10 +8,11 @@ import {
   teamWithOwner,
   verify,
 } from '#test/support/accounts.ts';
-import { api } from '#test/support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible, openDashboard } from '#test/support/dashboard.ts';
 import { DELIVERY_WAIT_MS } from '#test/support/delivery.ts';
+import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
 // Events reach the email log within moments, but the run's queues are shared under the full suite.
@@ -228,5 +230,35 @@ describe('what became of the emails, on the dashboard', () => {
     const refused = await asMember(cookie, 'GET', '/v1/team/suppressions');
     expect(refused.status, refused.text).toBe(403);
     expect(await suppressed(team.owner)).toEqual([team.address]);
+  });
+});
+
+describe('a team whose emails SES paused (docs/delivery.md#one-team-cannot-pause-everyones-mail)', () => {
+  it('the team screen says so in words, with what waits and what to check; axe-clean', async () => {
+    const owner = await teamWithOwner('pro');
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    // As the email worker records it when SES refuses the team's tenant (email-tenants.test.ts).
+    const { documents } = await localStore();
+    await documents.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { pk: `TEAM#${owner.teamId}`, sk: 'TEAM' },
+        UpdateExpression: 'SET emailPausedAt = :at',
+        ExpressionAttributeValues: { ':at': since },
+      }),
+    );
+    expect((await api('GET', '/v1/team', { key: owner.apiKey })).body.emailPausedAt).toBe(since);
+    const dashboard = await dashboardAs(chromium(), owner.email, { path: '/team' });
+    try {
+      const notice = dashboard.page.getByRole('status').filter({ hasText: 'paused' });
+      await notice.waitFor();
+      expect(await notice.textContent()).toMatch(
+        /paused this team's emails since .*bounced or were marked as spam.*submissions are still stored/s,
+      );
+      expect(await notice.locator('time').getAttribute('datetime')).toBe(since);
+      await expectAccessible(dashboard.page, 'team screen, emails paused');
+    } finally {
+      await dashboard.close();
+    }
   });
 });
