@@ -139,9 +139,9 @@ describe('the integrations screen', () => {
         .waitFor();
       // Google Sheets: the local stack has a development key, so the address to share with shows.
       const sheets = page.getByRole('region', { name: 'Google Sheets', exact: true });
-      expect(await sheets.getByLabel('Address to share the sheet with').inputValue()).toBe(
-        stack().google?.serviceAccount,
-      );
+      expect(
+        await sheets.getByRole('textbox', { name: 'Address to share the sheet with' }).inputValue(),
+      ).toBe(stack().google?.serviceAccount);
       expect(unexpected(dashboard.errors)).toEqual([]);
     } finally {
       await dashboard.close();
@@ -239,7 +239,9 @@ describe('the integrations screen', () => {
     try {
       const section = page.getByRole('region', { name: 'Google Sheets', exact: true });
       await expect
-        .poll(() => section.getByLabel('Address to share the sheet with').inputValue())
+        .poll(() =>
+          section.getByRole('textbox', { name: 'Address to share the sheet with' }).inputValue(),
+        )
         .toBe(google.serviceAccount);
       await section.getByLabel('Spreadsheet (its address or id)').fill(unshared);
       await section.getByRole('button', { name: 'Connect Google Sheets' }).click();
