@@ -1,7 +1,7 @@
 import { config } from '#config';
 import { suppressionAddress } from '#domain/email-events.ts';
 import { emailHash } from '#domain/email-index.ts';
-import { invalidRequest, notFound } from '#domain/errors.ts';
+import { notFound } from '#domain/errors.ts';
 import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -24,11 +24,8 @@ export const contract = defineContract({
 export const handler = managementRoute(contract, async ({ caller, pathParameters, event }) => {
   requireOwner(caller);
   const email = suppressionAddress(decodedAddress(pathParameters.email ?? ''));
-  if (!email.includes('@') || email.length > 320) {
-    throw invalidRequest('email: not an email address', [
-      { field: 'email', message: 'not an email address' },
-    ]);
-  }
+  // Not an address (too long, no @): it cannot be on the list either.
+  if (!email.includes('@') || email.length > 320) throw notFound('Suppressed address');
   const teamId = caller.team.teamId;
   if (!(await liftSuppression(teamId, email))) throw notFound('Suppressed address');
   await auditByCaller(caller, event, 'suppression.lifted', null, {
