@@ -64,7 +64,7 @@ describe('counts on every screen (docs/dashboard.md#counts)', () => {
       await page.getByRole('link', { name: 'Counted' }).click();
       await page.getByRole('heading', { name: 'Counted' }).waitFor();
       // The heading comes with the form; the counts with the inbox's own read, a moment later.
-      await expect.poll(() => page.getByText(said, { exact: true }).count(), 'inbox').toBe(1);
+      await expect.poll(() => page.getByText(said, { exact: true }).count()).toBe(1);
       const folders = page.getByRole('navigation', { name: 'Folders' });
       // The All folder holds the submissions and the tests: 4 + 2.
       expect(await folders.getByRole('link', { name: /^All/ }).textContent()).toBe('All 6');
