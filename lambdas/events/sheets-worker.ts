@@ -1,18 +1,17 @@
 import type { SQSRecord } from 'aws-lambda';
 import { retryLater, sendToDeadLetters } from '#aws/queues.ts';
 import { config } from '#config';
+import { attemptOf } from '#domain/delivery-attempt.ts';
 import type { SheetsJob } from '#domain/delivery-channels.ts';
 import {
   attemptNumber,
   cancelledDelivery,
-  type Delivery,
-  type DeliveryAttempt,
   pendingDelivery,
   sendableOrCancelled,
   withAttempt,
 } from '#domain/delivery-log.ts';
 import type { SheetsIntegration } from '#domain/integrations.ts';
-import { type AttemptResult, classifyAttempt, nextDelaySeconds } from '#domain/webhook-delivery.ts';
+import type { AttemptResult } from '#domain/webhook-delivery.ts';
 import { webhookMessageId } from '#domain/webhook-signature.ts';
 import { log } from '#log';
 import { count } from '#metrics';
@@ -96,32 +95,23 @@ async function appendRow(record: SQSRecord): Promise<void> {
   const durationMs = Math.round(performance.now() - started);
   const result: AttemptResult =
     outcome.kind === 'failed' ? outcome.attempt : { kind: 'response', status: 200 };
-  const verdict = classifyAttempt(result);
-  const delay =
-    verdict === 'retry'
-      ? nextDelaySeconds({
-          attempt,
-          schedule: config.webhookRetryDelaysSeconds,
-          retryAfter: result.kind === 'response' ? result.retryAfter : undefined,
-          now,
-          random: Math.random,
-          elapsedSeconds: secondsSinceFirstAttempt(delivery, attempt, now),
-        })
-      : undefined;
-  const status: DeliveryAttempt['outcome'] =
-    verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'retrying' : 'failed';
-  const attemptRecord: DeliveryAttempt = {
-    number: attempt,
-    at: now.toISOString(),
-    outcome: status,
-    responseStatus: result.kind === 'response' ? result.status : null,
+  const {
+    record: attemptRecord,
+    verdict,
+    delay,
+    givingUp,
+  } = attemptOf({
+    delivery,
+    attempt,
+    result,
+    now,
+    schedule: config.webhookRetryDelaysSeconds,
+    random: Math.random,
     durationMs,
     responseBody: describe(outcome),
-    error: result.kind === 'error' ? `${result.error}: ${result.message}` : null,
-    nextAttemptAt:
-      delay !== undefined ? new Date(now.getTime() + delay * 1000).toISOString() : null,
-  };
-  if (verdict === 'retry' && delay === undefined) {
+  });
+  const status = attemptRecord.outcome;
+  if (givingUp) {
     // Retries spent: to the dead-letter queue before the delivery reads failed (webhook-worker.ts).
     await sendToDeadLetters(
       'sheets',
@@ -197,11 +187,4 @@ function describe(outcome: SheetAppendOutcome): string {
     case 'failed':
       return `${outcome.step}: ${outcome.reason}`;
   }
-}
-
-/** How long this sending has been going: since its attempt number 1 (a manual retry starts anew). */
-function secondsSinceFirstAttempt(delivery: Delivery, attempt: number, now: Date): number {
-  if (attempt <= 1) return 0;
-  const first = delivery.attempts.findLast((each) => each.number === 1);
-  return first ? (now.getTime() - Date.parse(first.at)) / 1000 : 0;
 }

@@ -3,12 +3,11 @@ import { retryLater, sendToDeadLetters } from '#aws/queues.ts';
 import { config } from '#config';
 import { chatAnswers, discordMessage, slackMessage } from '#domain/chat-messages.ts';
 import { submissionPageUrl } from '#domain/dashboard-links.ts';
+import { attemptOf } from '#domain/delivery-attempt.ts';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
 import {
   attemptNumber,
   cancelledDelivery,
-  type Delivery,
-  type DeliveryAttempt,
   type DeliveryTarget,
   pendingDelivery,
   sendableOrCancelled,
@@ -17,7 +16,7 @@ import {
 import type { FormRecord } from '#domain/form-model.ts';
 import type { ChatIntegration } from '#domain/integrations.ts';
 import type { Submission } from '#domain/submission-model.ts';
-import { type AttemptResult, classifyAttempt, nextDelaySeconds } from '#domain/webhook-delivery.ts';
+import type { AttemptResult } from '#domain/webhook-delivery.ts';
 import { webhookPayload } from '#domain/webhook-payload.ts';
 import { webhookHeaders, webhookMessageId } from '#domain/webhook-signature.ts';
 import type { Webhook } from '#domain/webhooks.ts';
@@ -116,32 +115,22 @@ async function deliver(record: SQSRecord): Promise<void> {
     ...sendable.target.request(submission, context.form, webhookId, now),
     allowLoopback: config.webhookAllowLoopback,
   });
-  const verdict = classifyAttempt(result);
-  const delay =
-    verdict === 'retry'
-      ? nextDelaySeconds({
-          attempt,
-          schedule: config.webhookRetryDelaysSeconds,
-          retryAfter: result.kind === 'response' ? result.retryAfter : undefined,
-          now,
-          random: Math.random,
-          elapsedSeconds: secondsSinceFirstAttempt(delivery, attempt, now),
-        })
-      : undefined;
-  const outcome: DeliveryAttempt['outcome'] =
-    verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'retrying' : 'failed';
-  const givingUp = verdict === 'retry' && delay === undefined;
-  const attemptRecord: DeliveryAttempt = {
-    number: attempt,
-    at: now.toISOString(),
-    outcome,
-    responseStatus: result.kind === 'response' ? result.status : null,
+  const {
+    record: attemptRecord,
+    verdict,
+    delay,
+    givingUp,
+  } = attemptOf({
+    delivery,
+    attempt,
+    result,
+    now,
+    schedule: config.webhookRetryDelaysSeconds,
+    random: Math.random,
     durationMs: result.durationMs,
     responseBody: result.bodyStart ?? null,
-    error: result.kind === 'error' ? `${result.error}: ${result.message}` : null,
-    nextAttemptAt:
-      delay !== undefined ? new Date(now.getTime() + delay * 1000).toISOString() : null,
-  };
+  });
+  const outcome = attemptRecord.outcome;
   if (givingUp) {
     // The retry window ran out: the message goes to the dead-letter queue (then this
     // handler succeeds and the original is deleted). Before the delivery reads failed,
@@ -254,11 +243,4 @@ function lastErrorOf(
   const what =
     result.kind === 'response' ? `${receiver} answered HTTP ${result.status}` : result.message;
   return verdict === 'retry' ? `${what}; no more retries (about two hours of them)` : what;
-}
-
-/** How long this sending has been going: since its attempt number 1 (a manual retry starts anew). */
-function secondsSinceFirstAttempt(delivery: Delivery, attempt: number, now: Date): number {
-  if (attempt <= 1) return 0;
-  const first = delivery.attempts.findLast((each) => each.number === 1);
-  return first ? (now.getTime() - Date.parse(first.at)) / 1000 : 0;
 }
