@@ -2,11 +2,7 @@ import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { ChatKind } from '#domain/integrations.ts';
 import { call } from '../api.ts';
 import { useAction, useQuery } from '../data.ts';
-import {
-  CHAT_KINDS_SHOWN,
-  type ChatIntegration,
-  type Integrations,
-} from '../integrations-model.ts';
+import { CHAT_KINDS_SHOWN, type Integrations } from '../integrations-model.ts';
 import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
 import { WorkspaceContext } from '../parts/form-workspace.tsx';
 import { ChatSection } from '../parts/integration-chat.tsx';
@@ -37,8 +33,12 @@ export function IntegrationsScreen(props: { formId: string }) {
     setWatchSince(Date.now());
   }, [testsSent]);
   useTestWatch(watchSince, reload);
-  const changed = (kind: ChatKind, next: ChatIntegration | null, notice: string) => {
-    if (data) query.setData({ ...data, [kind]: next } satisfies Integrations);
+  const changed = <K extends ChatKind | 'sheets'>(
+    kind: K,
+    next: Integrations[K],
+    notice: string,
+  ) => {
+    if (data) query.setData({ ...data, [kind]: next });
     action.setNotice(notice);
   };
   const connected = data && (data.sheets || CHAT_KINDS_SHOWN.some((kind) => data[kind]));
@@ -66,10 +66,7 @@ export function IntegrationsScreen(props: { formId: string }) {
               integration={data.sheets}
               action={action}
               pro={false}
-              onChanged={(next, notice) => {
-                query.setData({ ...data, sheets: next } satisfies Integrations);
-                action.setNotice(notice);
-              }}
+              onChanged={(next, notice) => changed('sheets', next, notice)}
             />
           )}
           {CHAT_KINDS_SHOWN.filter((kind) => data[kind]).map((kind) => (
@@ -121,10 +118,7 @@ export function IntegrationsScreen(props: { formId: string }) {
             action={action}
             pro
             watchSince={watchSince}
-            onChanged={(next, notice) => {
-              if (data) query.setData({ ...data, sheets: next } satisfies Integrations);
-              action.setNotice(notice);
-            }}
+            onChanged={(next, notice) => changed('sheets', next, notice)}
           />
         </>
       )}
