@@ -198,6 +198,16 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     ready: '.design-preview',
   });
   await shoot('dashboard-team', '/app/team', { width: 1280, ready: 'table' });
+  await shoot('dashboard-privacy', '/app/team/privacy', { width: 1280, ready: 'form' });
+  await shoot('dashboard-integrations', `/app/forms/${form.id}/integrations`, {
+    width: 1280,
+    ready: 'section.integration',
+  });
+  await shoot('dashboard-integrations-dark-375', `/app/forms/${form.id}/integrations`, {
+    width: 375,
+    dark: true,
+    ready: 'section.integration',
+  });
   await shoot('dashboard-summary', `/app/forms/${feedback.id}/summary`, {
     width: 1280,
     ready: 'svg[role="img"]',
