@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { fallbackRoute, type Route, routeFunctions, routes as routeTable } from '#routes';
 import { settingsEnvironment } from '#settings';
@@ -44,7 +44,10 @@ export class FormServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: FormServiceStackProps = {}) {
     super(scope, id, props);
     const settings = readSettings(this);
-    const domains = planDomains(settings);
+    const domains = planDomains(
+      settings,
+      Token.isUnresolved(this.region) ? process.env.CDK_DEFAULT_REGION : this.region,
+    );
     const routes = props.routes ?? routeTable;
     const workers = props.workers ?? workerTable;
 

@@ -31,6 +31,9 @@ type DomainSettings = Pick<
   | 'baseUrl'
 >;
 
+/** An ACM certificate's ARN; its fourth field is the certificate's region. */
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/;
+
 /** `name` is the zone's apex or under it. */
 const within = (name: string, parent: string) => name === parent || name.endsWith(`.${parent}`);
 
@@ -39,7 +42,15 @@ const within = (name: string, parent: string) => name === parent || name.endsWit
  * combination that cannot work stops the synth with a sentence naming the
  * context keys, rather than deploying something that never verifies.
  */
-export function planDomains(settings: DomainSettings): DomainPlan {
+export function planDomains(
+  settings: DomainSettings,
+  /**
+   * The region the stack deploys to, when known at synth: the stack is
+   * environment-agnostic, but the CDK CLI tells the app its region
+   * (CDK_DEFAULT_REGION) on `cdk deploy`.
+   */
+  region?: string,
+): DomainPlan {
   const fail = (message: string): never => {
     throw new Error(`Domain settings: ${message}`);
   };
@@ -82,6 +93,20 @@ export function planDomains(settings: DomainSettings): DomainPlan {
       fail(
         `domainName "${name}" needs hostedZoneId and hostedZoneName (the certificate is validated and the alias written there) or certificateArn (a certificate you made)`,
       );
+    }
+    if (settings.certificateArn) {
+      const certificateRegion = CERTIFICATE_ARN.exec(settings.certificateArn)?.[1];
+      if (!certificateRegion) {
+        fail(
+          `certificateArn "${settings.certificateArn}" is not an ACM certificate's ARN (arn:aws:acm:<region>:<account>:certificate/<id>)`,
+        );
+      }
+      // A regional API Gateway domain takes a certificate of its own region only.
+      if (region && certificateRegion !== region) {
+        fail(
+          `certificateArn is in ${certificateRegion} but the stack deploys to ${region}: a regional API domain needs a certificate in its own region (request or import it there)`,
+        );
+      }
     }
     const derived = `https://${name}`;
     if (settings.baseUrl && settings.baseUrl !== derived) {

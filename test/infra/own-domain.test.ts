@@ -213,8 +213,48 @@ describe('settings that cannot work stop the synth with a sentence', () => {
       },
       /emailDomain "acme.test" is not in the hosted zone/,
     ],
+    [
+      { domainName: 'forms.acme.test', certificateArn: 'forms.acme.test' },
+      /is not an ACM certificate's ARN/,
+    ],
+    [
+      {
+        domainName: 'forms.acme.test',
+        certificateArn: 'arn:aws:iam::123456789012:server-certificate/forms',
+      },
+      /is not an ACM certificate's ARN/,
+    ],
   ])('%o', (overrides, message) => {
     expect(() => planDomains(settings(overrides))).toThrow(message);
+  });
+
+  it('a certificate of another region than the deployment’s stops the synth', () => {
+    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/0b1c2d3e-aaaa';
+    const given = settings({ domainName: 'forms.acme.test', certificateArn });
+    expect(() => planDomains(given, 'eu-west-1')).toThrow(
+      /certificateArn is in us-east-1 but the stack deploys to eu-west-1/,
+    );
+    expect(planDomains(given, 'us-east-1').api?.certificateArn).toBe(certificateArn);
+    // Synth with no region known (no CLI around it) cannot tell: it passes.
+    expect(planDomains(given).api?.certificateArn).toBe(certificateArn);
+  });
+
+  it('reads the deployment’s region from the CDK CLI (CDK_DEFAULT_REGION) at synth', () => {
+    const before = process.env.CDK_DEFAULT_REGION;
+    process.env.CDK_DEFAULT_REGION = 'ap-southeast-2';
+    try {
+      expect(() =>
+        synthesize({
+          context: {
+            domainName: 'forms.acme.test',
+            certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
+          },
+        }),
+      ).toThrow(/is in eu-west-1 but the stack deploys to ap-southeast-2/);
+    } finally {
+      if (before === undefined) delete process.env.CDK_DEFAULT_REGION;
+      else process.env.CDK_DEFAULT_REGION = before;
+    }
   });
 
   it('accepts a sender on a subdomain of emailDomain, and a domainName equal to baseUrl', () => {
