@@ -54,6 +54,7 @@ const CANCELLED: Record<NonNullable<Delivery['cancelReason']>, string> = {
   integration_removed: 'the integration was disconnected before it was sent',
   plan_not_pro: 'webhooks need the Pro plan',
   submission_deleted: 'the submission was deleted',
+  submission_spam: 'the submission was moved to spam',
 };
 
 const times = (count: number) => (count === 1 ? '1 attempt' : `${count} attempts`);

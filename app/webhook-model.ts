@@ -24,6 +24,7 @@ export const CANCEL_WORDS: Record<CancelReason, string> = {
   integration_removed: 'the integration was disconnected',
   plan_not_pro: 'the team left the Pro plan',
   submission_deleted: 'the submission was deleted',
+  submission_spam: 'the submission was moved to spam',
 };
 
 /** Why an attempt got no answer (docs/delivery.md#retries), by the code the log starts its error with. */

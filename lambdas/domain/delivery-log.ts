@@ -117,9 +117,16 @@ export function sendableOrCancelled<S, T>(input: {
   /** The reason when it is not connected: `webhook_removed` or `integration_removed`. */
   removed: Extract<CancelReason, 'webhook_removed' | 'integration_removed'>;
   pro: boolean;
+  /**
+   * Whether the submission is spam now, for a target that never gets spam
+   * (Slack and Discord: docs/integrations.md#slack-and-discord): one moved
+   * to spam after it was stored and queued is not sent.
+   */
+  spamNow?: (submission: S) => boolean;
 }): { submission: S; target: T } | { cancel: CancelReason } {
   const { delivery, submission, target } = input;
   if (submission === undefined) return { cancel: 'submission_deleted' };
+  if (input.spamNow?.(submission)) return { cancel: 'submission_spam' };
   if (target === undefined) return { cancel: input.removed };
   if (delivery.webhookConnectedAt && delivery.webhookConnectedAt !== input.connectedAt(target)) {
     return { cancel: input.removed };

@@ -42,6 +42,7 @@ export const CANCEL_REASONS = [
   'integration_removed',
   'plan_not_pro',
   'submission_deleted',
+  'submission_spam',
 ] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 

@@ -100,6 +100,7 @@ async function deliver(record: SQSRecord): Promise<void> {
     connectedAt: (each) => each.connectedAt,
     removed: channel ? 'integration_removed' : 'webhook_removed',
     pro: context.team.plan === 'pro',
+    spamNow: channel ? (submission) => submission.isSpam : undefined,
   });
   if ('cancel' in sendable) {
     if (await saveDelivery(cancelledDelivery(delivery, sendable.cancel, now), stored, now)) {

@@ -347,6 +347,25 @@ describe('a stored submission reaches Slack and Discord', () => {
   });
 });
 
+describe('a submission moved to spam after it was queued', () => {
+  it('is not sent to Slack: its retry ends cancelled (submission_spam)', async () => {
+    const slack = await chatReceiver('slack');
+    slack.script([{ status: 503 }], { status: 200, body: 'ok' });
+    const form = await newForm('pro', { fields });
+    await connect(form, 'slack', slack.url);
+    const submissionId = await post(form);
+    await slack.waitFor(1, DELIVERY_WAIT_MS);
+    const moved = await api('PATCH', `/v1/forms/${form.id}/submissions`, {
+      key: form.apiKey,
+      body: { target: { ids: [submissionId] }, isSpam: true },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const cancelled = await deliveryWhen(form, 'slack', submissionId, 'cancelled');
+    expect(cancelled.cancelReason).toBe('submission_spam');
+    expect(slack.received).toHaveLength(1);
+  });
+});
+
 describe('duplicating and deleting a form', () => {
   it('a copy keeps Slack and Discord with the same URLs, connected afresh; posts to it reach them', async () => {
     const slack = await chatReceiver('slack');
