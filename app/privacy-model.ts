@@ -89,10 +89,19 @@ export function exportFileName(email: string, now: Date): string {
 /** The document as downloaded: the route's JSON, indented so a person can read it. */
 export const exportFileText = (exported: PersonExport) => `${JSON.stringify(exported, null, 2)}\n`;
 
-/** The two refusals with something to do in this screen's words; the rest as any action says them. */
+/**
+ * The export arrived cut: it streams, so a failure after its first byte (or
+ * its 190 MB bound) ends it without its closing bracket
+ * (docs/privacy.md#when-an-export-fails), and it neither parses nor counts.
+ */
+export const CUT_EXPORT_WORDS =
+  "This person's submissions could not be read whole: the export stopped before its end. Try again; if it stops again (past about 38,000 submissions), export their forms with Export CSV in each form's Actions menu. Erase still reaches them all.";
+
+/** Whether a look-up's failure is a document cut short, not a refusal: no answer status at all. */
+export const isCutExport = (failure: unknown) => !(failure instanceof ApiError);
+
+/** The refusal with something to do in this screen's words; the rest as any action says them. */
 export function privacyFailureWords(failure: unknown): string {
-  if (failure instanceof ApiError && failure.status === 413)
-    return "This person's submissions are too large to download as one document (more than 5 MB): export their forms with Export CSV in each form's Actions menu instead.";
   if (failure instanceof ApiError && failure.code === 'incomplete')
     return 'The erase stopped at its time limit before reaching every submission (those reached are erased): press Erase again to finish.';
   return failureWords(failure);

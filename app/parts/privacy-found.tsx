@@ -11,8 +11,8 @@ import { Listing } from './listing.tsx';
 
 /** What a look-up found: the document and its counts, or why it could not be read whole. */
 export type Found =
-  | { email: string; exported: PersonExport; counts: FormCount[]; tooLarge?: undefined }
-  | { email: string; tooLarge: string; exported?: undefined; counts?: undefined };
+  | { email: string; exported: PersonExport; counts: FormCount[]; unreadable?: undefined }
+  | { email: string; unreadable: string; exported?: undefined; counts?: undefined };
 
 /**
  * The submissions holding one address, counted by form, with the download of
@@ -36,7 +36,7 @@ export function PrivacyFound(props: {
         <p>{foundWords(found.email, found.counts)}</p>
       ) : (
         <p class="problem" role="alert">
-          {found.tooLarge}
+          {found.unreadable}
         </p>
       )}
       {found.counts && total > 0 && (
@@ -49,7 +49,7 @@ export function PrivacyFound(props: {
           ))}
         </Listing>
       )}
-      {(total > 0 || found.tooLarge) && (
+      {(total > 0 || found.unreadable) && (
         <div class="actions">
           {link && (
             <a class="button" href={link} download={exportFileName(found.email, new Date())}>

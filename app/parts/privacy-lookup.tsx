@@ -1,7 +1,14 @@
 import { useRef, useState } from 'preact/hooks';
-import { ApiError, call } from '../api.ts';
+import { call } from '../api.ts';
 import { useAction } from '../data.ts';
-import { countsByForm, erasedWords, exportDocument, inPrivacyWords } from '../privacy-model.ts';
+import {
+  CUT_EXPORT_WORDS,
+  countsByForm,
+  erasedWords,
+  exportDocument,
+  inPrivacyWords,
+  isCutExport,
+} from '../privacy-model.ts';
 import { Confirm } from './confirm.tsx';
 import { Outcome } from './feedback.tsx';
 import { type Found, PrivacyFound } from './privacy-found.tsx';
@@ -32,9 +39,8 @@ export function PrivacyLookup() {
         );
         return { email: address, exported, counts: countsByForm(exported) };
       } catch (failure) {
-        // Too large to count here, but an erase still reaches them all.
-        if (failure instanceof ApiError && failure.status === 413)
-          return { email: address, tooLarge: inPrivacyWords(failure).message };
+        // Cut short, it cannot be counted here, but an erase still reaches them all.
+        if (isCutExport(failure)) return { email: address, unreadable: CUT_EXPORT_WORDS };
         throw inPrivacyWords(failure);
       }
     });

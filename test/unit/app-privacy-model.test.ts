@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CUT_EXPORT_WORDS,
   countsByForm,
   erasedWords,
   exportDocument,
@@ -7,6 +8,7 @@ import {
   foundWords,
   IP_STORAGE_CHOICES,
   inPrivacyWords,
+  isCutExport,
   privacyFailureWords,
 } from '#app/privacy-model.ts';
 import { ApiError } from '#client/client.ts';
@@ -69,9 +71,16 @@ describe('the Privacy screen model', () => {
     );
   });
 
-  it('says 413 and 503 incomplete with what to do; other failures as any action says them', () => {
-    const tooLarge = new ApiError(413, 'payload_too_large', 'pass 5 MB');
-    expect(privacyFailureWords(tooLarge)).toMatch(/too large.*Export CSV/);
+  it('tells a cut export (no answer status: a parse or read failure) from a refusal', () => {
+    expect(isCutExport(new SyntaxError('Unexpected end of JSON input'))).toBe(true);
+    expect(isCutExport(new TypeError('terminated'))).toBe(true);
+    expect(() => exportDocument(undefined)).toThrow();
+    expect(isCutExport(new ApiError(0, 'network', 'x'))).toBe(false);
+    expect(isCutExport(new ApiError(503, 'unavailable', 'x'))).toBe(false);
+    expect(CUT_EXPORT_WORDS).toMatch(/Export CSV.*Erase still reaches them all/);
+  });
+
+  it('says 503 incomplete with what to do; other failures as any action says them', () => {
     const incomplete = new ApiError(503, 'incomplete', 'Erased 2 before the time limit');
     expect(privacyFailureWords(incomplete)).toMatch(/press Erase again to finish/);
     expect(inPrivacyWords(incomplete)).toMatchObject({ status: 503, code: 'incomplete' });
