@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:https';
-import { generate } from 'selfsigned';
+import { type LoopbackCertificate, loopbackCertificate } from '#lib/local/loopback-certificate.ts';
 
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 for tests and benches: it
@@ -32,29 +32,9 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export interface Certificate {
-  key: string;
-  cert: string;
-}
-
-/** A self-signed certificate for localhost and 127.0.0.1 (the CA of itself). */
-export async function localCertificate(): Promise<Certificate> {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  });
-  return { key: pems.private, cert: pems.cert };
-}
+/** The receivers' certificate: the local stack's own loopback one (its own CA). */
+export type Certificate = LoopbackCertificate;
+export const localCertificate = loopbackCertificate;
 
 export async function startWebhookReceiver(
   certificate: Certificate,
