@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import { type Action, failureWords } from '../data.ts';
+import { type Action, useAction } from '../data.ts';
 import {
   integrationStateWords,
   type SheetsIntegration,
@@ -68,30 +68,24 @@ export function SheetsSection(props: SheetsProps) {
 function SheetForm(props: { formId: string; onSaved: (sheet: SheetsIntegration) => void }) {
   const [spreadsheet, setSpreadsheet] = useState('');
   const [sheetName, setSheetName] = useState('');
-  const [problem, setProblem] = useState('');
-  const [busy, setBusy] = useState(false);
+  const save = useAction();
+  const problem = save.error;
   return (
     <form
       class="url-form"
       onSubmit={async (event) => {
         event.preventDefault();
-        setBusy(true);
-        setProblem('');
-        try {
-          const saved = await call('putIntegration', {
+        const saved = await save.run(() =>
+          call('putIntegration', {
             params: { id: props.formId, kind: 'sheets' },
             body: {
               spreadsheetId: spreadsheetIdOf(spreadsheet),
               ...(sheetName.trim() ? { sheetName: sheetName.trim() } : {}),
             },
-          });
-          // The sheets kind's PUT answers the sheet (the union is by kind).
-          if ('spreadsheetId' in saved) props.onSaved(saved);
-        } catch (failure) {
-          setProblem(failureWords(failure));
-        } finally {
-          setBusy(false);
-        }
+          }),
+        );
+        // The sheets kind's PUT answers the sheet (the union is by kind).
+        if (saved && 'spreadsheetId' in saved) props.onSaved(saved);
       }}
     >
       <label for="sheet-spreadsheet">Spreadsheet (its address or id)</label>
@@ -112,7 +106,7 @@ function SheetForm(props: { formId: string; onSaved: (sheet: SheetsIntegration) 
         value={sheetName}
         onInput={(event) => setSheetName(event.currentTarget.value)}
       />
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={save.busy}>
         Connect<span class="visually-hidden"> Google Sheets</span>
       </button>
       {problem && (

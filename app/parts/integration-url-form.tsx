@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ChatKind } from '#domain/integrations.ts';
 import { call } from '../api.ts';
-import { failureWords } from '../data.ts';
+import { useAction } from '../data.ts';
 import { CHAT_NAMES, CHAT_PLACEHOLDERS, type ChatIntegration } from '../integrations-model.ts';
 
 /**
@@ -18,28 +18,22 @@ export function ChatUrlForm(props: {
 }) {
   const { kind } = props;
   const [url, setUrl] = useState('');
-  const [problem, setProblem] = useState('');
-  const [busy, setBusy] = useState(false);
+  const save = useAction();
+  const problem = save.error;
   const id = `${kind}-url`;
   return (
     <form
       class="url-form"
       onSubmit={async (event) => {
         event.preventDefault();
-        setBusy(true);
-        setProblem('');
-        try {
-          const saved = await call('putIntegration', {
+        const saved = await save.run(() =>
+          call('putIntegration', {
             params: { id: props.formId, kind },
             body: { webhookUrl: url.trim() },
-          });
-          // A chat kind's PUT answers its chat integration (the union is by kind).
-          if ('webhookUrl' in saved) props.onSaved(saved);
-        } catch (failure) {
-          setProblem(failureWords(failure));
-        } finally {
-          setBusy(false);
-        }
+          }),
+        );
+        // A chat kind's PUT answers its chat integration (the union is by kind).
+        if (saved && 'webhookUrl' in saved) props.onSaved(saved);
       }}
     >
       <label for={id}>{CHAT_NAMES[kind]} webhook URL</label>
@@ -54,7 +48,7 @@ export function ChatUrlForm(props: {
         aria-describedby={problem ? `${id}-problem` : undefined}
         onInput={(event) => setUrl(event.currentTarget.value)}
       />
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={save.busy}>
         {props.submit}
         <span class="visually-hidden"> {CHAT_NAMES[kind]}</span>
       </button>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import { failureWords } from '../data.ts';
+import { useAction } from '../data.ts';
 import type { Webhook } from '../model.ts';
 
 /** The address field of connect and change: the route's refusal shown at the field. */
@@ -12,25 +12,19 @@ export function UrlForm(props: {
   onSaved: (webhook: Webhook, created: boolean) => void;
 }) {
   const [url, setUrl] = useState(props.initial ?? '');
-  const [problem, setProblem] = useState('');
-  const [busy, setBusy] = useState(false);
+  const save = useAction();
+  const problem = save.error;
   const id = `webhook-url-${props.submit.toLowerCase()}`;
   return (
     <form
       class="url-form"
       onSubmit={async (event) => {
         event.preventDefault();
-        setBusy(true);
-        setProblem('');
-        try {
-          const existed = props.initial !== undefined;
-          const saved = await call('putWebhook', { params: { id: props.formId }, body: { url } });
-          props.onSaved(saved, !existed);
-        } catch (failure) {
-          setProblem(failureWords(failure));
-        } finally {
-          setBusy(false);
-        }
+        const existed = props.initial !== undefined;
+        const saved = await save.run(() =>
+          call('putWebhook', { params: { id: props.formId }, body: { url } }),
+        );
+        if (saved) props.onSaved(saved, !existed);
       }}
     >
       <label for={id}>{props.label}</label>
@@ -44,7 +38,7 @@ export function UrlForm(props: {
         aria-describedby={problem ? `${id}-problem` : undefined}
         onInput={(event) => setUrl(event.currentTarget.value)}
       />
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={save.busy}>
         {props.submit}
       </button>
       {problem && (

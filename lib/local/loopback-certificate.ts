@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { generate } from 'selfsigned';
 
@@ -13,7 +14,14 @@ export interface LoopbackCertificate {
 
 /** A self-signed certificate for 127.0.0.1 and localhost (its own CA), made at each start. */
 export async function loopbackCertificate(): Promise<LoopbackCertificate> {
-  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+  // A subject of its own: two self-signed CAs of one name in a trust store (the local
+  // receivers' and the tests' receivers') make OpenSSL pick either as the issuer, and
+  // verification then fails one time in two.
+  const subject = [
+    { name: 'commonName', value: '127.0.0.1' },
+    { name: 'organizationName', value: `form-service loopback ${randomUUID()}` },
+  ];
+  const pems = await generate(subject, {
     keyType: 'ec',
     algorithm: 'sha256',
     extensions: [
