@@ -2,14 +2,10 @@ import { useState } from 'preact/hooks';
 import type { ChatKind } from '#domain/integrations.ts';
 import { call } from '../api.ts';
 import type { Action } from '../data.ts';
-import {
-  CHAT_NAMES,
-  CHAT_URL_SOURCES,
-  type ChatIntegration,
-  integrationStateWords,
-} from '../integrations-model.ts';
+import { CHAT_NAMES, CHAT_URL_SOURCES, type ChatIntegration } from '../integrations-model.ts';
 import { When } from '../time.tsx';
 import { Confirm } from './confirm.tsx';
+import { IntegrationState } from './integration-state.tsx';
 import { ChatUrlForm } from './integration-url-form.tsx';
 import { Deliveries } from './webhook-deliveries.tsx';
 
@@ -70,15 +66,9 @@ function Connected(props: {
   const name = CHAT_NAMES[kind];
   const [changing, setChanging] = useState(false);
   const [asking, setAsking] = useState(false);
-  const failing = integration.status === 'failing';
   return (
     <>
-      <p>
-        <span class={`badge ${failing ? 'paused' : 'active'}`}>
-          {integrationStateWords(integration.status)}
-        </span>{' '}
-        {failing && integration.lastError && <span>Last error: {integration.lastError}</span>}
-      </p>
+      <IntegrationState integration={integration} />
       <dl class="meta">
         <dt>Webhook URL</dt>
         <dd>

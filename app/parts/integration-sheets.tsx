@@ -1,14 +1,11 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { type Action, useAction } from '../data.ts';
-import {
-  integrationStateWords,
-  type SheetsIntegration,
-  spreadsheetIdOf,
-} from '../integrations-model.ts';
+import { type SheetsIntegration, spreadsheetIdOf } from '../integrations-model.ts';
 import { When } from '../time.tsx';
 import { Confirm } from './confirm.tsx';
 import { CopyField } from './copy-field.tsx';
+import { IntegrationState } from './integration-state.tsx';
 import { Deliveries } from './webhook-deliveries.tsx';
 
 interface SheetsProps {
@@ -121,15 +118,9 @@ function SheetForm(props: { formId: string; onSaved: (sheet: SheetsIntegration) 
 function SheetConnected(props: SheetsProps & { integration: SheetsIntegration }) {
   const { formId, integration, action } = props;
   const [asking, setAsking] = useState(false);
-  const failing = integration.status === 'failing';
   return (
     <>
-      <p>
-        <span class={`badge ${failing ? 'paused' : 'active'}`}>
-          {integrationStateWords(integration.status)}
-        </span>{' '}
-        {failing && integration.lastError && <span>Last error: {integration.lastError}</span>}
-      </p>
+      <IntegrationState integration={integration} />
       <dl class="meta">
         <dt>Spreadsheet</dt>
         <dd>

@@ -4,6 +4,7 @@ import type { Action } from '../data.ts';
 import type { Webhook } from '../model.ts';
 import { Confirm } from './confirm.tsx';
 import { CopyField } from './copy-field.tsx';
+import { SendTestButton } from './send-test-button.tsx';
 import { Deliveries } from './webhook-deliveries.tsx';
 import { UrlForm } from './webhook-url-form.tsx';
 
@@ -48,18 +49,12 @@ export function Connected(props: {
           )}
         </div>
         <div class="tools">
-          <button
-            type="button"
-            disabled={action.busy}
-            onClick={() =>
-              action.run(async () => {
-                await call('sendTestSubmission', { params: { id: formId } });
-                setTestSentAt(Date.now());
-              }, 'Test submission sent: its delivery shows below.')
-            }
-          >
-            Send a test
-          </button>
+          <SendTestButton
+            formId={formId}
+            action={action}
+            notice="Test submission sent: its delivery shows below."
+            onSent={setTestSentAt}
+          />
           <button
             type="button"
             class="quiet"

@@ -7,6 +7,7 @@ import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
 import { WorkspaceContext } from '../parts/form-workspace.tsx';
 import { ChatSection } from '../parts/integration-chat.tsx';
 import { SheetsSection } from '../parts/integration-sheets.tsx';
+import { SendTestButton } from '../parts/send-test-button.tsx';
 import { useTestWatch } from '../parts/webhook-deliveries.tsx';
 import { useSession } from '../session.ts';
 
@@ -85,18 +86,12 @@ export function IntegrationsScreen(props: { formId: string }) {
         <>
           {connected && (
             <div class="tools">
-              <button
-                type="button"
-                disabled={action.busy}
-                onClick={() =>
-                  action.run(async () => {
-                    await call('sendTestSubmission', { params: { id: formId } });
-                    setWatchSince(Date.now());
-                  }, 'Test submission sent: its deliveries show below.')
-                }
-              >
-                Send a test
-              </button>
+              <SendTestButton
+                formId={formId}
+                action={action}
+                notice="Test submission sent: its deliveries show below."
+                onSent={setWatchSince}
+              />
             </div>
           )}
           {CHAT_KINDS_SHOWN.map((kind) => (
