@@ -209,19 +209,22 @@ export async function claimEmail(
 ): Promise<EmailClaim> {
   const staleBefore = new Date(now.getTime() - leaseSeconds * 1000);
   try {
+    // An update, not a put: a stale claim taken over keeps what the mark holds (the fates
+    // SES reported of a send whose worker died before marking it sent).
     await documents.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: config.tableName,
-        Item: {
-          ...emailMarkKey(formId, submissionId, kind),
-          entity: 'emailMark',
-          claimedAt: now.toISOString(),
-          expiresAt: expiresAt(now, EMAIL_MARK_SECONDS),
-        },
+        Key: emailMarkKey(formId, submissionId, kind),
+        UpdateExpression: 'SET entity = :entity, claimedAt = :claimedAt, expiresAt = :expiresAt',
         ConditionExpression:
           'attribute_not_exists(pk) OR (attribute_not_exists(sentAt) AND ' +
           'attribute_not_exists(refusedAt) AND claimedAt < :staleBefore)',
-        ExpressionAttributeValues: { ':staleBefore': staleBefore.toISOString() },
+        ExpressionAttributeValues: {
+          ':entity': 'emailMark',
+          ':claimedAt': now.toISOString(),
+          ':expiresAt': expiresAt(now, EMAIL_MARK_SECONDS),
+          ':staleBefore': staleBefore.toISOString(),
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
