@@ -14,7 +14,7 @@ const at = '2026-11-26T12:04:00.000Z';
 const outcome = (
   status: EmailOutcome['status'],
   bounceType: EmailOutcome['bounceType'] = null,
-): EmailOutcome => ({ status, at, bounceType });
+): EmailOutcome => ({ status, at, bounceType, recipients: [] });
 
 describe('what became of an email, in words (docs/dashboard.md#a-submission)', () => {
   it('says every status in words', () => {
