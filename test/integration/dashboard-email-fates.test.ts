@@ -33,15 +33,15 @@ const bouncing = () => `bounce+${unique()}@simulator.amazonses.com`;
 
 type Owner = Awaited<ReturnType<typeof teamWithOwner>>;
 
-/** A Pro team whose form notifies `notifyEmail`. */
-async function formNotifying(notifyEmail: string, owner?: Owner) {
+/** A Pro team whose form notifies `notifyEmail` (and `notifyCc`). */
+async function formNotifying(notifyEmail: string, owner?: Owner, notifyCc?: string[]) {
   const team = owner ?? (await teamWithOwner('pro'));
   const created = await api('POST', '/v1/forms', { key: team.apiKey, body: { name: 'Contact' } });
   expect(created.status, created.text).toBe(201);
   const id = created.body.id as string;
   const patched = await api('PATCH', `/v1/forms/${id}`, {
     key: team.apiKey,
-    body: { notifyEmail },
+    body: { notifyEmail, ...(notifyCc ? { notifyCc } : {}) },
   });
   expect(patched.status, patched.text).toBe(200);
   return { owner: team, id, key: created.body.key as string };
@@ -170,6 +170,39 @@ describe('what became of the emails, on the dashboard', () => {
       expect(await suppressed(form.owner)).toEqual([]);
       await page.reload();
       await listRegion(page).getByText('No address is held back').waitFor();
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('a notification delivered to its To says delivered, and names the Cc that bounced in words; axe-clean', async () => {
+    const to = `success+${unique()}@simulator.amazonses.com`;
+    const cc = bouncing();
+    const form = await formNotifying(to, undefined, [cc]);
+    const submissionId = await post(form.key);
+    const dashboard = await dashboardAs(chromium(), form.owner.email, {
+      path: `/forms/${form.id}/submissions/${submissionId}`,
+    });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('heading', { name: 'Emails', level: 2 }).waitFor();
+      await expect
+        .poll(() => emailsText(page), { timeout: DELIVERY_WAIT_MS })
+        .toContain(`Not delivered to ${cc} (the address does not exist)`);
+      const said = await emailsText(page);
+      expect(said).toContain('Notification to the team: Delivered (');
+      expect(said).not.toContain('Bounced —');
+      // The To is fine: its address is not repeated.
+      expect(said).not.toContain(to);
+      expect(said).not.toMatch(/Permanent|bounceType|status/);
+      await page
+        .getByRole('region', { name: 'Emails' })
+        .getByRole('listitem')
+        .filter({ hasText: `Not delivered to ${cc}` })
+        .last()
+        .waitFor();
+      await expectAccessible(page, 'submission, a Cc that bounced');
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
