@@ -512,6 +512,8 @@ export const RESPONSES = {
         submissionId: z.string(),
       }),
     ),
+    /** The `cursor` of the next page (its last mailbox), null at the end. */
+    next: nullableString(),
   }),
   ApiKeyList: z.object({ apiKeys: z.array(ApiKey) }),
   ApiKeyCreated: z.object({ ...ApiKey.shape, apiKey: z.string() }),

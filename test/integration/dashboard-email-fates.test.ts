@@ -14,6 +14,7 @@ import { dashboardAs, expectAccessible, openDashboard } from '#test/support/dash
 import { DELIVERY_WAIT_MS } from '#test/support/delivery.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
+import { seedSuppressions } from '#test/support/suppressions.ts';
 
 // Events reach the email log within moments, but the run's queues are shared under the full suite.
 vi.setConfig({ testTimeout: 180_000 });
@@ -59,7 +60,7 @@ async function post(formKey: string): Promise<string> {
 
 const suppressed = async (owner: Owner) =>
   (
-    await api<{ suppressions: { email: string }[] }>('GET', '/v1/team/suppressions', {
+    await api<{ suppressions: { email: string }[] }>('GET', '/v1/team/suppressions?limit=100', {
       key: owner.apiKey,
     })
   ).body.suppressions.map((entry) => entry.email);
@@ -229,6 +230,39 @@ describe('what became of the emails, on the dashboard', () => {
         'Addresses the forms no longer email',
       );
       expect(await suppressed(team.owner)).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('a list longer than a page shows 50 addresses, and "More addresses" the rest; a lift from the second page works', async () => {
+    const owner = await teamWithOwner('pro');
+    const addresses = await seedSuppressions(owner.teamId, 55);
+    const dashboard = await dashboardAs(chromium(), owner.email, { path: '/team/privacy' });
+    const { page } = dashboard;
+    try {
+      const list = listRegion(page);
+      const rows = list.getByRole('row');
+      await list.getByRole('row', { name: new RegExp(`^${addresses[49]}`) }).waitFor();
+      // The header row and the first page's 50.
+      expect(await rows.count()).toBe(51);
+      expect(await list.getByText(addresses[50]!).count()).toBe(0);
+      await list.getByRole('button', { name: 'More addresses' }).click();
+      await list.getByRole('row', { name: new RegExp(`^${addresses[54]}`) }).waitFor();
+      expect(await rows.count()).toBe(56);
+      expect(await list.getByRole('button', { name: 'More addresses' }).count()).toBe(0);
+      await expectAccessible(page, 'privacy, the list past its first page');
+
+      const last = list.getByRole('row', { name: new RegExp(`^${addresses[54]}`) });
+      await last.getByRole('button', { name: 'Let emails go to it again' }).click();
+      await page
+        .getByRole('dialog', { name: `Let emails go to ${addresses[54]} again?` })
+        .getByRole('button', { name: 'Let emails go to it again' })
+        .click();
+      await list.getByText(`${addresses[54]} gets emails from the team's forms again.`).waitFor();
+      expect(await rows.count()).toBe(55);
+      expect(await suppressed(owner)).toEqual(addresses.slice(0, 54));
+      expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
     }
