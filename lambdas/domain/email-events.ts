@@ -45,7 +45,11 @@ export interface EmailEvent {
   at: string;
   messageId: string;
   tags: EmailTags;
-  /** The recipients the event is about (a bounce's bounced ones, a complaint's complainers). */
+  /**
+   * The recipients the event is about, as SES's record format names them: a Send's or a
+   * Reject's every destination, a Delivery's delivered ones, a bounce's bounced ones, a
+   * complaint's complainers, a delay's delayed ones.
+   */
   recipients: string[];
   bounceType?: BounceType;
   bounceSubType?: string;

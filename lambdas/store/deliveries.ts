@@ -332,6 +332,9 @@ export async function recordEmailFate(
       ExpressionAttributeValues: { ':fate': fate, ':rank': rank },
     }),
   );
+  if ((await Promise.all(perRecipient)).some(Boolean)) return true;
+  // None recorded: the fates held are as strong, or the mark predates recipientFates
+  // (tried only now, so a current mark costs no failed write for it).
   const values: Record<string, unknown> = { ':fate': event.fate, ':rank': rank, ':at': event.at };
   let update = 'SET fate = :fate, fateRank = :rank, fateAt = :at';
   if (event.bounceType) {
@@ -342,7 +345,7 @@ export async function recordEmailFate(
     update += ', bounceSubType = :bounceSubType';
     values[':bounceSubType'] = event.bounceSubType;
   }
-  const wholeEmail = updateIf({
+  return updateIf({
     Key: key,
     UpdateExpression: update,
     ConditionExpression:
@@ -350,8 +353,6 @@ export async function recordEmailFate(
       '(attribute_not_exists(fateRank) OR fateRank < :rank)',
     ExpressionAttributeValues: values,
   });
-  const recorded = await Promise.all([...perRecipient, wholeEmail]);
-  return recorded.some(Boolean);
 }
 
 // Only an existing mark: an update never creates one without its claim and its TTL.
