@@ -35,6 +35,28 @@ export function fateWords(outcome: EmailOutcome): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * The Cc addresses of an email that bounced or complained, each in a sentence
+ * ("Not delivered to x@y (the address does not exist)"): the email's own status
+ * is its To's, so a Cc's trouble would go unsaid otherwise.
+ */
+export function ccTroubles(outcome: EmailOutcome): string[] {
+  return outcome.recipients.slice(1).flatMap((recipient) => {
+    const who = recipient.email;
+    if (recipient.status === 'complained') {
+      return [`${who} marked it as spam, ${NO_MORE}`];
+    }
+    if (recipient.status !== 'bounced') return [];
+    return [
+      recipient.bounceType === 'Permanent'
+        ? `Not delivered to ${who} (the address does not exist), ${NO_MORE}`
+        : recipient.bounceType === 'Transient'
+          ? `Not delivered to ${who} for now (the mailbox could not take it)`
+          : `Not delivered to ${who} (the receiving server did not say why)`,
+    ];
+  });
+}
+
 /** Statuses that may still change: the page offers to read them again. */
 const UNSETTLED = new Set<EmailOutcome['status']>(['sending', 'sent', 'delayed']);
 

@@ -13,16 +13,21 @@ import { Alert, Listing } from './listing.tsx';
 /**
  * The team's suppression list, for owners (GET /v1/team/suppressions,
  * docs/delivery.md#suppressed-addresses): each address the team's forms no
- * longer email, why, when, and the submission whose email it was; "Let
- * emails go to it again" lifts it after a question
- * (docs/dashboard.md#the-privacy-screen).
+ * longer email, why, when, and the submission whose email it was, a page at
+ * a time by address ("More addresses" reads the next); "Let emails go to it
+ * again" lifts it after a question (docs/dashboard.md#the-privacy-screen).
  */
 export function PrivacySuppressions() {
-  const listed = useQuery('suppressions', (signal) => call('listSuppressions', { signal }));
+  const listed = useQuery('suppressions', (signal) =>
+    call('listSuppressions', { query: {}, signal }),
+  );
   const action = useAction();
   const [lifting, setLifting] = useState<Suppression>();
+  // The pages read after the first ("More addresses"), and where the next one starts.
+  const [more, setMore] = useState<{ suppressions: Suppression[]; next: string | null }>();
   const heading = useRef<HTMLHeadingElement>(null);
-  const entries = listed.data?.suppressions;
+  const entries = listed.data && [...listed.data.suppressions, ...(more?.suppressions ?? [])];
+  const next = more ? more.next : listed.data?.next;
   return (
     <section aria-labelledby="suppressions-title">
       <h2 id="suppressions-title" tabIndex={-1} ref={heading}>
@@ -42,31 +47,35 @@ export function PrivacySuppressions() {
       ) : (
         <Listing columns={['Address', 'Why', 'When', 'Its email', { hidden: 'Actions' }]}>
           {entries.map((entry, index) => (
-            <tr key={entry.email}>
-              <th scope="row" id={`suppressed-${index}`}>
-                {entry.email}
-              </th>
-              <td>{suppressionWhy(entry)}</td>
-              <td>
-                <When at={entry.at} />
-              </td>
-              <td>
-                <Link to={paths.submission(entry.formId, entry.submissionId)}>The submission</Link>
-              </td>
-              <td>
-                <button
-                  type="button"
-                  class="quiet"
-                  aria-describedby={`suppressed-${index}`}
-                  disabled={action.busy}
-                  onClick={() => setLifting(entry)}
-                >
-                  Let emails go to it again
-                </button>
-              </td>
-            </tr>
+            <SuppressionRow
+              key={entry.email}
+              entry={entry}
+              index={index}
+              busy={action.busy}
+              onLift={() => setLifting(entry)}
+            />
           ))}
         </Listing>
+      )}
+      {next && (
+        <button
+          type="button"
+          class="quiet"
+          disabled={action.busy}
+          onClick={async () => {
+            const page = await action.run(() =>
+              call('listSuppressions', { query: { cursor: next } }),
+            );
+            if (page) {
+              setMore((shown) => ({
+                suppressions: [...(shown?.suppressions ?? []), ...page.suppressions],
+                next: page.next,
+              }));
+            }
+          }}
+        >
+          More addresses
+        </button>
       )}
       {lifting && (
         <Confirm
@@ -81,9 +90,11 @@ export function PrivacySuppressions() {
               `${entry.email} gets emails from the team's forms again.`,
             );
             if (!done) return;
-            listed.setData({
-              suppressions: (entries ?? []).filter((each) => each.email !== entry.email),
-            });
+            const kept = (list: Suppression[]) => list.filter((each) => each.email !== entry.email);
+            if (listed.data) {
+              listed.setData({ ...listed.data, suppressions: kept(listed.data.suppressions) });
+            }
+            setMore((shown) => shown && { ...shown, suppressions: kept(shown.suppressions) });
             heading.current?.focus();
           }}
         >
@@ -99,5 +110,40 @@ export function PrivacySuppressions() {
         </Confirm>
       )}
     </section>
+  );
+}
+
+/** One address of the list: why, when, its email's submission, and the lift. */
+function SuppressionRow(props: {
+  entry: Suppression;
+  index: number;
+  busy: boolean;
+  onLift: () => void;
+}) {
+  const { entry, index } = props;
+  return (
+    <tr>
+      <th scope="row" id={`suppressed-${index}`}>
+        {entry.email}
+      </th>
+      <td>{suppressionWhy(entry)}</td>
+      <td>
+        <When at={entry.at} />
+      </td>
+      <td>
+        <Link to={paths.submission(entry.formId, entry.submissionId)}>The submission</Link>
+      </td>
+      <td>
+        <button
+          type="button"
+          class="quiet"
+          aria-describedby={`suppressed-${index}`}
+          disabled={props.busy}
+          onClick={props.onLift}
+        >
+          Let emails go to it again
+        </button>
+      </td>
+    </tr>
   );
 }

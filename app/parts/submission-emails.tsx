@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useAction } from '../data.ts';
 import {
+  ccTroubles,
   clockWords,
   emailLines,
   fateWords,
@@ -13,6 +14,18 @@ import { paths } from '../paths.ts';
 import { useSession } from '../session.ts';
 import { Outcome } from './feedback.tsx';
 import { Link } from './link.tsx';
+
+/** The Cc addresses that bounced or complained, under their email's line. */
+function CcTroubles(props: { lines: string[] }) {
+  if (props.lines.length === 0) return null;
+  return (
+    <ul>
+      {props.lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * What became of the submission's owner notification and auto-reply, in
@@ -59,6 +72,7 @@ export function SubmissionEmails(props: { form: Form; submission: Submission }) 
               {clockWords(outcome.at)}
             </time>
             )
+            <CcTroubles lines={ccTroubles(outcome)} />
           </li>
         ))}
       </ul>

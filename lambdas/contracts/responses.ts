@@ -94,11 +94,24 @@ const ShortForm = z.object({
   unreadCount: count(),
 });
 
+const BounceTypeOrNull = z.nullable(z.enum(['Permanent', 'Transient', 'Undetermined']));
+
+/** The status is its To's; each address it went to has its own (a Cc may bounce alone). */
 const EmailOutcome = z.object({
   status: z.enum(EMAIL_STATUSES),
   at: dateTime(),
   /** A bounce's type (Permanent: the mailbox does not exist); null otherwise. */
-  bounceType: z.nullable(z.enum(['Permanent', 'Transient', 'Undetermined'])),
+  bounceType: BounceTypeOrNull,
+  /** Every address it was sent to, its To first (empty when not sent, or sent before 2026-11-26's per-recipient fates). */
+  recipients: z.array(
+    z.object({
+      email: z.string(),
+      /** `sent` until SES says more of this address. */
+      status: z.enum(['sent', 'delayed', 'delivered', 'rejected', 'bounced', 'complained']),
+      at: dateTime(),
+      bounceType: BounceTypeOrNull,
+    }),
+  ),
 });
 
 const Submission = z.object({
@@ -499,6 +512,8 @@ export const RESPONSES = {
         submissionId: z.string(),
       }),
     ),
+    /** The `cursor` of the next page (its last mailbox), null at the end. */
+    next: nullableString(),
   }),
   ApiKeyList: z.object({ apiKeys: z.array(ApiKey) }),
   ApiKeyCreated: z.object({ ...ApiKey.shape, apiKey: z.string() }),

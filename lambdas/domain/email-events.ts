@@ -45,7 +45,11 @@ export interface EmailEvent {
   at: string;
   messageId: string;
   tags: EmailTags;
-  /** The recipients the event is about (a bounce's bounced ones, a complaint's complainers). */
+  /**
+   * The recipients the event is about, as SES's record format names them: a Send's or a
+   * Reject's every destination, a Delivery's delivered ones, a bounce's bounced ones, a
+   * complaint's complainers, a delay's delayed ones.
+   */
   recipients: string[];
   bounceType?: BounceType;
   bounceSubType?: string;
@@ -77,6 +81,12 @@ const text = (value: unknown, max = 320): string | undefined =>
 /** SES tags arrive as `{ name: [value] }`. */
 const firstTag = (tags: Json, name: string) =>
   Array.isArray(tags[name]) ? text((tags[name] as unknown[])[0], 256) : undefined;
+
+/** A list of addresses (`mail.destination`, `delivery.recipients`), bounded. */
+function addresses(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.slice(0, 50).filter((address): address is string => text(address) !== undefined);
+}
 
 function recipientsOf(list: unknown, field: string): string[] {
   if (!Array.isArray(list)) return [];
@@ -114,10 +124,10 @@ export function emailEventOf(detail: unknown): EmailEvent | undefined {
     at: text(mail.timestamp, 40) ?? new Date(0).toISOString(),
     messageId,
     tags: parsedTags as EmailTags,
-    recipients: Array.isArray(mail.destination)
-      ? (mail.destination as unknown[]).slice(0, 50).filter((d): d is string => !!text(d))
-      : [],
+    recipients: addresses(mail.destination),
   };
+  // Which recipients each type is about, as SES's event record format says: a Send or a
+  // Reject is about the whole email, the others name their own recipients.
   if (fate === 'bounced') {
     const bounce = object(record.bounce);
     const bounceType = text(bounce?.bounceType, 20);
@@ -131,9 +141,16 @@ export function emailEventOf(detail: unknown): EmailEvent | undefined {
     const complaint = object(record.complaint);
     event.recipients = recipientsOf(complaint?.complainedRecipients, 'emailAddress');
     event.at = text(complaint?.timestamp, 40) ?? event.at;
+  } else if (fate === 'delivered') {
+    const delivery = object(record.delivery);
+    event.recipients = addresses(delivery?.recipients);
+    event.at = text(delivery?.timestamp, 40) ?? event.at;
+  } else if (fate === 'delayed') {
+    const delay = object(record.deliveryDelay);
+    event.recipients = recipientsOf(delay?.delayedRecipients, 'emailAddress');
+    event.at = text(delay?.timestamp, 40) ?? event.at;
   } else {
-    const step = object(record[type === 'DeliveryDelay' ? 'deliveryDelay' : lower(type!)]);
-    event.at = text(step?.timestamp, 40) ?? event.at;
+    event.at = text(object(record[lower(type!)])?.timestamp, 40) ?? event.at;
   }
   return event;
 }

@@ -171,7 +171,11 @@ async function send(record: SQSRecord): Promise<void> {
   // the lease ends, so a failed mark is logged, not thrown: only a stray duplicate of the
   // message could then send it twice.
   try {
-    await recordEmailSent(job.formId, job.submissionId, job.kind, { messageId, now: new Date() });
+    await recordEmailSent(job.formId, job.submissionId, job.kind, {
+      messageId,
+      now: new Date(),
+      to: [sendable.to, ...(sendable.cc ?? [])],
+    });
   } catch (error) {
     log.error('email sent but not marked sent', { ...job, messageId, ...errorFields(error) });
   }

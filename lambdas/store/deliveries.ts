@@ -209,19 +209,27 @@ export async function claimEmail(
 ): Promise<EmailClaim> {
   const staleBefore = new Date(now.getTime() - leaseSeconds * 1000);
   try {
+    // An update, not a put: a stale claim taken over keeps what the mark holds (the fates
+    // SES reported of a send whose worker died before marking it sent).
     await documents.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: config.tableName,
-        Item: {
-          ...emailMarkKey(formId, submissionId, kind),
-          entity: 'emailMark',
-          claimedAt: now.toISOString(),
-          expiresAt: expiresAt(now, EMAIL_MARK_SECONDS),
-        },
+        Key: emailMarkKey(formId, submissionId, kind),
+        // Each recipient's fate goes in `recipientFates` (recordEmailFate): empty at the
+        // first claim, kept by a takeover.
+        UpdateExpression:
+          'SET entity = :entity, claimedAt = :claimedAt, expiresAt = :expiresAt, ' +
+          'recipientFates = if_not_exists(recipientFates, :none)',
         ConditionExpression:
           'attribute_not_exists(pk) OR (attribute_not_exists(sentAt) AND ' +
           'attribute_not_exists(refusedAt) AND claimedAt < :staleBefore)',
-        ExpressionAttributeValues: { ':staleBefore': staleBefore.toISOString() },
+        ExpressionAttributeValues: {
+          ':entity': 'emailMark',
+          ':claimedAt': now.toISOString(),
+          ':expiresAt': expiresAt(now, EMAIL_MARK_SECONDS),
+          ':staleBefore': staleBefore.toISOString(),
+          ':none': {},
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
@@ -234,17 +242,24 @@ export async function claimEmail(
   }
 }
 
-/** Marks a claimed email sent (SES accepted it as `messageId`): it is never claimed again. */
+/**
+ * Marks a claimed email sent (SES accepted it as `messageId`): it is never claimed again.
+ * `to` holds the addresses it went to, as sent (its To first, then its Cc, the suppressed
+ * ones left out): the email's status is its To's fate (docs/delivery.md#what-became-of-an-email).
+ */
 export async function recordEmailSent(
   formId: string,
   submissionId: string,
   kind: EmailKind,
-  sent: { messageId: string; now: Date },
+  sent: { messageId: string; now: Date; to: readonly string[] },
 ): Promise<void> {
-  await finishEmail(formId, submissionId, kind, 'SET sentAt = :at, sesMessageId = :messageId', {
-    ':at': sent.now.toISOString(),
-    ':messageId': sent.messageId,
-  });
+  await finishEmail(
+    formId,
+    submissionId,
+    kind,
+    'SET sentAt = :at, sesMessageId = :messageId, sentTo = :to',
+    { ':at': sent.now.toISOString(), ':messageId': sent.messageId, ':to': [...sent.to] },
+  );
 }
 
 /**
@@ -282,23 +297,45 @@ export async function getEmailMarks(
   };
 }
 
+/** The key a recipient's fate is kept under in the mark's `recipientFates`. */
+export const recipientKey = (address: string): string => address.trim().toLowerCase();
+
 /**
- * Records what SES said became of a sent email (docs/delivery.md#what-became-of-an-email),
- * unless a stronger fate is recorded already: events arrive in any order
- * (a delivery after its bounce), and a complaint outranks a delivery.
- * False when the mark is gone (its submission erased) or holds a stronger fate.
+ * Records what SES said became of a sent email (docs/delivery.md#what-became-of-an-email)
+ * for each recipient the event is about, unless a stronger fate is recorded for that
+ * recipient already: events arrive in any order (a delivery after its bounce), and a
+ * complaint outranks a delivery. A mark claimed before recipients had fates of their own
+ * (no `recipientFates`) gets the fate for the whole email, under the same rule.
+ * False when nothing was recorded: the mark is gone (its submission erased), or holds
+ * stronger fates.
  */
-export function recordEmailFate(
+export async function recordEmailFate(
   formId: string,
   submissionId: string,
   kind: EmailKind,
-  event: Pick<EmailEvent, 'fate' | 'at' | 'bounceType' | 'bounceSubType'>,
+  event: Pick<EmailEvent, 'fate' | 'at' | 'bounceType' | 'bounceSubType' | 'recipients'>,
 ): Promise<boolean> {
-  const values: Record<string, unknown> = {
-    ':fate': event.fate,
-    ':rank': fateRank(event.fate, event.bounceType),
-    ':at': event.at,
-  };
+  const rank = fateRank(event.fate, event.bounceType);
+  const fate: Record<string, unknown> = { fate: event.fate, rank, at: event.at };
+  if (event.bounceType) fate.bounceType = event.bounceType;
+  if (event.bounceSubType) fate.bounceSubType = event.bounceSubType;
+  const key = emailMarkKey(formId, submissionId, kind);
+  // One update a recipient: each has its own "stronger only" condition.
+  const perRecipient = [...new Set(event.recipients.map(recipientKey))].map((address) =>
+    updateIf({
+      Key: key,
+      UpdateExpression: 'SET recipientFates.#address = :fate',
+      ConditionExpression:
+        'attribute_exists(recipientFates) AND ' +
+        '(attribute_not_exists(recipientFates.#address) OR recipientFates.#address.#rank < :rank)',
+      ExpressionAttributeNames: { '#address': address, '#rank': 'rank' },
+      ExpressionAttributeValues: { ':fate': fate, ':rank': rank },
+    }),
+  );
+  if ((await Promise.all(perRecipient)).some(Boolean)) return true;
+  // None recorded: the fates held are as strong, or the mark predates recipientFates
+  // (tried only now, so a current mark costs no failed write for it).
+  const values: Record<string, unknown> = { ':fate': event.fate, ':rank': rank, ':at': event.at };
   let update = 'SET fate = :fate, fateRank = :rank, fateAt = :at';
   if (event.bounceType) {
     update += ', bounceType = :bounceType';
@@ -309,10 +346,11 @@ export function recordEmailFate(
     values[':bounceSubType'] = event.bounceSubType;
   }
   return updateIf({
-    Key: emailMarkKey(formId, submissionId, kind),
+    Key: key,
     UpdateExpression: update,
     ConditionExpression:
-      'attribute_exists(pk) AND (attribute_not_exists(fateRank) OR fateRank < :rank)',
+      'attribute_exists(pk) AND attribute_not_exists(recipientFates) AND ' +
+      '(attribute_not_exists(fateRank) OR fateRank < :rank)',
     ExpressionAttributeValues: values,
   });
 }

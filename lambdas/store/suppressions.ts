@@ -1,9 +1,9 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { type BounceType, suppressionAddress } from '#domain/email-events.ts';
 import { documents } from './client.ts';
 import { SUPPRESSION_PREFIX, stripPlumbing, suppressionKey, teamKey } from './keys.ts';
-import { getItem, itemsWithPrefix } from './table.ts';
+import { getItem } from './table.ts';
 
 /** One address the team's forms no longer email (docs/delivery.md#suppressed-addresses). */
 export interface Suppression {
@@ -44,9 +44,29 @@ export async function suppressedAmong(
   return new Set(found.filter((email): email is string => email !== undefined));
 }
 
-export async function listSuppressions(teamId: string): Promise<Suppression[]> {
-  const items = await itemsWithPrefix(teamKey(teamId).pk, SUPPRESSION_PREFIX);
-  return items.map((item) => stripPlumbing<Suppression>(item));
+/**
+ * A page of the team's list, by mailbox (the key's order: one query, however long the
+ * list); `after` is the previous page's `next`, the last mailbox it held.
+ */
+export async function listSuppressions(
+  teamId: string,
+  options: { limit: number; after?: string },
+): Promise<{ suppressions: Suppression[]; next: string | null }> {
+  const page = await documents.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': teamKey(teamId).pk, ':prefix': SUPPRESSION_PREFIX },
+      Limit: options.limit,
+      ExclusiveStartKey: options.after ? suppressionKey(teamId, options.after) : undefined,
+    }),
+  );
+  const items = page.Items ?? [];
+  const last = items.at(-1);
+  return {
+    suppressions: items.map((item) => stripPlumbing<Suppression>(item)),
+    next: page.LastEvaluatedKey && last ? String(last.sk).slice(SUPPRESSION_PREFIX.length) : null,
+  };
 }
 
 /** Lifts an entry; false when the address was not on the list. */

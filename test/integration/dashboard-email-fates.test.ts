@@ -14,6 +14,7 @@ import { dashboardAs, expectAccessible, openDashboard } from '#test/support/dash
 import { DELIVERY_WAIT_MS } from '#test/support/delivery.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
+import { seedSuppressions } from '#test/support/suppressions.ts';
 
 // Events reach the email log within moments, but the run's queues are shared under the full suite.
 vi.setConfig({ testTimeout: 180_000 });
@@ -33,15 +34,15 @@ const bouncing = () => `bounce+${unique()}@simulator.amazonses.com`;
 
 type Owner = Awaited<ReturnType<typeof teamWithOwner>>;
 
-/** A Pro team whose form notifies `notifyEmail`. */
-async function formNotifying(notifyEmail: string, owner?: Owner) {
+/** A Pro team whose form notifies `notifyEmail` (and `notifyCc`). */
+async function formNotifying(notifyEmail: string, owner?: Owner, notifyCc?: string[]) {
   const team = owner ?? (await teamWithOwner('pro'));
   const created = await api('POST', '/v1/forms', { key: team.apiKey, body: { name: 'Contact' } });
   expect(created.status, created.text).toBe(201);
   const id = created.body.id as string;
   const patched = await api('PATCH', `/v1/forms/${id}`, {
     key: team.apiKey,
-    body: { notifyEmail },
+    body: { notifyEmail, ...(notifyCc ? { notifyCc } : {}) },
   });
   expect(patched.status, patched.text).toBe(200);
   return { owner: team, id, key: created.body.key as string };
@@ -59,7 +60,7 @@ async function post(formKey: string): Promise<string> {
 
 const suppressed = async (owner: Owner) =>
   (
-    await api<{ suppressions: { email: string }[] }>('GET', '/v1/team/suppressions', {
+    await api<{ suppressions: { email: string }[] }>('GET', '/v1/team/suppressions?limit=100', {
       key: owner.apiKey,
     })
   ).body.suppressions.map((entry) => entry.email);
@@ -176,6 +177,39 @@ describe('what became of the emails, on the dashboard', () => {
     }
   });
 
+  it('a notification delivered to its To says delivered, and names the Cc that bounced in words; axe-clean', async () => {
+    const to = `success+${unique()}@simulator.amazonses.com`;
+    const cc = bouncing();
+    const form = await formNotifying(to, undefined, [cc]);
+    const submissionId = await post(form.key);
+    const dashboard = await dashboardAs(chromium(), form.owner.email, {
+      path: `/forms/${form.id}/submissions/${submissionId}`,
+    });
+    const { page } = dashboard;
+    try {
+      await page.getByRole('heading', { name: 'Emails', level: 2 }).waitFor();
+      await expect
+        .poll(() => emailsText(page), { timeout: DELIVERY_WAIT_MS })
+        .toContain(`Not delivered to ${cc} (the address does not exist)`);
+      const said = await emailsText(page);
+      expect(said).toContain('Notification to the team: Delivered (');
+      expect(said).not.toContain('Bounced —');
+      // The To is fine: its address is not repeated.
+      expect(said).not.toContain(to);
+      expect(said).not.toMatch(/Permanent|bounceType|status/);
+      await page
+        .getByRole('region', { name: 'Emails' })
+        .getByRole('listitem')
+        .filter({ hasText: `Not delivered to ${cc}` })
+        .last()
+        .waitFor();
+      await expectAccessible(page, 'submission, a Cc that bounced');
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
   it('lifts an address by keyboard alone: Tab to it, Enter, Tab to the answer, Enter; the focus lands on the list’s heading', async () => {
     const team = await bouncedTeam();
     const dashboard = await dashboardAs(chromium(), team.owner.email, { path: '/team/privacy' });
@@ -196,6 +230,39 @@ describe('what became of the emails, on the dashboard', () => {
         'Addresses the forms no longer email',
       );
       expect(await suppressed(team.owner)).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('a list longer than a page shows 50 addresses, and "More addresses" the rest; a lift from the second page works', async () => {
+    const owner = await teamWithOwner('pro');
+    const addresses = await seedSuppressions(owner.teamId, 55);
+    const dashboard = await dashboardAs(chromium(), owner.email, { path: '/team/privacy' });
+    const { page } = dashboard;
+    try {
+      const list = listRegion(page);
+      const rows = list.getByRole('row');
+      await list.getByRole('row', { name: new RegExp(`^${addresses[49]}`) }).waitFor();
+      // The header row and the first page's 50.
+      expect(await rows.count()).toBe(51);
+      expect(await list.getByText(addresses[50]!).count()).toBe(0);
+      await list.getByRole('button', { name: 'More addresses' }).click();
+      await list.getByRole('row', { name: new RegExp(`^${addresses[54]}`) }).waitFor();
+      expect(await rows.count()).toBe(56);
+      expect(await list.getByRole('button', { name: 'More addresses' }).count()).toBe(0);
+      await expectAccessible(page, 'privacy, the list past its first page');
+
+      const last = list.getByRole('row', { name: new RegExp(`^${addresses[54]}`) });
+      await last.getByRole('button', { name: 'Let emails go to it again' }).click();
+      await page
+        .getByRole('dialog', { name: `Let emails go to ${addresses[54]} again?` })
+        .getByRole('button', { name: 'Let emails go to it again' })
+        .click();
+      await list.getByText(`${addresses[54]} gets emails from the team's forms again.`).waitFor();
+      expect(await rows.count()).toBe(55);
+      expect(await suppressed(owner)).toEqual(addresses.slice(0, 54));
+      expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
     }

@@ -61,6 +61,27 @@ describe('the claim of an email is a lease; a sent email is final', () => {
     expect(mark!.expiresAt).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400);
   });
 
+  it('a stale claim taken over keeps the fate SES reported of the first send (its worker died before marking it sent)', async () => {
+    const { job, visitor } = await unsentAutoreply();
+    const fateAt = secondsAgo(LEASE).toISOString();
+    await writeEmailMark(job, {
+      claimedAt: secondsAgo(LEASE + 5),
+      more: { fate: 'delivered', fateRank: 3, fateAt },
+    });
+
+    expect(await handler(eventOf(sqsRecord(job, crypto.randomUUID(), 2)))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(await emailsTo(visitor)).toHaveLength(1);
+    expect(await emailMark(job), 'the fate outlived the takeover').toMatchObject({
+      entity: 'emailMark',
+      sentAt: expect.any(String),
+      fate: 'delivered',
+      fateRank: 3,
+      fateAt,
+    });
+  });
+
   it('a claim without sentAt within the lease (a send in flight) sends nothing and hands the duplicate back to the queue, to look again past the lease', async () => {
     const { job, visitor } = await unsentAutoreply();
     // Just inside the lease: the claimer may still be sending.

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
+import { type EmailMark, emailOutcome } from '#domain/email-outcomes.ts';
 import { api, stack } from '#test/support/api.ts';
 import { emailsTo, eventually } from '#test/support/delivery.ts';
 import { newForm, type TestForm } from '#test/support/forms.ts';
@@ -40,6 +41,15 @@ async function post(form: TestForm, json: Record<string, unknown>): Promise<stri
   return response.body?.submissionId as string;
 }
 
+/** The email's status as the API says it: its To's fate (docs/delivery.md#what-became-of-an-email). */
+const statusOf = (record: Record<string, unknown> | undefined) =>
+  emailOutcome(record as EmailMark | undefined)?.status;
+/** The fate recorded for one recipient of the email. */
+const fateOf = (record: Record<string, unknown> | undefined, address: string) =>
+  (record?.recipientFates as Record<string, Record<string, unknown>> | undefined)?.[
+    address.toLowerCase()
+  ];
+
 /** Waits until the email record holds `done`. */
 const recordUntil = (
   form: TestForm,
@@ -55,14 +65,14 @@ describe('a permanent bounce', () => {
     const bouncing = simulator('bounce');
 
     const first = await post(form, { email: bouncing, message: 'one' });
-    const bounced = await recordUntil(form, first, 'autoreply', (r) => r?.fate === 'bounced');
-    expect(bounced).toMatchObject({
+    const bounced = await recordUntil(form, first, 'autoreply', (r) => statusOf(r) === 'bounced');
+    expect(fateOf(bounced, bouncing)).toMatchObject({
       fate: 'bounced',
       bounceType: 'Permanent',
       bounceSubType: 'General',
     });
     // The owner's notification of the same post was delivered.
-    await recordUntil(form, first, 'notification', (r) => r?.fate === 'delivered');
+    await recordUntil(form, first, 'notification', (r) => statusOf(r) === 'delivered');
     await eventually(
       () => suppression(form.teamId, bouncing),
       (entry) => entry !== undefined,
@@ -98,7 +108,12 @@ describe('a permanent bounce', () => {
 
     const other = await newForm('pro', { notifyEmail: bouncing });
     const otherId = await post(other, { message: 'two' });
-    const record = await recordUntil(other, otherId, 'notification', (r) => r?.fate === 'bounced');
+    const record = await recordUntil(
+      other,
+      otherId,
+      'notification',
+      (r) => statusOf(r) === 'bounced',
+    );
     expect(record?.refusedBy).toBeUndefined();
     expect(await emailsTo(bouncing)).toHaveLength(2);
   });
@@ -111,7 +126,7 @@ describe('a complaint', () => {
 
     const first = await post(form, { message: 'one' });
     // Delivered first, then the complaint outranks it.
-    await recordUntil(form, first, 'notification', (r) => r?.fate === 'complained');
+    await recordUntil(form, first, 'notification', (r) => statusOf(r) === 'complained');
     const entry = await eventually(
       () => suppression(form.teamId, complaining),
       (found) => found !== undefined,
@@ -136,7 +151,7 @@ describe('the suppression list compares mailboxes', () => {
     const colleague = `colleague-${unique()}@example.com`;
     const form = await newForm('pro', { notifyEmail: bouncing, notifyCc: [colleague] });
     const first = await post(form, { message: 'one' });
-    await recordUntil(form, first, 'notification', (r) => r?.fate === 'bounced');
+    await recordUntil(form, first, 'notification', (r) => statusOf(r) === 'bounced');
     await eventually(
       () => suppression(form.teamId, 'bounce@simulator.amazonses.com'),
       (entry) => entry !== undefined,
@@ -169,13 +184,48 @@ describe('the suppression list compares mailboxes', () => {
   });
 });
 
+describe('fates per recipient', () => {
+  it('a notification delivered to its To and bounced by a Cc reads delivered, with the Cc bounced in its recipients; the Cc alone is suppressed', async () => {
+    const owner = simulator('success');
+    const bouncingCc = simulator('bounce');
+    const quietCc = `colleague-${unique()}@example.com`;
+    const form = await newForm('pro', { notifyEmail: owner, notifyCc: [bouncingCc, quietCc] });
+    const id = await post(form, { message: 'hello' });
+    const record = await recordUntil(
+      form,
+      id,
+      'notification',
+      (r) => fateOf(r, bouncingCc) !== undefined && fateOf(r, quietCc) !== undefined,
+    );
+    expect(record?.sentTo).toEqual([owner, bouncingCc, quietCc]);
+    await eventually(
+      () => suppression(form.teamId, bouncingCc),
+      (entry) => entry !== undefined,
+    );
+    const read = await api('GET', `/v1/forms/${form.id}/submissions/${id}`, { key: form.apiKey });
+    expect(read.status, read.text).toBe(200);
+    expect((read.body.emails as { notification: unknown }).notification).toEqual({
+      status: 'delivered',
+      at: expect.any(String),
+      bounceType: null,
+      recipients: [
+        { email: owner, status: 'delivered', at: expect.any(String), bounceType: null },
+        { email: bouncingCc, status: 'bounced', at: expect.any(String), bounceType: 'Permanent' },
+        { email: quietCc, status: 'delivered', at: expect.any(String), bounceType: null },
+      ],
+    });
+    expect(await suppression(form.teamId, owner)).toBeUndefined();
+    expect(await suppression(form.teamId, quietCc)).toBeUndefined();
+  });
+});
+
 describe('a delivered email', () => {
   it('records delivered and suppresses nothing', async () => {
     const fine = simulator('success');
     const form = await newForm('pro', { notifyEmail: fine });
     const id = await post(form, { message: 'hello' });
-    const record = await recordUntil(form, id, 'notification', (r) => r?.fate === 'delivered');
-    expect(record).toMatchObject({ fate: 'delivered', fateAt: expect.any(String) });
+    const record = await recordUntil(form, id, 'notification', (r) => statusOf(r) === 'delivered');
+    expect(fateOf(record, fine)).toMatchObject({ fate: 'delivered', at: expect.any(String) });
     expect(await suppression(form.teamId, fine)).toBeUndefined();
   });
 });
@@ -190,7 +240,7 @@ describe('what the owner sees (issue 33, item 5) and lifting an address', () => 
     const bouncing = simulator('bounce');
     const form = await newForm('pro', { notifyEmail: bouncing });
     const first = await post(form, { message: 'one' });
-    await recordUntil(form, first, 'notification', (r) => r?.fate === 'bounced');
+    await recordUntil(form, first, 'notification', (r) => statusOf(r) === 'bounced');
     await eventually(
       () => suppression(form.teamId, bouncing),
       (entry) => entry !== undefined,
@@ -199,7 +249,14 @@ describe('what the owner sees (issue 33, item 5) and lifting an address', () => 
     const read = await submissionOf(form, first);
     expect(read.status, read.text).toBe(200);
     expect(read.body.emails).toEqual({
-      notification: { status: 'bounced', at: expect.any(String), bounceType: 'Permanent' },
+      notification: {
+        status: 'bounced',
+        at: expect.any(String),
+        bounceType: 'Permanent',
+        recipients: [
+          { email: bouncing, status: 'bounced', at: expect.any(String), bounceType: 'Permanent' },
+        ],
+      },
       autoreply: null,
     });
 

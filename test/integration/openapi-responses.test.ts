@@ -391,7 +391,13 @@ describe('real answers match openapi.json', () => {
     ).toBe('400 invalid_request');
 
     // The suppression list (docs/delivery.md#suppressed-addresses): empty in a new team.
-    expect((await client.call('listSuppressions')).body).toEqual({ suppressions: [] });
+    expect((await client.call('listSuppressions', { query: {} })).body).toEqual({
+      suppressions: [],
+      next: null,
+    });
+    expect(
+      await refusal(client.call('listSuppressions', { query: { cursor: 'not a cursor' } })),
+    ).toBe('400 invalid_request');
     expect(await refusal(client.call('liftSuppression', { params: { email: address } }))).toBe(
       '404 not_found',
     );

@@ -105,11 +105,12 @@ export async function emailMark(job: AutoreplyJob['job']) {
 /**
  * Writes the email's mark as a worker left it, straight into the table: `claimedAt`
  * alone is a claim whose worker has not reported yet (or never will: it died), with
- * `sentAt` an email SES accepted. The TTL is a month ahead, as the worker writes it.
+ * `sentAt` an email SES accepted; `more` adds what the event worker may have written (a
+ * fate). The TTL is a month ahead, as the worker writes it.
  */
 export async function writeEmailMark(
   job: AutoreplyJob['job'],
-  mark: { claimedAt: Date; sentAt?: Date },
+  mark: { claimedAt: Date; sentAt?: Date; more?: Record<string, unknown> },
 ): Promise<void> {
   const { documents } = await localStore();
   await documents.send(
@@ -123,6 +124,7 @@ export async function writeEmailMark(
           ? { sentAt: mark.sentAt.toISOString(), sesMessageId: `ses-${unique()}` }
           : {}),
         expiresAt: Math.floor(Date.now() / 1000) + 30 * 86_400,
+        ...mark.more,
       },
     }),
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ccTroubles,
   clockWords,
   emailLines,
   fateWords,
@@ -14,7 +15,7 @@ const at = '2026-11-26T12:04:00.000Z';
 const outcome = (
   status: EmailOutcome['status'],
   bounceType: EmailOutcome['bounceType'] = null,
-): EmailOutcome => ({ status, at, bounceType });
+): EmailOutcome => ({ status, at, bounceType, recipients: [] });
 
 describe('what became of an email, in words (docs/dashboard.md#a-submission)', () => {
   it('says every status in words', () => {
@@ -89,5 +90,42 @@ describe('what became of an email, in words (docs/dashboard.md#a-submission)', (
   it('says why an address is on the suppression list', () => {
     expect(suppressionWhy({ reason: 'bounce' })).toBe('Bounced: the address does not exist');
     expect(suppressionWhy({ reason: 'complaint' })).toBe('Complained: marked an email as spam');
+  });
+});
+
+describe("a Cc's trouble, in words", () => {
+  const recipient = (
+    email: string,
+    status: EmailOutcome['recipients'][number]['status'],
+    bounceType: EmailOutcome['bounceType'] = null,
+  ) => ({ email, status, at, bounceType });
+
+  it('names each Cc that bounced or complained, never the To, nor one that is fine', () => {
+    const email: EmailOutcome = {
+      ...outcome('delivered'),
+      recipients: [
+        recipient('to@example.com', 'delivered'),
+        recipient('gone@example.com', 'bounced', 'Permanent'),
+        recipient('full@example.com', 'bounced', 'Transient'),
+        recipient('odd@example.com', 'bounced', 'Undetermined'),
+        recipient('angry@example.com', 'complained'),
+        recipient('fine@example.com', 'delivered'),
+        recipient('waiting@example.com', 'sent'),
+      ],
+    };
+    expect(ccTroubles(email)).toEqual([
+      "Not delivered to gone@example.com (the address does not exist), so no more emails go to it from this team's forms",
+      'Not delivered to full@example.com for now (the mailbox could not take it)',
+      'Not delivered to odd@example.com (the receiving server did not say why)',
+      "angry@example.com marked it as spam, so no more emails go to it from this team's forms",
+    ]);
+    // The To's own bounce is the email's status, said on its line.
+    expect(
+      ccTroubles({
+        ...outcome('bounced', 'Permanent'),
+        recipients: [recipient('to@example.com', 'bounced', 'Permanent')],
+      }),
+    ).toEqual([]);
+    expect(ccTroubles(outcome('sent'))).toEqual([]);
   });
 });

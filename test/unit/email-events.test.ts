@@ -49,6 +49,46 @@ describe('SES events read back (the simulator writes them as SES documents them)
     expect(suppresses(transient!)).toBe(false);
   });
 
+  it('each event is about its own recipients: a Delivery about those delivered to, not every destination', () => {
+    const request = {
+      ...sent(['ada@example.com']),
+      Destination: {
+        ToAddresses: ['ada@example.com'],
+        CcAddresses: ['bounce@simulator.amazonses.com'],
+      },
+    };
+    const [send, delivery, bounce] = simulatedEvents(request, 'm-2', now).map((event) =>
+      emailEventOf(event.detail),
+    );
+    expect(send?.recipients).toEqual(['ada@example.com', 'bounce@simulator.amazonses.com']);
+    expect(delivery).toMatchObject({ fate: 'delivered', recipients: ['ada@example.com'] });
+    expect(bounce).toMatchObject({
+      fate: 'bounced',
+      recipients: ['bounce@simulator.amazonses.com'],
+    });
+  });
+
+  it('a delivery delay is about its delayed recipients only', () => {
+    const delay = emailEventOf({
+      eventType: 'DeliveryDelay',
+      mail: {
+        messageId: 'm',
+        timestamp: '2026-11-26T12:00:00.000Z',
+        destination: ['ada@example.com', 'grace@example.com'],
+        tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])),
+      },
+      deliveryDelay: {
+        timestamp: '2026-11-26T12:10:00.000Z',
+        delayedRecipients: [{ emailAddress: 'grace@example.com' }],
+      },
+    });
+    expect(delay).toMatchObject({
+      fate: 'delayed',
+      at: '2026-11-26T12:10:00.000Z',
+      recipients: ['grace@example.com'],
+    });
+  });
+
   it('nothing without a configuration set (as SES: no events)', () => {
     expect(
       simulatedEvents(
