@@ -162,14 +162,7 @@ export class Storage extends Construct {
    * only counts requests cannot change a form, a key or a team.
    */
   grantRateCounting(fn: ServiceFunction): void {
-    fn.addEnvironment('TABLE_NAME', this.table.tableName);
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
-        resources: [this.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
-      }),
-    );
+    this.grantOnLeadingKeys(fn, ['dynamodb:UpdateItem'], ['RATE#*']);
   }
 
   /**
@@ -180,22 +173,15 @@ export class Storage extends Construct {
    * partitions only: no form, submission or rate window.
    */
   grantCallerRecords(fn: ServiceFunction): void {
-    fn.addEnvironment('TABLE_NAME', this.table.tableName);
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: [
-          'dynamodb:PutItem',
-          'dynamodb:UpdateItem',
-          'dynamodb:DeleteItem',
-          'dynamodb:ConditionCheckItem',
-        ],
-        resources: [this.table.tableArn],
-        conditions: {
-          'ForAllValues:StringLike': {
-            'dynamodb:LeadingKeys': ['APIKEY#*', 'TEAM#*', 'MEMBERSHIP#*'],
-          },
-        },
-      }),
+    this.grantOnLeadingKeys(
+      fn,
+      [
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:ConditionCheckItem',
+      ],
+      ['APIKEY#*', 'TEAM#*', 'MEMBERSHIP#*'],
     );
   }
 
@@ -205,12 +191,17 @@ export class Storage extends Construct {
    * that could read, delete or touch a key, a team or a rate window.
    */
   grantFormUpdates(fn: ServiceFunction): void {
+    this.grantOnLeadingKeys(fn, ['dynamodb:UpdateItem'], ['FORM#*']);
+  }
+
+  /** `actions` on the table's items whose partition key matches one of `prefixes` only. */
+  private grantOnLeadingKeys(fn: ServiceFunction, actions: string[], prefixes: string[]): void {
     fn.addEnvironment('TABLE_NAME', this.table.tableName);
     fn.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
+        actions,
         resources: [this.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FORM#*'] } },
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes } },
       }),
     );
   }
