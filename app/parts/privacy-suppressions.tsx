@@ -9,6 +9,7 @@ import { Confirm } from './confirm.tsx';
 import { Loading, Outcome } from './feedback.tsx';
 import { Link } from './link.tsx';
 import { Alert, Listing } from './listing.tsx';
+import { MoreButton } from './more-button.tsx';
 
 /**
  * The team's suppression list, for owners (GET /v1/team/suppressions,
@@ -58,24 +59,18 @@ export function PrivacySuppressions() {
         </Listing>
       )}
       {next && (
-        <button
-          type="button"
-          class="quiet"
-          disabled={action.busy}
-          onClick={async () => {
-            const page = await action.run(() =>
-              call('listSuppressions', { query: { cursor: next } }),
-            );
-            if (page) {
-              setMore((shown) => ({
-                suppressions: [...(shown?.suppressions ?? []), ...page.suppressions],
-                next: page.next,
-              }));
-            }
-          }}
-        >
-          More addresses
-        </button>
+        <MoreButton
+          label="More addresses"
+          next={next}
+          action={action}
+          load={(cursor) => call('listSuppressions', { query: { cursor } })}
+          onPage={(page) =>
+            setMore((shown) => ({
+              suppressions: [...(shown?.suppressions ?? []), ...page.suppressions],
+              next: page.next,
+            }))
+          }
+        />
       )}
       {lifting && (
         <Confirm

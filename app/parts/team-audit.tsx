@@ -6,6 +6,7 @@ import type { AuditEvent, Member } from '../model.ts';
 import { When } from '../time.tsx';
 import { Loading, Outcome } from './feedback.tsx';
 import { Alert, Listing } from './listing.tsx';
+import { MoreButton } from './more-button.tsx';
 import { TeamSection } from './team-section.tsx';
 
 /**
@@ -59,24 +60,18 @@ export function TeamAudit(props: { members: readonly Member[] | undefined; selfI
         </Listing>
       )}
       {next && (
-        <button
-          type="button"
-          class="quiet"
-          disabled={action.busy}
-          onClick={async () => {
-            const page = await action.run(() =>
-              call('listAuditEvents', { query: { cursor: next } }),
-            );
-            if (page) {
-              setOlder((shown) => ({
-                events: [...(shown?.events ?? []), ...page.events],
-                next: page.next,
-              }));
-            }
-          }}
-        >
-          Older events
-        </button>
+        <MoreButton
+          label="Older events"
+          next={next}
+          action={action}
+          load={(cursor) => call('listAuditEvents', { query: { cursor } })}
+          onPage={(page) =>
+            setOlder((shown) => ({
+              events: [...(shown?.events ?? []), ...page.events],
+              next: page.next,
+            }))
+          }
+        />
       )}
     </TeamSection>
   );
