@@ -4,9 +4,12 @@
  * complaints apart and pauses only it, never the whole account.
  */
 
+/** Every team's tenant name starts so: the IAM grants name the teams' tenants by it. */
+export const TEAM_TENANT_PREFIX = 'team-';
+
 /** SES tenant names: up to 64 of letters, digits, `-` and `_`. */
 export function tenantNameOf(teamId: string): string {
-  return `team-${teamId.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 64);
+  return `${TEAM_TENANT_PREFIX}${teamId.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 64);
 }
 
 /**

@@ -33,6 +33,8 @@ async function record(message: SQSRecord): Promise<void> {
       event.recipients.map((address) =>
         suppress(teamId, {
           email: address.trim().toLowerCase(),
+          // SES lifts its own entry only by this exact spelling (docs/delivery.md#suppressed-addresses).
+          sesAddress: address,
           reason,
           bounceType: event.bounceType,
           at: event.at,

@@ -7,7 +7,14 @@ import { getItem, itemsWithPrefix } from './table.ts';
 
 /** One address the team's forms no longer email (docs/delivery.md#suppressed-addresses). */
 export interface Suppression {
+  /** Lower-cased, as the list shows it. */
   email: string;
+  /**
+   * The address exactly as SES's event gave it: SES keeps its own (tenant)
+   * suppression entry case-preserved and lifts it only by that exact spelling.
+   * Absent on entries made before it was kept (the lift then sends `email`).
+   */
+  sesAddress?: string;
   reason: 'bounce' | 'complaint';
   bounceType?: BounceType;
   /** When SES reported it. */
@@ -49,8 +56,11 @@ export async function listSuppressions(teamId: string): Promise<Suppression[]> {
   return items.map((item) => stripPlumbing<Suppression>(item));
 }
 
-/** Lifts an entry; false when the address was not on the list. */
-export async function liftSuppression(teamId: string, email: string): Promise<boolean> {
+/** Lifts an entry: the entry lifted, or undefined when the address was not on the list. */
+export async function liftSuppression(
+  teamId: string,
+  email: string,
+): Promise<Suppression | undefined> {
   const { Attributes } = await documents.send(
     new DeleteCommand({
       TableName: config.tableName,
@@ -58,5 +68,5 @@ export async function liftSuppression(teamId: string, email: string): Promise<bo
       ReturnValues: 'ALL_OLD',
     }),
   );
-  return Attributes !== undefined;
+  return Attributes && stripPlumbing<Suppression>(Attributes);
 }
