@@ -21,3 +21,12 @@ export const TENANT_REPUTATION_POLICY = 'standard';
 
 export const reputationPolicyArn = (partition: string, region: string) =>
   `arn:${partition}:ses:${region}:aws:reputation-policy/${TENANT_REPUTATION_POLICY}`;
+
+/**
+ * Whether SES's `Tenant.SendingStatus` (GetTenant) says the tenant itself is
+ * paused: `DISABLED`. `ENABLED` and `REINSTATED` (sending again after a
+ * pause) send; so a `SendingPausedException` for a tenant whose status is
+ * not `DISABLED` came from a pause of the account or the configuration set.
+ */
+export const tenantIsPaused = (sendingStatus: string | undefined): boolean =>
+  sendingStatus === 'DISABLED';

@@ -29,10 +29,12 @@ export interface LocalTenant {
 
 /** A call the emulator recorded, for tests to see what was asked of SES. */
 export interface RecordedCall {
-  operation: 'GetTenant' | 'DeleteSuppressedDestination';
+  operation: 'GetTenant' | 'DeleteSuppressedDestination' | 'SendEmail';
   at: string;
   TenantName?: string;
   EmailAddress?: string;
+  /** A refused SendEmail: the error SES answered (sends it accepts are not recorded). */
+  refused?: string;
 }
 
 /** The part of a simulated SES event (ses-simulator.ts) a tenant's suppression list learns from. */
@@ -93,6 +95,13 @@ export class LocalTenants {
    * reputation; a test pauses it with `POST /tenants/{name}/sending`).
    */
   refusesSend(name: string | undefined): SesAnswer | undefined {
+    const refusal = this.refusal(name);
+    if (refusal)
+      this.record({ operation: 'SendEmail', TenantName: name, refused: refusal.errorType });
+    return refusal;
+  }
+
+  private refusal(name: string | undefined): SesAnswer | undefined {
     if (this.accountSending === 'DISABLED') {
       return error(400, 'SendingPausedException', 'Sending is paused for this account');
     }
