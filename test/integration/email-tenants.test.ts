@@ -41,6 +41,7 @@ async function teamItem(teamId: string) {
 interface Call {
   operation: string;
   TenantName?: string;
+  refused?: string;
 }
 const calls = async (): Promise<Call[]> =>
   ((await (await fetch(new URL('/calls', stack().mailUrl))).json()) as { calls: Call[] }).calls;
@@ -177,7 +178,10 @@ describe('a team’s SES tenant', () => {
       await eventually(
         async () => ({
           refused: (await calls()).some(
-            (call) => call.operation === 'SendEmail' && call.TenantName === name,
+            (call) =>
+              call.operation === 'SendEmail' &&
+              call.TenantName === name &&
+              call.refused !== undefined,
           ),
           claim: await emailMark(form.id, submissionId),
         }),

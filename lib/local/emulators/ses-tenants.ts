@@ -7,8 +7,8 @@
  * refused as SES refuses it. Each tenant with tenant-scoped suppression keeps
  * the addresses the simulated events bounced or complained (case preserved,
  * as SES keeps them), and DeleteSuppressedDestination lifts one by its exact
- * spelling; the GetTenant and DeleteSuppressedDestination calls are recorded
- * (`GET /calls`). The whole account's sending can be paused, as SES or an
+ * spelling; the GetTenant, DeleteSuppressedDestination and SendEmail calls
+ * are recorded (`GET /calls`, the newest 1,000). The whole account's sending can be paused, as SES or an
  * operator pauses an account (`POST /account/sending`), and an operation made
  * to fail as an SES that cannot be reached (`POST /faults`).
  */
@@ -33,9 +33,17 @@ export interface RecordedCall {
   at: string;
   TenantName?: string;
   EmailAddress?: string;
-  /** A refused SendEmail: the error SES answered (sends it accepts are not recorded). */
+  /** A refused SendEmail: the error SES answered. */
   refused?: string;
+  /** An accepted SendEmail: what it was sent with, for tests of the tracking it carries. */
+  MessageId?: string;
+  ConfigurationSetName?: string;
+  EmailTags?: { Name: string; Value: string }[];
+  ToAddresses?: string[];
 }
+
+/** Calls kept for `GET /calls`: the newest, so a long `npm run dev` does not grow without end. */
+const KEPT_CALLS = 1000;
 
 /** The part of a simulated SES event (ses-simulator.ts) a tenant's suppression list learns from. */
 interface SuppressingEvent {
@@ -200,8 +208,23 @@ export class LocalTenants {
     return undefined;
   }
 
+  /** A SendEmail SES accepted, with the configuration set and tags it carried. */
+  noteAccepted(messageId: string, request: Record<string, unknown>): void {
+    const destination = request.Destination as { ToAddresses?: string[] } | undefined;
+    this.record({
+      operation: 'SendEmail',
+      MessageId: messageId,
+      TenantName: typeof request.TenantName === 'string' ? request.TenantName : undefined,
+      ConfigurationSetName:
+        typeof request.ConfigurationSetName === 'string' ? request.ConfigurationSetName : undefined,
+      EmailTags: request.EmailTags as RecordedCall['EmailTags'],
+      ToAddresses: destination?.ToAddresses,
+    });
+  }
+
   private record(call: Omit<RecordedCall, 'at'>): void {
     this.recorded.push({ ...call, at: new Date().toISOString() });
+    if (this.recorded.length > KEPT_CALLS) this.recorded.shift();
   }
 
   /** DeleteSuppressedDestination: the exact spelling only, as SES matches it. */

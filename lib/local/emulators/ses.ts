@@ -147,6 +147,10 @@ function startFront(port: number, innerUrl: string, options: SesOptions): Promis
         redirect: 'manual',
       });
       const answered = Buffer.from(await answer.arrayBuffer());
+      if (request.method === 'POST' && path === SEND_EMAIL && answer.ok) {
+        const { MessageId } = JSON.parse(answered.toString('utf8')) as { MessageId: string };
+        tenants.noteAccepted(MessageId, parsed);
+      }
       if (
         options.onEvents &&
         request.method === 'POST' &&
