@@ -299,7 +299,8 @@ describe('lifting an address lifts SES’s own entry too (the team’s tenant li
       (found) => found !== undefined,
     );
     // Kept as SES's event spelled it, beside the folded address the list shows.
-    expect(entry).toMatchObject({ email: spelled.toLowerCase(), sesAddress: spelled });
+    expect(entry).toMatchObject({ email: spelled.toLowerCase() });
+    expect([...((entry?.sesAddresses as Set<string> | undefined) ?? [])]).toEqual([spelled]);
     const tenant = await eventually(
       () => tenantOf(form.teamId),
       (found) => (found?.suppressed.length ?? 0) > 0,
@@ -319,6 +320,33 @@ describe('lifting an address lifts SES’s own entry too (the team’s tenant li
     expect(await liftsOf(spelled)).toEqual([
       expect.objectContaining({ TenantName: `team-${form.teamId}`, EmailAddress: spelled }),
     ]);
+    expect((await tenantOf(form.teamId))?.suppressed).toEqual([]);
+  });
+
+  it('two spellings of one mailbox SES suppressed apart (To and Cc of one notification): the lift sends each', async () => {
+    const label = unique();
+    const to = `Bounce+To${label}@simulator.amazonses.com`;
+    const cc = `Bounce+Cc${label}@simulator.amazonses.com`;
+    const form = await newForm('pro', { notifyEmail: to, notifyCc: [cc] });
+    await post(form, { message: 'one' });
+    // One entry for the mailbox (+tags folded), both spellings on it and on SES's list.
+    const entry = await eventually(
+      () => suppression(form.teamId, to),
+      (found) => (found?.sesAddresses as Set<string> | undefined)?.size === 2,
+    );
+    expect([...((entry?.sesAddresses as Set<string> | undefined) ?? [])].sort()).toEqual(
+      [cc, to].sort(),
+    );
+    await eventually(
+      () => tenantOf(form.teamId),
+      (found) => found?.suppressed.length === 2,
+    );
+    const lifted = await api('DELETE', `/v1/team/suppressions/${encodeURIComponent(to)}`, {
+      key: form.apiKey,
+    });
+    expect(lifted.status, lifted.text).toBe(200);
+    expect(await liftsOf(to)).toHaveLength(1);
+    expect(await liftsOf(cc)).toHaveLength(1);
     expect((await tenantOf(form.teamId))?.suppressed).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ import { json } from '#http/respond.ts';
 import { requireOwner } from '#http/team/require-owner.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
-import { liftSuppression, type Suppression } from '#store/suppressions.ts';
+import { liftSuppression, type StoredSuppression } from '#store/suppressions.ts';
 
 /**
  * `DELETE /v1/team/suppressions/{email}` (owners): the team's forms email the
@@ -40,18 +40,25 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
 });
 
 /**
- * SES's own entry for the address, on the team's tenant list (tenants are made
- * with tenant-scoped suppression), goes too, by the exact spelling SES gave.
+ * SES's own entries for the address, on the team's tenant list (tenants are made
+ * with tenant-scoped suppression), go too, by each exact spelling SES gave.
  * Our entry is already lifted: an SES that fails is logged and counted, and the
  * lift still answers 200 (docs/delivery.md#suppressed-addresses says why).
  */
-async function liftAtSes(entry: Suppression, tenantName: string | undefined): Promise<void> {
+async function liftAtSes(entry: StoredSuppression, tenantName: string | undefined): Promise<void> {
   if (!config.sesTenants || !tenantName) return;
-  try {
-    await liftSesSuppression(entry.sesAddress ?? entry.email, tenantName);
-  } catch (error) {
-    count('SesSuppressionNotLifted');
-    log.warn('suppression lifted here, not at SES', { tenantName, ...errorFields(error) });
+  const spellings = entry.sesAddresses.length > 0 ? entry.sesAddresses : [entry.email];
+  // At once: a few spellings at most (MAX_SES_SPELLINGS), each bounded by the client's timeout.
+  const failed = (
+    await Promise.allSettled(spellings.map((address) => liftSesSuppression(address, tenantName)))
+  ).filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed.length > 0) {
+    count('SesSuppressionNotLifted', failed.length);
+    log.warn('suppression lifted here, not at SES', {
+      tenantName,
+      failed: failed.length,
+      ...errorFields(failed[0]!.reason),
+    });
   }
 }
 
