@@ -29,6 +29,8 @@ export type Access =
   | 'email:send'
   /** Create the teams' SES tenants, associate the identity and configuration set, set their reputation policy. */
   | 'email:tenants'
+  /** Take an address off a team tenant's SES suppression list (docs/delivery.md#suppressed-addresses). */
+  | 'email:liftSuppressions'
   /**
    * What authenticating a caller writes (docs/architecture.md#permissions-and-bundles):
    * an API key's day of use and its listing, a session's last use, an orphan key's

@@ -62,7 +62,11 @@ export type MetricName =
   /** Emails SES refused because it paused the team's tenant (retried, then kept in the DLQ). */
   | 'EmailPaused'
   /** Emails sent without the team's SES tenant, which could not be made ready. */
-  | 'EmailTenantUnready';
+  | 'EmailTenantUnready'
+  /** SES refused a send as paused, and not because the team's own tenant is (the account or the configuration set, or unknown). */
+  | 'EmailSendingPaused'
+  /** Suppressions lifted from the team's list whose SES tenant entry could not be lifted (SES failed). */
+  | 'SesSuppressionNotLifted';
 
 /**
  * The dimension names each metric is counted with, besides `service`: the
@@ -92,6 +96,8 @@ export const METRIC_DIMENSIONS = {
   EmailSuppressed: ['kind'],
   EmailPaused: [],
   EmailTenantUnready: [],
+  EmailSendingPaused: [],
+  SesSuppressionNotLifted: [],
 } as const satisfies Record<MetricName, readonly string[]>;
 
 /** The dimensions `name` is counted with: exactly its declared names. */

@@ -552,7 +552,14 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v1/team/suppressions/{email}',
     handler: 'http/privacy/lift-suppression.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'secrets:keyedHash'],
+    // SES's own entry for the address goes too, from the team's tenant list.
+    access: [
+      ...MANAGEMENT_ACCESS,
+      'table:read',
+      'table:write',
+      'secrets:keyedHash',
+      'email:liftSuppressions',
+    ],
     summary:
       'Takes an address off the suppression list: the team’s forms email it again (owners only).',
   },

@@ -83,6 +83,7 @@ export class FormServiceStack extends Stack {
       this,
       'Email',
       sendingDomain?.domain || settings.sesIdentity || settings.emailSenderAddress.split('@')[1]!,
+      { sesTenants: settings.sesTenants },
     );
     let scheduling: Scheduling | undefined;
     let keyedHashSecret: KeyedHashSecret | undefined;

@@ -65,3 +65,9 @@ export async function ensureTenant(
     }),
   );
 }
+
+/** The tenant's `SendingStatus` as SES's GetTenant says it (`ENABLED`, `REINSTATED`, `DISABLED`). */
+export async function tenantSendingStatus(tenantName: string): Promise<string | undefined> {
+  const { Tenant } = await ses.send(new GetTenantCommand({ TenantName: tenantName }));
+  return Tenant?.SendingStatus;
+}

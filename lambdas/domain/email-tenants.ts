@@ -4,9 +4,12 @@
  * complaints apart and pauses only it, never the whole account.
  */
 
+/** Every team's tenant name starts so: the IAM grants name the teams' tenants by it. */
+export const TEAM_TENANT_PREFIX = 'team-';
+
 /** SES tenant names: up to 64 of letters, digits, `-` and `_`. */
 export function tenantNameOf(teamId: string): string {
-  return `team-${teamId.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 64);
+  return `${TEAM_TENANT_PREFIX}${teamId.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 64);
 }
 
 /**
@@ -18,3 +21,12 @@ export const TENANT_REPUTATION_POLICY = 'standard';
 
 export const reputationPolicyArn = (partition: string, region: string) =>
   `arn:${partition}:ses:${region}:aws:reputation-policy/${TENANT_REPUTATION_POLICY}`;
+
+/**
+ * Whether SES's `Tenant.SendingStatus` (GetTenant) says the tenant itself is
+ * paused: `DISABLED`. `ENABLED` and `REINSTATED` (sending again after a
+ * pause) send; so a `SendingPausedException` for a tenant whose status is
+ * not `DISABLED` came from a pause of the account or the configuration set.
+ */
+export const tenantIsPaused = (sendingStatus: string | undefined): boolean =>
+  sendingStatus === 'DISABLED';

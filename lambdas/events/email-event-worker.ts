@@ -31,14 +31,19 @@ async function record(message: SQSRecord): Promise<void> {
     const reason = event.fate === 'complained' ? 'complaint' : 'bounce';
     await Promise.all(
       event.recipients.map((address) =>
-        suppress(teamId, {
-          email: address.trim().toLowerCase(),
-          reason,
-          bounceType: event.bounceType,
-          at: event.at,
-          formId,
-          submissionId,
-        }),
+        suppress(
+          teamId,
+          {
+            email: address.trim().toLowerCase(),
+            reason,
+            bounceType: event.bounceType,
+            at: event.at,
+            formId,
+            submissionId,
+          },
+          // SES lifts its own entry only by this exact spelling (docs/delivery.md#suppressed-addresses).
+          address,
+        ),
       ),
     );
     count('AddressSuppressed', event.recipients.length, { reason });

@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { classifySendError, sendEmail } from '#aws/email.ts';
-import { ensureTenant } from '#aws/email-tenants.ts';
+import { ensureTenant, tenantSendingStatus } from '#aws/email-tenants.ts';
 import { config } from '#config';
 import type { EmailJob } from '#domain/delivery-channels.ts';
 import { sesTags, suppressionAddress } from '#domain/email-events.ts';
@@ -11,7 +11,7 @@ import {
   ownerNotification,
   submitterAddress,
 } from '#domain/email-messages.ts';
-import { tenantNameOf } from '#domain/email-tenants.ts';
+import { tenantIsPaused, tenantNameOf } from '#domain/email-tenants.ts';
 import { mailboxOf } from '#domain/mailbox.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { errorFields, log } from '#log';
@@ -142,11 +142,8 @@ async function send(record: SQSRecord): Promise<void> {
       ({ messageId } = await send(again));
     }
   } catch (error) {
-    if (tenantName && (error as { name?: unknown })?.name === 'SendingPausedException') {
-      // SES paused this team's tenant for its reputation: the owner is told (GET /v1/team),
-      // the operator by the EmailTenantPaused alarm.
-      count('EmailPaused');
-      await setTeamEmailPaused(teamId, new Date().toISOString()).catch(() => false);
+    if ((error as { name?: unknown })?.name === 'SendingPausedException') {
+      await notePause(teamId, tenantName, job);
     }
     if (classifySendError(error) === 'permanent') {
       count('EmailRejected', 1, { kind: job.kind });
@@ -179,6 +176,41 @@ async function send(record: SQSRecord): Promise<void> {
   } catch (error) {
     log.error('email sent but not marked sent', { ...job, messageId, ...errorFields(error) });
   }
+}
+
+/**
+ * SES refused a send as paused. SES names every pause so (the account, the
+ * configuration set, the tenant), so the tenant's own status decides: the team
+ * is marked paused (the owner sees it in GET /v1/team, the operator gets the
+ * EmailTenantPaused alarm) only when GetTenant says its tenant is `DISABLED`.
+ * Any other pause, or a status SES would not give, is the whole sending's:
+ * counted as EmailSendingPaused (its own alarm), no team marked
+ * (docs/delivery.md#one-team-cannot-pause-everyones-mail).
+ */
+async function notePause(
+  teamId: string,
+  tenantName: string | undefined,
+  job: EmailJob,
+): Promise<void> {
+  let status: string | undefined;
+  if (tenantName) {
+    try {
+      status = await tenantSendingStatus(tenantName);
+    } catch (error) {
+      log.warn('SES tenant status not read after a paused send', { ...job, ...errorFields(error) });
+    }
+  }
+  if (tenantIsPaused(status)) {
+    count('EmailPaused');
+    await setTeamEmailPaused(teamId, new Date().toISOString()).catch(() => false);
+    return;
+  }
+  count('EmailSendingPaused');
+  log.warn('SES paused sending beyond the team’s tenant', {
+    ...job,
+    tenantName,
+    tenantStatus: status,
+  });
 }
 
 /**

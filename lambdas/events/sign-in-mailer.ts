@@ -34,6 +34,9 @@ async function handle(record: SQSRecord): Promise<void> {
   else await mail(message);
 }
 
+/** The SES tags of every sign-in email: its kind, nothing that names a form or a person. */
+export const SIGN_IN_TAGS = [{ Name: 'kind', Value: 'signin' }];
+
 function addressHash(email: string) {
   return { address: createHash('sha256').update(email).digest('hex').slice(0, 16) };
 }
@@ -83,7 +86,14 @@ async function mail(job: SignInJob): Promise<void> {
     teamNames: teams.map((team) => team.name),
   });
   try {
-    await sendEmail(message, { address: config.emailSenderAddress });
+    // With the stack's configuration set, so its reputation metrics and alarms count the
+    // sign-in mail too (docs/operations.md#alarms). Tagged `kind=signin` alone: no form or
+    // submission to record a fate on, so the event worker skips its events.
+    await sendEmail(
+      message,
+      { address: config.emailSenderAddress },
+      { configurationSet: config.emailConfigurationSet, tags: SIGN_IN_TAGS },
+    );
   } catch (error) {
     if (classifySendError(error) === 'permanent') {
       log.warn('sign-in email refused by SES', { ...who, ...errorFields(error) });

@@ -58,6 +58,8 @@ const GRANTS = {
   'email:send': (fn, { email }) => email.grantSend(fn),
   /** Make the teams' SES tenants and send as them (tenant actions on tenants of the account only). */
   'email:tenants': (fn, { email }) => email.grantTenants(fn),
+  /** Remove an address from a team tenant's SES suppression list (DeleteSuppressedDestination on the teams' tenants only). */
+  'email:liftSuppressions': (fn, { email }) => email.grantSuppressionLifts(fn),
   /** Count requests in rate-limit windows: UpdateItem on `RATE#` items only. */
   'rateLimits:count': (fn, { storage }) => storage.grantRateCounting(fn),
   /** Writes of caller authentication, on `APIKEY#`, `TEAM#` and `MEMBERSHIP#` items only. */

@@ -2,8 +2,14 @@ import { Stack, Validations } from 'aws-cdk-lib';
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
+import {
+  type CfnConfigurationSet,
+  ConfigurationSet,
+  EmailSendingEvent,
+  EventDestination,
+} from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
+import { TEAM_TENANT_PREFIX } from '#domain/email-tenants.ts';
 import { wildcardResourceFinding } from './nag-finding.ts';
 import type { ServiceQueue } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
@@ -32,13 +38,30 @@ export class EmailSending extends Construct {
   readonly identity: string;
   readonly configurationSet: ConfigurationSet;
 
-  constructor(scope: Construct, id: string, identity: string) {
+  constructor(
+    scope: Construct,
+    id: string,
+    identity: string,
+    options: { sesTenants: boolean } = { sesTenants: true },
+  ) {
     super(scope, id);
     this.identity = identity;
     this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
       // Bounce and complaint rates of this deployment's mail, besides the account's.
       reputationMetrics: true,
     });
+    if (!options.sesTenants) {
+      // Without tenants every team shares SES's account-level list: one team's complaint
+      // would have SES drop every other team's mail to that address. The set overrides
+      // the account's suppression with no reasons, so SES neither records nor drops this
+      // stack's mail by that list; the teams' own lists decide
+      // (docs/delivery.md#suppressed-addresses). With tenants, each tenant's own list
+      // (tenant-scoped suppression) does that, and the set leaves it alone.
+      (this.configurationSet.node.defaultChild as CfnConfigurationSet).addPropertyOverride(
+        'SuppressionOptions.SuppressedReasons',
+        [],
+      );
+    }
     // SES publishes to the default bus only.
     this.configurationSet.addEventDestination('ToEventBridge', {
       destination: EventDestination.eventBus(
@@ -113,6 +136,32 @@ export class EmailSending extends Construct {
           'SES-managed reputation policies (none, standard, strict) are AWS-owned ARNs; only UpdateReputationEntityPolicy is allowed on them.',
       },
     );
+  }
+
+  /**
+   * Lifting an address (docs/delivery.md#suppressed-addresses): SES's own entry
+   * goes from the team's tenant list. DeleteSuppressedDestination takes the
+   * tenant as its resource (the service authorization reference: resource type
+   * `tenant`, optional; without it the account-level list, which needs `*` and
+   * is never asked for), so the grant names the teams' tenants (`team-…`) only.
+   */
+  grantSuppressionLifts(fn: ServiceFunction): void {
+    const teamTenants = Stack.of(this).formatArn({
+      service: 'ses',
+      resource: 'tenant',
+      resourceName: `${TEAM_TENANT_PREFIX}*`,
+    });
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:DeleteSuppressedDestination'],
+        resources: [teamTenants],
+      }),
+    );
+    Validations.of(fn.role).acknowledge({
+      id: wildcardResourceFinding(this, teamTenants),
+      reason:
+        'One SES tenant per team, named at run time; the route lifts an address from the caller team’s tenant list only (DeleteSuppressedDestination).',
+    });
   }
 
   /** The configuration set's events to `queue`, retried by EventBridge, then to its dead-letter queue. */

@@ -103,14 +103,20 @@ export function searchProductMetric(name: MetricName, label: string): MathExpres
   });
 }
 
-/** SES's reputation rates of one configuration set (its `reputationMetrics` on). */
-function sesReputationMetrics(configurationSetName: string) {
+/**
+ * SES's reputation rates of one configuration set (its `reputationMetrics`
+ * on), or, with none named, the account's own (no dimension): every email of
+ * the account, the sign-in mail and other senders' included.
+ */
+function sesReputationMetrics(configurationSetName?: string) {
   // No label: a labelled metric renders as metric math, and the alarm reads plainer without.
   const metric = (metricName: string) =>
     new Metric({
       namespace: 'AWS/SES',
       metricName,
-      dimensionsMap: { 'ses:configuration-set': configurationSetName },
+      dimensionsMap: configurationSetName
+        ? { 'ses:configuration-set': configurationSetName }
+        : undefined,
       statistic: 'Maximum',
       period: Duration.hours(1),
     });
@@ -281,10 +287,29 @@ export class Observability extends NestedStack {
         threshold: settings.alarmSesComplaintRatePercent / 100,
       });
     }
+    // The account's own rates, the ones AWS reviews and pauses by: every email of the
+    // account, whatever its configuration set (docs/operations.md#alarms).
+    const account = sesReputationMetrics();
+    this.alarm('SesAccountBounceRate', {
+      description: `SES bounce rate of the whole account > ${settings.alarmSesBounceRatePercent} % (AWS reviews it at 5 %, may pause it at 10 %)`,
+      metric: account.bounceRate,
+      threshold: settings.alarmSesBounceRatePercent / 100,
+    });
+    this.alarm('SesAccountComplaintRate', {
+      description: `SES complaint rate of the whole account > ${settings.alarmSesComplaintRatePercent} % (AWS reviews it at 0.1 %, may pause it at 0.5 %)`,
+      metric: account.complaintRate,
+      threshold: settings.alarmSesComplaintRatePercent / 100,
+    });
     this.alarm('EmailTenantPaused', {
       description:
         "A team's emails refused because SES paused its tenant (EmailPaused over 5 minutes > 0): docs/delivery.md#one-team-cannot-pause-everyones-mail",
       metric: productMetric('EmailPaused'),
+      threshold: 0,
+    });
+    this.alarm('EmailSendingPaused', {
+      description:
+        'Emails refused because SES paused sending for the account or the configuration set, not one team (EmailSendingPaused over 5 minutes > 0): docs/delivery.md#one-team-cannot-pause-everyones-mail',
+      metric: productMetric('EmailSendingPaused'),
       threshold: 0,
     });
 
@@ -439,27 +464,33 @@ export class Observability extends NestedStack {
               emailMetric('EmailRejected', 'EmailRejected'),
               emailMetric('EmailRetried', 'EmailRetried'),
             ],
-            right: [searchProductMetric('EmailEvent', 'EmailEvent'), productMetric('EmailPaused')],
+            right: [
+              searchProductMetric('EmailEvent', 'EmailEvent'),
+              productMetric('EmailPaused'),
+              productMetric('EmailSendingPaused'),
+            ],
             width,
             height,
           }),
-          ...(props.configurationSetName
-            ? [
-                new GraphWidget({
-                  title: 'SES reputation of this stack’s emails (fraction of 1)',
-                  left: [
+          new GraphWidget({
+            title: 'SES reputation: this stack’s emails and the whole account (fraction of 1)',
+            left: [
+              ...(props.configurationSetName
+                ? [
                     sesReputationMetrics(props.configurationSetName).bounceRate.with({
                       label: 'Bounce rate',
                     }),
                     sesReputationMetrics(props.configurationSetName).complaintRate.with({
                       label: 'Complaint rate',
                     }),
-                  ],
-                  width,
-                  height,
-                }),
-              ]
-            : []),
+                  ]
+                : []),
+              sesReputationMetrics().bounceRate.with({ label: 'Account bounce rate' }),
+              sesReputationMetrics().complaintRate.with({ label: 'Account complaint rate' }),
+            ],
+            width,
+            height,
+          }),
         ],
       ],
     });

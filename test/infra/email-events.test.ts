@@ -78,3 +78,32 @@ describe('the configuration set and its events', () => {
     expect(actions).toContain('dynamodb:UpdateItem');
   });
 });
+
+describe('suppression at SES (docs/delivery.md#suppressed-addresses)', () => {
+  const configurationSet = (target: typeof built) =>
+    Object.values(resourcesOfType(target.template, 'AWS::SES::ConfigurationSet'))[0] as {
+      Properties: Record<string, unknown>;
+    };
+
+  it('with tenants (the default) the configuration set leaves suppression to each tenant’s own list', () => {
+    expect(configurationSet(built).Properties.SuppressionOptions).toBeUndefined();
+  });
+
+  it('sesTenants=false: the configuration set overrides the account-level list with no reasons, so one team’s complaint never has SES drop another team’s mail', () => {
+    const shared = synthesize({ context: { sesTenants: 'false' } });
+    expect(configurationSet(shared).Properties.SuppressionOptions).toEqual({
+      SuppressedReasons: [],
+    });
+  });
+
+  it('the lift route may DeleteSuppressedDestination on the teams’ tenants only, nothing else of SES', () => {
+    const ses = statementsOf(built, 'liftSuppression').filter((s) =>
+      [s.Action].flat().some((a) => String(a).startsWith('ses:')),
+    );
+    expect(ses).toHaveLength(1);
+    expect(ses[0]!.Action).toBe('ses:DeleteSuppressedDestination');
+    const resources = [ses[0]!.Resource].flat();
+    expect(resources).toHaveLength(1);
+    expect(JSON.stringify(resources[0])).toMatch(/:tenant\/team-\*"/);
+  });
+});

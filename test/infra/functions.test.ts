@@ -211,6 +211,8 @@ describe('grants follow the route’s access list, and nothing more', () => {
         scheduler: [`":schedule/",${scheduleGroupName()},"/*"`],
         iam: [ref(scheduling.node.findChild('ExecutionRole'))],
         sqs: built.stack.queues.all().map((q) => ref(q.queue)),
+        // The teams' SES tenants (a lifted address's tenant entry).
+        ses: [':tenant/team-*"'],
       };
       for (const statement of statementsOf(built, name)) {
         for (const action of [statement.Action].flat()) {

@@ -284,8 +284,11 @@ describe('alarms', () => {
   });
 
   it('SES reputation of the stack’s configuration set: bounce rate > 2 %, complaint rate > 0.05 %, and a paused tenant', () => {
-    const bounce = alarms().filter((a) => a.MetricName === 'Reputation.BounceRate');
-    const complaint = alarms().filter((a) => a.MetricName === 'Reputation.ComplaintRate');
+    const ofTheSet = (a: Json) => 'ses:configuration-set' in dimensionsOf(a);
+    const bounce = alarms().filter((a) => a.MetricName === 'Reputation.BounceRate' && ofTheSet(a));
+    const complaint = alarms().filter(
+      (a) => a.MetricName === 'Reputation.ComplaintRate' && ofTheSet(a),
+    );
     expect(bounce).toHaveLength(1);
     expect(complaint).toHaveLength(1);
     expect(bounce[0]).toMatchObject({
@@ -297,6 +300,33 @@ describe('alarms', () => {
     // Scoped to this stack's configuration set (a parameter of the nested stack).
     expect(Object.keys(dimensionsOf(bounce[0]!))).toEqual(['ses:configuration-set']);
     const paused = alarmsOn(METRICS_NAMESPACE, 'EmailPaused', { service: METRICS_SERVICE });
+    expect(paused).toHaveLength(1);
+    expect(paused[0]).toMatchObject({ Threshold: 0, Statistic: 'Sum' });
+  });
+
+  it('SES reputation of the whole account (sign-in mail and every sender of the account): the same thresholds, no dimensions', () => {
+    const account = (metricName: string) =>
+      alarms().filter((a) => a.MetricName === metricName && a.Dimensions === undefined);
+    const bounce = account('Reputation.BounceRate');
+    const complaint = account('Reputation.ComplaintRate');
+    expect(bounce).toHaveLength(1);
+    expect(complaint).toHaveLength(1);
+    expect(bounce[0]).toMatchObject({
+      Namespace: 'AWS/SES',
+      Threshold: 0.02,
+      Statistic: 'Maximum',
+      Period: 3600,
+    });
+    expect(complaint[0]).toMatchObject({
+      Namespace: 'AWS/SES',
+      Threshold: 0.0005,
+      Statistic: 'Maximum',
+      Period: 3600,
+    });
+  });
+
+  it('a pause of the whole sending, not one team’s tenant, alarms on its own (EmailSendingPaused)', () => {
+    const paused = alarmsOn(METRICS_NAMESPACE, 'EmailSendingPaused', { service: METRICS_SERVICE });
     expect(paused).toHaveLength(1);
     expect(paused[0]).toMatchObject({ Threshold: 0, Statistic: 'Sum' });
   });

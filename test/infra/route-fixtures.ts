@@ -99,6 +99,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
     'ses:CreateTenantResourceAssociation',
     'ses:UpdateReputationEntityPolicy',
   ],
+  'email:liftSuppressions': ['ses:DeleteSuppressedDestination'],
   'uploads:read': ['s3:GetObject'],
   'uploads:write': ['s3:PutObject'],
   'uploads:delete': ['s3:DeleteObject'],

@@ -10,7 +10,7 @@ import {
   teamWithOwner,
   verify,
 } from '#test/support/accounts.ts';
-import { api } from '#test/support/api.ts';
+import { api, stack } from '#test/support/api.ts';
 import { emailsTo, eventually } from '#test/support/delivery.ts';
 import { freshVisitor } from '#test/support/submit.ts';
 
@@ -51,6 +51,29 @@ describe('email sign-in', () => {
 
     const again = await verify({ token });
     expect(again.status).toBe(401);
+  });
+
+  it('goes out with the stack’s configuration set, tagged kind=signin alone, as no team’s tenant (the SES emulator records the send)', async () => {
+    const owner = await teamWithOwner();
+    await requestSignIn(owner.email);
+    const { calls } = (await (await fetch(new URL('/calls', stack().mailUrl))).json()) as {
+      calls: {
+        operation: string;
+        ToAddresses?: string[];
+        ConfigurationSetName?: string;
+        EmailTags?: unknown;
+        TenantName?: string;
+      }[];
+    };
+    const sends = calls.filter(
+      (call) => call.operation === 'SendEmail' && call.ToAddresses?.includes(owner.email),
+    );
+    expect(sends).toHaveLength(1);
+    expect(sends[0]).toMatchObject({
+      ConfigurationSetName: 'form-service-local',
+      EmailTags: [{ Name: 'kind', Value: 'signin' }],
+    });
+    expect(sends[0]?.TenantName).toBeUndefined();
   });
 
   it('by code: a wrong code counts; after 5 tries in the hour even the right code fails, the link does not', async () => {

@@ -324,3 +324,110 @@ describe('what the owner sees (issue 33, item 5) and lifting an address', () => 
     });
   });
 });
+
+describe('lifting an address lifts SES’s own entry too (the team’s tenant list)', () => {
+  interface TenantView {
+    TenantName: string;
+    suppressed: { EmailAddress: string; Reason: string }[];
+  }
+  interface Call {
+    operation: string;
+    TenantName?: string;
+    EmailAddress?: string;
+  }
+  const emulator = async <T>(path: string, init?: RequestInit): Promise<T> =>
+    (await (await fetch(new URL(path, stack().mailUrl), init)).json()) as T;
+  const tenantOf = async (teamId: string) =>
+    (await emulator<{ tenants: TenantView[] }>('/tenants')).tenants.find(
+      (tenant) => tenant.TenantName === `team-${teamId}`,
+    );
+  const liftsOf = async (address: string) =>
+    (await emulator<{ calls: Call[] }>('/calls')).calls.filter(
+      (call) => call.operation === 'DeleteSuppressedDestination' && call.EmailAddress === address,
+    );
+
+  /** A notification to a bouncing address with capitals (its domain is saved lower-cased), suppressed by us and by SES. */
+  async function suppressedMixedCase() {
+    const spelled = `Bounce+Case${unique()}@simulator.amazonses.com`;
+    const form = await newForm('pro', { notifyEmail: spelled });
+    await post(form, { message: 'one' });
+    const entry = await eventually(
+      () => suppression(form.teamId, spelled),
+      (found) => found !== undefined,
+    );
+    // Kept as SES's event spelled it, beside the folded address the list shows.
+    expect(entry).toMatchObject({ email: spelled.toLowerCase() });
+    expect([...((entry?.sesAddresses as Set<string> | undefined) ?? [])]).toEqual([spelled]);
+    const tenant = await eventually(
+      () => tenantOf(form.teamId),
+      (found) => (found?.suppressed.length ?? 0) > 0,
+    );
+    expect(tenant?.suppressed).toEqual([{ EmailAddress: spelled, Reason: 'BOUNCE' }]);
+    return { form, spelled };
+  }
+
+  it('DELETE (any case) sends DeleteSuppressedDestination with the team’s TenantName and SES’s exact spelling', async () => {
+    const { form, spelled } = await suppressedMixedCase();
+    const lifted = await api(
+      'DELETE',
+      `/v1/team/suppressions/${encodeURIComponent(spelled.toLowerCase())}`,
+      { key: form.apiKey },
+    );
+    expect(lifted.status, lifted.text).toBe(200);
+    expect(await liftsOf(spelled)).toEqual([
+      expect.objectContaining({ TenantName: `team-${form.teamId}`, EmailAddress: spelled }),
+    ]);
+    expect((await tenantOf(form.teamId))?.suppressed).toEqual([]);
+  });
+
+  it('two spellings of one mailbox SES suppressed apart (To and Cc of one notification): the lift sends each', async () => {
+    const label = unique();
+    const to = `Bounce+To${label}@simulator.amazonses.com`;
+    const cc = `Bounce+Cc${label}@simulator.amazonses.com`;
+    const form = await newForm('pro', { notifyEmail: to, notifyCc: [cc] });
+    await post(form, { message: 'one' });
+    // One entry for the mailbox (+tags folded), both spellings on it and on SES's list.
+    const entry = await eventually(
+      () => suppression(form.teamId, to),
+      (found) => (found?.sesAddresses as Set<string> | undefined)?.size === 2,
+    );
+    expect([...((entry?.sesAddresses as Set<string> | undefined) ?? [])].sort()).toEqual(
+      [cc, to].sort(),
+    );
+    await eventually(
+      () => tenantOf(form.teamId),
+      (found) => found?.suppressed.length === 2,
+    );
+    const lifted = await api('DELETE', `/v1/team/suppressions/${encodeURIComponent(to)}`, {
+      key: form.apiKey,
+    });
+    expect(lifted.status, lifted.text).toBe(200);
+    expect(await liftsOf(to)).toHaveLength(1);
+    expect(await liftsOf(cc)).toHaveLength(1);
+    expect((await tenantOf(form.teamId))?.suppressed).toEqual([]);
+  });
+
+  it('SES cannot be reached (the emulator answers 503): our entry is lifted all the same, 200', async () => {
+    const { form, spelled } = await suppressedMixedCase();
+    const faults = (failing: boolean) =>
+      emulator('/faults', {
+        method: 'POST',
+        body: JSON.stringify({ DeleteSuppressedDestination: failing }),
+      });
+    await faults(true);
+    try {
+      const lifted = await api('DELETE', `/v1/team/suppressions/${encodeURIComponent(spelled)}`, {
+        key: form.apiKey,
+      });
+      expect(lifted.status, lifted.text).toBe(200);
+    } finally {
+      await faults(false);
+    }
+    // Tried (the client's two attempts), and SES's entry stays.
+    expect((await liftsOf(spelled)).length).toBeGreaterThanOrEqual(1);
+    expect((await tenantOf(form.teamId))?.suppressed).toHaveLength(1);
+    expect(
+      (await api('GET', '/v1/team/suppressions', { key: form.apiKey })).body.suppressions,
+    ).toEqual([]);
+  });
+});

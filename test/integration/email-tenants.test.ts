@@ -38,6 +38,27 @@ async function teamItem(teamId: string) {
   return Item;
 }
 
+interface Call {
+  operation: string;
+  TenantName?: string;
+  refused?: string;
+}
+const calls = async (): Promise<Call[]> =>
+  ((await (await fetch(new URL('/calls', stack().mailUrl))).json()) as { calls: Call[] }).calls;
+
+/** The notification's claim mark: present from the worker's claim until it sent or gave it back. */
+async function emailMark(formId: string, submissionId: string) {
+  const { documents } = await localStore();
+  const { Item } = await documents.send(
+    new GetCommand({
+      TableName: stack().tableName,
+      Key: { pk: `FORM#${formId}`, sk: `EMAIL#${submissionId}#notification` },
+      ConsistentRead: true,
+    }),
+  );
+  return Item;
+}
+
 async function post(key: string, message: string) {
   const response = await submit(key, { json: { message }, from: freshVisitor() });
   expect(response.status, response.text).toBe(200);
@@ -133,6 +154,50 @@ describe('a team’s SES tenant', () => {
       () => api('GET', '/v1/team', { key: form.apiKey }),
       (team) => team.body.emailPausedAt === null,
     );
+  });
+
+  it('the whole account paused (SES says SendingPausedException, its tenant ENABLED): the team is not marked paused, the email is held', async () => {
+    const form = await newForm('pro');
+    const name = `team-${form.teamId}`;
+    await post(form.key, 'one');
+    await eventually(
+      async () => (await tenants()).find((tenant) => tenant.TenantName === name)?.sent ?? 0,
+      (sent) => sent >= 1,
+    );
+    const account = (status: string) =>
+      fetch(new URL('/account/sending', stack().mailUrl), {
+        method: 'POST',
+        body: JSON.stringify({ status }),
+      });
+    expect((await account('DISABLED')).status).toBe(200);
+    try {
+      const posted = await submit(form.key, { json: { message: 'two' }, from: freshVisitor() });
+      expect(posted.status, posted.text).toBe(200);
+      const submissionId = posted.body?.submissionId as string;
+      // Refused by SES, then the worker's decision made: it gives its claim back last.
+      await eventually(
+        async () => ({
+          refused: (await calls()).some(
+            (call) =>
+              call.operation === 'SendEmail' &&
+              call.TenantName === name &&
+              call.refused !== undefined,
+          ),
+          claim: await emailMark(form.id, submissionId),
+        }),
+        ({ refused, claim }) => refused && claim === undefined,
+      );
+      expect((await teamItem(form.teamId))?.emailPausedAt).toBeUndefined();
+      expect((await api('GET', '/v1/team', { key: form.apiKey })).body.emailPausedAt).toBeNull();
+      // SES was asked for the tenant's own status, which says it sends.
+      expect(
+        (await calls()).filter(
+          (call) => call.operation === 'GetTenant' && call.TenantName === name,
+        ),
+      ).not.toEqual([]);
+    } finally {
+      await account('ENABLED');
+    }
   });
 
   it('a tenant the team is marked with but SES no longer has is made again, and the email goes out', async () => {

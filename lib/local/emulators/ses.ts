@@ -83,13 +83,31 @@ function startFront(port: number, innerUrl: string, options: SesOptions): Promis
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks);
-      const path = (request.url ?? '/').split('?')[0]!;
+      const [path = '/', search = ''] = (request.url ?? '/').split('?');
       if (request.method === 'GET' && path === '/tenants') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ tenants: tenants.list() }));
         return;
       }
+      if (request.method === 'GET' && path === '/calls') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ calls: tenants.calls() }));
+        return;
+      }
       const parsed = parseJson(body);
+      // Test controls: the whole account paused, an operation failing as an unreachable SES.
+      if (request.method === 'POST' && (path === '/account/sending' || path === '/faults')) {
+        if (path === '/account/sending') {
+          tenants.setAccountSending(parsed.status === 'DISABLED' ? 'DISABLED' : 'ENABLED');
+        } else {
+          for (const [operation, failing] of Object.entries(parsed)) {
+            tenants.setFault(operation, failing === true);
+          }
+        }
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(parsed));
+        return;
+      }
       const sending = /^\/tenants\/([^/]+)\/sending$/.exec(path);
       if (request.method === 'POST' && sending) {
         const status = parsed.status === 'DISABLED' ? 'DISABLED' : 'ENABLED';
@@ -99,9 +117,11 @@ function startFront(port: number, innerUrl: string, options: SesOptions): Promis
         return;
       }
       const own =
-        tenants.answer(request.method ?? 'GET', path, parsed) ??
-        (request.method === 'POST' && path === SEND_EMAIL && typeof parsed.TenantName === 'string'
-          ? tenants.refusesSend(parsed.TenantName)
+        tenants.answer(request.method ?? 'GET', path, parsed, new URLSearchParams(search)) ??
+        (request.method === 'POST' && path === SEND_EMAIL
+          ? tenants.refusesSend(
+              typeof parsed.TenantName === 'string' ? parsed.TenantName : undefined,
+            )
           : undefined);
       if (!own && path === SEND_EMAIL && typeof parsed.TenantName === 'string') {
         tenants.noteSend(parsed.TenantName);
@@ -127,6 +147,10 @@ function startFront(port: number, innerUrl: string, options: SesOptions): Promis
         redirect: 'manual',
       });
       const answered = Buffer.from(await answer.arrayBuffer());
+      if (request.method === 'POST' && path === SEND_EMAIL && answer.ok) {
+        const { MessageId } = JSON.parse(answered.toString('utf8')) as { MessageId: string };
+        tenants.noteAccepted(MessageId, parsed);
+      }
       if (
         options.onEvents &&
         request.method === 'POST' &&
@@ -139,6 +163,7 @@ function startFront(port: number, innerUrl: string, options: SesOptions): Promis
           MessageId,
           new Date(),
         );
+        if (typeof parsed.TenantName === 'string') tenants.noteEvents(parsed.TenantName, events);
         // After the answer, as SES publishes after it accepted: a failed hand-over is the
         // emulator's problem, logged, never the sender's.
         if (events.length > 0) {
