@@ -21,6 +21,8 @@ export interface ExportedSubmission {
 /** The export document, `{ "submissions": [...] }`. */
 export interface PersonExport {
   submissions: ExportedSubmission[];
+  /** The team's suppression entry for the address, kept in the download as the route gave it. */
+  suppressed?: unknown;
 }
 
 /** How many of the person's submissions one form holds. */
@@ -41,7 +43,8 @@ export function exportDocument(body: unknown): PersonExport {
   const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
   const submissions = (value as { submissions?: unknown } | null)?.submissions;
   if (!Array.isArray(submissions)) throw new Error('The export is not the document expected');
-  return { submissions: submissions as ExportedSubmission[] };
+  // The whole document: the download must be the route's, member for member.
+  return { ...(value as object), submissions: submissions as ExportedSubmission[] };
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, 'en');

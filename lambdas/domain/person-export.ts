@@ -40,17 +40,17 @@ export class DocumentTooLarge extends Error {
 /**
  * The document's text, one chunk per batch: the opening before any batch is
  * read, so the first bytes leave at once, and the closing only after the last
- * batch. A failing read, or a document that would pass `maxBytes`, throws
+ * batch, with the members `more` gives then (read last: they are small). A failing read, or a document that would pass `maxBytes`, throws
  * before the closing: what was sent is not valid JSON, so no parser takes a
  * cut document for a whole one (docs/privacy.md#when-an-export-fails).
  */
 export async function* personDocument(
   batches: AsyncIterable<PersonExportBatch>,
   maxBytes: number,
+  more: () => Promise<Record<string, unknown>> = async () => ({}),
 ): AsyncGenerator<string> {
   const opening = '{"submissions":[';
-  const closing = ']}';
-  let bytes = opening.length + closing.length;
+  let bytes = opening.length + 2;
   let first = true;
   yield opening;
   for await (const { formName, submissions } of batches) {
@@ -68,5 +68,29 @@ export async function* personDocument(
     }
     if (chunk) yield chunk;
   }
-  yield closing;
+  const members = Object.entries(await more()).map(
+    ([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`,
+  );
+  yield `]${members.join('')}}`;
+}
+
+/**
+ * What the team's suppression list holds of the person (docs/privacy.md#export-by-email):
+ * their address is kept there, so the export says it; null when it is not on it.
+ */
+export function suppressedView(
+  entry:
+    | {
+        email: string;
+        reason: string;
+        bounceType?: string;
+        at: string;
+        formId: string;
+        submissionId: string;
+      }
+    | undefined,
+) {
+  if (!entry) return null;
+  const { email, reason, bounceType, at, formId, submissionId } = entry;
+  return { email, reason, bounceType: bounceType ?? null, at, formId, submissionId };
 }

@@ -124,6 +124,15 @@ export async function listSuppressions(
   };
 }
 
+/** The team's entry for the mailbox `email` reaches (any spelling), or undefined. */
+export async function findSuppression(
+  teamId: string,
+  email: string,
+): Promise<Suppression | undefined> {
+  const item = await getItem(suppressionKey(teamId, suppressionAddress(email)));
+  return item ? stripPlumbing<Suppression>(item) : undefined;
+}
+
 /** Lifts an entry: the entry lifted, or undefined when the address was not on the list. */
 export async function liftSuppression(
   teamId: string,

@@ -1,6 +1,8 @@
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { suppressionAddress } from '#domain/email-events.ts';
 import { emailHash } from '#domain/email-index.ts';
+import { suppressionKey } from '#store/keys.ts';
 import {
   asMember,
   cookieOf,
@@ -71,11 +73,12 @@ const erase = (email: string, key = world.team.apiKey) =>
   );
 
 const exportOf = (email: string) =>
-  api<{ submissions: { id: string; formId: string; formName: string; files: string[] }[] }>(
-    'GET',
-    `/v1/privacy/submissions?email=${encodeURIComponent(email)}`,
-    { key: world.team.apiKey },
-  );
+  api<{
+    submissions: { id: string; formId: string; formName: string; files: string[] }[];
+    suppressed: Record<string, unknown> | null;
+  }>('GET', `/v1/privacy/submissions?email=${encodeURIComponent(email)}`, {
+    key: world.team.apiKey,
+  });
 
 const stillThere = async (form: TestForm, id: string) =>
   (await api('GET', `/v1/forms/${form.id}/submissions/${id}`, { key: form.apiKey })).status;
@@ -142,6 +145,36 @@ describe('GET /v1/privacy/submissions?email=', () => {
     expect(withFile.formId).toBe(world.forms.byField.id);
     expect(withFile.formName).toMatch(/^Form /);
     expect(withFile.files).toEqual(['cv.txt']);
+  });
+
+  it('ends with the team’s suppression entry of the address’s mailbox (any spelling), null when it is not on the list', async () => {
+    expect((await exportOf(world.person)).body.suppressed).toBeNull();
+    // As the email event worker writes it (lambdas/store/suppressions.ts), for a +tag spelling.
+    const [local, domain] = world.person.split('@');
+    const spelled = `${local}+news@${domain}`.toLowerCase();
+    const entry = {
+      email: spelled,
+      reason: 'complaint',
+      at: '2026-11-26T10:00:00.000Z',
+      formId: world.forms.byField.id,
+      submissionId: world.theirs.byField,
+    };
+    const { documents } = await localStore();
+    await documents.send(
+      new PutCommand({
+        TableName: stack().tableName,
+        Item: {
+          ...suppressionKey(world.team.teamId, suppressionAddress(spelled)),
+          entity: 'suppression',
+          ...entry,
+          sesAddresses: [spelled],
+        },
+      }),
+    );
+    const exported = await exportOf(world.person);
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.body.suppressed).toEqual({ ...entry, bounceType: null });
+    expect(exported.body.submissions).toHaveLength(3);
   });
 
   it('refuses a text that is not an address with 400 invalid_request', async () => {
@@ -219,7 +252,10 @@ describe('POST /v1/privacy/erasures', () => {
     // Idempotent: nothing is left to find.
     const again = await erase(world.person);
     expect(again.body).toEqual({ count: 0, forms: [] });
-    expect((await exportOf(world.person)).body.submissions).toEqual([]);
+    const after = await exportOf(world.person);
+    expect(after.body.submissions).toEqual([]);
+    // The suppression entry stays: it keeps the team's forms from emailing them again.
+    expect(after.body.suppressed).toMatchObject({ reason: 'complaint' });
   });
 
   it('records erase and export in the audit trail by a keyed hash, never the address', async () => {

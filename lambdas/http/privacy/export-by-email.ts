@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { config } from '#config';
-import { type PersonExportBatch, personDocument } from '#domain/person-export.ts';
+import { type PersonExportBatch, personDocument, suppressedView } from '#domain/person-export.ts';
 import { privacyExportQuery } from '#domain/privacy-input.ts';
 import { isKept, keptFrom } from '#domain/retention.ts';
 import { auditByCaller } from '#http/audit-trail.ts';
@@ -8,6 +8,7 @@ import { defineContract } from '#http/contract.ts';
 import { streamingRoute } from '#http/streaming-route.ts';
 import { requireOwner } from '#http/team/require-owner.ts';
 import { getSubmissionsById } from '#store/folder-reads.ts';
+import { findSuppression } from '#store/suppressions.ts';
 import { lookUpPerson, type PersonInForm, slices } from './person-submissions.ts';
 
 /**
@@ -36,7 +37,7 @@ export const contract = defineContract({
     {
       status: 200,
       description:
-        'JSON, streamed, as an attachment: `{ "submissions": [{ formId, formName, id, createdAt, data, meta, files, isSpam, isTest }] }`. A document cut short by a failure ends without its closing `]}`.',
+        'JSON, streamed, as an attachment: `{ "submissions": [{ formId, formName, id, createdAt, data, meta, files, isSpam, isTest }], "suppressed": { email, reason, bounceType, at, formId, submissionId } | null }`. A document cut short by a failure ends without its closing `]`.',
       body: { mediaType: 'application/json' },
       headers: { 'content-disposition': 'attachment; filename="submissions-<date>.json"' },
     },
@@ -51,7 +52,14 @@ export const handler = streamingRoute(contract, async ({ event, caller, input })
   // The moment the export covers: API Gateway's receipt of the request.
   const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
   await auditByCaller(caller, event, 'privacy.exported', null, { emailHash: person.hash });
-  const document = personDocument(batchesOf(person.forms, startedAt), MAX_DOCUMENT_BYTES);
+  const document = personDocument(
+    batchesOf(person.forms, startedAt),
+    MAX_DOCUMENT_BYTES,
+    // The team's suppression list keeps the address too (docs/privacy.md#export-by-email).
+    async () => ({
+      suppressed: suppressedView(await findSuppression(caller.team.teamId, email)),
+    }),
+  );
   return {
     statusCode: 200,
     headers: {
