@@ -120,6 +120,30 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
+  // A notification whose Cc bounced (SES's mailbox simulator, played by the local stack):
+  // the submission page says what became of each email.
+  const support = await newForm('Support');
+  await api('PATCH', `/v1/forms/${support.id}`, {
+    notifyEnabled: true,
+    notifyCc: ['bounce@simulator.amazonses.com'],
+  });
+  const asked = await fetch(`${stack.info.baseUrl}/s/${(support as { key?: string }).key}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(VISITORS[0]),
+  });
+  const bouncedId = ((await asked.json()) as { submissionId: string }).submissionId;
+  const ccBounced = async () => {
+    const shown = await api('GET', `/v1/forms/${support.id}/submissions/${bouncedId}`);
+    const emails = (
+      shown.body as { emails?: { notification?: { recipients?: { status: string }[] } } }
+    ).emails;
+    return emails?.notification?.recipients?.some((r) => r.status === 'bounced') ?? false;
+  };
+  for (let tries = 0; tries < 300 && !(await ccBounced()); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
   // A session as the dashboard gets one: the sign-in email's code, verified.
   const cookie = await sessionCookie(stack.info, api, 'pro@dev.local');
 
@@ -168,6 +192,14 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   await shoot('dashboard-submission', `/app/forms/${form.id}/submissions/${first}`, {
     width: 1280,
     ready: 'main.submission h2',
+  });
+  await shoot('dashboard-submission-emails', `/app/forms/${support.id}/submissions/${bouncedId}`, {
+    width: 1280,
+    ready: 'main.submission h2',
+    act: async (page) => {
+      await page.getByText(/Not delivered to bounce@simulator/).waitFor();
+      await page.getByText(/Not delivered to bounce@simulator/).scrollIntoViewIfNeeded();
+    },
   });
   await shoot('dashboard-settings', `/app/forms/${form.id}/settings`, {
     width: 1280,
