@@ -46,5 +46,7 @@ export type Access =
   | 'secrets:keyedHash'
   /** The Google service account's address and private key, when the deployment names a key (resolved at deploy; no IAM action). */
   | 'secrets:googleServiceAccount'
+  /** The Google service account's address alone (shown to owners, to share a sheet with). */
+  | 'secrets:googleServiceAccountEmail'
   /** Send to one queue of queues.ts, or move a message to its dead-letter queue. */
   | `queue:${QueueName}:${'send' | 'deadLetter'}`;

@@ -363,17 +363,19 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v1/forms/{id}/integrations',
     handler: 'http/integrations/get-integrations.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    access: [...MANAGEMENT_ACCESS, 'table:read', 'secrets:googleServiceAccountEmail'],
     summary:
       "The form's webhook, Sheets, Slack and Discord: each null or its status, last error and settings (chat URLs cut).",
   },
   {
-    ...webhookDefaults,
+    // A function of its own, out of the webhooks group: it alone of the management
+    // routes holds the Google key (a group's functions share their grants), reading a
+    // spreadsheet with it before it is saved.
+    ...managementDefaults,
     name: 'putIntegration',
     method: 'PUT',
     path: '/v1/forms/{id}/integrations/{kind}',
     handler: 'http/integrations/put-integration.ts',
-    // Sheets: the spreadsheet is read with the service account's key before it is saved.
     access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'secrets:googleServiceAccount'],
     summary:
       'Connects Google Sheets by a shared spreadsheet, or Slack or Discord by an incoming-webhook URL (Pro).',

@@ -76,6 +76,8 @@ const GRANTS = {
   /** The Google service account's address and private key, resolved from the deployer's secret at deploy. */
   'secrets:googleServiceAccount': (fn, { googleServiceAccount }) =>
     googleServiceAccount.grantUse(fn),
+  'secrets:googleServiceAccountEmail': (fn, { googleServiceAccount }) =>
+    googleServiceAccount.grantAddress(fn),
   ...QUEUE_GRANTS,
 } satisfies Record<Access, Grant>;
 

@@ -27,9 +27,17 @@ export class GoogleServiceAccount {
 
   grantUse(fn: Holder): void {
     if (this.secretName === '') return;
-    const member = (jsonField: string) =>
-      SecretValue.secretsManager(this.secretName, { jsonField }).unsafeUnwrap();
-    fn.addEnvironment('GOOGLE_SERVICE_ACCOUNT_EMAIL', member('client_email'));
-    fn.addEnvironment('GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY', member('private_key'));
+    this.grantAddress(fn);
+    fn.addEnvironment('GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY', this.member('private_key'));
+  }
+
+  /** The account's address alone: what owners share a sheet with, no key. */
+  grantAddress(fn: Holder): void {
+    if (this.secretName === '') return;
+    fn.addEnvironment('GOOGLE_SERVICE_ACCOUNT_EMAIL', this.member('client_email'));
+  }
+
+  private member(jsonField: string): string {
+    return SecretValue.secretsManager(this.secretName, { jsonField }).unsafeUnwrap();
   }
 }

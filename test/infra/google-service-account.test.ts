@@ -67,14 +67,29 @@ describe('who holds the Google key in the stack (docs/integrations.md#google-clo
     expect(grants(workers)).toEqual(['sheetsWorker']);
   });
 
-  it("is in the environment of the connect route's function and the Sheets worker, no other", () => {
-    const functions = Object.values(
-      resourcesOfType(built.template, 'AWS::Lambda::Function'),
-    ).filter((fn) => 'GOOGLE_SERVICE_ACCOUNT_EMAIL' in variablesOf(fn));
-    const expected = ['putIntegration', 'sheetsWorker'].map(
-      (name) => built.template.toJSON().Resources[built.logicalId(built.functionOf(name).lambda)],
+  const holding = (variable: string) =>
+    Object.values(resourcesOfType(built.template, 'AWS::Lambda::Function')).filter(
+      (fn) => variable in variablesOf(fn),
     );
+  const functionNamed = (name: string) =>
+    built.template.toJSON().Resources[built.logicalId(built.functionOf(name).lambda)];
+
+  it("is in the environment of the connect route's own function and the Sheets worker, no other", () => {
+    const functions = holding('GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY');
     expect(functions).toHaveLength(2);
-    for (const fn of expected) expect(functions).toContainEqual(fn);
+    for (const name of ['putIntegration', 'sheetsWorker']) {
+      expect(functions).toContainEqual(functionNamed(name));
+    }
+    // Its own function: not the webhooks group's, which every webhook and integration route shares.
+    expect(functionNamed('putIntegration')).not.toEqual(functionNamed('getIntegrations'));
+  });
+
+  it('gives the integrations list its address alone, to show owners what to share a sheet with', () => {
+    const functions = holding('GOOGLE_SERVICE_ACCOUNT_EMAIL');
+    expect(functions).toHaveLength(3);
+    expect(functions).toContainEqual(functionNamed('getIntegrations'));
+    expect(variablesOf(functionNamed('getIntegrations'))).not.toHaveProperty(
+      'GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY',
+    );
   });
 });

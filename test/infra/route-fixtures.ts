@@ -109,6 +109,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'uploads:postTarget': [],
   'secrets:keyedHash': [],
   'secrets:googleServiceAccount': [],
+  'secrets:googleServiceAccountEmail': [],
   'forms:update': ['dynamodb:UpdateItem'],
   'schedules:cancel': ['scheduler:DeleteSchedule'],
   'schedules:manage': [

@@ -9,7 +9,6 @@ export const handler = routeDispatcher({
   'GET /v1/forms/{id}/webhook/deliveries': () => import('#http/webhooks/list-deliveries.ts'),
   'POST /v1/forms/{id}/webhook/deliveries/{deliveryId}/retry': () => import('#http/webhooks/retry-delivery.ts'),
   'GET /v1/forms/{id}/integrations': () => import('#http/integrations/get-integrations.ts'),
-  'PUT /v1/forms/{id}/integrations/{kind}': () => import('#http/integrations/put-integration.ts'),
   'DELETE /v1/forms/{id}/integrations/{kind}': () => import('#http/integrations/delete-integration.ts'),
   'GET /v1/forms/{id}/integrations/{kind}/deliveries': () => import('#http/integrations/list-integration-deliveries.ts'),
   'POST /v1/forms/{id}/integrations/{kind}/deliveries/{deliveryId}/retry': () => import('#http/integrations/retry-integration-delivery.ts'),
