@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GOOGLE_TIMEOUT_MS } from '#net/google-http.ts';
 import { fallbackRoute, matchRoute, routes } from '#routes';
 
 const LAMBDAS = join(import.meta.dirname, '..', '..', 'lambdas');
@@ -19,6 +20,13 @@ describe('route table', () => {
       expect(readFileSync(file, 'utf8')).toMatch(/export const handler\b/);
     },
   );
+
+  it('gives the Sheets connect its two Google calls and an answer, under the gateway’s 29 s', () => {
+    const connect = routes.find((r) => r.name === 'putIntegration')!;
+    // A token, then spreadsheets.get, each cut at GOOGLE_TIMEOUT_MS: a second left to answer 503.
+    expect(connect.timeoutSeconds).toBeGreaterThanOrEqual((2 * GOOGLE_TIMEOUT_MS) / 1000 + 1);
+    expect(connect.timeoutSeconds).toBeLessThan(29);
+  });
 
   it('every API-key route counts requests against the per-key rate limit', () => {
     for (const route of routes.filter((r) => r.auth === 'apiKey')) {
