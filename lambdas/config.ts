@@ -115,8 +115,15 @@ const wiring = {
     if (googleKey?.file !== file) googleKey = { file, key: readServiceAccountKey(file) };
     return googleKey.key;
   },
-  /** The service account's address (`client_email`), the one a spreadsheet is shared with; undefined without a key. */
+  /**
+   * The service account's address (`client_email`), the one a spreadsheet is
+   * shared with; undefined without a key. A function granted the address alone
+   * (`secrets:googleServiceAccountEmail`: the integrations list) has it with no
+   * private key, so it is read apart from the key.
+   */
   get googleServiceAccountEmail(): string | undefined {
+    const deployed = process.env.GOOGLE_SERVICE_ACCOUNT_EMAIL;
+    if (deployed && !process.env.GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY) return deployed;
     return config.googleServiceAccount?.clientEmail;
   },
   /** Where the Scheduler puts invocations that keep failing; optional locally. */

@@ -54,6 +54,13 @@ describe('Google settings', () => {
     });
   });
 
+  it('give the address alone where it is deployed alone (the integrations list holds no key)', () => {
+    process.env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE = join(dir, 'absent.json');
+    process.env.GOOGLE_SERVICE_ACCOUNT_EMAIL = 'deployed@p.iam.gserviceaccount.com';
+    delete process.env.GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY;
+    expect(config.googleServiceAccountEmail).toBe('deployed@p.iam.gserviceaccount.com');
+  });
+
   it('name the variables of a bad deployed key, never quoting it', () => {
     process.env.GOOGLE_SERVICE_ACCOUNT_EMAIL = 'other@p.iam.gserviceaccount.com';
     process.env.GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY = 'hunter2';
