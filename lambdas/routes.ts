@@ -552,7 +552,10 @@ export const routes: readonly Route[] = [
       'The addresses the team’s forms no longer email: permanent bounces and complaints (owners only).',
   },
   {
-    ...privacyDefaults,
+    // A function of its own, out of the privacy group: it alone may delete SES's
+    // suppression entries (a group's routes share their grants). Its SES client tries
+    // twice, 3 s each (aws/email-suppressions.ts): 10 s is enough.
+    ...managementDefaults,
     name: 'liftSuppression',
     method: 'DELETE',
     path: '/v1/team/suppressions/{email}',

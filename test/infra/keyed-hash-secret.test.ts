@@ -11,7 +11,7 @@ const variablesOf = (fn: unknown) =>
 describe('the keyed-hash secret (docs/deploying.md#the-keyed-hash-secret)', () => {
   // Submit hashes what it stores; erase and export by email hash the address they look up
   // (docs/privacy.md#how-a-person-is-found).
-  const HOLDERS = ['submit', 'privacy', 'exportPersonSubmissions'];
+  const HOLDERS = ['submit', 'privacy', 'exportPersonSubmissions', 'liftSuppression'];
   const ROUTES = ['submit', 'erasePersonSubmissions', 'exportPersonSubmissions', 'liftSuppression'];
 
   it('is one generated Secrets Manager secret, resolved into the functions that hash only', () => {

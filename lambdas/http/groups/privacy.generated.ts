@@ -4,5 +4,4 @@ import { routeDispatcher } from '#http/route-dispatcher.ts';
 export const handler = routeDispatcher({
   'POST /v1/privacy/erasures': () => import('#http/privacy/erase-by-email.ts'),
   'GET /v1/team/suppressions': () => import('#http/privacy/list-suppressions.ts'),
-  'DELETE /v1/team/suppressions/{email}': () => import('#http/privacy/lift-suppression.ts'),
 });
