@@ -40,6 +40,12 @@ export const TEST_RETENTION_DAY_SECONDS = 3;
  * longer than a test day, so a test sees a submission hidden before a sweep deletes it.
  */
 export const TEST_RETENTION_SWEEP_SECONDS = 10;
+/**
+ * How long a webhook receiver or Google has to answer on the test stack, in milliseconds (the
+ * deployed 10 s): a hang is cut off in seconds, and an answer under the whole suite's load
+ * still comes well within it.
+ */
+export const TEST_RECEIVER_TIMEOUT_MS = 3000;
 /** The test stack's webhook retry delays, in seconds. */
 export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
 
@@ -53,6 +59,8 @@ export default async function setup(project: TestProject) {
   // Browser tests post at once instead of waiting out the deployed 2 s fill-time minimum
   // (the rule at its default is unit-tested in submission-answers.test.ts).
   process.env.MIN_FILL_TIME_MS = String(TEST_MIN_FILL_TIME_MS);
+  // A hanging webhook receiver or Google call costs a test 3 s instead of 10.
+  process.env.RECEIVER_TIMEOUT_MS = String(TEST_RECEIVER_TIMEOUT_MS);
   process.env.IDEMPOTENCY_WINDOW_SECONDS = String(TEST_IDEMPOTENCY_WINDOW_SECONDS);
   process.env.RETENTION_DAY_SECONDS = String(TEST_RETENTION_DAY_SECONDS);
   process.env.RETENTION_SWEEP_SECONDS = String(TEST_RETENTION_SWEEP_SECONDS);
