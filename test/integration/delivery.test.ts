@@ -16,7 +16,7 @@ import {
 import { newForm } from '#test/support/forms.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
-import { TEST_RECEIVER_TIMEOUT_MS, TEST_WEBHOOK_RETRY_DELAYS } from './global-setup.ts';
+import { TEST_RECEIVER_TIMEOUT_MS, TEST_WEBHOOK_RETRY_DELAYS } from './stack-settings.ts';
 
 // Deliveries share the run's stream and queues: waits may be long under the full suite.
 vi.setConfig({ testTimeout: 120_000 });
