@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:https';
-import { generate } from 'selfsigned';
 
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 for tests and benches: it
@@ -39,6 +38,9 @@ export interface Certificate {
 
 /** A self-signed certificate for localhost and 127.0.0.1 (the CA of itself). */
 export async function localCertificate(): Promise<Certificate> {
+  // Loaded here: only the global setup makes a certificate, and selfsigned costs each test
+  // file that imports the receiver about 0.1 s.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
