@@ -371,7 +371,7 @@ export const routes: readonly Route[] = [
     // A function of its own, out of the webhooks group: it alone of the management
     // routes holds the Google key (a group's functions share their grants), reading a
     // spreadsheet with it before it is saved: a token and spreadsheets.get, 10 s each at
-    // most (net/google-http.ts), so 25 s, under the gateway's 29, answers Google's
+    // most (the receiverTimeoutMs setting), so 25 s, under the gateway's 29, answers Google's
     // slowness as 503 busy rather than the function timing out.
     ...managementDefaults,
     timeoutSeconds: 25,

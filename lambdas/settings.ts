@@ -191,6 +191,17 @@ export const SETTINGS = {
     default: [5, 30, 120, 300, 900, 1800, 3600] as readonly number[],
     parse: secondsList,
   }),
+  /**
+   * How long a webhook receiver, or Google for a Sheets call, has to answer one attempt
+   * (docs/delivery.md#sending-rules): 10 s. Only the test stack shortens it, so a test sees a
+   * hanging receiver cut off in seconds.
+   */
+  receiverTimeoutMs: setting({
+    env: 'RECEIVER_TIMEOUT_MS',
+    default: 10_000,
+    parse: wholeNumber(1),
+    deployerMaySet: false,
+  }),
   /** Webhooks may target loopback addresses (the local stack only). */
   webhookAllowLoopback: setting({
     env: 'WEBHOOK_ALLOW_LOOPBACK',

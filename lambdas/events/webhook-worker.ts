@@ -115,6 +115,7 @@ async function deliver(record: SQSRecord): Promise<void> {
     url: sendable.target.url,
     ...sendable.target.request(submission, context.form, webhookId, now),
     allowLoopback: config.webhookAllowLoopback,
+    timeoutMs: config.receiverTimeoutMs,
   });
   const {
     record: attemptRecord,

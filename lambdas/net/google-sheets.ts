@@ -193,7 +193,11 @@ export function sheetsClient(): SheetsClient | undefined {
   const tokens = googleTokens();
   if (!tokens) return undefined;
   if (containerClient?.serviceAccountEmail !== tokens.clientEmail) {
-    containerClient = new SheetsClient({ apiUrl: config.googleSheetsApiUrl, tokens });
+    containerClient = new SheetsClient({
+      apiUrl: config.googleSheetsApiUrl,
+      tokens,
+      timeoutMs: config.receiverTimeoutMs,
+    });
   }
   return containerClient;
 }

@@ -143,7 +143,11 @@ export function googleTokens(): GoogleTokenSource | undefined {
   const key = config.googleServiceAccount;
   if (!key) return undefined;
   if (containerTokens?.clientEmail !== key.clientEmail) {
-    containerTokens = new GoogleTokenSource({ key, tokenUrl: config.googleOauthTokenUrl });
+    containerTokens = new GoogleTokenSource({
+      key,
+      tokenUrl: config.googleOauthTokenUrl,
+      timeoutMs: config.receiverTimeoutMs,
+    });
   }
   return containerTokens;
 }

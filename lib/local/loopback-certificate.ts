@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
-import { generate } from 'selfsigned';
 
 /**
  * The local Slack and Discord receivers' HTTPS certificate, and the local
@@ -21,6 +20,9 @@ export async function loopbackCertificate(): Promise<LoopbackCertificate> {
     { name: 'commonName', value: '127.0.0.1' },
     { name: 'organizationName', value: `form-service loopback ${randomUUID()}` },
   ];
+  // Loaded here, not at import: the test files that import the receivers (and this) make
+  // no certificate, and selfsigned costs each about 0.1 s.
+  const { generate } = await import('selfsigned');
   const pems = await generate(subject, {
     keyType: 'ec',
     algorithm: 'sha256',

@@ -61,12 +61,24 @@ interface ShardCursor {
   shardId?: string;
 }
 
+/** The longest the poller goes without reading the stream's shard list. */
+const DISCOVER_EVERY_MS = 1000;
+
 export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
   const { client, streamArn, consumer } = options;
   const shards = new Map<string, ShardCursor>();
   let stopped = false;
   let firstPass = true;
   const interval = options.intervalMs ?? 100;
+  // The shard list is read again when a shard ends, when none is open, and at least every
+  // second; reading it at every poll (DescribeStream 10 times a second for each of the
+  // stream's consumers) kept an idle local stack's JVM and runner busy.
+  let discoveredAt = Number.NEGATIVE_INFINITY;
+  let shardEnded = false;
+  const shouldDiscover = () =>
+    shardEnded ||
+    performance.now() - discoveredAt >= DISCOVER_EVERY_MS ||
+    ![...shards.values()].some((cursor) => !cursor.done);
   const positions = options.positions?.load() ?? {};
   // A saved position means this consumer ran before: what came since is not history to skip.
   const resuming = Object.keys(positions).length > 0;
@@ -101,6 +113,8 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       exclusiveStart = StreamDescription?.LastEvaluatedShardId;
     } while (exclusiveStart);
     firstPass = false;
+    discoveredAt = performance.now();
+    shardEnded = false;
   }
 
   /** Reads a page like the event source mapping does, filters it, then hands over batches. Returns whether records came. */
@@ -110,7 +124,10 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       new GetRecordsCommand({ ShardIterator: cursor.iterator, Limit: 1000 }),
     );
     cursor.iterator = page.NextShardIterator;
-    if (!cursor.iterator) cursor.done = true;
+    if (!cursor.iterator) {
+      cursor.done = true;
+      shardEnded = true;
+    }
     const records = (page.Records ?? []).map((record) => toLambdaRecord(record, streamArn));
     const selected = consumer.filter
       ? records.filter((record) => matchesPattern(record, consumer.filter!))
@@ -174,7 +191,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   const loop = (async () => {
     while (!stopped) {
       try {
-        await discoverShards();
+        if (shouldDiscover()) await discoverShards();
         let busy = false;
         for (const cursor of shards.values()) {
           if (stopped) break;

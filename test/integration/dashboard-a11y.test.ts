@@ -78,7 +78,9 @@ afterAll(async () => {
 });
 
 describe('every screen has no serious or critical axe finding', () => {
-  it.each([
+  // The four variants are pages of their own: they run at once, so Chromium, the stack and the
+  // axe sweeps share both cores instead of waiting on one another.
+  it.concurrent.each([
     ['light, 1280 px', { dark: false, width: 1280 }],
     ['dark, 1280 px', { dark: true, width: 1280 }],
     ['light, 375 px', { dark: false, width: 375 }],

@@ -12,7 +12,7 @@ import { newForm, type TestForm } from '#test/support/forms.ts';
 import { eventually } from '#test/support/poll.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
-import { TEST_WEBHOOK_RETRY_DELAYS } from './global-setup.ts';
+import { TEST_WEBHOOK_RETRY_DELAYS } from './stack-settings.ts';
 
 // Each path ends within seconds on the test stack's schedule; the waits leave room for the
 // shared stream and queues under the full suite, not for a delivery that never ends.

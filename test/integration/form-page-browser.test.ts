@@ -11,7 +11,7 @@ import {
   visit,
 } from '#test/support/browser.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
-import { TEST_MIN_FILL_TIME_MS } from './global-setup.ts';
+import { TEST_MIN_FILL_TIME_MS } from './stack-settings.ts';
 
 /**
  * The hosted page (`/f/{key}`) and the embed (`/embed.js`) in Chromium:

@@ -8,7 +8,7 @@ import { contract as formPageContract } from '#http/pages/get-form-page.ts';
 import { buildEmbedScript } from '#lib/pages/embed-asset.ts';
 import { api } from '#test/support/api.ts';
 import { newForm } from '#test/support/forms.ts';
-import { TEST_MIN_FILL_TIME_MS } from './global-setup.ts';
+import { TEST_MIN_FILL_TIME_MS } from './stack-settings.ts';
 
 /**
  * The hosted form page, its JSON and the embed script over plain HTTP:

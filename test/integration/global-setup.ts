@@ -7,6 +7,15 @@ import type { LocalStackInfo } from '#lib/local/stack.ts';
 import { startChromiumServer } from '#test/support/browser.ts';
 import { ROOT, startDevProcess } from '#test/support/dev-process.ts';
 import { type Certificate, localCertificate } from '#test/support/webhook-receiver.ts';
+import {
+  TEST_IDEMPOTENCY_WINDOW_SECONDS,
+  TEST_MIN_FILL_TIME_MS,
+  TEST_RECEIVER_TIMEOUT_MS,
+  TEST_RETENTION_DAY_SECONDS,
+  TEST_RETENTION_SWEEP_SECONDS,
+  TEST_SPAM_CAP,
+  TEST_WEBHOOK_RETRY_DELAYS,
+} from './stack-settings.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,28 +30,6 @@ declare module 'vitest' {
   }
 }
 
-/** The monthly spam cap per form of the test run's stack (the deployed default is 1,000). */
-export const TEST_SPAM_CAP = 40;
-/** The test stack's fill-time minimum, in milliseconds (the deployed default is 2,000). */
-export const TEST_MIN_FILL_TIME_MS = 500;
-/**
- * How long an Idempotency-Key answers its retries on the test stack, in seconds (the deployed
- * default is a day): long enough for a burst of retries, short enough to see it end.
- */
-export const TEST_IDEMPOTENCY_WINDOW_SECONDS = 10;
-/**
- * One day of a form's `retentionDays` on the test stack, in seconds (the deployed day is
- * 86,400): a submission of a form keeping 1 day is past its age this long after its receipt.
- */
-export const TEST_RETENTION_DAY_SECONDS = 3;
-/**
- * How often a form with a retention is swept on the test stack, in seconds (deployed: 12 hours):
- * longer than a test day, so a test sees a submission hidden before a sweep deletes it.
- */
-export const TEST_RETENTION_SWEEP_SECONDS = 10;
-/** The test stack's webhook retry delays, in seconds. */
-export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
-
 /** One local stack per test run: the real `npm run dev` process, in memory, on free ports. */
 export default async function setup(project: TestProject) {
   const stateDir = await mkdtemp(join(tmpdir(), 'form-service-test-'));
@@ -53,6 +40,8 @@ export default async function setup(project: TestProject) {
   // Browser tests post at once instead of waiting out the deployed 2 s fill-time minimum
   // (the rule at its default is unit-tested in submission-answers.test.ts).
   process.env.MIN_FILL_TIME_MS = String(TEST_MIN_FILL_TIME_MS);
+  // A hanging webhook receiver or Google call costs a test 3 s instead of 10.
+  process.env.RECEIVER_TIMEOUT_MS = String(TEST_RECEIVER_TIMEOUT_MS);
   process.env.IDEMPOTENCY_WINDOW_SECONDS = String(TEST_IDEMPOTENCY_WINDOW_SECONDS);
   process.env.RETENTION_DAY_SECONDS = String(TEST_RETENTION_DAY_SECONDS);
   process.env.RETENTION_SWEEP_SECONDS = String(TEST_RETENTION_SWEEP_SECONDS);

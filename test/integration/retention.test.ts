@@ -4,7 +4,7 @@ import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 import { bulk, expectCountersExact, listSubmissions } from '#test/support/inbox.ts';
 import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 import { uploadsOf } from '#test/support/uploads.ts';
-import { TEST_RETENTION_DAY_SECONDS, TEST_RETENTION_SWEEP_SECONDS } from './global-setup.ts';
+import { TEST_RETENTION_DAY_SECONDS, TEST_RETENTION_SWEEP_SECONDS } from './stack-settings.ts';
 
 /** Long enough for a submission of a form keeping 1 (test) day to pass its age, and no longer. */
 const PAST_ONE_DAY = { timeout: (TEST_RETENTION_DAY_SECONDS + 5) * 1000, interval: 200 };

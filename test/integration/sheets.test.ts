@@ -7,6 +7,7 @@ import { api, stack } from '#test/support/api.ts';
 import { eventually, integrationDeliveriesOf } from '#test/support/delivery.ts';
 import { newForm, type TestForm } from '#test/support/forms.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
+import { TEST_RECEIVER_TIMEOUT_MS } from './stack-settings.ts';
 
 /**
  * Google Sheets end to end (docs/integrations.md#google-sheets) through the
@@ -16,7 +17,8 @@ import { freshVisitor, submit } from '#test/support/submit.ts';
  * the sheets with the stack's own development key.
  */
 
-// The stack's queues and stream are shared with the run; a hang costs Google's 10 s.
+// The stack's queues and stream are shared with the run; a hang costs the test stack's 3 s
+// receiver timeout (test/integration/stack-settings.ts).
 vi.setConfig({ testTimeout: 120_000 });
 
 const google = () => {
@@ -201,7 +203,9 @@ describe('sending rows', () => {
     await inject_({ hang: true });
     const id = await post(form);
     const delivery = await deliveryWhen(form, id, 'delivered');
-    expect(delivery.attempts[0]!.error).toMatch(/^timeout/);
+    expect(delivery.attempts[0]!.error).toBe(
+      `timeout: no answer within ${TEST_RECEIVER_TIMEOUT_MS} ms`,
+    );
     expect(delivery.attempts.at(-1)!.responseBody).toMatch(/there already/);
     const cells = await grid(spreadsheetId);
     expect(cells.slice(1).map((row) => row[0])).toEqual([id]);
@@ -261,7 +265,7 @@ describe('sending rows', () => {
   it('retries spent: the FIFO dead-letter queue; redriven, the row is appended once', async () => {
     const form = await proForm();
     const spreadsheetId = await connected(form);
-    // The first attempt and one per test retry delay (test/integration/global-setup.ts).
+    // The first attempt and one per test retry delay (test/integration/stack-settings.ts).
     for (let n = 0; n < 4; n++) await inject_({ status: 500 });
     const id = await post(form);
     const failed = await deliveryWhen(form, id, 'failed');

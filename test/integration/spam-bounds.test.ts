@@ -8,7 +8,7 @@ import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import { s3, uploadsOf } from '#test/support/uploads.ts';
-import { TEST_SPAM_CAP } from './global-setup.ts';
+import { TEST_SPAM_CAP } from './stack-settings.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -6,7 +6,7 @@ import { expectCountersExact, listSubmissions } from '#test/support/inbox.ts';
 import { eventually as poll } from '#test/support/poll.ts';
 import { freshVisitor, type SubmitResponse, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
-import { TEST_IDEMPOTENCY_WINDOW_SECONDS } from './global-setup.ts';
+import { TEST_IDEMPOTENCY_WINDOW_SECONDS } from './stack-settings.ts';
 
 // Deliveries share the run's stream and queues: waits may be long under the full suite.
 vi.setConfig({ testTimeout: 120_000 });

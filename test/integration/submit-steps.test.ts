@@ -3,7 +3,7 @@ import { api, stack } from '#test/support/api.ts';
 import { forceFormAttributes, newForm, storedItems } from '#test/support/forms.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
-import { TEST_MIN_FILL_TIME_MS } from './global-setup.ts';
+import { TEST_MIN_FILL_TIME_MS } from './stack-settings.ts';
 
 const PASSING_SECRET = '1x0000000000000000000000000000000AA';
 const FAILING_SECRET = '2x0000000000000000000000000000000AA';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GOOGLE_TIMEOUT_MS } from '#net/google-http.ts';
 import { fallbackRoute, matchRoute, routes } from '#routes';
+import { SETTINGS } from '#settings';
 
 const LAMBDAS = join(import.meta.dirname, '..', '..', 'lambdas');
 
@@ -23,8 +23,10 @@ describe('route table', () => {
 
   it('gives the Sheets connect its two Google calls and an answer, under the gateway’s 29 s', () => {
     const connect = routes.find((r) => r.name === 'putIntegration')!;
-    // A token, then spreadsheets.get, each cut at GOOGLE_TIMEOUT_MS: a second left to answer 503.
-    expect(connect.timeoutSeconds).toBeGreaterThanOrEqual((2 * GOOGLE_TIMEOUT_MS) / 1000 + 1);
+    // A token, then spreadsheets.get, each cut at the deployed receiver timeout: a second left
+    // to answer 503.
+    const callMs = SETTINGS.receiverTimeoutMs.default;
+    expect(connect.timeoutSeconds).toBeGreaterThanOrEqual((2 * callMs) / 1000 + 1);
     expect(connect.timeoutSeconds).toBeLessThan(29);
   });
 

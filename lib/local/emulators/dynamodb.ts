@@ -1,5 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  access,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,6 +40,8 @@ export interface DynamoDbLocalHandle extends EmulatorHandle {
 }
 
 const LAUNCHER = fileURLToPath(new URL('./DynamoDbLauncher.java', import.meta.url));
+/** The launcher's class, run from its compiled copy when there is one. */
+const LAUNCHER_CLASS = 'DynamoDbLauncher';
 const PID_FILE = 'dynamodb-local.pid';
 /** Every JVM we start has this in its command line; the pid-file cleanup checks for it. */
 const LAUNCHER_MARK = 'DynamoDbLauncher';
@@ -57,7 +71,7 @@ export async function startDynamoDbLocal(
   await endLeftoverInstance(pidFile);
   await assertPortFree(options.port, 'DynamoDB Local', options.portFlag ?? '--dynamodb-port');
 
-  const child = spawnJvm(await findDistribution(), options);
+  const child = await spawnJvm(await findDistribution(), options);
   const output = new OutputTail();
   const exit = new Promise<string>((resolve) => {
     child.on('error', (error) => resolve(describeSpawnError(error)));
@@ -111,11 +125,62 @@ async function findDistribution(): Promise<string> {
   return join(libDir, newest);
 }
 
-function spawnJvm(distribution: string, options: DynamoDbLocalOptions): ChildProcess {
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/** `javac` beside the `java` that runs (JAVA_HOME's, or the one on PATH through its links). */
+async function javacBeside(java: string): Promise<string | undefined> {
+  if (isAbsolute(java)) return realpath(join(dirname(java), 'javac')).catch(() => undefined);
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    if (folder === '') continue;
+    const found = await realpath(join(folder, java)).catch(() => undefined);
+    if (found) return realpath(join(dirname(found), 'javac')).catch(() => undefined);
+  }
+  return undefined;
+}
+
+/**
+ * A folder holding the launcher compiled by this JDK, made once per launcher source and JDK
+ * (in the system's temporary folder), or undefined without a `javac`. Single-file source
+ * mode compiles the launcher on every start, which cost each JVM start 1 to 2 s on 2 cores.
+ */
+async function compiledLauncher(java: string, classPath: string): Promise<string | undefined> {
+  const javac = await javacBeside(java);
+  if (javac === undefined) return undefined;
+  const source = await readFile(LAUNCHER);
+  const version = createHash('sha256').update(source).update(javac).digest('hex').slice(0, 16);
+  const folder = join(tmpdir(), `form-service-dynamodb-launcher-${version}`);
+  const classFile = join(folder, `${LAUNCHER_CLASS}.class`);
+  if (await exists(classFile)) return folder;
+  // Compiled aside and renamed into place, so a start beside this one never sees half a class.
+  const scratch = await mkdtemp(`${folder}-`);
+  try {
+    await new Promise<void>((resolve, reject) =>
+      execFile(javac, ['-cp', classPath, '-d', scratch, LAUNCHER], (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+    await rename(scratch, folder).catch(() => undefined);
+    return (await exists(classFile)) ? folder : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function spawnJvm(
+  distribution: string,
+  options: DynamoDbLocalOptions,
+): Promise<ChildProcess> {
   const libDir = join(distribution, 'DynamoDBLocal_lib');
   const classPath = [join(distribution, 'DynamoDBLocal.jar'), join(libDir, '*')].join(delimiter);
   const storage = options.dataDir === undefined ? ['-inMemory'] : ['-dbPath', options.dataDir];
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
+  const compiled = await compiledLauncher(java, classPath);
   const args = [
     // C1 only and the serial collector start about 1 s sooner; a local database never runs
     // long enough for C2 to pay off.
@@ -123,8 +188,10 @@ function spawnJvm(distribution: string, options: DynamoDbLocalOptions): ChildPro
     '-XX:+UseSerialGC',
     `-Djava.library.path=${libDir}`,
     '-cp',
-    classPath,
-    LAUNCHER,
+    // Without a javac, Java's single-file source mode compiles the launcher at each start.
+    ...(compiled === undefined
+      ? [classPath, LAUNCHER]
+      : [[compiled, classPath].join(delimiter), LAUNCHER_CLASS]),
     '-port',
     String(options.port),
     '-sharedDb',
