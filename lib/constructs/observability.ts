@@ -312,6 +312,14 @@ export class Observability extends NestedStack {
       metric: productMetric('EmailSendingPaused'),
       threshold: 0,
     });
+    // The lift answers 200 whatever SES said (our entry is gone): a grant SES refuses or an
+    // SES that fails would go unseen but for this.
+    this.alarm('SesSuppressionNotLifted', {
+      description:
+        "An owner's lift of a suppressed address did not reach SES's tenant list (SesSuppressionNotLifted over 5 minutes > 0): docs/delivery.md#suppressed-addresses",
+      metric: productMetric('SesSuppressionNotLifted'),
+      threshold: 0,
+    });
 
     // Every alarm of the stack notifies the topic (the DLQ alarms included).
     const action = new SnsAction(this.topic);

@@ -331,6 +331,14 @@ describe('alarms', () => {
     expect(paused[0]).toMatchObject({ Threshold: 0, Statistic: 'Sum' });
   });
 
+  it('a lift that did not reach SES alarms (SesSuppressionNotLifted): the route answers 200 anyway', () => {
+    const notLifted = alarmsOn(METRICS_NAMESPACE, 'SesSuppressionNotLifted', {
+      service: METRICS_SERVICE,
+    });
+    expect(notLifted).toHaveLength(1);
+    expect(notLifted[0]).toMatchObject({ Threshold: 0, Statistic: 'Sum' });
+  });
+
   it('takes every threshold from the context', () => {
     const tuned = synthesize({
       context: {
