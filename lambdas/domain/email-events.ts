@@ -82,18 +82,24 @@ const text = (value: unknown, max = 320): string | undefined =>
 const firstTag = (tags: Json, name: string) =>
   Array.isArray(tags[name]) ? text((tags[name] as unknown[])[0], 256) : undefined;
 
+/** An address as an event gives it, trimmed; undefined when blank (it keys a map: never empty). */
+const address = (value: unknown): string | undefined => text(value)?.trim() || undefined;
+
 /** A list of addresses (`mail.destination`, `delivery.recipients`), bounded. */
 function addresses(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
-  return list.slice(0, 50).filter((address): address is string => text(address) !== undefined);
+  return list
+    .slice(0, 50)
+    .map(address)
+    .filter((each): each is string => each !== undefined);
 }
 
 function recipientsOf(list: unknown, field: string): string[] {
   if (!Array.isArray(list)) return [];
   return list
     .slice(0, 50)
-    .map((entry) => text(object(entry)?.[field]))
-    .filter((address): address is string => address !== undefined);
+    .map((entry) => address(object(entry)?.[field]))
+    .filter((each): each is string => each !== undefined);
 }
 
 /**
@@ -156,6 +162,23 @@ export function emailEventOf(detail: unknown): EmailEvent | undefined {
 }
 
 const lower = (type: string) => type.charAt(0).toLowerCase() + type.slice(1);
+
+/**
+ * The recipients a bounce or complaint is about, as the email was sent to
+ * them. SES names a bounced recipient by the DSN's `Final-Recipient` when
+ * there is one, which for a forward or an alias (`team@acme.test` → `bob@x`)
+ * is not the address sent to: when the event names none of the addresses
+ * sent to and the email went to one address only, it is that address (the
+ * one to stop mailing). With several, which one cannot be told: as named.
+ */
+export function asSentTo(
+  named: readonly string[],
+  sentTo: readonly string[] | undefined,
+): string[] {
+  if (!sentTo || sentTo.length !== 1) return [...named];
+  const sent = new Set(sentTo.map((each) => each.trim().toLowerCase()));
+  return named.some((each) => sent.has(each.toLowerCase())) ? [...named] : [...sentTo];
+}
 
 /**
  * Whether the event puts its recipients on the team's suppression list

@@ -1,8 +1,8 @@
 import type { SQSRecord } from 'aws-lambda';
-import { emailEventOf, suppresses } from '#domain/email-events.ts';
+import { asSentTo, emailEventOf, suppresses } from '#domain/email-events.ts';
 import { log } from '#log';
 import { count } from '#metrics';
-import { recordEmailFate } from '#store/deliveries.ts';
+import { getEmailMarks, recordEmailFate } from '#store/deliveries.ts';
 import { suppress } from '#store/suppressions.ts';
 import { queueWorker } from './batch-worker.ts';
 
@@ -25,6 +25,14 @@ async function record(message: SQSRecord): Promise<void> {
     return;
   }
   const { formId, submissionId, kind, teamId } = event.tags;
+  if (suppresses(event)) {
+    // Rare events, worth a read: a forward's bounce names its final address, not ours.
+    const named = event.recipients;
+    event.recipients = asSentTo(named, (await getEmailMarks(formId, submissionId))[kind]?.sentTo);
+    if (event.recipients.join() !== named.join()) {
+      log.info('email event about another address than sent to', { formId, submissionId, kind });
+    }
+  }
   const recorded = await recordEmailFate(formId, submissionId, kind, event);
   count('EmailEvent', 1, { fate: event.fate });
   if (suppresses(event)) {

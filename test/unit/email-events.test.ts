@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_FATES, emailEventOf, fateRank, sesTags, suppresses } from '#domain/email-events.ts';
+import {
+  asSentTo,
+  EMAIL_FATES,
+  emailEventOf,
+  fateRank,
+  sesTags,
+  suppresses,
+} from '#domain/email-events.ts';
 import { simulatedEvents } from '#lib/local/emulators/ses-simulator.ts';
 
 const tags = { formId: 'f1', submissionId: 's1', kind: 'autoreply', teamId: 't1' } as const;
@@ -87,6 +94,32 @@ describe('SES events read back (the simulator writes them as SES documents them)
       at: '2026-11-26T12:10:00.000Z',
       recipients: ['grace@example.com'],
     });
+  });
+
+  it('a blank recipient is dropped, one with spaces trimmed (a fate is keyed by the address)', () => {
+    const bounce = emailEventOf({
+      eventType: 'Bounce',
+      mail: {
+        messageId: 'm',
+        timestamp: '2026-11-26T12:00:00.000Z',
+        destination: [' ', ' ada@example.com '],
+        tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])),
+      },
+      bounce: {
+        bounceType: 'Permanent',
+        bouncedRecipients: [{ emailAddress: '   ' }, { emailAddress: ' ada@example.com ' }],
+      },
+    });
+    expect(bounce?.recipients).toEqual(['ada@example.com']);
+  });
+
+  it('a bounce naming a forward’s final address is about the one address it was sent to', () => {
+    // team@ forwards to bob@: the DSN's Final-Recipient is bob@, never mailed by us.
+    expect(asSentTo(['bob@x.test'], ['Team@acme.test'])).toEqual(['Team@acme.test']);
+    expect(asSentTo(['TEAM@acme.test'], ['team@acme.test'])).toEqual(['TEAM@acme.test']);
+    // Sent to several, or not known: which one cannot be told, so as named.
+    expect(asSentTo(['bob@x.test'], ['team@acme.test', 'cc@acme.test'])).toEqual(['bob@x.test']);
+    expect(asSentTo(['bob@x.test'], undefined)).toEqual(['bob@x.test']);
   });
 
   it('nothing without a configuration set (as SES: no events)', () => {
