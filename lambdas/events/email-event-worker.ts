@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { asSentTo, emailEventOf, suppresses } from '#domain/email-events.ts';
 import { log } from '#log';
 import { count } from '#metrics';
-import { getEmailMarks, recordEmailFate } from '#store/deliveries.ts';
+import { getEmailMark, recordEmailFate } from '#store/deliveries.ts';
 import { suppress } from '#store/suppressions.ts';
 import { queueWorker } from './batch-worker.ts';
 
@@ -28,7 +28,7 @@ async function record(message: SQSRecord): Promise<void> {
   if (suppresses(event)) {
     // Rare events, worth a read: a forward's bounce names its final address, not ours.
     const named = event.recipients;
-    event.recipients = asSentTo(named, (await getEmailMarks(formId, submissionId))[kind]?.sentTo);
+    event.recipients = asSentTo(named, (await getEmailMark(formId, submissionId, kind))?.sentTo);
     if (event.recipients.join() !== named.join()) {
       log.info('email event about another address than sent to', { formId, submissionId, kind });
     }

@@ -288,13 +288,19 @@ export async function getEmailMarks(
 ): Promise<Record<EmailKind, EmailMark | undefined>> {
   const [notification, autoreply] = await Promise.all(
     (['notification', 'autoreply'] as const).map((kind) =>
-      getItem(emailMarkKey(formId, submissionId, kind)),
+      getEmailMark(formId, submissionId, kind),
     ),
   );
-  return {
-    notification: notification as EmailMark | undefined,
-    autoreply: autoreply as EmailMark | undefined,
-  };
+  return { notification, autoreply };
+}
+
+/** One email's mark of a submission. */
+export async function getEmailMark(
+  formId: string,
+  submissionId: string,
+  kind: EmailKind,
+): Promise<EmailMark | undefined> {
+  return (await getItem(emailMarkKey(formId, submissionId, kind))) as EmailMark | undefined;
 }
 
 /** The key a recipient's fate is kept under in the mark's `recipientFates`. */
