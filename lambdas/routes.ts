@@ -35,16 +35,31 @@ export interface Route {
   access: readonly Access[];
   summary: string;
   /**
+   * The nested stack its function, method and invoke permission live in
+   * (lib/stacks/route-area.ts; docs/contributing.md#how-to-add): a new route
+   * takes the area of the routes beside it.
+   */
+  area: RouteArea;
+  /**
    * Routes that share one function (`http/groups/<group>.generated.ts`
-   * loads each route's handler on its first request). For routes people
-   * call rarely and together, such as the dashboard's accounts routes: they
-   * share warm containers instead of each starting cold, and the stack
-   * stays under CloudFormation's 500 resources. A group's routes agree on
-   * memory, timeout and streaming; its function gets every grant any of
-   * them names. Without a group, a route is its own function.
+   * loads each route's handler on its first request), so they share warm
+   * containers instead of each starting cold. A group's routes hold the same
+   * grants (`access`, declared once in the group's defaults below), memory,
+   * timeout and streaming: a route that needs one grant more is a function
+   * of its own, never a wider group (routeFunctions refuses a mixed group).
+   * Without a group, a route is its own function.
    */
   group?: string;
 }
+
+/**
+ * The stacks the routes live in, by what they serve: what a visitor's
+ * browser and the dashboard load (`public`), forms and their submissions
+ * (`forms`), where submissions go (`delivery`), people, teams and privacy
+ * (`accounts`).
+ */
+export const ROUTE_AREAS = ['public', 'forms', 'delivery', 'accounts'] as const;
+export type RouteArea = (typeof ROUTE_AREAS)[number];
 
 /**
  * Every management route counts its caller's requests against the per-key
@@ -55,6 +70,10 @@ const MANAGEMENT_ACCESS = [
   'rateLimits:count',
   'callers:record',
 ] as const satisfies readonly Access[];
+/** What a management route that only reads holds. */
+const MANAGEMENT_READS = [...MANAGEMENT_ACCESS, 'table:read'] as const satisfies readonly Access[];
+/** What a management route that changes the table holds. */
+const MANAGEMENT_WRITES = [...MANAGEMENT_READS, 'table:write'] as const satisfies readonly Access[];
 
 const managementDefaults = {
   auth: 'apiKey',
@@ -64,47 +83,63 @@ const managementDefaults = {
 } as const;
 
 /**
- * A form's settings: read and changed now and then from the dashboard or a
- * script, never on a visitor's path; one function, `forms`. Changing and
- * deleting a form keep functions of their own: they alone touch the close
- * schedule, and the group would give that grant to every forms route.
+ * Forms and their submissions. Reads share one function, `formReads`, and
+ * the short writes of the table one more, `formWrites`; a route that needs a
+ * grant more (the close schedule, the uploads bucket) or a longer timeout
+ * (a whole folder) is its own.
  */
-const formDefaults = { ...managementDefaults, group: 'forms' } as const;
+const formsArea = { ...managementDefaults, area: 'forms' } as const;
+const formReads = { ...formsArea, group: 'formReads', access: MANAGEMENT_READS } as const;
+const formWrites = { ...formsArea, group: 'formWrites', access: MANAGEMENT_WRITES } as const;
+
+/** A form's webhook, its integrations and their delivery logs: `deliveryReads`, `deliveryWrites`. */
+const deliveryArea = { ...managementDefaults, area: 'delivery' } as const;
+const deliveryReads = {
+  ...deliveryArea,
+  group: 'deliveryReads',
+  access: MANAGEMENT_READS,
+} as const;
+const deliveryWrites = {
+  ...deliveryArea,
+  group: 'deliveryWrites',
+  access: MANAGEMENT_WRITES,
+} as const;
 
 /**
- * A form's webhook, its integrations and their delivery logs: set up once,
- * read now and then; one function (no room for more under CloudFormation's
- * 500 resources).
+ * People, teams and privacy: sign-in, sessions, the team, its members and
+ * keys, its suppression list, a person's submissions by email address.
+ * Only the erase, the export and the lift hold the keyed-hash secret (the
+ * email index is keyed by a hash: docs/privacy.md#how-a-person-is-found),
+ * each a function of its own.
  */
-const webhookDefaults = { ...managementDefaults, group: 'webhooks' } as const;
-
-/**
- * A person's submissions by email address, erased (owners): one function,
- * `privacy`. It and the export below are the only ones besides submit that
- * hold the keyed-hash secret (the email index is keyed by a hash:
- * docs/privacy.md#how-a-person-is-found).
- */
-const privacyDefaults = { ...managementDefaults, timeoutSeconds: 29, group: 'privacy' } as const;
-const PRIVACY_ACCESS = [
-  ...MANAGEMENT_ACCESS,
-  'table:read',
-  'table:write',
-  'uploads:delete',
-  'secrets:keyedHash',
-] as const satisfies readonly Access[];
-
-/** The accounts routes (sign-in, sessions, the team): one function, `accounts`. */
-const accountsDefaults = {
-  ...managementDefaults,
-  memoryMb: 256,
-  group: 'accounts',
+const accountsArea = { ...managementDefaults, area: 'accounts' } as const;
+const accountDefaults = { ...accountsArea, memoryMb: 256 } as const;
+const accountReads = {
+  ...accountDefaults,
+  group: 'accountReads',
+  access: MANAGEMENT_READS,
+} as const;
+const accountWrites = {
+  ...accountDefaults,
+  group: 'accountWrites',
+  access: MANAGEMENT_WRITES,
+} as const;
+/** Inviting a member sends the invitation's email through the sign-in queue. */
+const invitations = {
+  ...accountDefaults,
+  group: 'invitations',
+  access: [...MANAGEMENT_WRITES, 'queue:signIns:send'],
 } as const;
 
 /** Signing in: JSON, no caller yet; counts requests against per-address and per-IP limits. */
-const signInDefaults = { ...accountsDefaults, auth: 'anonymous' } as const;
+const signInDefaults = { ...accountDefaults, auth: 'anonymous' } as const;
+
+/** What a visitor's browser and the dashboard load, and the submit endpoint. */
+const publicArea = { area: 'public' } as const;
 
 /** The public documents and pages: small answers, no AWS call unless a route names one. */
 const publicPageDefaults = {
+  ...publicArea,
   auth: 'public',
   memoryMb: 256,
   timeoutSeconds: 5,
@@ -112,12 +147,8 @@ const publicPageDefaults = {
   access: [],
 } as const;
 
-/**
- * The hosted form page, its JSON and the embed script: what a visitor's
- * browser loads before posting; one function, `pages`, so one warm container
- * serves a page and its script.
- */
-const pageDefaults = { ...publicPageDefaults, timeoutSeconds: 10, group: 'pages' } as const;
+/** The hosted form page, its JSON and the embed script: what a visitor's browser loads before posting. */
+const pageDefaults = { ...publicPageDefaults, timeoutSeconds: 10 } as const;
 
 /** The dashboard's page and files: one function, `app`. */
 const appDefaults = { ...publicPageDefaults, group: 'app' } as const;
@@ -127,6 +158,7 @@ const docsDefaults = { ...publicPageDefaults, group: 'docs' } as const;
 
 export const routes: readonly Route[] = [
   {
+    ...publicArea,
     name: 'submit',
     method: 'POST',
     path: '/s/{key}',
@@ -151,274 +183,251 @@ export const routes: readonly Route[] = [
       'The public submit endpoint: stores a post (urlencoded, multipart with files, or JSON) after its checks, in a fixed order; the first that fails decides the answer.',
   },
   {
-    ...formDefaults,
+    ...formReads,
     name: 'listForms',
     method: 'GET',
     path: '/v1/forms',
     handler: 'http/forms/list-forms.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "Lists the team's forms, newest first, in the short shape.",
   },
   {
-    ...formDefaults,
+    ...formWrites,
     name: 'createForm',
     method: 'POST',
     path: '/v1/forms',
     handler: 'http/forms/create-form.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Creates a form with every setting at its default; 402 past the Free form limit.',
   },
   {
-    ...formDefaults,
+    ...formReads,
     name: 'getForm',
     method: 'GET',
     path: '/v1/forms/{id}',
     handler: 'http/forms/get-form.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: 'Returns the full form object.',
   },
   {
-    ...formDefaults,
+    ...formReads,
     name: 'getFormSummary',
     method: 'GET',
     path: '/v1/forms/{id}/summary',
     handler: 'http/forms/get-summary.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       "The form's analytics of a range of days in a time zone: views, stored, spam, dropped, devices, countries, referrers, fields and its type's block.",
   },
   {
-    ...managementDefaults,
+    ...formsArea,
     name: 'updateForm',
     method: 'PATCH',
     path: '/v1/forms/{id}',
     handler: 'http/forms/update-form.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'schedules:manage'],
+    access: [...MANAGEMENT_WRITES, 'schedules:manage'],
     summary:
       'Changes any subset of settings; Pro settings on a Free team answer 402 and nothing is saved.',
   },
   {
-    ...managementDefaults,
+    ...formsArea,
     name: 'deleteForm',
     method: 'DELETE',
     path: '/v1/forms/{id}',
     handler: 'http/forms/delete-form.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'schedules:cancel'],
+    access: [...MANAGEMENT_WRITES, 'schedules:cancel'],
     summary:
       'Deletes the form, its submissions, uploads, schedule and webhook; the endpoint stops at once.',
   },
   {
-    ...formDefaults,
+    ...formWrites,
     name: 'duplicateForm',
     method: 'POST',
     path: '/v1/forms/{id}/duplicate',
     handler: 'http/forms/duplicate-form.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary:
       'Copies a form (settings, fields, design) into a new open form with a new key; counts toward the Free limit.',
   },
   {
-    ...formDefaults,
+    ...formWrites,
     name: 'rotateFormKey',
     method: 'POST',
     path: '/v1/forms/{id}/rotate-key',
     handler: 'http/forms/rotate-form-key.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary:
       'Gives the form a new public key and endpoint; the old endpoint stops accepting at once.',
   },
   {
-    ...formDefaults,
+    ...formWrites,
     name: 'sendTestSubmission',
     method: 'POST',
     path: '/v1/forms/{id}/test-submissions',
     handler: 'http/forms/send-test-submission.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary:
       'Stores a sample submission marked isTest; it counts toward neither the allowance nor submissionCount.',
   },
   {
-    ...managementDefaults,
+    ...formsArea,
     name: 'listSubmissions',
     method: 'GET',
     path: '/v1/forms/{id}/submissions',
     handler: 'http/submissions/list-submissions.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    access: MANAGEMENT_READS,
     // A deep page or `around` counts keys a megabyte per Query; give it API Gateway's 29 s.
     timeoutSeconds: 29,
     summary:
       'One page of a folder (all, unread, starred, spam), newest first, with exact totals; around finds the page holding a submission.',
   },
   {
-    ...managementDefaults,
+    ...formReads,
     name: 'searchSubmissions',
     method: 'GET',
     path: '/v1/forms/{id}/submissions/search',
     handler: 'http/submissions/search-submissions.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       'Finds submissions whose answers hold every word (case and accents aside), 200 read a call, newest first, with a cursor.',
   },
   {
-    ...managementDefaults,
+    ...formReads,
     name: 'getSubmission',
     method: 'GET',
     path: '/v1/forms/{id}/submissions/{submissionId}',
     handler: 'http/submissions/get-submission.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: 'Returns one submission; reading it does not mark it read.',
   },
   {
-    ...managementDefaults,
+    ...formsArea,
     name: 'updateSubmissions',
     method: 'PATCH',
     path: '/v1/forms/{id}/submissions',
     handler: 'http/submissions/update-submissions.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
+    access: MANAGEMENT_WRITES,
     // Thousands of submissions in one request: up to API Gateway's 29 s, then 503 incomplete.
     timeoutSeconds: 29,
     summary:
       'Sets read, starred or isSpam on a list of ids or on a folder as of a moment; counts what changed.',
   },
   {
-    ...managementDefaults,
+    ...formsArea,
     name: 'deleteSubmissions',
     method: 'DELETE',
     path: '/v1/forms/{id}/submissions',
     handler: 'http/submissions/delete-submissions.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'uploads:delete'],
+    access: [...MANAGEMENT_WRITES, 'uploads:delete'],
     timeoutSeconds: 29,
     summary:
       'Deletes a list of ids or a folder as of a moment, with their files; they stay counted in the month.',
   },
   {
-    ...managementDefaults,
+    ...formsArea,
     name: 'getSubmissionFile',
     method: 'GET',
     path: '/v1/forms/{id}/submissions/{submissionId}/files/{index}',
     handler: 'http/submissions/get-submission-file.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'uploads:read'],
+    access: [...MANAGEMENT_READS, 'uploads:read'],
     summary:
       'A download link for one uploaded file, valid 15 minutes, that saves it as an attachment.',
   },
   {
-    ...webhookDefaults,
+    ...deliveryReads,
     name: 'getWebhook',
     method: 'GET',
     path: '/v1/forms/{id}/webhook',
     handler: 'http/webhooks/get-webhook.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "Shows the form's webhook: URL, state and signing secret.",
   },
   {
-    ...webhookDefaults,
+    ...deliveryWrites,
     name: 'putWebhook',
     method: 'PUT',
     path: '/v1/forms/{id}/webhook',
     handler: 'http/webhooks/put-webhook.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary:
       'Connects a webhook (Pro; issues a whsec_ secret) or changes its URL (keeps the secret).',
   },
   {
-    ...webhookDefaults,
+    ...deliveryWrites,
     name: 'rotateWebhookSecret',
     method: 'POST',
     path: '/v1/forms/{id}/webhook/rotate-secret',
     handler: 'http/webhooks/rotate-webhook-secret.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Issues a new signing secret; deliveries use it at once.',
   },
   {
-    ...webhookDefaults,
+    ...deliveryWrites,
     name: 'deleteWebhook',
     method: 'DELETE',
     path: '/v1/forms/{id}/webhook',
     handler: 'http/webhooks/delete-webhook.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Disconnects the webhook and deletes its secret.',
   },
   {
-    ...webhookDefaults,
+    ...deliveryReads,
     name: 'listWebhookDeliveries',
     method: 'GET',
     path: '/v1/forms/{id}/webhook/deliveries',
     handler: 'http/webhooks/list-deliveries.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       "Webhook deliveries newest first, with every attempt; filter by status, page with next, or ask for one submission's delivery.",
   },
   {
-    ...webhookDefaults,
+    ...deliveryArea,
     name: 'retryWebhookDelivery',
     method: 'POST',
     path: '/v1/forms/{id}/webhook/deliveries/{deliveryId}/retry',
     handler: 'http/webhooks/retry-delivery.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:webhooks:send'],
+    access: [...MANAGEMENT_WRITES, 'queue:webhooks:send'],
     summary: 'Sends a failed delivery again with the same webhook-id and a fresh retry schedule.',
   },
   {
-    ...webhookDefaults,
+    ...deliveryArea,
     name: 'getIntegrations',
     method: 'GET',
     path: '/v1/forms/{id}/integrations',
     handler: 'http/integrations/get-integrations.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'secrets:googleServiceAccountEmail'],
+    access: [...MANAGEMENT_READS, 'secrets:googleServiceAccountEmail'],
     summary:
       "The form's webhook, Sheets, Slack and Discord: each null or its status, last error and settings (chat URLs cut).",
   },
   {
-    // A function of its own, out of the webhooks group: it alone of the management
-    // routes holds the Google key (a group's functions share their grants), reading a
-    // spreadsheet with it before it is saved: a token and spreadsheets.get, 10 s each at
+    // A function of its own: it alone of the management routes holds the Google key,
+    // reading a spreadsheet with it before it is saved: a token and spreadsheets.get, 10 s each at
     // most (the receiverTimeoutMs setting), so 25 s, under the gateway's 29, answers Google's
     // slowness as 503 busy rather than the function timing out.
-    ...managementDefaults,
+    ...deliveryArea,
     timeoutSeconds: 25,
     name: 'putIntegration',
     method: 'PUT',
     path: '/v1/forms/{id}/integrations/{kind}',
     handler: 'http/integrations/put-integration.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'secrets:googleServiceAccount'],
+    access: [...MANAGEMENT_WRITES, 'secrets:googleServiceAccount'],
     summary:
       'Connects Google Sheets by a shared spreadsheet, or Slack or Discord by an incoming-webhook URL (Pro).',
   },
   {
-    ...webhookDefaults,
+    ...deliveryWrites,
     name: 'deleteIntegration',
     method: 'DELETE',
     path: '/v1/forms/{id}/integrations/{kind}',
     handler: 'http/integrations/delete-integration.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Disconnects an integration; its queued messages end cancelled.',
   },
   {
-    ...webhookDefaults,
+    ...deliveryReads,
     name: 'listIntegrationDeliveries',
     method: 'GET',
     path: '/v1/forms/{id}/integrations/{kind}/deliveries',
     handler: 'http/integrations/list-integration-deliveries.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       "An integration's deliveries newest first, with every attempt; as the webhook's delivery log.",
   },
   {
-    ...webhookDefaults,
+    ...deliveryArea,
     name: 'retryIntegrationDelivery',
     method: 'POST',
     path: '/v1/forms/{id}/integrations/{kind}/deliveries/{deliveryId}/retry',
     handler: 'http/integrations/retry-integration-delivery.ts',
-    access: [
-      ...MANAGEMENT_ACCESS,
-      'table:read',
-      'table:write',
-      'queue:webhooks:send',
-      'queue:sheets:send',
-    ],
+    access: [...MANAGEMENT_WRITES, 'queue:webhooks:send', 'queue:sheets:send'],
     summary: "Sends an integration's failed delivery again with a fresh retry schedule.",
   },
   {
-    ...managementDefaults,
+    ...formsArea,
     name: 'exportSubmissionsCsv',
     method: 'GET',
     path: '/v1/forms/{id}/export.csv',
@@ -428,32 +437,33 @@ export const routes: readonly Route[] = [
     // Two passes over a large folder; API Gateway streams for up to 15 minutes.
     timeoutSeconds: 300,
     streaming: true,
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
+    access: MANAGEMENT_READS,
     summary:
       'Streams the submissions of a filter as CSV, newest first (UTF-8 with BOM, formula cells neutralized).',
   },
   {
-    ...privacyDefaults,
+    ...accountsArea,
     name: 'erasePersonSubmissions',
     method: 'POST',
     path: '/v1/privacy/erasures',
     handler: 'http/privacy/erase-by-email.ts',
-    access: PRIVACY_ACCESS,
+    // A person's submissions across every form of the team, with their files.
+    timeoutSeconds: 29,
+    access: [...MANAGEMENT_WRITES, 'uploads:delete', 'secrets:keyedHash'],
     summary:
       'Deletes every submission of the team that holds an email address, with its files and delivery records; answers how many, by form (owners only).',
   },
   {
-    ...managementDefaults,
+    ...accountsArea,
     name: 'exportPersonSubmissions',
     method: 'GET',
     path: '/v1/privacy/submissions',
     handler: 'http/privacy/export-by-email.ts',
-    // Streamed (a group's function answers buffered): no 6 MB cap on a person's document,
-    // and reads at a client's pace for up to 5 minutes (docs/privacy.md#export-by-email).
+    // Streamed: no 6 MB cap on a person's document, and reads at a client's pace for up to 5 minutes (docs/privacy.md#export-by-email).
     timeoutSeconds: 300,
     streaming: true,
     // table:write for its audit event only.
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'secrets:keyedHash'],
+    access: [...MANAGEMENT_WRITES, 'secrets:keyedHash'],
     summary:
       'Streams every submission of the team that holds an email address, as one JSON document (owners only).',
   },
@@ -477,183 +487,160 @@ export const routes: readonly Route[] = [
     summary: 'Uses a sign-in link token or code once and starts a session (cookie).',
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'signOut',
     method: 'POST',
     path: '/v1/auth/sign-out',
     handler: 'http/auth/sign-out.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Ends this session at once and clears its cookie.',
   },
   {
-    ...accountsDefaults,
+    ...accountReads,
     name: 'getSession',
     method: 'GET',
     path: '/v1/auth/session',
     handler: 'http/auth/get-session.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: 'Who is asking: the member, the team and role, and the other teams of the address.',
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'switchTeam',
     method: 'POST',
     path: '/v1/auth/session/team',
     handler: 'http/auth/switch-team.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Moves the signed-in person to another of their teams: a new session there.',
   },
   {
-    ...accountsDefaults,
+    ...accountReads,
     name: 'listSessions',
     method: 'GET',
     path: '/v1/auth/sessions',
     handler: 'http/auth/list-sessions.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "The signed-in member's sessions, this one marked current.",
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'endOtherSessions',
     method: 'DELETE',
     path: '/v1/auth/sessions',
     handler: 'http/auth/end-other-sessions.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Signs the member out everywhere but here.',
   },
   {
-    ...accountsDefaults,
+    ...accountReads,
     name: 'getTeam',
     method: 'GET',
     path: '/v1/team',
     handler: 'http/team/get-team.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "The team: plan, this month's usage and allowance, member and form counts.",
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'updateTeam',
     method: 'PATCH',
     path: '/v1/team',
     handler: 'http/team/update-team.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary:
       "Changes the team's settings: what submissions keep of a visitor's address (owners only).",
   },
   {
     // Beside the privacy routes: the audit event keeps the address's keyed hash.
-    ...privacyDefaults,
+    ...accountReads,
     name: 'listSuppressions',
     method: 'GET',
     path: '/v1/team/suppressions',
     handler: 'http/privacy/list-suppressions.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       'The addresses the team’s forms no longer email: permanent bounces and complaints (owners only).',
   },
   {
-    // A function of its own, out of the privacy group: it alone may delete SES's
-    // suppression entries (a group's routes share their grants). Its SES client tries
+    // A function of its own: it alone may delete SES's suppression entries. Its SES client tries
     // twice, 3 s each (aws/email-suppressions.ts): 10 s is enough.
-    ...managementDefaults,
+    ...accountsArea,
     name: 'liftSuppression',
     method: 'DELETE',
     path: '/v1/team/suppressions/{email}',
     handler: 'http/privacy/lift-suppression.ts',
     // SES's own entry for the address goes too, from the team's tenant list.
-    access: [
-      ...MANAGEMENT_ACCESS,
-      'table:read',
-      'table:write',
-      'secrets:keyedHash',
-      'email:liftSuppressions',
-    ],
+    access: [...MANAGEMENT_WRITES, 'secrets:keyedHash', 'email:liftSuppressions'],
     summary:
       'Takes an address off the suppression list: the team’s forms email it again (owners only).',
   },
   {
-    ...accountsDefaults,
+    ...accountReads,
     name: 'listMembers',
     method: 'GET',
     path: '/v1/team/members',
     handler: 'http/team/list-members.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "The team's members (owners only).",
   },
   {
-    ...accountsDefaults,
+    ...invitations,
     name: 'inviteMember',
     method: 'POST',
     path: '/v1/team/members',
     handler: 'http/team/invite-member.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:signIns:send'],
     summary: 'Adds a member and emails them a sign-in link (owners only).',
   },
   {
-    ...accountsDefaults,
+    ...invitations,
     name: 'resendInvitation',
     method: 'POST',
     path: '/v1/team/members/{userId}/invitation',
     handler: 'http/team/resend-invitation.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write', 'queue:signIns:send'],
     summary: 'Emails a member who has never signed in their invitation again (owners only).',
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'updateMember',
     method: 'PATCH',
     path: '/v1/team/members/{userId}',
     handler: 'http/team/update-member.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: "Changes a member's role or name; the team keeps an owner (owners only).",
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'removeMember',
     method: 'DELETE',
     path: '/v1/team/members/{userId}',
     handler: 'http/team/remove-member.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Removes a member and ends their sessions at once; not the last owner (owners only).',
   },
   {
-    ...accountsDefaults,
+    ...accountReads,
     name: 'listApiKeys',
     method: 'GET',
     path: '/v1/team/api-keys',
     handler: 'http/team/list-api-keys.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary:
       "The team's API keys: name, creator, created, last used; never the secret (owners only).",
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'createApiKey',
     method: 'POST',
     path: '/v1/team/api-keys',
     handler: 'http/team/create-api-key.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Creates an API key and shows it this once (owners only).',
   },
   {
-    ...accountsDefaults,
+    ...accountWrites,
     name: 'revokeApiKey',
     method: 'DELETE',
     path: '/v1/team/api-keys/{keyId}',
     handler: 'http/team/revoke-api-key.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read', 'table:write'],
     summary: 'Revokes an API key at once (owners only).',
   },
   {
-    ...accountsDefaults,
+    ...accountReads,
     name: 'listAuditEvents',
     method: 'GET',
     path: '/v1/team/audit',
     handler: 'http/team/list-audit.ts',
-    access: [...MANAGEMENT_ACCESS, 'table:read'],
     summary: "The team's audit trail, newest first, kept a year (owners only).",
   },
   {
+    ...publicArea,
     name: 'createUploads',
     method: 'POST',
     path: '/s/{key}/uploads',
@@ -768,6 +755,7 @@ export interface RouteFunction {
   /** Handler module relative to `lambdas/`. */
   handler: string;
   routes: readonly Route[];
+  area: RouteArea;
   memoryMb: number;
   timeoutSeconds: number;
   streaming: boolean;
@@ -777,10 +765,16 @@ export interface RouteFunction {
 /** The handler module of a group's function. */
 export const groupHandler = (group: string) => `http/groups/${group}.generated.ts`;
 
+const sameAccess = (left: readonly Access[], right: readonly Access[]) => {
+  const [a, b] = [new Set(left), new Set(right)];
+  return a.size === b.size && [...a].every((kind) => b.has(kind));
+};
+
 /**
  * The functions a route table needs: one per route without a group, one
- * per group. Throws when a group's routes disagree on memory, timeout or
- * streaming, or a group is named like a route.
+ * per group. Throws when a group's routes disagree on grants, area, memory,
+ * timeout or streaming (a group must never widen what one of its routes may
+ * do), or a group is named like a route.
  */
 export function routeFunctions(table: readonly Route[] = routes): RouteFunction[] {
   const functions: RouteFunction[] = [];
@@ -796,26 +790,32 @@ export function routeFunctions(table: readonly Route[] = routes): RouteFunction[
         name: route.group,
         handler: groupHandler(route.group),
         routes: [route],
+        area: route.area,
         memoryMb: route.memoryMb,
         timeoutSeconds: route.timeoutSeconds,
         streaming: route.streaming,
-        access: [...route.access],
+        access: [...new Set(route.access)],
       };
       groups.set(route.group, fn);
       functions.push(fn);
       continue;
     }
+    if (!sameAccess(known.access, route.access)) {
+      throw new Error(
+        `route ${route.name} holds other grants than group ${route.group} (${[...route.access].join(', ')} vs ${known.access.join(', ')}): make it a function of its own`,
+      );
+    }
     if (
+      known.area !== route.area ||
       known.memoryMb !== route.memoryMb ||
       known.timeoutSeconds !== route.timeoutSeconds ||
       known.streaming !== route.streaming
     ) {
       throw new Error(
-        `route ${route.name} disagrees with group ${route.group} on memory, timeout or streaming`,
+        `route ${route.name} disagrees with group ${route.group} on area, memory, timeout or streaming`,
       );
     }
     known.routes = [...known.routes, route];
-    known.access = [...new Set([...known.access, ...route.access])];
   }
   const names = new Set(table.map((route) => route.name));
   for (const group of groups.keys()) {

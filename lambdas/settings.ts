@@ -24,6 +24,11 @@ export interface SettingDefinition<T> {
    * deploys the default, whatever the context says).
    */
   deployerMaySet?: false;
+  /**
+   * A deployment must name its own value: the default serves the local stack
+   * and the tests only, and a synth without one stops with `why`.
+   */
+  deployerMustSet?: { why: string };
 }
 
 export const wholeNumber =
@@ -219,11 +224,17 @@ export const SETTINGS = {
     default: true,
     parse: flag,
   }),
-  /** The From address of every email; its domain (or itself) must be a verified SES identity. */
+  /**
+   * The From address of every email; its domain (or itself) must be a verified SES
+   * identity. The default is the local stack's: a deployment names its own.
+   */
   emailSenderAddress: setting({
     env: 'EMAIL_SENDER_ADDRESS',
     default: 'forms@example.com',
     parse: emailAddress,
+    deployerMustSet: {
+      why: 'every email (sign-in links included) is sent from it, and SES refuses forms@example.com. Deploy with -c emailSenderAddress=forms@your-domain: an address SES has verified, an address on a domain it has verified, or one on emailDomain (docs/deploying.md#email)',
+    },
   }),
   /**
    * A Google service account's JSON key file (docs/integrations.md#google-cloud-setup),

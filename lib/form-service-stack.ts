@@ -1,12 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { fallbackRoute, type Route, routeFunctions, routes as routeTable } from '#routes';
+import {
+  fallbackRoute,
+  ROUTE_AREAS,
+  type Route,
+  type RouteArea,
+  routeFunctions,
+  routes as routeTable,
+} from '#routes';
 import { settingsEnvironment } from '#settings';
 import { type Worker, workers as workerTable } from '#workers';
-import { grantAccess } from './constructs/access.ts';
-import { Api, isSubmitRoute } from './constructs/api.ts';
-import { CustomDomain } from './constructs/custom-domain.ts';
+import { type AccessTargets, grantAccess } from './constructs/access.ts';
 import { EmailSending } from './constructs/email.ts';
 import { GoogleServiceAccount } from './constructs/google-service-account.ts';
 import { KeyedHashSecret } from './constructs/keyed-hash-secret.ts';
@@ -14,11 +19,14 @@ import { Observability } from './constructs/observability.ts';
 import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
 import { SendingDomain } from './constructs/sending-domain.ts';
-import { ServiceFunction } from './constructs/service-function.ts';
+import { type FunctionDefaults, ServiceFunction } from './constructs/service-function.ts';
 import { Storage } from './constructs/storage.ts';
-import { addWorker } from './constructs/workers.ts';
 import { planDomains } from './own-domain.ts';
 import { readSettings } from './settings.ts';
+import { ApiStack } from './stacks/api-stack.ts';
+import { isSubmitRoute, RouteAreaStack } from './stacks/route-area-stack.ts';
+import { StageStack } from './stacks/stage-stack.ts';
+import { WorkersStack } from './stacks/workers-stack.ts';
 
 export interface FormServiceStackProps extends StackProps {
   /** The route table; tests substitute their own. Defaults to lambdas/routes.ts. */
@@ -30,16 +38,25 @@ export interface FormServiceStackProps extends StackProps {
 const LAMBDAS_DIR = fileURLToPath(new URL('../lambdas/', import.meta.url));
 
 /**
- * The whole service: storage, the HTTP API with one function per route, one
- * function per worker with its trigger (table stream, queue, schedule), and
- * (as later capabilities land) observability. Each function gets exactly the
- * grants its entry's `access` lists, plus what its trigger needs.
+ * The whole service (docs/architecture.md#stacks). This stack keeps the
+ * shared state: the table and buckets, the queues, the secrets, the email
+ * identity, the schedule group. What reads and writes it lives in nested
+ * stacks by area, each well under CloudFormation's 500 resources: the API
+ * and its paths; one stack per route area (lambdas/routes.ts `area`) with
+ * its functions and methods; the workers (lambdas/workers.ts); the API's
+ * deployment, stage and domain; the alarms and the dashboard. Each function
+ * gets exactly the grants its entry's `access` lists, plus what its trigger
+ * needs.
  */
 export class FormServiceStack extends Stack {
   readonly storage: Storage;
-  readonly api: Api;
   readonly queues: Queues;
+  readonly api: ApiStack;
+  readonly areas: ReadonlyMap<RouteArea, RouteAreaStack>;
+  readonly workers: WorkersStack;
+  readonly stage: StageStack;
   readonly observability: Observability;
+  readonly fallback: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: FormServiceStackProps = {}) {
     super(scope, id, props);
@@ -55,29 +72,7 @@ export class FormServiceStack extends Stack {
       tableDeletionProtection: settings.tableDeletionProtection,
       accessLogRetentionDays: settings.accessLogRetentionDays,
     });
-
-    this.api = new Api(this, 'Api', {
-      stageName: settings.apiStageName,
-      throttleRatePerSecond: settings.apiThrottleRatePerSecond,
-      throttleBurst: settings.apiThrottleBurst,
-      submitThrottle: {
-        ratePerSecond: settings.submitThrottleRatePerSecond,
-        burst: settings.submitThrottleBurst,
-      },
-      logRetention: settings.logRetentionDays,
-      tracing: settings.tracing,
-      cloudWatchRole: settings.apiGatewayCloudWatchRole,
-    });
-    if (domains.api) {
-      new CustomDomain(this, 'CustomDomain', {
-        plan: domains.api,
-        api: this.api.restApi,
-        stage: this.api.restApi.deploymentStage,
-      });
-    }
-    const baseUrl = domains.baseUrl || this.api.defaultBaseUrl;
     const sendingDomain = domains.email && new SendingDomain(this, 'SendingDomain', domains.email);
-
     this.queues = new Queues(this, 'Queues', settings);
     const email = new EmailSending(
       this,
@@ -87,7 +82,7 @@ export class FormServiceStack extends Stack {
     );
     let scheduling: Scheduling | undefined;
     let keyedHashSecret: KeyedHashSecret | undefined;
-    const targets = {
+    const targets: AccessTargets = {
       storage: this.storage,
       queues: this.queues,
       email,
@@ -96,68 +91,89 @@ export class FormServiceStack extends Stack {
         return scheduling;
       },
       keyedHashSecret: () => {
-        keyedHashSecret ??= new KeyedHashSecret(this);
+        keyedHashSecret ??= new KeyedHashSecret(this, settings.keyedHashSecretArn);
         return keyedHashSecret;
       },
       googleServiceAccount: new GoogleServiceAccount(settings.googleServiceAccountSecret),
     };
 
+    this.api = new ApiStack(this, 'Api', {
+      routes,
+      stageName: settings.apiStageName,
+      cloudWatchRole: settings.apiGatewayCloudWatchRole,
+    });
+    const baseUrl = domains.baseUrl || this.api.defaultBaseUrl;
+
     // What every function reads through lambdas/config.ts: the deployer
     // settings of lambdas/settings.ts; the table and bucket names come with
     // their grants instead.
-    const environment = { BASE_URL: baseUrl, ...settingsEnvironment(settings) };
-    const functionDefaults = {
-      environment,
+    const functionDefaults: FunctionDefaults = {
+      environment: { BASE_URL: baseUrl, ...settingsEnvironment(settings) },
       logLevel: settings.logLevel,
       logRetention: settings.logRetentionDays,
       tracing: settings.tracing,
     };
 
-    // One function per route, or per group of routes (routes.ts `group`).
-    for (const spec of routeFunctions(routes)) {
-      const [first] = spec.routes;
-      const fn = new ServiceFunction(this, spec.name, {
-        ...functionDefaults,
-        entry: `${LAMBDAS_DIR}${spec.handler}`,
-        description:
-          spec.routes.length === 1 && first
-            ? `${first.method} ${first.path}: ${first.summary}`.slice(0, 256)
-            : `Routes of group ${spec.name}: ${spec.routes.map((r) => r.name).join(', ')}`.slice(
-                0,
-                256,
-              ),
-        memoryMb: spec.memoryMb,
-        timeoutSeconds: spec.timeoutSeconds,
-        reservedConcurrency: spec.routes.some(isSubmitRoute)
-          ? settings.submitReservedConcurrency
-          : undefined,
-      });
-      grantAccess(fn, spec.access, targets);
-      for (const route of spec.routes)
-        this.api.addRoute(route, fn, { shared: spec.routes.length > 1 });
-    }
-
-    const fallback = new ServiceFunction(this, fallbackRoute.name, {
+    this.fallback = new ServiceFunction(this.api, fallbackRoute.name, {
       ...functionDefaults,
       entry: `${LAMBDAS_DIR}${fallbackRoute.handler}`,
       description: 'Answers 404/405 for every request no route takes',
       memoryMb: fallbackRoute.memoryMb,
       timeoutSeconds: fallbackRoute.timeoutSeconds,
     });
-    grantAccess(fallback, fallbackRoute.access, targets);
-    this.api.routeEverythingElseTo(fallback);
+    grantAccess(this.fallback, fallbackRoute.access, targets);
+    this.api.routeEverythingElseTo(this.fallback);
+
+    // One function per route, or per group of routes with the same grants, in its area's stack.
+    const functions = routeFunctions(routes);
+    const areas = new Map<RouteArea, RouteAreaStack>();
+    for (const area of ROUTE_AREAS) {
+      const ofArea = functions.filter((fn) => fn.area === area);
+      if (ofArea.length === 0) continue;
+      areas.set(
+        area,
+        new RouteAreaStack(this, `${area.charAt(0).toUpperCase()}${area.slice(1)}Routes`, {
+          area,
+          functions: ofArea,
+          api: this.api,
+          stageName: settings.apiStageName,
+          lambdasDir: LAMBDAS_DIR,
+          functionDefaults,
+          targets,
+          submitReservedConcurrency: settings.submitReservedConcurrency,
+        }),
+      );
+    }
+    this.areas = areas;
 
     // The event-driven side (lambdas/workers.ts): queues, the stream-failure
     // queue and Scheduling are built on first use by a worker or an access.
-    const streamConsumers: ServiceFunction[] = [];
-    for (const worker of workers) {
-      const fn = addWorker(this, worker, LAMBDAS_DIR, functionDefaults, targets);
-      if (worker.trigger.kind === 'tableStream') streamConsumers.push(fn);
-    }
+    this.workers = new WorkersStack(this, 'Workers', {
+      workers,
+      lambdasDir: LAMBDAS_DIR,
+      functionDefaults,
+      targets,
+    });
 
     // SES's events reach their worker when the worker table has one (test tables may not).
     const emailEvents = this.queues.all().find((queue) => queue.definition.name === 'emailEvents');
     if (emailEvents) email.publishEventsTo(emailEvents);
+
+    this.stage = new StageStack(this, 'Stage', {
+      api: this.api,
+      functions,
+      stageName: settings.apiStageName,
+      throttleRatePerSecond: settings.apiThrottleRatePerSecond,
+      throttleBurst: settings.apiThrottleBurst,
+      submitThrottle: {
+        ratePerSecond: settings.submitThrottleRatePerSecond,
+        burst: settings.submitThrottleBurst,
+      },
+      logRetention: settings.logRetentionDays,
+      tracing: settings.tracing,
+      domain: domains.api,
+      webAclArn: settings.webAclArn,
+    });
 
     // Last: it finds every function, queue and alarm built above.
     this.observability = new Observability(this, 'Observability', {
@@ -166,12 +182,12 @@ export class FormServiceStack extends Stack {
       stageName: settings.apiStageName,
       submitRoute: routes.find(isSubmitRoute),
       queues: this.queues.all(),
-      streamConsumers,
+      streamConsumers: this.workers.streamConsumers,
       configurationSetName: email.configurationSet.configurationSetName,
     });
 
     new CfnOutput(this, 'ApiUrl', {
-      value: this.api.restApi.url,
+      value: this.stage.stage.urlForPath(),
       description: 'Invoke URL of the API stage',
     });
     new CfnOutput(this, 'BaseUrl', {
@@ -180,5 +196,39 @@ export class FormServiceStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
     new CfnOutput(this, 'UploadsBucket', { value: this.storage.uploads.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.observability.topic.topicArn,
+      description:
+        'Every alarm of the stack notifies this SNS topic: subscribe a pager or chat to it',
+    });
+    const dnsRecord = this.stage.customDomain?.dnsRecord;
+    if (dnsRecord) {
+      new CfnOutput(this, 'DnsTarget', {
+        value: dnsRecord,
+        description: 'DNS record to add so the custom domain reaches the API',
+      });
+    }
+  }
+
+  /** The function built for a route (its group's when grouped), the fallback or a worker, by name. */
+  functionOf(name: string, table: readonly Route[] = routeTable): ServiceFunction {
+    if (name === fallbackRoute.name) return this.fallback;
+    const group = table.find((route) => route.name === name)?.group;
+    for (const area of this.areas.values()) {
+      const found = area.functions.get(group ?? name);
+      if (found) return found;
+    }
+    const worker = this.workers.functions.get(name);
+    if (worker) return worker;
+    throw new Error(`no function named "${name}" in the stack`);
+  }
+
+  /** Every function of the stack, in whichever nested stack it lives. */
+  allFunctions(): ServiceFunction[] {
+    return [
+      this.fallback,
+      ...[...this.areas.values()].flatMap((area) => [...area.functions.values()]),
+      ...this.workers.functions.values(),
+    ];
   }
 }

@@ -34,6 +34,9 @@ type DomainSettings = Pick<
 /** An ACM certificate's ARN; its fourth field is the certificate's region. */
 const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/;
 
+/** Where CloudFront, and so an edge-optimized API domain, takes its certificate from. */
+export const EDGE_CERTIFICATE_REGION = 'us-east-1';
+
 /** `name` is the zone's apex or under it. */
 const within = (name: string, parent: string) => name === parent || name.endsWith(`.${parent}`);
 
@@ -101,12 +104,17 @@ export function planDomains(
           `certificateArn "${settings.certificateArn}" is not an ACM certificate's ARN (arn:aws:acm:<region>:<account>:certificate/<id>)`,
         );
       }
-      // A regional API Gateway domain takes a certificate of its own region only.
-      if (region && certificateRegion !== region) {
+      // The domain is edge-optimized (CloudFront's viewer country reaches the API through it):
+      // CloudFront takes certificates of us-east-1 only, whatever the stack's region.
+      if (certificateRegion !== EDGE_CERTIFICATE_REGION) {
         fail(
-          `certificateArn is in ${certificateRegion} but the stack deploys to ${region}: a regional API domain needs a certificate in its own region (request or import it there)`,
+          `certificateArn is in ${certificateRegion}: the API's domain is edge-optimized (through CloudFront, which adds the visitor's country), and CloudFront takes certificates of ${EDGE_CERTIFICATE_REGION} only: request or import the certificate there`,
         );
       }
+    } else if (region && region !== EDGE_CERTIFICATE_REGION) {
+      fail(
+        `domainName "${name}" with a hosted zone and no certificateArn: the stack would request the certificate in ${region}, but an edge-optimized domain needs one in ${EDGE_CERTIFICATE_REGION}. Request a certificate for ${name} in ${EDGE_CERTIFICATE_REGION} (validated in the zone) and pass certificateArn`,
+      );
     }
     const derived = `https://${name}`;
     if (settings.baseUrl && settings.baseUrl !== derived) {

@@ -130,10 +130,13 @@ export const STACK_SETTINGS = {
   /**
    * Concurrent executions reserved for (and capping) the submit function, so
    * a flood cannot take the account's whole Lambda concurrency; 0 or empty:
-   * none (the function shares the account's unreserved pool).
+   * none (the default: the function shares the account's unreserved pool).
+   * Lambda refuses a reservation that leaves the account fewer than 10
+   * unreserved, and new accounts often have 10 in all: `npm run admin --
+   * deploy check` says what this account allows (docs/deploying.md#before-you-deploy).
    */
   submitReservedConcurrency: stackSetting({
-    default: 100,
+    default: 0,
     parse: (raw) => (raw.trim() === '' ? 0 : wholeNumber(0)(raw)),
   }),
   /**
@@ -177,7 +180,10 @@ export const STACK_SETTINGS = {
   }),
   /** The hosted zone's domain (`acme.test`): given, so synth needs no AWS lookup. */
   hostedZoneName: stackSetting({ default: '', parse: domainName }),
-  /** An ACM certificate (same region) for `domainName`, when the stack is not to request one. */
+  /**
+   * An ACM certificate in us-east-1 for `domainName` (the domain is edge-optimized:
+   * CloudFront takes certificates of us-east-1 only), when the stack is not to request one.
+   */
   certificateArn: stackSetting({
     default: '',
     parse: (raw) =>
@@ -223,6 +229,34 @@ export const STACK_SETTINGS = {
     default: '',
     parse: matching(/^$|^[A-Za-z0-9/_+=.@-]{1,512}$/),
   }),
+  /**
+   * The keyed-hash secret a destroyed stack kept (its complete ARN), for a stack
+   * restored over the data it hashed (docs/deploying.md#what-a-destroy-keeps);
+   * empty: the stack makes its own.
+   */
+  keyedHashSecretArn: stackSetting({
+    default: '',
+    parse: (raw) =>
+      raw.trim() === ''
+        ? ''
+        : matching(
+            /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}$/,
+          )(raw.trim()),
+  }),
+  /**
+   * A WAF web ACL to put in front of the API's stage: the ARN of a REGIONAL
+   * web ACL in the stack's region (API Gateway stages take those, edge-optimized
+   * or not); empty: none.
+   */
+  webAclArn: stackSetting({
+    default: '',
+    parse: (raw) =>
+      raw.trim() === ''
+        ? ''
+        : matching(
+            /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/[A-Za-z0-9_-]{1,128}\/[a-f0-9-]{36}$/,
+          )(raw.trim()),
+  }),
   /** Whether this stack sets the account's API Gateway logging role. */
   apiGatewayCloudWatchRole: stackSetting({
     default: true,
@@ -251,11 +285,20 @@ export function settingDefaults(): Record<string, unknown> {
 export function readSettings(scope: Construct): ServiceSettings {
   const definitions: [
     string,
-    { default: unknown; parse: Parser<unknown>; deployerMaySet?: false },
+    {
+      default: unknown;
+      parse: Parser<unknown>;
+      deployerMaySet?: false;
+      deployerMustSet?: { why: string };
+    },
   ][] = [...Object.entries(SETTINGS), ...Object.entries(STACK_SETTINGS)];
   const values: Record<string, unknown> = {};
   for (const [key, definition] of definitions) {
     const raw: unknown = scope.node.tryGetContext(key);
+    if ((raw === undefined || raw === null) && definition.deployerMustSet) {
+      // Before any construct exists: nothing is created, nothing is left to roll back.
+      throw new Error(`CDK context "${key}" is not set: ${definition.deployerMustSet.why}`);
+    }
     const fixed = 'deployerMaySet' in definition && definition.deployerMaySet === false;
     values[key] =
       raw === undefined || raw === null || fixed

@@ -18,7 +18,7 @@ interface ErrorResponse {
  * response templates get $context substitution but no VTL, so each code is
  * fixed per response type.
  */
-const ERROR_RESPONSES: ErrorResponse[] = [
+export const ERROR_RESPONSES: readonly ErrorResponse[] = [
   { type: ResponseType.DEFAULT_4XX, error: 'bad_request' },
   { type: ResponseType.DEFAULT_5XX, error: 'internal_error' },
   // Stage throttling has no per-client window to report; one second is the

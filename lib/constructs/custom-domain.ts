@@ -1,4 +1,3 @@
-import { CfnOutput } from 'aws-cdk-lib';
 import {
   DomainName,
   EndpointType,
@@ -20,14 +19,22 @@ type ApiDomainPlan = NonNullable<DomainPlan['api']>;
 
 /**
  * The service on the deployer's own name (docs/deploying.md#your-own-domain):
- * a regional API Gateway domain (TLS 1.2 or later) mapped at the root to
- * the stage, so `https://forms.acme.test/f/{key}` is the hosted page. The
- * certificate is the deployer's (`certificateArn`) or requested here and
- * validated by DNS in the hosted zone; with a zone the alias record is
- * written too, else the name to point a CNAME at is an output.
+ * an edge-optimized API Gateway domain (TLS 1.2 or later) mapped at the root
+ * to the stage, so `https://forms.acme.test/f/{key}` is the hosted page.
+ * Edge-optimized like the API itself: requests to the name pass through
+ * CloudFront, which adds the `CloudFront-Viewer-Country` header that
+ * `blockedCountries` and `meta.country` read (a regional domain reaches the
+ * API without CloudFront, and the header never comes). Its certificate is
+ * therefore in us-east-1: the deployer's (`certificateArn`), or, for a stack
+ * in us-east-1 with a hosted zone, requested here and validated by DNS in
+ * the zone (lib/own-domain.ts refuses the rest). With a zone the alias
+ * record is written too, else the name to point a CNAME at is an output of
+ * the root stack.
  */
 export class CustomDomain extends Construct {
   readonly domain: DomainName;
+  /** The record to add by hand when the stack has no hosted zone: `name CNAME target`. */
+  readonly dnsRecord: string | undefined;
 
   constructor(
     scope: Construct,
@@ -54,7 +61,7 @@ export class CustomDomain extends Construct {
     this.domain = new DomainName(this, 'DomainName', {
       domainName: plan.domainName,
       certificate,
-      endpointType: EndpointType.REGIONAL,
+      endpointType: EndpointType.EDGE,
       securityPolicy: SecurityPolicy.TLS_1_2,
     });
     this.domain.addBasePathMapping(props.api, { stage: props.stage });
@@ -65,10 +72,7 @@ export class CustomDomain extends Construct {
         target: RecordTarget.fromAlias(new ApiGatewayDomain(this.domain)),
       });
     } else {
-      new CfnOutput(this, 'DnsTarget', {
-        value: `${plan.domainName} CNAME ${this.domain.domainNameAliasDomainName}`,
-        description: 'DNS record to add so the custom domain reaches the API',
-      });
+      this.dnsRecord = `${plan.domainName} CNAME ${this.domain.domainNameAliasDomainName}`;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -10,7 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import { TEAM_TENANT_PREFIX } from '#domain/email-tenants.ts';
-import { wildcardResourceFinding } from './nag-finding.ts';
+import { acknowledgeWildcardResource } from './nag-finding.ts';
 import type { ServiceQueue } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
@@ -124,17 +124,15 @@ export class EmailSending extends Construct {
     fn.addToRolePolicy(
       new PolicyStatement({ actions: ['ses:UpdateReputationEntityPolicy'], resources: [policies] }),
     );
-    Validations.of(fn.role).acknowledge(
-      {
-        id: wildcardResourceFinding(this, tenants),
-        reason:
-          'One SES tenant per team, named at run time when the team sends its first email; the actions are the tenant setup and send only.',
-      },
-      {
-        id: wildcardResourceFinding(this, policies),
-        reason:
-          'SES-managed reputation policies (none, standard, strict) are AWS-owned ARNs; only UpdateReputationEntityPolicy is allowed on them.',
-      },
+    acknowledgeWildcardResource(
+      fn.role,
+      tenants,
+      'One SES tenant per team, named at run time when the team sends its first email; the actions are the tenant setup and send only.',
+    );
+    acknowledgeWildcardResource(
+      fn.role,
+      policies,
+      'SES-managed reputation policies (none, standard, strict) are AWS-owned ARNs; only UpdateReputationEntityPolicy is allowed on them.',
     );
   }
 
@@ -157,11 +155,11 @@ export class EmailSending extends Construct {
         resources: [teamTenants],
       }),
     );
-    Validations.of(fn.role).acknowledge({
-      id: wildcardResourceFinding(this, teamTenants),
-      reason:
-        'One SES tenant per team, named at run time; the route lifts an address from the caller team’s tenant list only (DeleteSuppressedDestination).',
-    });
+    acknowledgeWildcardResource(
+      fn.role,
+      teamTenants,
+      'One SES tenant per team, named at run time; the route lifts an address from the caller team’s tenant list only (DeleteSuppressedDestination).',
+    );
   }
 
   /** The configuration set's events to `queue`, retried by EventBridge, then to its dead-letter queue. */

@@ -1,11 +1,32 @@
-import { Stack } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /**
- * The id cdk-nag gives a wildcard-resource finding (AwsSolutions-IAM5) for
- * `resource`, so an acknowledgement names exactly that one ARN pattern and a
- * new wildcard elsewhere still fails the check. cdk-nag flattens intrinsics:
- * Fn::Join pieces are joined, `Ref` becomes `<Id>`, `Fn::GetAtt` `<Id.Attr>`.
+ * Acknowledges cdk-nag's wildcard-resource finding (AwsSolutions-IAM5) for
+ * exactly one ARN pattern on `scope` (a function's role), so a new wildcard
+ * elsewhere still fails the check. The finding's id spells the ARN as the
+ * template of `scope`'s stack does, and a resource of another stack appears
+ * there as a parameter of that nested stack only once the app is prepared,
+ * after every construct exists: the id is therefore made when the tree is
+ * validated (after preparation, before cdk-nag runs), not now.
+ */
+export function acknowledgeWildcardResource(
+  scope: IConstruct,
+  resource: string,
+  reason: string,
+): void {
+  scope.node.addValidation({
+    validate: () => {
+      Validations.of(scope).acknowledge({ id: wildcardResourceFinding(scope, resource), reason });
+      return [];
+    },
+  });
+}
+
+/**
+ * The id cdk-nag gives a wildcard-resource finding for `resource` in the
+ * template of `scope`'s stack. cdk-nag flattens intrinsics: Fn::Join pieces
+ * are joined, `Ref` becomes `<Id>`, `Fn::GetAtt` `<Id.Attr>`.
  */
 export function wildcardResourceFinding(scope: IConstruct, resource: string): string {
   return `AwsSolutions-IAM5[Resource::${flatten(Stack.of(scope).resolve(resource))}]`;

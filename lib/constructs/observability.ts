@@ -181,7 +181,11 @@ export class Observability extends NestedStack {
       .findAll()
       .filter((c): c is Queue => c instanceof Queue && !mainQueues.has(c));
 
-    // Lambda: errors and throttles, one alarm each per function.
+    // Lambda: errors, one alarm per function. Throttles: one alarm on the account's own
+    // metric, since a function without reserved concurrency is throttled only when the
+    // account's pool is spent, and then every function is (queue workers are capped by
+    // their event sources, which wait instead of throttling); one more per function that
+    // reserves concurrency, whose own ceiling may throttle it alone.
     for (const fn of functions) {
       const name = fn.node.id;
       this.alarm(`${name}Errors`, {
@@ -189,12 +193,24 @@ export class Observability extends NestedStack {
         metric: fn.lambda.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
         threshold: settings.alarmLambdaErrors,
       });
-      this.alarm(`${name}Throttles`, {
-        description: `Function ${name} was throttled (throttles over 5 minutes > ${settings.alarmLambdaThrottles})`,
-        metric: fn.lambda.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
-        threshold: settings.alarmLambdaThrottles,
-      });
+      if (fn.reservedConcurrency) {
+        this.alarm(`${name}Throttles`, {
+          description: `Function ${name} was throttled at its reserved concurrency of ${fn.reservedConcurrency} (throttles over 5 minutes > ${settings.alarmLambdaThrottles})`,
+          metric: fn.lambda.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
+          threshold: settings.alarmLambdaThrottles,
+        });
+      }
     }
+    this.alarm('LambdaThrottles', {
+      description: `Lambda throttled invocations in this account and region: its concurrency is spent (throttles over 5 minutes > ${settings.alarmLambdaThrottles}; every function of the account counts, this stack's and others')`,
+      metric: new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'Throttles',
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      }),
+      threshold: settings.alarmLambdaThrottles,
+    });
 
     // Table-stream consumers falling behind.
     for (const fn of props.streamConsumers) {
@@ -321,10 +337,12 @@ export class Observability extends NestedStack {
       threshold: 0,
     });
 
-    // Every alarm of the stack notifies the topic (the DLQ alarms included).
+    // Every alarm of the stack notifies the topic (the DLQ alarms included), when it fires
+    // and when it is back to OK: a page that never says "resolved" keeps someone awake.
     const action = new SnsAction(this.topic);
     for (const alarm of stack.node.findAll().filter((c): c is Alarm => c instanceof Alarm)) {
       alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
     }
 
     this.dashboard = this.buildDashboard(

@@ -1,9 +1,9 @@
-import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { wildcardResourceFinding } from './nag-finding.ts';
+import { acknowledgeWildcardResource } from './nag-finding.ts';
 import { deadLetterAlarm, deadLetterQueue } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
@@ -150,11 +150,11 @@ export class Scheduling extends Construct {
       resourceName: `${this.groupName}/*`,
     });
     fn.addToRolePolicy(new PolicyStatement({ actions, resources: [schedulesInGroup] }));
-    Validations.of(fn.role).acknowledge({
-      id: wildcardResourceFinding(this, schedulesInGroup),
-      reason:
-        'Schedule names derive from form ids at run time; the grant is confined to this stack’s schedule group.',
-    });
+    acknowledgeWildcardResource(
+      fn.role,
+      schedulesInGroup,
+      'Schedule names derive from form ids at run time; the grant is confined to this stack’s schedule group.',
+    );
   }
 
   private announceTarget(

@@ -31,6 +31,12 @@ export interface ServiceFunctionProps {
   reservedConcurrency?: number;
 }
 
+/** What every function of the stack shares, whatever its route or worker. */
+export type FunctionDefaults = Omit<
+  ServiceFunctionProps,
+  'entry' | 'description' | 'memoryMb' | 'timeoutSeconds' | 'reservedConcurrency'
+>;
+
 /**
  * The one way this service defines a Lambda function, so every function
  * shares runtime, architecture, bundling, log group and role shape. Grants
@@ -41,9 +47,12 @@ export class ServiceFunction extends Construct {
   readonly lambda: NodejsFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
+  /** Concurrent executions reserved for it; undefined: none (it shares the account's pool). */
+  readonly reservedConcurrency: number | undefined;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.reservedConcurrency = props.reservedConcurrency || undefined;
 
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
 
@@ -63,7 +72,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memoryMb,
       timeout: Duration.seconds(props.timeoutSeconds),
-      reservedConcurrentExecutions: props.reservedConcurrency || undefined,
+      reservedConcurrentExecutions: this.reservedConcurrency,
       role: this.role,
       logGroup: this.logGroup,
       // Platform lines (START/REPORT, uncaught errors) become JSON like the

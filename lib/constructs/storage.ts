@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AttributeType,
   BillingMode,
@@ -18,7 +18,7 @@ import { Construct } from 'constructs';
 import { PENDING_UPLOAD_SECONDS, PENDING_UPLOADS_PREFIX } from '#domain/direct-uploads.ts';
 import { SUBMISSION_UPLOADS_PREFIX } from '#domain/uploads.ts';
 import { INDEXES, STREAM_VIEW, TABLE_KEYS, TTL_ATTRIBUTE } from '#store/schema.ts';
-import { wildcardResourceFinding } from './nag-finding.ts';
+import { acknowledgeWildcardResource } from './nag-finding.ts';
 import type { ServiceFunction } from './service-function.ts';
 
 export interface StorageProps {
@@ -237,9 +237,10 @@ export class Storage extends Construct {
     this.uploadsAcknowledged.set(fn, acknowledged);
     if (acknowledged.has(keys)) return;
     acknowledged.add(keys);
-    Validations.of(fn.role).acknowledge({
-      id: wildcardResourceFinding(this, resource),
-      reason: `Object keys under ${keys.slice(0, -1)} are minted per submission or upload at run time; the grant is limited to the listed object actions on that prefix of this one bucket.`,
-    });
+    acknowledgeWildcardResource(
+      fn.role,
+      resource,
+      `Object keys under ${keys.slice(0, -1)} are minted per submission or upload at run time; the grant is limited to the listed object actions on that prefix of this one bucket.`,
+    );
   }
 }

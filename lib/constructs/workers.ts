@@ -1,10 +1,10 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import type { Worker, WorkerTrigger } from '#workers';
 import { type AccessTargets, grantAccess } from './access.ts';
-import { wildcardResourceFinding } from './nag-finding.ts';
+import { acknowledgeWildcardResource } from './nag-finding.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function.ts';
 
 export type WorkerFunctionDefaults = Omit<
@@ -62,11 +62,11 @@ export function addWorker(
         }),
       );
       // The event source grant adds dynamodb:ListStreams on "*".
-      Validations.of(fn.role).acknowledge({
-        id: wildcardResourceFinding(fn, '*'),
-        reason:
-          'dynamodb:ListStreams (added by the DynamoDB event source) has no resource-level permissions; the stream read actions are on this table’s stream only.',
-      });
+      acknowledgeWildcardResource(
+        fn.role,
+        '*',
+        'dynamodb:ListStreams (added by the DynamoDB event source) has no resource-level permissions; the stream read actions are on this table’s stream only.',
+      );
       break;
     }
     case 'queue': {

@@ -1,5 +1,4 @@
-import type { Template } from 'aws-cdk-lib/assertions';
-import { propertiesOf, resourcesOfType } from './synthesize.ts';
+import { propertiesOf, resourcesOfType, type Synthesized } from './synthesize.ts';
 
 export interface DeployedMethod {
   path: string;
@@ -10,15 +9,21 @@ export interface DeployedMethod {
   uri: string;
   responseTransferMode: string | undefined;
   timeoutMillis: number | undefined;
+  /** Logical id of the method (in the template of its stack). */
+  id: string;
+  /** The stack that holds the method. */
+  stack: string;
 }
 
 /**
- * Every method of the template with its full path, rebuilt from the
- * resource tree (PathPart + ParentId), and the function its integration
+ * Every method of the deployment, in whichever stack it lives (the API's
+ * `ANY`, the areas' routes), with its full path rebuilt from the API's
+ * resource tree (PathPart + ParentId) and the function its integration
  * invokes.
  */
-export function deployedMethods(template: Template): DeployedMethod[] {
-  const resources = resourcesOfType(template, 'AWS::ApiGateway::Resource');
+export function deployedMethods(built: Synthesized): DeployedMethod[] {
+  const apiPath = built.stack.api.node.path;
+  const resources = resourcesOfType(built.templates.get(apiPath)!, 'AWS::ApiGateway::Resource');
   const pathCache = new Map<string, string>();
   const pathOf = (ref: unknown): string => {
     const id = (ref as { Ref?: string }).Ref;
@@ -31,18 +36,24 @@ export function deployedMethods(template: Template): DeployedMethod[] {
     return path;
   };
 
-  return Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method')).map((method) => {
-    const props = propertiesOf(method);
-    const integration = props.Integration as Record<string, unknown>;
-    const uri = JSON.stringify(integration.Uri);
-    return {
-      path: pathOf(props.ResourceId) || '/',
-      httpMethod: String(props.HttpMethod),
-      functionId: /"Fn::GetAtt":\["([^"]+)","Arn"\]/.exec(uri)?.[1],
-      integrationType: String(integration.Type),
-      uri,
-      responseTransferMode: integration.ResponseTransferMode as string | undefined,
-      timeoutMillis: integration.TimeoutInMillis as number | undefined,
-    };
-  });
+  return [...built.templates].flatMap(([stack, template]) =>
+    Object.entries(resourcesOfType(template, 'AWS::ApiGateway::Method')).map(([id, method]) => {
+      const props = propertiesOf(method);
+      // An area's method names its resource by a parameter: followed to the API stack's own id.
+      const resource = built.resolved(stack, props.ResourceId);
+      const integration = props.Integration as Record<string, unknown>;
+      const uri = JSON.stringify(integration.Uri);
+      return {
+        path: pathOf(resource) || '/',
+        httpMethod: String(props.HttpMethod),
+        functionId: /"Fn::GetAtt":\["([^"]+)","Arn"\]/.exec(uri)?.[1],
+        integrationType: String(integration.Type),
+        uri,
+        responseTransferMode: integration.ResponseTransferMode as string | undefined,
+        timeoutMillis: integration.TimeoutInMillis as number | undefined,
+        id,
+        stack,
+      };
+    }),
+  );
 }

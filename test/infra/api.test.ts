@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { answersHead, fallbackRoute, routeFunctions, routes } from '#routes';
 import { workers } from '#workers';
 import { deployedMethods } from './api-methods.ts';
-import { everyAccessRoutes, PROBE_STACK_CONTEXT } from './route-fixtures.ts';
+import { everyAccessRoutes } from './route-fixtures.ts';
 import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
 
 const real = synthesize();
-const extended = synthesize({ routes: everyAccessRoutes, context: PROBE_STACK_CONTEXT });
+const extended = synthesize({ routes: everyAccessRoutes });
 const stageName = String(cdkJsonContext.apiStageName);
 
 function describeMethods(methods: ReturnType<typeof deployedMethods>): string {
@@ -15,7 +15,7 @@ function describeMethods(methods: ReturnType<typeof deployedMethods>): string {
 
 describe('the REST API', () => {
   it('is edge-optimized and passes multipart/form-data bodies as binary', () => {
-    real.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+    real.all.hasResourceProperties('AWS::ApiGateway::RestApi', {
       EndpointConfiguration: { Types: ['EDGE'] },
       BinaryMediaTypes: ['multipart/form-data'],
     });
@@ -25,7 +25,7 @@ describe('the REST API', () => {
     ['the route table', real, routes],
     ['a table using every access kind and streaming', extended, everyAccessRoutes],
   ])('with %s', (_label, built, table) => {
-    const methods = deployedMethods(built.template);
+    const methods = deployedMethods(built);
 
     it.each(table.map((route) => [route.method, route.path, route] as const))(
       '%s %s is a proxy integration with its own function',
@@ -102,27 +102,44 @@ describe('the REST API', () => {
     });
 
     it('builds one function per route or group of routes, the fallback and one per worker, nothing else', () => {
-      const functions = Object.keys(resourcesOfType(built.template, 'AWS::Lambda::Function'));
+      const functions = Object.keys(resourcesOfType(built.all, 'AWS::Lambda::Function'));
       expect(functions, `functions: ${functions.join(', ')}`).toHaveLength(
         routeFunctions(table).length + 1 + workers.length,
       );
     });
 
-    it('a group of routes is one function, invoked by each of its methods under one permission', () => {
-      for (const spec of routeFunctions(table).filter((fn) => fn.routes.length > 1)) {
-        const id = built.logicalId(built.functionOf(spec.routes[0]!.name).lambda);
-        const served = methods.filter((m) => m.functionId === id).map((m) => m.httpMethod);
-        expect(served.length).toBeGreaterThanOrEqual(spec.routes.length);
-        const permissions = Object.values(
-          resourcesOfType(built.template, 'AWS::Lambda::Permission'),
-        ).filter((p) => JSON.stringify(propertiesOf(p).FunctionName).includes(id));
-        expect(permissions, spec.name).toHaveLength(1);
+    it('each method may invoke its function on the stage, and nothing else may: one permission per method', () => {
+      const permissions = [...built.templates].flatMap(([stack, template]) =>
+        Object.values(resourcesOfType(template, 'AWS::Lambda::Permission')).map((permission) =>
+          built.resolved(stack, propertiesOf(permission)),
+        ),
+      );
+      const restApiId = built.logicalId(built.stack.api.restApi);
+      for (const spec of routeFunctions(table)) {
+        const fnId = built.logicalId(built.functionOf(spec.routes[0]!.name).lambda);
+        const own = permissions.filter(
+          (p) => JSON.stringify(p.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [fnId, 'Arn'] }),
+        );
+        const expected = spec.routes.flatMap((route) =>
+          (answersHead(route) ? [route.method, 'HEAD'] : [route.method]).map(
+            (method) => `/${stageName}/${method}${route.path.replace(/\{[^}]*\}/g, '*')}`,
+          ),
+        );
+        expect(
+          own.map((p) => {
+            expect(p.Principal).toBe('apigateway.amazonaws.com');
+            const arn = JSON.stringify(p.SourceArn);
+            expect(arn, `${spec.name}: the API's own ARN`).toContain(`{"Ref":"${restApiId}"}`);
+            return /"(\/[^"]+)"\]\]\}$/.exec(arn)?.[1];
+          }),
+          spec.name,
+        ).toEqual(expected);
       }
     });
   });
 
   it('streams the CSV export: InvokeWithResponseStream on its own function, 300 s', () => {
-    const [method, ...others] = deployedMethods(real.template).filter(
+    const [method, ...others] = deployedMethods(real).filter(
       (m) => m.httpMethod === 'GET' && m.path === '/v1/forms/{id}/export.csv',
     );
     expect(others).toEqual([]);
@@ -143,7 +160,7 @@ describe('the REST API', () => {
 
 describe('API Gateway’s own errors', () => {
   const responses = Object.values(
-    resourcesOfType(real.template, 'AWS::ApiGateway::GatewayResponse'),
+    resourcesOfType(real.all, 'AWS::ApiGateway::GatewayResponse'),
   ).map(propertiesOf);
 
   it.each(['DEFAULT_4XX', 'DEFAULT_5XX', 'THROTTLED', 'MISSING_AUTHENTICATION_TOKEN'])(
@@ -185,8 +202,8 @@ describe('API Gateway’s own errors', () => {
 });
 
 describe('the stage', () => {
-  it('logs JSON access lines to its log group, INFO execution logs without data trace, throttled', () => {
-    const [stage] = Object.values(resourcesOfType(real.template, 'AWS::ApiGateway::Stage')).map(
+  it('logs JSON access lines to its log group, execution logs at ERROR without data trace, throttled, detailed metrics on submit only', () => {
+    const [stage] = Object.values(resourcesOfType(real.all, 'AWS::ApiGateway::Stage')).map(
       propertiesOf,
     );
     expect(stage?.StageName).toBe(stageName);
@@ -194,7 +211,7 @@ describe('the stage', () => {
     expect(
       JSON.stringify(accessLog.DestinationArn),
       'access logs go to the API log group',
-    ).toContain(real.logicalId(real.stack.api.node.findChild('AccessLogs')));
+    ).toContain(real.logicalId(real.stack.stage.node.findChild('AccessLogs')));
     // As API Gateway fills it: `…messageString` quoted and escaped, every other value as is.
     const filled = (value: string) =>
       accessLog.Format.replaceAll('$context.error.messageString', JSON.stringify(value));
@@ -215,14 +232,16 @@ describe('the stage', () => {
       {
         DataTraceEnabled: false,
         HttpMethod: '*',
-        LoggingLevel: 'INFO',
-        MetricsEnabled: true,
+        LoggingLevel: 'ERROR',
+        MetricsEnabled: false,
         ResourcePath: '/*',
         ThrottlingBurstLimit: Number(cdkJsonContext.apiThrottleBurst),
         ThrottlingRateLimit: Number(cdkJsonContext.apiThrottleRatePerSecond),
       },
       {
+        DataTraceEnabled: false,
         HttpMethod: 'POST',
+        MetricsEnabled: true,
         ResourcePath: '/~1s~1{key}',
         ThrottlingBurstLimit: Number(cdkJsonContext.submitThrottleBurst),
         ThrottlingRateLimit: Number(cdkJsonContext.submitThrottleRatePerSecond),
@@ -231,12 +250,10 @@ describe('the stage', () => {
   });
 
   it('takes throttling from context, also as CLI strings', () => {
-    const { template } = synthesize({
+    const { all } = synthesize({
       context: { apiThrottleRatePerSecond: '7', apiThrottleBurst: '9' },
     });
-    const [stage] = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage')).map(
-      propertiesOf,
-    );
+    const [stage] = Object.values(resourcesOfType(all, 'AWS::ApiGateway::Stage')).map(propertiesOf);
     expect(stage?.MethodSettings).toMatchObject([
       { ResourcePath: '/*', ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
       { ResourcePath: '/~1s~1{key}' },
@@ -244,9 +261,9 @@ describe('the stage', () => {
   });
 
   it('sets the account’s CloudWatch role unless told not to', () => {
-    real.template.resourceCountIs('AWS::ApiGateway::Account', 1);
-    const { template } = synthesize({ context: { apiGatewayCloudWatchRole: false } });
-    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+    real.all.resourceCountIs('AWS::ApiGateway::Account', 1);
+    const { all } = synthesize({ context: { apiGatewayCloudWatchRole: false } });
+    all.resourceCountIs('AWS::ApiGateway::Account', 0);
   });
 });
 
@@ -268,9 +285,14 @@ describe('BASE_URL and outputs', () => {
   };
 
   it('every function gets BASE_URL built from the API id and the literal stage name', () => {
-    for (const fn of Object.values(resourcesOfType(real.template, 'AWS::Lambda::Function'))) {
-      const variables = (propertiesOf(fn).Environment as { Variables: Record<string, unknown> })
-        .Variables;
+    for (const fn of real.stack.allFunctions()) {
+      const variables = real.resolved(
+        fn.lambda,
+        (
+          real.templateOf(fn.lambda).toJSON().Resources[real.logicalId(fn.lambda)].Properties
+            .Environment as { Variables: Record<string, unknown> }
+        ).Variables,
+      );
       expect(variables.BASE_URL, 'BASE_URL must not reference the stage resource (cycle)').toEqual(
         derived,
       );
@@ -279,7 +301,7 @@ describe('BASE_URL and outputs', () => {
 
   it('a baseUrl context value replaces the derived URL', () => {
     const custom = synthesize({ context: { baseUrl: 'https://forms.example.com/' } });
-    for (const fn of Object.values(resourcesOfType(custom.template, 'AWS::Lambda::Function'))) {
+    for (const fn of Object.values(resourcesOfType(custom.all, 'AWS::Lambda::Function'))) {
       const variables = (propertiesOf(fn).Environment as { Variables: Record<string, unknown> })
         .Variables;
       expect(variables.BASE_URL, 'trailing slash trimmed, value used as is').toBe(
@@ -289,15 +311,19 @@ describe('BASE_URL and outputs', () => {
     custom.template.hasOutput('BaseUrl', { Value: 'https://forms.example.com' });
   });
 
-  it('outputs ApiUrl, BaseUrl, TableName and UploadsBucket, and no others', () => {
+  it('outputs AlarmTopicArn, ApiUrl, BaseUrl, TableName and UploadsBucket, and no others', () => {
     const outputs = real.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual([
+      'AlarmTopicArn',
       'ApiUrl',
       'BaseUrl',
       'TableName',
       'UploadsBucket',
     ]);
-    expect(outputs.BaseUrl?.Value).toEqual(derived);
+    expect(real.resolved(real.stack, outputs.BaseUrl?.Value)).toEqual(derived);
+    expect(real.resolved(real.stack, outputs.AlarmTopicArn?.Value)).toEqual({
+      Ref: real.logicalId(real.stack.observability.topic),
+    });
     expect(outputs.TableName?.Value).toEqual({ Ref: real.logicalId(real.stack.storage.table) });
     expect(outputs.UploadsBucket?.Value).toEqual({
       Ref: real.logicalId(real.stack.storage.uploads),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { everyAccessRoutes, PROBE_STACK_CONTEXT } from './route-fixtures.ts';
+import { everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,
   type PolicyStatement,
@@ -14,7 +14,8 @@ import {
  * Each point is a property of the real stack (cdk.json defaults).
  */
 const built = synthesize();
-const template = built.template;
+/** Every stack's resources: the questions below are about the whole deployment. */
+const template = built.all;
 const resources = template.toJSON().Resources as Record<
   string,
   { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string }
@@ -44,10 +45,16 @@ describe('physical names', () => {
     expect(propertiesOf(group).Name, 'no fixed schedule group name').toBeUndefined();
     expect(resources[id]!.DeletionPolicy ?? 'Delete', 'schedule group removal').toBe('Delete');
     // Every manager reads the generated name, never a literal.
-    const managers = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))
+    const managers = built.stack
+      .allFunctions()
       .map(
         (fn) =>
-          (propertiesOf(fn).Environment as { Variables?: Record<string, unknown> })?.Variables,
+          built.resolved(
+            fn.lambda,
+            propertiesOf(resources[built.logicalId(fn.lambda)]!).Environment as {
+              Variables?: Record<string, unknown>;
+            },
+          )?.Variables,
       )
       .filter((v): v is Record<string, unknown> => v !== undefined && 'SCHEDULE_GROUP' in v);
     expect(managers.length, 'functions that manage schedules').toBeGreaterThan(0);
@@ -56,8 +63,7 @@ describe('physical names', () => {
 
   it('no resource has a fixed physical name (the REST API’s name is the stack’s)', () => {
     const fixed: string[] = [];
-    const nested = built.observability.toJSON().Resources as typeof resources;
-    for (const [id, resource] of [...Object.entries(resources), ...Object.entries(nested)]) {
+    for (const [id, resource] of Object.entries(resources)) {
       for (const property of PHYSICAL_NAME_PROPERTIES) {
         const value = resource.Properties?.[property];
         if (typeof value !== 'string') continue;
@@ -71,13 +77,13 @@ describe('physical names', () => {
   it('restApiName is the stack name, so two stacks are told apart', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'FormService' });
     const other = synthesize({ context: { stackName: 'FormServiceStaging' } });
-    other.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+    other.all.hasResourceProperties('AWS::ApiGateway::RestApi', {
       Name: 'FormServiceStaging',
     });
   });
 
   it('a stack with the probe routes still has one unnamed group', () => {
-    const probes = synthesize({ routes: everyAccessRoutes, context: PROBE_STACK_CONTEXT });
+    const probes = synthesize({ routes: everyAccessRoutes });
     const groups = Object.values(resourcesOfType(probes.template, 'AWS::Scheduler::ScheduleGroup'));
     expect(groups.map((g) => propertiesOf(g).Name)).toEqual([undefined]);
   });
@@ -96,7 +102,7 @@ describe('the form closer, invoked asynchronously by EventBridge Scheduler', () 
       (c) => JSON.stringify(c.FunctionName) === JSON.stringify({ Ref: closerId }),
     );
     expect(closer).toHaveLength(1);
-    expect(closer[0]).toMatchObject({
+    expect(built.resolved(built.functionOf('formCloser'), closer[0])).toMatchObject({
       Qualifier: '$LATEST',
       MaximumRetryAttempts: 2,
       MaximumEventAgeInSeconds: 3600,
@@ -137,8 +143,12 @@ describe('consumers finish before their work is handed out again', () => {
   it('every SQS queue a function consumes hides a message for at least 6 × the function’s timeout', () => {
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    const sqsMappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'))
-      .map(propertiesOf)
+    const sqsMappings = [...built.templates]
+      .flatMap(([path, each]) =>
+        Object.values(resourcesOfType(each, 'AWS::Lambda::EventSourceMapping')).map((mapping) =>
+          built.resolved(path, propertiesOf(mapping)),
+        ),
+      )
       .filter((m) => JSON.stringify(m.EventSourceArn).includes('Arn'))
       .filter((m) => !JSON.stringify(m.EventSourceArn).includes('StreamArn'));
     expect(sqsMappings.length).toBeGreaterThan(0);
@@ -154,39 +164,9 @@ describe('consumers finish before their work is handed out again', () => {
   });
 });
 
-describe('room under CloudFormation’s limits (docs/architecture.md#stacks)', () => {
-  const nested = built.observability.toJSON();
-  const counts = {
-    main: Object.keys(resources).length,
-    nested: Object.keys(nested.Resources).length,
-    parameters: Object.keys(nested.Parameters ?? {}).length,
-  };
-
-  it('the alarms, topic and dashboard live in the observability nested stack', () => {
-    const types = (all: typeof resources) => new Set(Object.values(all).map((r) => r.Type));
-    expect(types(resources)).toContain('AWS::CloudFormation::Stack');
-    for (const type of ['AWS::SNS::Topic', 'AWS::KMS::Key', 'AWS::CloudWatch::Dashboard']) {
-      expect(types(resources), `${type} in the main stack`).not.toContain(type);
-      expect(types(nested.Resources), `${type} in the nested stack`).toContain(type);
-    }
-  });
-
-  // The main stack keeps 50 free for the next routes and workers; when it nears them, the
-  // next move is another nested stack (docs/architecture.md#stacks).
-  it('each template holds at most 500 resources, and the main stack keeps 50 free', () => {
-    expect(counts.main, JSON.stringify(counts)).toBeLessThanOrEqual(450);
-    expect(counts.nested, JSON.stringify(counts)).toBeLessThanOrEqual(500);
-  });
-
-  it('the nested stack takes at most 200 parameters (one per function and queue it watches)', () => {
-    expect(counts.parameters, JSON.stringify(counts)).toBeLessThanOrEqual(200);
-  });
-});
-
 describe('API Gateway', () => {
   const stage = () =>
     Object.values(resourcesOfType(template, 'AWS::ApiGateway::Stage')).map(propertiesOf)[0]!;
-  const submitId = () => built.logicalId(built.functionOf('submit').lambda);
 
   it('creates the execution-log group with the stack’s retention, before the stage', () => {
     const restApiId = built.logicalId(built.stack.api.restApi);
@@ -195,7 +175,7 @@ describe('API Gateway', () => {
     );
     expect(groups).toHaveLength(1);
     const [groupId, group] = groups[0]!;
-    expect(propertiesOf(group)).toEqual({
+    expect(built.resolved(built.stack.stage, propertiesOf(group))).toEqual({
       LogGroupName: {
         'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: restApiId }, '/prod']],
       },
@@ -226,7 +206,9 @@ describe('API Gateway', () => {
 
   it('the public submit route has its own method throttle, from context with defaults', () => {
     expect(stage().MethodSettings).toContainEqual({
+      DataTraceEnabled: false,
       HttpMethod: 'POST',
+      MetricsEnabled: true,
       ResourcePath: '/~1s~1{key}',
       ThrottlingRateLimit: 50,
       ThrottlingBurstLimit: 100,
@@ -234,25 +216,26 @@ describe('API Gateway', () => {
     const custom = synthesize({
       context: { submitThrottleRatePerSecond: '5', submitThrottleBurst: '8' },
     });
-    const [customStage] = Object.values(
-      resourcesOfType(custom.template, 'AWS::ApiGateway::Stage'),
-    ).map(propertiesOf);
+    const [customStage] = Object.values(resourcesOfType(custom.all, 'AWS::ApiGateway::Stage')).map(
+      propertiesOf,
+    );
     expect(customStage!.MethodSettings).toContainEqual({
+      DataTraceEnabled: false,
       HttpMethod: 'POST',
+      MetricsEnabled: true,
       ResourcePath: '/~1s~1{key}',
       ThrottlingRateLimit: 5,
       ThrottlingBurstLimit: 8,
     });
   });
 
-  it('the submit function has a reserved concurrency from context (default 100; 0 or empty: none)', () => {
-    expect(resources[submitId()]!.Properties!.ReservedConcurrentExecutions).toBe(100);
-    const others = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(
-      ([id, fn]) => id !== submitId() && 'ReservedConcurrentExecutions' in propertiesOf(fn),
+  it('no function reserves concurrency unless the deployer sets submitReservedConcurrency (a new account’s quota may be 10)', () => {
+    const reserving = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(
+      ([, fn]) => 'ReservedConcurrentExecutions' in propertiesOf(fn),
     );
     expect(
-      others.map(([id]) => id),
-      'only submit reserves concurrency',
+      reserving.map(([id]) => id),
+      'by default no function reserves concurrency',
     ).toEqual([]);
     for (const [value, expected] of [
       ['25', 25],
@@ -260,13 +243,19 @@ describe('API Gateway', () => {
       ['', undefined],
     ] as const) {
       const custom = synthesize({ context: { submitReservedConcurrency: value } });
-      const fn = custom.template.toJSON().Resources[
+      const fn = custom.all.toJSON().Resources[
         custom.logicalId(custom.functionOf('submit').lambda)
       ] as { Properties: Record<string, unknown> };
       expect(
         fn.Properties.ReservedConcurrentExecutions,
         `submitReservedConcurrency "${value}"`,
       ).toBe(expected);
+      const others = Object.entries(resourcesOfType(custom.all, 'AWS::Lambda::Function')).filter(
+        ([id, each]) =>
+          id !== custom.logicalId(custom.functionOf('submit').lambda) &&
+          'ReservedConcurrentExecutions' in propertiesOf(each),
+      );
+      expect(others, 'only submit reserves concurrency').toEqual([]);
     }
   });
 });
@@ -297,6 +286,7 @@ describe('least privilege where the code is narrow', () => {
     const fn = resources[built.logicalId(built.functionOf('deleteForm').lambda)]!;
     const variables = (fn.Properties!.Environment as { Variables: Record<string, unknown> })
       .Variables;
+    expect(Object.keys(variables).length).toBeGreaterThan(3);
     expect(variables).toHaveProperty('SCHEDULE_GROUP');
     for (const absent of ['SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN', 'FORM_CLOSER_ARN'])
       expect(variables, absent).not.toHaveProperty(absent);

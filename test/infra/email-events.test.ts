@@ -64,7 +64,7 @@ describe('the configuration set and its events', () => {
     expect(resources).toContain(':configuration-set/');
     const worker = built.functionOf('emailWorker');
     const variables = (
-      resourcesOfType(template, 'AWS::Lambda::Function')[built.logicalId(worker.lambda)] as {
+      resourcesOfType(built.flat, 'AWS::Lambda::Function')[built.logicalId(worker.lambda)] as {
         Properties: { Environment: { Variables: Record<string, unknown> } };
       }
     ).Properties.Environment.Variables;

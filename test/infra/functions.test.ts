@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fallbackRoute, type Route, routeFunctions, routes } from '#routes';
-import {
-  BASELINE_ACTIONS,
-  EXPECTED_ACTIONS,
-  everyAccessRoutes,
-  PROBE_STACK_CONTEXT,
-} from './route-fixtures.ts';
+import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,
   type PolicyStatement,
@@ -17,9 +12,9 @@ import {
 
 const built = synthesize({
   routes: everyAccessRoutes,
-  context: { tracing: false, ...PROBE_STACK_CONTEXT },
+  context: { tracing: false },
 });
-const resources = built.template.toJSON().Resources as Record<
+const resources = built.all.toJSON().Resources as Record<
   string,
   { Type: string; Properties: never }
 >;
@@ -28,8 +23,10 @@ function actionsOf(statements: PolicyStatement[]): string[] {
   return [...new Set(statements.flatMap((s) => [s.Action].flat()))].sort();
 }
 
+/** A function's properties, with values of other stacks as their own stacks name them. */
 function functionProperties(name: string): Record<string, unknown> {
-  return resources[built.logicalId(built.functionOf(name).lambda)]!.Properties;
+  const fn = built.functionOf(name).lambda;
+  return built.resolved(fn, resources[built.logicalId(fn)]!.Properties);
 }
 
 /** How the group's CloudFormation-generated name appears in a schedule ARN: its Ref. */
@@ -95,7 +92,7 @@ describe('every function', () => {
 
   it('deployers set the plan limits with -c (strings) and they reach the functions', () => {
     const custom = synthesize({ context: { freeFormLimit: '5', proMonthlySubmissions: '20000' } });
-    for (const fn of Object.values(resourcesOfType(custom.template, 'AWS::Lambda::Function'))) {
+    for (const fn of Object.values(resourcesOfType(custom.all, 'AWS::Lambda::Function'))) {
       const variables = (propertiesOf(fn).Environment as { Variables: Record<string, unknown> })
         .Variables;
       expect(variables).toMatchObject({ FREE_FORM_LIMIT: '5', PRO_MONTHLY_SUBMISSIONS: '20000' });
@@ -113,10 +110,10 @@ describe('every function', () => {
 
   it('tracing turns on X-Ray for functions and the stage', () => {
     const traced = synthesize({ context: { tracing: true } });
-    for (const fn of Object.values(resourcesOfType(traced.template, 'AWS::Lambda::Function'))) {
+    for (const fn of Object.values(resourcesOfType(traced.all, 'AWS::Lambda::Function'))) {
       expect(propertiesOf(fn).TracingConfig).toEqual({ Mode: 'Active' });
     }
-    traced.template.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
+    traced.all.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
   });
 });
 
@@ -259,7 +256,6 @@ describe('grants follow the route’s access list, and nothing more', () => {
           !route.access.includes('schedules:manage') && !route.access.includes('schedules:cancel'),
       ),
       workers: [],
-      context: PROBE_STACK_CONTEXT,
     });
     quiet.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
   });
@@ -269,15 +265,15 @@ describe('IAM across the whole stack', () => {
   it('no statement grants a wildcard action', () => {
     const traced = synthesize({
       routes: everyAccessRoutes,
-      context: { tracing: true, ...PROBE_STACK_CONTEXT },
+      context: { tracing: true },
     });
     const wildcards: string[] = [];
     const policies = [
-      ...Object.entries(resourcesOfType(traced.template, 'AWS::IAM::Policy')).map(
+      ...Object.entries(resourcesOfType(traced.all, 'AWS::IAM::Policy')).map(
         ([id, r]) =>
           [id, [propertiesOf(r).PolicyDocument as { Statement: PolicyStatement[] }]] as const,
       ),
-      ...Object.entries(resourcesOfType(traced.template, 'AWS::IAM::Role')).map(
+      ...Object.entries(resourcesOfType(traced.all, 'AWS::IAM::Role')).map(
         ([id, r]) =>
           [
             id,

@@ -68,11 +68,11 @@ describe('who holds the Google key in the stack (docs/integrations.md#google-clo
   });
 
   const holding = (variable: string) =>
-    Object.values(resourcesOfType(built.template, 'AWS::Lambda::Function')).filter(
+    Object.values(resourcesOfType(built.flat, 'AWS::Lambda::Function')).filter(
       (fn) => variable in variablesOf(fn),
     );
   const functionNamed = (name: string) =>
-    built.template.toJSON().Resources[built.logicalId(built.functionOf(name).lambda)];
+    built.flat.toJSON().Resources[built.logicalId(built.functionOf(name).lambda)];
 
   it("is in the environment of the connect route's own function and the Sheets worker, no other", () => {
     const functions = holding('GOOGLE_SERVICE_ACCOUNT_PRIVATE_KEY');

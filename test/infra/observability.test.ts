@@ -62,13 +62,14 @@ function topicOutput(target: Synthesized = built): Json {
   return { 'Fn::GetAtt': [target.logicalId(nested), `Outputs.${outputs[0]![0]}`] };
 }
 
-/** A construct of the main stack, as the nested stack's alarms name it (a parameter). */
+/** A construct of another stack, as the nested stack's alarms name it (a parameter). */
 const ref = (target: Synthesized, construct: Parameters<Synthesized['logicalId']>[0]) =>
-  target.nestedRef({ Ref: target.logicalId(construct) });
+  target.refIn(target.stack.observability, construct);
 
 const functions = built.stack.node
   .findAll()
   .filter((c): c is ServiceFunction => c instanceof ServiceFunction);
+expect(functions).toHaveLength(built.stack.allFunctions().length);
 const mainQueues = new Set(built.stack.queues.all().map((q) => q.queue));
 const deadLetterQueues = built.stack.node
   .findAll()
@@ -132,9 +133,10 @@ describe('alarm topic', () => {
     const nested = Object.values(
       resourcesOfType(built.observability, 'AWS::CloudWatch::Alarm'),
     ).map(propertiesOf);
-    expect(nested.length).toBeGreaterThan(2 * functions.length);
+    expect(nested.length).toBeGreaterThan(functions.length);
     for (const alarm of nested) {
       expect(alarm.AlarmActions, String(alarm.AlarmDescription)).toEqual([topicRef()]);
+      expect(alarm.OKActions, `${alarm.AlarmDescription}: back to OK`).toEqual([topicRef()]);
     }
     // The dead-letter depth alarms stay with their queues, and reach the topic by its output.
     const main = Object.values(resourcesOfType(built.template, 'AWS::CloudWatch::Alarm')).map(
@@ -143,25 +145,38 @@ describe('alarm topic', () => {
     expect(main.length).toBe(deadLetterQueues.length);
     for (const alarm of main) {
       expect(alarm.AlarmActions, String(alarm.AlarmDescription)).toEqual([topicOutput()]);
+      expect(alarm.OKActions, String(alarm.AlarmDescription)).toEqual([topicOutput()]);
     }
   });
 });
 
 describe('alarms', () => {
-  it('Lambda errors and throttles: one alarm each per function, sum over 5 minutes > 0', () => {
+  it('Lambda errors: one alarm per function, sum over 5 minutes > 0', () => {
     expect(functions.length).toBeGreaterThan(5);
     for (const fn of functions) {
-      for (const metric of ['Errors', 'Throttles']) {
-        const found = alarmsOn('AWS/Lambda', metric, { FunctionName: ref(built, fn.lambda) });
-        expect(found, `${metric} of ${fn.node.id}`).toHaveLength(1);
-        expect(found[0]).toMatchObject({
-          Statistic: 'Sum',
-          Period: 300,
-          Threshold: 0,
-          ComparisonOperator: 'GreaterThanThreshold',
-        });
-      }
+      const found = alarmsOn('AWS/Lambda', 'Errors', { FunctionName: ref(built, fn.lambda) });
+      expect(found, `Errors of ${fn.node.id}`).toHaveLength(1);
+      expect(found[0]).toMatchObject({
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
     }
+  });
+
+  it('Lambda throttles: one alarm on the account’s pool, and one per function that reserves concurrency', () => {
+    const throttles = alarms().filter((a) => a.MetricName === 'Throttles');
+    expect(throttles.map(dimensionsOf), 'no function reserves concurrency by default').toEqual([
+      {},
+    ]);
+    expect(throttles[0]).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 0 });
+
+    const reserving = synthesize({ context: { submitReservedConcurrency: '40' } });
+    const submit = reserving.functionOf('submit');
+    const found = alarms(reserving).filter((a) => a.MetricName === 'Throttles');
+    expect(found.map(dimensionsOf)).toEqual([{ FunctionName: ref(reserving, submit.lambda) }, {}]);
+    expect(String(found[0]!.AlarmDescription)).toContain('reserved concurrency of 40');
   });
 
   it('iterator age of every table-stream worker: maximum > 60 s', () => {

@@ -1,5 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { countryOf } from '#domain/visitor.ts';
 import { planDomains } from '#lib/own-domain.ts';
 import { cdkJsonContext, resourcesOfType, synthesize } from './synthesize.ts';
 
@@ -21,7 +22,7 @@ const outputText = (outputs: Outputs, idPart: string) => {
 };
 const baseUrlsOf = (built: ReturnType<typeof synthesize>) =>
   new Set(
-    Object.values(resourcesOfType(built.template, 'AWS::Lambda::Function')).map((fn) => {
+    Object.values(resourcesOfType(built.flat, 'AWS::Lambda::Function')).map((fn) => {
       const variables = (
         fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
       ).Properties.Environment?.Variables;
@@ -39,7 +40,7 @@ describe('without emailDomain or domainName (cdk.json as shipped)', () => {
       'AWS::ApiGateway::BasePathMapping',
       'AWS::Route53::RecordSet',
     ]) {
-      built.template.resourceCountIs(type, 0);
+      built.all.resourceCountIs(type, 0);
     }
     expect(outputText(outputsOf(built), 'Dmarc')).toBeUndefined();
   });
@@ -78,7 +79,7 @@ describe('emailDomain without a hosted zone', () => {
   });
 
   it('grants ses:SendEmail on that identity only', () => {
-    const policies = JSON.stringify(resourcesOfType(built.template, 'AWS::IAM::Policy'));
+    const policies = JSON.stringify(resourcesOfType(built.flat, 'AWS::IAM::Policy'));
     expect(policies).toContain(':identity/acme.test');
     expect(policies).not.toMatch(/identity\/\*/);
   });
@@ -90,7 +91,7 @@ describe('emailDomain with a hosted zone', () => {
   });
 
   it('writes the DKIM CNAMEs and the MAIL FROM MX and SPF records to the zone', () => {
-    const records = Object.values(resourcesOfType(built.template, 'AWS::Route53::RecordSet')).map(
+    const records = Object.values(resourcesOfType(built.all, 'AWS::Route53::RecordSet')).map(
       (record) => (record as { Properties: Record<string, unknown> }).Properties,
     );
     expect(records.filter((r) => r.Type === 'CNAME')).toHaveLength(3);
@@ -113,28 +114,45 @@ describe('emailDomain with a hosted zone', () => {
 describe('domainName with a hosted zone', () => {
   const built = synthesize({ context: { domainName: 'forms.acme.test', ...ZONE } });
 
-  it('requests a DNS-validated certificate, a regional TLS 1.2 domain mapped to the stage, and the alias', () => {
-    built.template.hasResourceProperties('AWS::CertificateManager::Certificate', {
+  it('requests a DNS-validated certificate, an edge-optimized TLS 1.2 domain mapped to the stage, and the alias', () => {
+    built.all.hasResourceProperties('AWS::CertificateManager::Certificate', {
       DomainName: 'forms.acme.test',
       ValidationMethod: 'DNS',
       DomainValidationOptions: [{ DomainName: 'forms.acme.test', HostedZoneId: ZONE.hostedZoneId }],
     });
-    built.template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+    built.all.hasResourceProperties('AWS::ApiGateway::DomainName', {
       DomainName: 'forms.acme.test',
-      EndpointConfiguration: { Types: ['REGIONAL'] },
+      EndpointConfiguration: { Types: ['EDGE'] },
       SecurityPolicy: 'TLS_1_2',
-      RegionalCertificateArn: Match.anyValue(),
+      CertificateArn: Match.anyValue(),
     });
-    built.template.hasResourceProperties('AWS::ApiGateway::BasePathMapping', {
+    built.all.hasResourceProperties('AWS::ApiGateway::BasePathMapping', {
       RestApiId: Match.anyValue(),
       Stage: Match.anyValue(),
     });
-    built.template.hasResourceProperties('AWS::Route53::RecordSet', {
+    built.all.hasResourceProperties('AWS::Route53::RecordSet', {
       Name: 'forms.acme.test.',
       Type: 'A',
       HostedZoneId: ZONE.hostedZoneId,
       AliasTarget: Match.objectLike({ DNSName: Match.anyValue() }),
     });
+  });
+
+  it('puts CloudFront in front of the name, so the visitor’s country reaches the submit path', () => {
+    // The name resolves to the edge domain's CloudFront distribution (the alias names it, in
+    // CloudFront's own hosted zone), which forwards to the edge-optimized API: CloudFront adds
+    // CloudFront-Viewer-Country on the way, and API Gateway hands it to the function.
+    const [domain] = Object.entries(resourcesOfType(built.all, 'AWS::ApiGateway::DomainName'));
+    const [record] = Object.values(resourcesOfType(built.all, 'AWS::Route53::RecordSet'));
+    expect((record!.Properties as { AliasTarget?: unknown }).AliasTarget).toEqual({
+      DNSName: { 'Fn::GetAtt': [domain![0], 'DistributionDomainName'] },
+      HostedZoneId: { 'Fn::GetAtt': [domain![0], 'DistributionHostedZoneId'] },
+    });
+    built.all.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      EndpointConfiguration: { Types: ['EDGE'] },
+    });
+    // The header the submit path reads (blockedCountries, meta.country).
+    expect(countryOf({ 'cloudfront-viewer-country': 'fr' })).toBe('FR');
   });
 
   it('derives every function’s BASE_URL from it (links, hosted page, cookie and CSRF origin)', () => {
@@ -145,18 +163,19 @@ describe('domainName with a hosted zone', () => {
 });
 
 describe('domainName with certificateArn and no zone', () => {
-  const arn = 'arn:aws:acm:eu-west-1:123456789012:certificate/0b1c2d3e-aaaa-bbbb-cccc-1234567890ab';
+  const arn = 'arn:aws:acm:us-east-1:123456789012:certificate/0b1c2d3e-aaaa-bbbb-cccc-1234567890ab';
   const built = synthesize({ context: { domainName: 'forms.acme.test', certificateArn: arn } });
 
-  it('uses the certificate as given, writes no record, and outputs the CNAME target', () => {
-    built.template.resourceCountIs('AWS::CertificateManager::Certificate', 0);
-    built.template.hasResourceProperties('AWS::ApiGateway::DomainName', {
-      RegionalCertificateArn: arn,
+  it('uses the certificate as given, writes no record, and outputs the CNAME target (CloudFront’s)', () => {
+    built.all.resourceCountIs('AWS::CertificateManager::Certificate', 0);
+    built.all.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      CertificateArn: arn,
+      EndpointConfiguration: { Types: ['EDGE'] },
       SecurityPolicy: 'TLS_1_2',
     });
-    built.template.resourceCountIs('AWS::Route53::RecordSet', 0);
-    expect(outputText(outputsOf(built), 'DnsTarget')).toMatch(
-      /forms\.acme\.test CNAME .*RegionalDomainName/,
+    built.all.resourceCountIs('AWS::Route53::RecordSet', 0);
+    expect(JSON.stringify(built.resolved(built.stack, outputsOf(built).DnsTarget?.Value))).toMatch(
+      /forms\.acme\.test CNAME .*DistributionDomainName/,
     );
   });
 });
@@ -228,29 +247,40 @@ describe('settings that cannot work stop the synth with a sentence', () => {
     expect(() => planDomains(settings(overrides))).toThrow(message);
   });
 
-  it('a certificate of another region than the deployment’s stops the synth', () => {
-    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/0b1c2d3e-aaaa';
-    const given = settings({ domainName: 'forms.acme.test', certificateArn });
+  it('a certificate outside us-east-1 stops the synth, whatever the stack’s region (CloudFront takes no other)', () => {
+    const elsewhere = 'arn:aws:acm:eu-west-1:123456789012:certificate/0b1c2d3e-aaaa';
+    const edge = 'arn:aws:acm:us-east-1:123456789012:certificate/0b1c2d3e-aaaa';
+    for (const region of ['eu-west-1', 'us-east-1', undefined]) {
+      expect(() =>
+        planDomains(settings({ domainName: 'forms.acme.test', certificateArn: elsewhere }), region),
+      ).toThrow(
+        /certificateArn is in eu-west-1: .* CloudFront takes certificates of us-east-1 only/,
+      );
+      const given = settings({ domainName: 'forms.acme.test', certificateArn: edge });
+      expect(planDomains(given, region).api?.certificateArn).toBe(edge);
+    }
+  });
+
+  it('a zone and no certificate: the stack requests it only when it deploys to us-east-1', () => {
+    const given = settings({ domainName: 'forms.acme.test', ...ZONE });
     expect(() => planDomains(given, 'eu-west-1')).toThrow(
-      /certificateArn is in us-east-1 but the stack deploys to eu-west-1/,
+      /would request the certificate in eu-west-1, but an edge-optimized domain needs one in us-east-1/,
     );
-    expect(planDomains(given, 'us-east-1').api?.certificateArn).toBe(certificateArn);
+    expect(planDomains(given, 'us-east-1').api?.zone).toEqual({
+      hostedZoneId: ZONE.hostedZoneId,
+      zoneName: 'acme.test',
+    });
     // Synth with no region known (no CLI around it) cannot tell: it passes.
-    expect(planDomains(given).api?.certificateArn).toBe(certificateArn);
+    expect(planDomains(given).api?.certificateArn).toBeUndefined();
   });
 
   it('reads the deployment’s region from the CDK CLI (CDK_DEFAULT_REGION) at synth', () => {
     const before = process.env.CDK_DEFAULT_REGION;
     process.env.CDK_DEFAULT_REGION = 'ap-southeast-2';
     try {
-      expect(() =>
-        synthesize({
-          context: {
-            domainName: 'forms.acme.test',
-            certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
-          },
-        }),
-      ).toThrow(/is in eu-west-1 but the stack deploys to ap-southeast-2/);
+      expect(() => synthesize({ context: { domainName: 'forms.acme.test', ...ZONE } })).toThrow(
+        /would request the certificate in ap-southeast-2/,
+      );
     } finally {
       if (before === undefined) delete process.env.CDK_DEFAULT_REGION;
       else process.env.CDK_DEFAULT_REGION = before;

@@ -18,11 +18,10 @@ import { probeWorkers, TRIGGER_ACTIONS } from './worker-fixtures.ts';
 const built = synthesize({
   routes: everyAccessRoutes,
   workers: probeWorkers,
-  // Every access kind's route and the probes, never deployed: past CloudFormation's 500
-  // resources they would stop synthesis, not a deployment (nag.test.ts checks the deployed one).
-  context: { tracing: false, '@aws-cdk/core:stackResourceLimit': 600 },
+  // Every access kind's route and the probes, never deployed.
+  context: { tracing: false },
 });
-const resources = built.template.toJSON().Resources as Record<
+const resources = built.flat.toJSON().Resources as Record<
   string,
   { Type: string; Properties: Record<string, unknown> }
 >;
@@ -43,7 +42,7 @@ const invocationFailuresId = () =>
   built.logicalId(scheduling().node.findChild('InvocationFailed').node.findChild('Queue'));
 
 function mappingsOf(name: string): Array<Record<string, unknown>> {
-  return Object.values(resourcesOfType(built.template, 'AWS::Lambda::EventSourceMapping'))
+  return Object.values(resourcesOfType(built.flat, 'AWS::Lambda::EventSourceMapping'))
     .map(propertiesOf)
     .filter((m) => JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: functionRef(name) }));
 }
@@ -53,7 +52,7 @@ const byKind = (kind: Worker['trigger']['kind']) =>
 
 describe('one function per worker, built like a route’s', () => {
   it('the stack has one function per route or group, the fallback and one per worker', () => {
-    built.template.resourceCountIs(
+    built.all.resourceCountIs(
       'AWS::Lambda::Function',
       routeFunctions(everyAccessRoutes).length + 1 + probeWorkers.length,
     );
@@ -362,7 +361,7 @@ describe('the deployed tables', () => {
       (scheduleTargets ? 1 : 0) +
       (streams ? 1 : 0);
     real.template.resourceCountIs('AWS::SQS::Queue', expected);
-    real.template.resourceCountIs(
+    real.all.resourceCountIs(
       'AWS::Lambda::EventSourceMapping',
       workers.filter((w) => w.trigger.kind !== 'schedule').length,
     );
@@ -371,9 +370,7 @@ describe('the deployed tables', () => {
   it('the spam purger runs on stored spam only, with retries bounded and failures kept', () => {
     const real = synthesize();
     const purger = real.functionOf('spamPurger');
-    const mappings = Object.values(
-      resourcesOfType(real.template, 'AWS::Lambda::EventSourceMapping'),
-    )
+    const mappings = Object.values(resourcesOfType(real.flat, 'AWS::Lambda::EventSourceMapping'))
       .map(propertiesOf)
       .filter(
         (m) =>
@@ -387,7 +384,7 @@ describe('the deployed tables', () => {
       MaximumRetryAttempts: expect.any(Number),
       DestinationConfig: { OnFailure: { Destination: expect.anything() } },
     });
-    const realResources = real.template.toJSON().Resources as typeof resources;
+    const realResources = real.flat.toJSON().Resources as typeof resources;
     const variables = realResources[real.logicalId(purger.lambda)]!.Properties.Environment as {
       Variables: Record<string, unknown>;
     };
@@ -467,7 +464,7 @@ describe('the deployed tables', () => {
     const custom = synthesize({
       context: { webhookRetryDelaysSeconds: '10,60', webhookAllowLoopback: 'true' },
     });
-    const fn = custom.template.toJSON().Resources[
+    const fn = custom.flat.toJSON().Resources[
       custom.logicalId(custom.functionOf('webhookWorker').lambda)
     ].Properties as { Environment: { Variables: Record<string, unknown> } };
     expect(fn.Environment.Variables).toMatchObject({
@@ -500,7 +497,7 @@ describe('the deployed tables', () => {
 
   it('only the webhook worker may send to the webhooks DLQ: its URL variable and SendMessage on that DLQ only', () => {
     const real = synthesize();
-    const realResources = real.template.toJSON().Resources as typeof resources;
+    const realResources = real.flat.toJSON().Resources as typeof resources;
     const webhooks = real.stack.queues.get('webhooks');
     const dlqArn = queueArn(real.logicalId(webhooks.deadLetterQueue));
     const sqsOf = (name: string) =>

@@ -18,6 +18,7 @@ const countWords: Route = {
   path: '/v1/throwaway/{thingId}/words',
   handler: '../test/fixtures/throwaway-route.ts',
   auth: 'anonymous',
+  area: 'public',
   memoryMb: 256,
   timeoutSeconds: 5,
   streaming: false,
