@@ -9,7 +9,7 @@ type Account = Pick<
 const REQUEST_PRODUCTION =
   'Request production access: SES console → Account dashboard → Request production access, or ' +
   'aws sesv2 put-account-details --production-access-enabled --mail-type TRANSACTIONAL ' +
-  '--website-url https://<your site> --use-case-description "<what you send>" (AWS answers within about a day).';
+  '--website-url https://<your site> --use-case-description "<what you send>" (AWS usually answers within 24 hours).';
 
 const number = (n: number | undefined) => (n ?? 0).toLocaleString('en-US');
 
