@@ -64,7 +64,15 @@ interface Result {
   stderr: string;
 }
 
-async function deployCheck(scenario: Scenario, ...args: string[]): Promise<Result> {
+const deployCheck = (scenario: Scenario, ...args: string[]) =>
+  deployCheckWith({}, scenario, ...args);
+
+/** The command with the test's AWS variables changed (`undefined`: unset). */
+async function deployCheckWith(
+  changes: Record<string, string | undefined>,
+  scenario: Scenario,
+  ...args: string[]
+): Promise<Result> {
   await aws?.close();
   aws = await startRecordedAws(scenario);
   const env: Record<string, string> = {};
@@ -80,6 +88,10 @@ async function deployCheck(scenario: Scenario, ...args: string[]): Promise<Resul
     AWS_EC2_METADATA_DISABLED: 'true',
     NODE_NO_WARNINGS: '1',
   });
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
   try {
     const { stdout, stderr } = await run(
       process.execPath,
@@ -178,7 +190,7 @@ describe('npm run admin -- deploy check, against recorded AWS answers', () => {
     expect(aws!.calls.filter((c) => c.operation === 'sesv2:GetEmailIdentity')).toHaveLength(2);
   });
 
-  it('no sender set blocks before anything of SES identities is read, exit 1', async () => {
+  it('no sender set blocks, and no SES identity is read, exit 1', async () => {
     const result = await deployCheck(ALL_CLEAR, '--region', 'eu-west-1');
     expect(result.code).toBe(1);
     expect(line(result.stdout, /emailSenderAddress is not set/)).toMatch(/^ {2}BLOCKER/);
@@ -263,7 +275,31 @@ describe('npm run admin -- deploy check, against recorded AWS answers', () => {
     });
   });
 
-  it('bad arguments print usage and exit 2 before any AWS call', async () => {
+  it('the Region comes from AWS_REGION without --region, as cdk deploy takes it', async () => {
+    const result = await deployCheckWith({ AWS_REGION: 'eu-west-1' }, ALL_CLEAR, ...SENDER);
+    expect(result.stdout).toContain('Deploy check: stack FormService in eu-west-1');
+    expect(aws!.calls.find((c) => c.operation === 'sesv2:GetAccount')?.signedRegion).toBe(
+      'eu-west-1',
+    );
+  });
+
+  it('no credentials is one error, exit 1, before any AWS call', async () => {
+    const result = await deployCheckWith(
+      { AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined },
+      ALL_CLEAR,
+      '--region',
+      'eu-west-1',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no AWS credentials');
+    expect(result.stdout).toBe('');
+    expect(aws!.calls).toEqual([]);
+  });
+
+  it('bad arguments, or no Region at all, print usage and exit 2 before any AWS call', async () => {
+    const noRegion = await deployCheck(ALL_CLEAR);
+    expect(noRegion.code).toBe(2);
+    expect(noRegion.stderr).toContain('no Region: pass --region or set AWS_REGION');
     const bad = await deployCheck(ALL_CLEAR, '--region', 'Ireland');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--region must be a Region code');
