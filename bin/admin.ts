@@ -2,6 +2,7 @@
  * `npm run admin -- <command>`: teams, API keys and dead-letter queues. Talks
  * to the local stack (found through .local/dev.json) by default, or to a
  * deployed stack with `--table NAME` and the usual AWS credentials and region.
+ * `deploy check` reads the account and Region a deploy would go to, before it.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -20,11 +21,15 @@ const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --sta
   dlq show --queue Q [--limit N]                          peek at messages (bodies decoded), nothing consumed
   dlq redrive --queue Q [--limit N] [--match FIELD=VALUE] move messages back to the source queue
   dlq purge --queue Q --yes                               delete every message of the DLQ
+  deploy check [--region R] [-c KEY=VALUE ...] [--json]   before cdk deploy: read-only AWS calls with your
+                                                          credentials; what would fail, and what to do
 The API key is shown once: only its SHA-256 is stored.
 privacy reindex hashes with KEYED_HASH_SECRET (locally: the state directory's when unset).
 Q is a queue's logical name (webhooks, emails). On a deployed stack (--table) name
 the DLQ with --queue-url URL instead (redrive finds its source queue, or takes
---source-url URL), and list with --queue-prefix STACK_NAME.`;
+--source-url URL), and list with --queue-prefix STACK_NAME.
+deploy check reads settings as cdk deploy does (cdk.json, cdk.context.json, ~/.cdk.json,
+-c); the Region is --region, else AWS_REGION or the profile's. Exit 1 when a finding blocks.`;
 
 class UsageError extends Error {}
 
@@ -53,6 +58,9 @@ const { values, positionals } = (() => {
         yes: { type: 'boolean', default: false },
         table: { type: 'string' },
         'state-dir': { type: 'string', default: '.local' },
+        region: { type: 'string' },
+        context: { type: 'string', short: 'c', multiple: true },
+        json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -128,6 +136,7 @@ async function run(): Promise<unknown> {
   const [group, action] = positionals;
   if (values.help) return USAGE;
   if (group === 'dlq') return runDlq(action, positionals.length);
+  if (group === 'deploy') return runDeployCheck(action, positionals.length);
   const command = `${group ?? ''} ${action ?? ''}`.trim();
   const known = [
     'team create',
@@ -308,6 +317,62 @@ async function runDlq(action: string | undefined, words: number): Promise<unknow
     }
   } finally {
     sqs.destroy();
+  }
+}
+
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
+
+/** `deploy check`: its report as text (or JSON), exit status 1 when a finding blocks. */
+async function runDeployCheck(action: string | undefined, words: number): Promise<string> {
+  if (action !== 'check' || words > 2) usage(`unknown command: ${positionals.join(' ')}`);
+  // Validate every argument before any AWS call.
+  const { parseAssignments, readContextLayers } = await import(
+    '#lib/admin/deploy-check/context-files.ts'
+  );
+  const assignments = values.context ?? [];
+  try {
+    parseAssignments(assignments);
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  if (values.region !== undefined && !REGION.test(values.region))
+    usage(`--region must be a Region code such as eu-west-1, not ${values.region}`);
+  const { homedir } = await import('node:os');
+  const { mergeContext } = await import('#lib/admin/deploy-check/settings.ts');
+  const context = mergeContext(await readContextLayers(process.cwd(), homedir(), assignments));
+  const { awsReads, resolveCredentials, resolveRegion } = await import(
+    '#lib/admin/deploy-check/aws-reads.ts'
+  );
+  const region = values.region ?? (await resolveRegion());
+  if (!region)
+    usage('no Region: pass --region or set AWS_REGION (the Region cdk deploy would use)');
+  try {
+    await resolveCredentials(region);
+  } catch (error) {
+    throw new Error(
+      `no AWS credentials (the SDK's default chain: environment, profile, SSO): ${(error as Error).message}`,
+    );
+  }
+  const { runDeployCheck: check } = await import('#lib/admin/deploy-check/check.ts');
+  const { exitCodeOf, formatFindings, summarize } = await import(
+    '#lib/admin/deploy-check/findings.ts'
+  );
+  const reads = awsReads(region);
+  try {
+    const { settings, findings } = await check(context, reads);
+    process.exitCode = exitCodeOf(findings);
+    return values.json
+      ? JSON.stringify(
+          { stackName: settings.stackName, region, findings, summary: summarize(findings) },
+          null,
+          2,
+        )
+      : formatFindings(
+          findings,
+          `Deploy check: stack ${settings.stackName} in ${region} (read-only calls with your credentials)`,
+        ).trimEnd();
+  } finally {
+    reads.close();
   }
 }
 
