@@ -34,6 +34,10 @@ type DomainSettings = Pick<
 /** An ACM certificate's ARN; its fourth field is the certificate's region. */
 const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/;
 
+/** The region of an ACM certificate's ARN; undefined when it is not one. */
+export const certificateRegion = (arn: string): string | undefined =>
+  CERTIFICATE_ARN.exec(arn)?.[1];
+
 /** Where CloudFront, and so an edge-optimized API domain, takes its certificate from. */
 export const EDGE_CERTIFICATE_REGION = 'us-east-1';
 
@@ -98,17 +102,17 @@ export function planDomains(
       );
     }
     if (settings.certificateArn) {
-      const certificateRegion = CERTIFICATE_ARN.exec(settings.certificateArn)?.[1];
-      if (!certificateRegion) {
+      const certificateAt = certificateRegion(settings.certificateArn);
+      if (!certificateAt) {
         fail(
           `certificateArn "${settings.certificateArn}" is not an ACM certificate's ARN (arn:aws:acm:<region>:<account>:certificate/<id>)`,
         );
       }
       // The domain is edge-optimized (CloudFront's viewer country reaches the API through it):
       // CloudFront takes certificates of us-east-1 only, whatever the stack's region.
-      if (certificateRegion !== EDGE_CERTIFICATE_REGION) {
+      if (certificateAt !== EDGE_CERTIFICATE_REGION) {
         fail(
-          `certificateArn is in ${certificateRegion}: the API's domain is edge-optimized (through CloudFront, which adds the visitor's country), and CloudFront takes certificates of ${EDGE_CERTIFICATE_REGION} only: request or import the certificate there`,
+          `certificateArn is in ${certificateAt}: the API's domain is edge-optimized (through CloudFront, which adds the visitor's country), and CloudFront takes certificates of ${EDGE_CERTIFICATE_REGION} only: request or import the certificate there`,
         );
       }
     } else if (region && region !== EDGE_CERTIFICATE_REGION) {

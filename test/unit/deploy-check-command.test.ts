@@ -225,7 +225,7 @@ describe('npm run admin -- deploy check, against recorded AWS answers', () => {
     );
     expect(result.code).toBe(1);
     expect(line(result.stdout, /certificateArn is in eu-west-1/)).toContain(
-      'CloudFront takes certificates from us-east-1 only',
+      'CloudFront takes certificates of us-east-1 only',
     );
     expect(line(result.stdout, /PENDING_VALIDATION, not ISSUED/)).toMatch(/^ {2}BLOCKER/);
     expect(line(result.stdout, /names www\.acmeforms\.net, not forms\.acmeforms\.net/)).toMatch(

@@ -478,15 +478,25 @@ describe('the certificate (edge domain: us-east-1)', () => {
     ).toBe('ok');
   });
 
-  it('a certificate in another Region blocks: CloudFront takes us-east-1 only', () => {
+  it('a certificate in another Region blocks, as the synth would: CloudFront takes us-east-1 only', () => {
     const elsewhere = ARN.replace('us-east-1', 'eu-west-1');
-    const finding = only(
-      certificateFindings({ ...settings, certificateArn: elsewhere }, certificate()),
-      'domain.certificate-region',
+    const [planned] = domainPlanFindings({ ...SETTINGS, ...settings, certificateArn: elsewhere });
+    expect(planned?.severity).toBe('blocker');
+    expect(planned?.text).toContain('certificateArn is in eu-west-1');
+    expect(planned?.text).toContain('CloudFront takes certificates of us-east-1 only');
+  });
+
+  it('a zone and no certificate blocks outside us-east-1: the stack would request it in its own Region', () => {
+    const zoned = {
+      ...SETTINGS,
+      domainName: 'forms.acmeforms.net',
+      hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+      hostedZoneName: 'acmeforms.net',
+    };
+    expect(domainPlanFindings(zoned, 'us-east-1')).toEqual([]);
+    expect(domainPlanFindings(zoned, 'eu-west-1')[0]?.text).toContain(
+      'would request the certificate in eu-west-1',
     );
-    expect(finding.severity).toBe('blocker');
-    expect(finding.text).toContain('is in eu-west-1');
-    expect(finding.action).toContain('--region us-east-1');
   });
 
   it.each<CertificateStatus>(['PENDING_VALIDATION', 'EXPIRED', 'FAILED'])(

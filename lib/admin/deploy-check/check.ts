@@ -75,7 +75,7 @@ export async function runDeployCheck(
     settings,
     findings: [
       ...settingFindings,
-      ...domainPlanFindings(settings),
+      ...domainPlanFindings(settings, region),
       ...concurrencyFindings(settings.submitReservedConcurrency, lambda),
       ...sesAccountFindings(account),
       ...senderFindings(settings, Object.fromEntries(identityAnswers), region),

@@ -1,21 +1,10 @@
 import type { DescribeCertificateCommandOutput } from '@aws-sdk/client-acm';
 import type { GetHostedZoneCommandOutput } from '@aws-sdk/client-route-53';
-import { planDomains } from '#lib/own-domain.ts';
+import { certificateRegion, planDomains } from '#lib/own-domain.ts';
 import { type Answer, couldNotCheck, type Finding, finding } from './findings.ts';
 import type { DeploySettings } from './settings.ts';
 
-/**
- * The custom domain is an edge-optimized API Gateway domain (CloudFront in
- * front, so `CloudFront-Viewer-Country` reaches the API): CloudFront takes
- * certificates from us-east-1 only, whatever the stack's Region.
- */
-export const EDGE_CERTIFICATE_REGION = 'us-east-1';
-
-/** An ACM certificate's ARN; its fourth field is the certificate's Region. */
-const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/;
-
-export const certificateRegion = (arn: string): string | undefined =>
-  CERTIFICATE_ARN.exec(arn)?.[1];
+export { certificateRegion };
 
 type DomainSettings = Pick<
   DeploySettings,
@@ -31,18 +20,23 @@ type DomainSettings = Pick<
 
 /**
  * The stack's own check of the domain settings together (lib/own-domain.ts,
- * which stops the synth): run here as the synth runs it, so a combination
- * that cannot work is a finding before anything else is read.
+ * which stops the synth), with the Region the CDK CLI would tell it: run here
+ * as the synth runs it, so a combination that cannot work (a certificate
+ * outside us-east-1 for the edge-optimized domain among them) is a finding
+ * before anything else is read.
  */
-export function domainPlanFindings(settings: DomainSettings): Finding[] {
+export function domainPlanFindings(settings: DomainSettings, region?: string): Finding[] {
   try {
-    planDomains({
-      ...settings,
-      // A sender left unset is reported once, by the sender check.
-      emailSenderAddress:
-        settings.emailSenderAddress ??
-        (settings.emailDomain ? `forms@${settings.emailDomain}` : ''),
-    });
+    planDomains(
+      {
+        ...settings,
+        // A sender left unset is reported once, by the sender check.
+        emailSenderAddress:
+          settings.emailSenderAddress ??
+          (settings.emailDomain ? `forms@${settings.emailDomain}` : ''),
+      },
+      region,
+    );
     return [];
   } catch (error) {
     return [
@@ -140,9 +134,9 @@ export function certificateCovers(certificateName: string, name: string): boolea
 type Certificate = Pick<DescribeCertificateCommandOutput, 'Certificate'>;
 
 /**
- * `certificateArn`: in us-east-1 (edge domain), issued, and naming
- * `domainName`. Read in the certificate's own Region, so a certificate in
- * the wrong Region is still described.
+ * `certificateArn`: issued, and naming `domainName`. Read in the
+ * certificate's own Region, so a certificate in the wrong Region is still
+ * described.
  */
 export function certificateFindings(
   settings: Pick<DomainSettings, 'certificateArn' | 'domainName'>,
@@ -150,18 +144,8 @@ export function certificateFindings(
 ): Finding[] {
   const arn = settings.certificateArn;
   const findings: Finding[] = [];
+  // Outside us-east-1 the synth's own check says so (domainPlanFindings).
   const region = certificateRegion(arn);
-  if (region !== EDGE_CERTIFICATE_REGION) {
-    findings.push(
-      finding(
-        'Own domain',
-        'domain.certificate-region',
-        'blocker',
-        `certificateArn is in ${region ?? 'an unknown Region'}: the custom domain is edge-optimized (CloudFront in front, for the visitor's country), and CloudFront takes certificates from ${EDGE_CERTIFICATE_REGION} only.`,
-        `Request or import a certificate for ${settings.domainName || 'domainName'} in ${EDGE_CERTIFICATE_REGION} (aws acm request-certificate --region ${EDGE_CERTIFICATE_REGION} --domain-name ${settings.domainName || '<domainName>'} --validation-method DNS) and set its ARN.`,
-      ),
-    );
-  }
   if (!answer.ok) {
     if (answer.error.name === 'ResourceNotFoundException') {
       findings.push(
