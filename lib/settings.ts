@@ -133,7 +133,7 @@ export const STACK_SETTINGS = {
    * none (the default: the function shares the account's unreserved pool).
    * Lambda refuses a reservation that leaves the account fewer than 10
    * unreserved, and new accounts often have 10 in all: `npm run admin --
-   * deploy check` says what this account allows (docs/deploying.md#before-you-deploy).
+   * deploy check` says what this account allows (docs/deploying.md#before-the-first-deploy).
    */
   submitReservedConcurrency: stackSetting({
     default: 0,

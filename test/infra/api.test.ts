@@ -3,7 +3,13 @@ import { answersHead, fallbackRoute, routeFunctions, routes } from '#routes';
 import { workers } from '#workers';
 import { deployedMethods } from './api-methods.ts';
 import { everyAccessRoutes } from './route-fixtures.ts';
-import { cdkJsonContext, propertiesOf, resourcesOfType, synthesize } from './synthesize.ts';
+import {
+  cdkJsonContext,
+  propertiesOf,
+  resourcesOfType,
+  type Synthesized,
+  synthesize,
+} from './synthesize.ts';
 
 const real = synthesize();
 const extended = synthesize({ routes: everyAccessRoutes });
@@ -258,6 +264,40 @@ describe('the stage', () => {
       { ResourcePath: '/*', ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
       { ResourcePath: '/~1s~1{key}' },
     ]);
+  });
+
+  it('is deployed anew whenever a method changes: the deployment’s logical id follows the route table', () => {
+    const deploymentId = (built: Synthesized) =>
+      Object.keys(resourcesOfType(built.all, 'AWS::ApiGateway::Deployment'));
+    const [today] = deploymentId(real);
+    expect(deploymentId(synthesize())).toEqual([today]);
+    const moved = routes.map((route) =>
+      route.name === 'getForm' ? { ...route, path: '/v1/forms/{id}/probe' } : route,
+    );
+    expect(deploymentId(synthesize({ routes: moved }))).not.toEqual([today]);
+    const longer = routes.map((route) =>
+      route.name === 'exportSubmissionsCsv' ? { ...route, timeoutSeconds: 240 } : route,
+    );
+    expect(deploymentId(synthesize({ routes: longer }))).not.toEqual([today]);
+    // The stage follows the deployment it names.
+    const [stage] = Object.values(resourcesOfType(real.all, 'AWS::ApiGateway::Stage'));
+    expect(propertiesOf(stage!).DeploymentId).toEqual({ Ref: today });
+  });
+
+  it('attaches a WAF web ACL to the stage when webAclArn names one, and none by default', () => {
+    real.all.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    const webAclArn =
+      'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/forms/a1b2c3d4-5678-90ab-cdef-0123456789ab';
+    const guarded = synthesize({ context: { webAclArn } });
+    const [association] = Object.values(
+      resourcesOfType(guarded.all, 'AWS::WAFv2::WebACLAssociation'),
+    ).map(propertiesOf);
+    expect(association?.WebACLArn).toBe(webAclArn);
+    const [stageId] = Object.keys(resourcesOfType(guarded.all, 'AWS::ApiGateway::Stage'));
+    expect(JSON.stringify(association?.ResourceArn)).toContain(`/stages/",{"Ref":"${stageId}"}`);
+    expect(() =>
+      synthesize({ context: { webAclArn: webAclArn.replace('regional', 'global') } }),
+    ).toThrow(/webAclArn/);
   });
 
   it('sets the account’s CloudWatch role unless told not to', () => {

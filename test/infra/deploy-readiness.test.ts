@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createFormServiceApp } from '#lib/form-service-app.ts';
 import { everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,
@@ -299,6 +300,22 @@ describe('least privilege where the code is narrow', () => {
       ),
     );
     expect(all).not.toContain('scheduler:GetSchedule');
+  });
+});
+
+describe('a first deploy that works', () => {
+  it('stops before building anything when no sender address is set, saying what to set', () => {
+    const { emailSenderAddress: _, ...withoutSender } = cdkJsonContext;
+    expect(() =>
+      createFormServiceApp({
+        context: { ...withoutSender, 'aws:cdk:bundling-stacks': [] },
+        builtinCloudFormationValidation: false,
+      }),
+    ).toThrow(
+      /CDK context "emailSenderAddress" is not set: .*SES refuses forms@example\.com\. Deploy with -c emailSenderAddress=/,
+    );
+    // Set, whatever the address, it synthesizes (an unverified one is the deploy check's to tell).
+    expect(synthesize({ context: { emailSenderAddress: 'forms@acme.test' } }).all).toBeDefined();
   });
 });
 

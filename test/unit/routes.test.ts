@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, matchRoute, routes } from '#routes';
+import { fallbackRoute, matchRoute, type Route, routeFunctions, routes } from '#routes';
 import { SETTINGS } from '#settings';
 
 const LAMBDAS = join(import.meta.dirname, '..', '..', 'lambdas');
@@ -93,5 +93,48 @@ describe('route table', () => {
     expect(matchRoute('GET', '/v1/forms/%E0%A4%A').match?.pathParameters).toEqual({
       id: '%E0%A4%A',
     });
+  });
+});
+
+describe('functions of the route table (docs/architecture.md#route-groups)', () => {
+  const base = routes.find((route) => route.name === 'getForm')!;
+  const grouped = (name: string, access: Route['access']): Route => ({
+    ...base,
+    name,
+    path: `/v1/probe/${name}`,
+    group: 'probeGroup',
+    access,
+  });
+
+  it('a group holds routes of the same grants only, so none gets what another route needs', () => {
+    expect(() =>
+      routeFunctions([
+        grouped('readsOnly', ['table:read']),
+        grouped('alsoDeletes', ['table:read', 'uploads:delete']),
+      ]),
+    ).toThrow(
+      /alsoDeletes holds other grants than group probeGroup .*make it a function of its own/,
+    );
+    const [fn] = routeFunctions([
+      grouped('one', ['table:read', 'table:write']),
+      grouped('two', ['table:write', 'table:read', 'table:read']),
+    ]);
+    expect(fn!.access).toEqual(['table:read', 'table:write']);
+  });
+
+  it('a group lives in one area: its function, methods and permissions are one stack’s', () => {
+    expect(() =>
+      routeFunctions([grouped('here', []), { ...grouped('there', []), area: 'accounts' }]),
+    ).toThrow(/there disagrees with group probeGroup on area/);
+  });
+
+  it('every function of the deployed table holds exactly the grants of each of its routes', () => {
+    for (const fn of routeFunctions()) {
+      for (const route of fn.routes) {
+        expect([...new Set(route.access)].sort(), `${route.name} in ${fn.name}`).toEqual(
+          [...fn.access].sort(),
+        );
+      }
+    }
   });
 });
