@@ -1,12 +1,8 @@
+import { certificateRegion } from '#lib/own-domain.ts';
 import type { AwsReads } from './aws-reads.ts';
 import { type Finding, finding } from './findings.ts';
 import { concurrencyFindings } from './lambda.ts';
-import {
-  certificateFindings,
-  certificateRegion,
-  domainPlanFindings,
-  hostedZoneFindings,
-} from './own-domain.ts';
+import { certificateFindings, domainPlanFindings, hostedZoneFindings } from './own-domain.ts';
 import {
   catalogNames,
   catalogRegionFor,

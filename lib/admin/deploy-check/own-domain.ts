@@ -4,8 +4,6 @@ import { certificateRegion, planDomains } from '#lib/own-domain.ts';
 import { type Answer, couldNotCheck, type Finding, finding } from './findings.ts';
 import type { DeploySettings } from './settings.ts';
 
-export { certificateRegion };
-
 type DomainSettings = Pick<
   DeploySettings,
   | 'emailDomain'
