@@ -59,33 +59,41 @@ export class LatestRead {
 
 /**
  * Reads that share one request: the form's workspace and the screen in it
- * both want the form as a page opens (a lazy screen asks a moment after
- * the workspace). Each caller keeps its own signal: one leaving does not
+ * both want the form as a page opens (a lazy screen asks once its code has
+ * come, which may be long after the workspace's answer on a slow line or a
+ * busy machine). Each caller keeps its own signal: one leaving does not
  * abort the others' answer; the request is aborted when the last one
- * leaves. An answer is kept `keepMs` after it came, and replaced by
- * `keep` when the caller saved a newer state (a save answers with it).
+ * leaves. An answer serves every read of the page it was asked for
+ * (`page()` unchanged since), however late; a read of another page gets it
+ * within `keepMs` of its coming, then asks anew. `keep` replaces it when the
+ * caller saved a newer state (a save answers with it).
  */
 export class SharedReads<T> {
   #underWay = new Map<
     string,
     { answer: Promise<T>; controller: AbortController; waiting: number }
   >();
-  #kept = new Map<string, { value: T; at: number }>();
+  #kept = new Map<string, { value: T; at: number; page: unknown }>();
 
   readonly #keepMs: number;
+  readonly #page: () => unknown;
   readonly #now: () => number;
 
-  constructor(keepMs: number, now: () => number = Date.now) {
-    this.#keepMs = keepMs;
-    this.#now = now;
+  constructor(options: { keepMs: number; page: () => unknown; now?: () => number }) {
+    this.#keepMs = options.keepMs;
+    this.#page = options.page;
+    this.#now = options.now ?? (() => Date.now());
   }
 
   read(key: string, fetcher: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const kept = this.#kept.get(key);
-    if (kept && this.#now() - kept.at < this.#keepMs) return Promise.resolve(kept.value);
+    if (kept && (kept.page === this.#page() || this.#now() - kept.at < this.#keepMs))
+      return Promise.resolve(kept.value);
     let shared = this.#underWay.get(key);
     if (!shared) {
+      // The answer belongs to the page that asked, even if it comes once another is shown.
+      const page = this.#page();
       const controller = new AbortController();
       const answer = fetcher(controller.signal);
       const entry = { answer, controller, waiting: 0 };
@@ -93,7 +101,8 @@ export class SharedReads<T> {
         if (this.#underWay.get(key) === entry) this.#underWay.delete(key);
       };
       answer.then((value) => {
-        if (this.#underWay.get(key) === entry) this.#kept.set(key, { value, at: this.#now() });
+        if (this.#underWay.get(key) === entry)
+          this.#kept.set(key, { value, at: this.#now(), page });
         done();
       }, done);
       this.#underWay.set(key, entry);
@@ -131,7 +140,7 @@ export class SharedReads<T> {
    */
   keep(key: string, value: T): void {
     this.#underWay.delete(key);
-    this.#kept.set(key, { value, at: this.#now() });
+    this.#kept.set(key, { value, at: this.#now(), page: this.#page() });
   }
 }
 

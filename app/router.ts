@@ -18,6 +18,21 @@ function current(): Location {
 
 const listeners = new Set<() => void>();
 
+let pages = 0;
+// Back and forward open another page too (registered before any screen's own listener).
+window.addEventListener('popstate', () => {
+  pages++;
+});
+
+/**
+ * Which page the app shows, counted: each navigation (a link, back or
+ * forward) opens a new one. What one page shows of a form is read once for
+ * it (app/form-read.ts).
+ */
+export function currentPage(): number {
+  return pages;
+}
+
 let leaving: (() => boolean) | undefined;
 
 /**
@@ -35,6 +50,7 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   const url = appUrl(to);
   if (options.replace) window.history.replaceState(null, '', url);
   else window.history.pushState(null, '', url);
+  pages++;
   for (const listener of listeners) listener();
 }
 

@@ -1,15 +1,18 @@
 import * as z from 'zod/mini';
-import { canonicalIpOrRange, normalizeOrigin } from './addresses.ts';
+import { normalizeOrigin } from './addresses.ts';
 import { isCountryCode } from './country-codes.ts';
+import { canonicalIpOrRange } from './ip-ranges.ts';
 
-export { canonicalIp, canonicalIpOrRange, normalizeOrigin } from './addresses.ts';
+export { canonicalIp, normalizeOrigin } from './addresses.ts';
+export { canonicalIpOrRange } from './ip-ranges.ts';
 
 /**
  * The three lists that decide who may post: allowed websites, blocked IPs and
  * blocked countries. Each entry is stored in the one form the submit endpoint
  * compares against: a single address matches by string equality, a range
  * by its network address and prefix (ip-ranges.ts). The normalizers
- * themselves are in addresses.ts, which the submit path imports without zod.
+ * themselves are in addresses.ts and ip-ranges.ts, which the submit path
+ * imports without zod.
  */
 
 export const MAX_ALLOWED_ORIGINS = 50;

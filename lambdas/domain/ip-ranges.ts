@@ -1,11 +1,12 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { canonicalIp } from './addresses.ts';
 
 /**
  * Address ranges: the /64 a visitor is rate-limited by, and whether a
  * visitor falls in a block list that mixes single addresses and CIDR ranges.
  * Parsing and matching are ipaddr.js's; every input here is already
- * canonical (`canonicalIp`, `canonicalIpOrRange` in addresses.ts), so its
+ * canonical (`canonicalIp` in addresses.ts, `canonicalIpOrRange` below), so its
  * lenient parser (octal and hex IPv4, zone ids) never sees what it would
  * read differently from the strict `node:net` check that validated it.
  */
@@ -62,4 +63,43 @@ export function ipInList(entries: readonly string[], ip: string): boolean {
     if (range && range[0].kind() === visitor.kind() && visitor.match(range)) return true;
   }
   return false;
+}
+
+/** A prefix length as people write it: decimal, no sign, no leading zero. */
+const PREFIX_LENGTH = /^(0|[1-9][0-9]{0,2})$/;
+
+/**
+ * A block list entry in its stored form: a single address as `canonicalIp`
+ * writes it, or a CIDR range (`203.0.113.0/24`, `2001:db8::/32`) as its
+ * network address (host bits cleared, so `10.1.2.3/8` is `10.0.0.0/8`)
+ * and prefix length. The address part must pass the same strict check as a
+ * single address. An IPv4-mapped range of /96 or longer is the IPv4 range it
+ * maps (`::ffff:192.0.2.0/120` is `192.0.2.0/24`), as a mapped visitor is
+ * read as IPv4 (a shorter one stays IPv6 and so matches no IPv4 visitor);
+ * a range of one address (`/32`, `/128`) is stored as that address, so it
+ * matches exactly as a single entry always has.
+ */
+export function canonicalIpOrRange(value: string): string | undefined {
+  const slash = value.indexOf('/');
+  if (slash === -1) return canonicalIp(value);
+  const written = value.slice(0, slash);
+  const prefixText = value.slice(slash + 1);
+  const address = canonicalIp(written);
+  if (address === undefined || !PREFIX_LENGTH.test(prefixText)) return undefined;
+  const writtenAsIpv6 = isIP(written) === 6;
+  let prefix = Number(prefixText);
+  if (prefix > (writtenAsIpv6 ? 128 : 32)) return undefined;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address);
+  if (writtenAsIpv6 && parsed instanceof ipaddr.IPv4) {
+    // IPv4-mapped: canonicalIp spelt the address as IPv4.
+    if (prefix >= 96) prefix -= 96;
+    else parsed = parsed.toIPv4MappedAddress();
+  }
+  const bits = parsed.kind() === 'ipv4' ? 32 : 128;
+  if (prefix === bits) return spellAddress(parsed);
+  const network =
+    parsed.kind() === 'ipv4'
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${parsed.toString()}/${prefix}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toNormalizedString()}/${prefix}`);
+  return `${spellAddress(network)}/${prefix}`;
 }

@@ -1,5 +1,4 @@
 import type { SQSRecord } from 'aws-lambda';
-import { retryLater, sendToDeadLetters } from '#aws/queues.ts';
 import { config } from '#config';
 import { attemptOf } from '#domain/delivery-attempt.ts';
 import type { SheetsJob } from '#domain/delivery-channels.ts';
@@ -21,6 +20,12 @@ import { getDelivery, saveDelivery } from '#store/deliveries.ts';
 import { readSubmissionContext } from '#store/delivery-context.ts';
 import { markIntegration } from '#store/integrations.ts';
 import { queueWorker } from './batch-worker.ts';
+
+/**
+ * The SQS client, loaded by the first delivery that fails (a retry later, or
+ * the dead letters): a cold start whose delivery succeeds does not read it.
+ */
+const queues = () => import('#aws/queues.ts');
 
 /** The webhook worker's attribute of a dead-lettered message (webhook-worker.ts), not imported: its bundle is another. */
 const DEAD_LETTERED_AFTER = 'deadLetteredAfter';
@@ -113,7 +118,7 @@ async function appendRow(record: SQSRecord): Promise<void> {
   const status = attemptRecord.outcome;
   if (givingUp) {
     // Retries spent: to the dead-letter queue before the delivery reads failed (webhook-worker.ts).
-    await sendToDeadLetters(
+    await (await queues()).sendToDeadLetters(
       'sheets',
       record.body,
       { [DEAD_LETTERED_AFTER]: attemptRecord.at },
@@ -140,7 +145,7 @@ async function appendRow(record: SQSRecord): Promise<void> {
   }
   if (status === 'retrying') {
     count('WebhookRetried');
-    await retryLater('sheets', record.receiptHandle, delay!);
+    await (await queues()).retryLater('sheets', record.receiptHandle, delay!);
     throw new RetryLater(`attempt ${attempt} will be retried in ${delay} s`);
   }
   count('WebhookFailed');

@@ -1,5 +1,4 @@
 import type { SQSRecord } from 'aws-lambda';
-import { retryLater, sendToDeadLetters } from '#aws/queues.ts';
 import { config } from '#config';
 import { chatAnswers, discordMessage, slackMessage } from '#domain/chat-messages.ts';
 import { submissionPageUrl } from '#domain/dashboard-links.ts';
@@ -28,6 +27,12 @@ import { readSubmissionContext } from '#store/delivery-context.ts';
 import { markIntegration } from '#store/integrations.ts';
 import { markWebhook } from '#store/webhooks.ts';
 import { queueWorker } from './batch-worker.ts';
+
+/**
+ * The SQS client, loaded by the first delivery that fails (a retry later, or
+ * the dead letters): a cold start whose delivery succeeds does not read it.
+ */
+const queues = () => import('#aws/queues.ts');
 
 /** Thrown to hand a message back to the queue; not an error of the worker. */
 class RetryLater extends Error {}
@@ -138,7 +143,9 @@ async function deliver(record: SQSRecord): Promise<void> {
     // handler succeeds and the original is deleted). Before the delivery reads failed,
     // so a failure in between brings the message back to try again, never loses it;
     // the copy names this attempt, which a redrive needs (attemptNumber).
-    await sendToDeadLetters('webhooks', record.body, { [DEAD_LETTERED_AFTER]: attemptRecord.at });
+    await (await queues()).sendToDeadLetters('webhooks', record.body, {
+      [DEAD_LETTERED_AFTER]: attemptRecord.at,
+    });
   }
   if (!(await saveDelivery(withAttempt(delivery, attemptRecord), stored, new Date()))) {
     // Another handler of the same delivery got there first: its chain goes on, this one ends.
@@ -164,7 +171,7 @@ async function deliver(record: SQSRecord): Promise<void> {
   }
   if (outcome === 'retrying') {
     count('WebhookRetried');
-    await retryLater('webhooks', record.receiptHandle, delay!);
+    await (await queues()).retryLater('webhooks', record.receiptHandle, delay!);
     throw new RetryLater(`attempt ${attempt} will be retried in ${delay} s`);
   }
   count('WebhookFailed');

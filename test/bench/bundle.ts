@@ -32,15 +32,28 @@ export async function bundleOf(
   return { file: bundle.file, bytes: bundle.startupBytes, totalBytes: bundle.totalBytes };
 }
 
-const groupStartups = new Map<string, number>();
+const groupBundles = new Map<string, Promise<Record<string, number>>>();
 
-/** What a group's dispatcher reads before it loads a route's chunk (built alone). */
-export async function groupStartupBytes(group: string): Promise<number> {
-  if (!groupStartups.has(group)) {
-    const { bytes } = await bundleOf(groupHandler(group));
-    groupStartups.set(group, bytes);
+/**
+ * What a cold start of a group's function reads for one of its routes
+ * (`handler`, relative to `lambdas/`), as the stack ships it: the group's
+ * dispatcher built alone, its startup bytes and that route's chunk with the
+ * chunks it shares with the group's other routes.
+ */
+export async function groupRouteBytes(group: string, handler: string): Promise<number> {
+  if (!groupBundles.has(group)) {
+    groupBundles.set(
+      group,
+      (async () => {
+        const outdir = await mkdtemp(join(tmpdir(), 'form-service-bundle-'));
+        return (await bundleFunction(entryOf(groupHandler(group)), outdir)).lazyStartupBytes;
+      })(),
+    );
   }
-  return groupStartups.get(group)!;
+  const lazy = await groupBundles.get(group)!;
+  const source = Object.keys(lazy).find((path) => path.endsWith(`lambdas/${handler}`));
+  if (!source) throw new Error(`group ${group} loads no ${handler}`);
+  return lazy[source]!;
 }
 
 /**

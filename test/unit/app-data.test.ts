@@ -163,9 +163,15 @@ describe('the typed client takes an AbortSignal per call', () => {
   });
 });
 
+/** A page that changes at every read: the answer kept is another page's. */
+const newPage = () => {
+  let pages = 0;
+  return () => ++pages;
+};
+
 describe('the dashboard data layer: reads shared while under way', () => {
   it('two callers asking at once make one request and both get its answer', async () => {
-    const reads = new SharedReads<string>(0);
+    const reads = new SharedReads<string>({ keepMs: 0, page: newPage() });
     const answer = deferred<string>();
     let requests = 0;
     const fetcher = () => {
@@ -188,7 +194,7 @@ describe('the dashboard data layer: reads shared while under way', () => {
   });
 
   it('one caller leaving does not abort the other’s answer; the last one leaving aborts the request', async () => {
-    const reads = new SharedReads<string>(0);
+    const reads = new SharedReads<string>({ keepMs: 0, page: newPage() });
     const answer = deferred<string>();
     let requestSignal: AbortSignal | undefined;
     const fetcher = (signal: AbortSignal) => {
@@ -224,7 +230,7 @@ describe('the dashboard data layer: reads shared while under way', () => {
 describe('the dashboard data layer: an answer kept a moment', () => {
   it('a read within keepMs gets the answer kept (or the state a save kept), a later one asks again', async () => {
     let now = 1_000;
-    const reads = new SharedReads<string>(2000, () => now);
+    const reads = new SharedReads<string>({ keepMs: 2000, page: newPage(), now: () => now });
     let requests = 0;
     const fetcher = () => Promise.resolve(`answer ${++requests}`);
     const signal = new AbortController().signal;
@@ -240,9 +246,48 @@ describe('the dashboard data layer: an answer kept a moment', () => {
   });
 });
 
+describe('the dashboard data layer: an answer serves the page that asked for it', () => {
+  it('a read of the same page gets the answer however late (a lazy screen’s code); another page asks again after keepMs', async () => {
+    let now = 1_000;
+    let page = 1;
+    const reads = new SharedReads<string>({ keepMs: 2000, page: () => page, now: () => now });
+    let requests = 0;
+    const fetcher = () => Promise.resolve(`answer ${++requests}`);
+    const signal = new AbortController().signal;
+    expect(await reads.read('form-1', fetcher, signal)).toBe('answer 1');
+    now += 60_000;
+    expect(await reads.read('form-1', fetcher, signal), 'same page, a minute on').toBe('answer 1');
+    page = 2;
+    expect(await reads.read('form-1', fetcher, signal), 'another page, a minute on').toBe(
+      'answer 2',
+    );
+    // Asked for by page 2, answered once page 3 shows: page 3 gets it within keepMs only.
+    const late = deferred<string>();
+    const asked = reads.read('form-2', () => late.promise, signal);
+    page = 3;
+    late.resolve('for page 2');
+    await asked;
+    now += 1999;
+    expect(await reads.read('form-2', fetcher, signal)).toBe('for page 2');
+    now += 1;
+    expect(await reads.read('form-2', fetcher, signal)).toBe('answer 3');
+    expect(requests).toBe(3);
+  });
+
+  it('a save’s answer serves the rest of the page it was made on', async () => {
+    let now = 1_000;
+    const reads = new SharedReads<string>({ keepMs: 2000, page: () => 1, now: () => now });
+    const signal = new AbortController().signal;
+    expect(await reads.read('form-1', () => Promise.resolve('read'), signal)).toBe('read');
+    reads.keep('form-1', 'saved');
+    now += 60_000;
+    expect(await reads.read('form-1', () => Promise.resolve('read again'), signal)).toBe('saved');
+  });
+});
+
 describe('the dashboard data layer: a save while a read is under way', () => {
   it('the read started before the save, answering after it, neither replaces the saved state nor is joined', async () => {
-    const reads = new SharedReads<string>(2000, () => 1_000);
+    const reads = new SharedReads<string>({ keepMs: 2000, page: newPage(), now: () => 1_000 });
     const before = deferred<string>();
     let requests = 0;
     const signal = new AbortController().signal;

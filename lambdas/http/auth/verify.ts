@@ -1,5 +1,4 @@
 import { randomUUIDv7 } from 'node:crypto';
-import { enqueue } from '#aws/queues.ts';
 import { ServiceError, unauthorized } from '#domain/errors.ts';
 import { verifyInput } from '#domain/member-input.ts';
 import { toMemberView } from '#domain/members.ts';
@@ -44,6 +43,12 @@ export const contract = defineContract({
   errors: ['unauthorized'],
 });
 
+/**
+ * The SQS client, loaded by the first attempt that fails (its mail to the
+ * address): a cold start whose sign-in succeeds does not read it.
+ */
+const queues = () => import('#aws/queues.ts');
+
 export const handler = anonymousRoute(contract, async ({ event, input }) => {
   const request = input.body();
   const now = new Date();
@@ -55,7 +60,7 @@ export const handler = anonymousRoute(contract, async ({ event, input }) => {
     });
   }
   const fail = async (email: string, failure: SignInFailure) => {
-    await enqueue('signIns', [
+    await (await queues()).enqueue('signIns', [
       {
         failure,
         email,
