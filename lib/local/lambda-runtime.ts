@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -60,6 +61,23 @@ export function localFunctionArn(functionName: string): string {
   return `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${functionName}`;
 }
 
+/** The function each invocation runs as, across its awaits. */
+const invocations = new AsyncLocalStorage<string>();
+
+/**
+ * The local function whose invocation this code runs in (a route's, a
+ * worker's), or undefined outside any: a bench in the stack's process
+ * attributes the calls of the one shared DynamoDB client by it.
+ */
+export function currentLocalFunction(): string | undefined {
+  return invocations.getStore();
+}
+
+/** Runs `invoke` as an invocation of `functionName` (see currentLocalFunction). */
+export function asInvocationOf<T>(functionName: string, invoke: () => T): T {
+  return invocations.run(functionName, invoke);
+}
+
 /** Runs a handler with the function's timeout, as Lambda would end it. */
 export function invokeWithTimeout<T>(
   handler: LambdaHandler,
@@ -67,7 +85,10 @@ export function invokeWithTimeout<T>(
   context: Context,
   timeoutSeconds: number,
 ): Promise<T> {
-  return withinTimeout(handler(event, context), timeoutSeconds);
+  return withinTimeout(
+    asInvocationOf(context.functionName, () => handler(event, context)),
+    timeoutSeconds,
+  );
 }
 
 /** The invocation's work, failed with Lambda's message once the function's time is up. */

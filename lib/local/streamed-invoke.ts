@@ -8,7 +8,7 @@ import {
   streamingHighWaterMark,
 } from './awslambda-shim.ts';
 import { integrationFailure } from './gateway-errors.ts';
-import { type LambdaHandler, withinTimeout } from './lambda-runtime.ts';
+import { asInvocationOf, type LambdaHandler, withinTimeout } from './lambda-runtime.ts';
 
 /**
  * What API Gateway does for a route in STREAM mode: invoke the function with
@@ -123,7 +123,9 @@ export async function serveStreamedInvoke(
   });
 
   try {
-    const invoked = (handler as unknown as StreamingHandler)(event, stream, context);
+    const invoked = asInvocationOf(context.functionName, () =>
+      (handler as unknown as StreamingHandler)(event, stream, context),
+    );
     if (typeof (invoked as Promise<unknown> | undefined)?.then !== 'function') {
       throw new Error('Streaming does not support non-async handlers.');
     }
