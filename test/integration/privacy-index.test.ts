@@ -131,3 +131,43 @@ describe('an address with an invisible character (docs/privacy.md#invisible-char
     expect(await entriesUnder(team.teamId, folded)).toEqual([[form.id, id]]);
   });
 });
+
+describe('what an erase removes from the index (docs/privacy.md#erase-by-email)', () => {
+  it('erasing the email answer drops the _replyto entry of the same submission too', async () => {
+    const team = await teamWithOwner('pro');
+    const form = await teamForm(team);
+    const ada = `ada-${unique()}@example.com`;
+    const bob = `bob-${unique()}@example.com`;
+    const id = await post(form, { _replyto: ada, email: bob, message: 'both of us' });
+    const adaHash = emailHash(secret(), team.teamId, ada);
+    expect(await entriesUnder(team.teamId, adaHash)).toEqual([[form.id, id]]);
+
+    const erased = await erase(team, bob);
+    expect(erased.body).toMatchObject({ count: 1 });
+    // Nothing names the erased submission under either address.
+    expect(await entriesUnder(team.teamId, emailHash(secret(), team.teamId, bob))).toEqual([]);
+    expect(await entriesUnder(team.teamId, adaHash)).toEqual([]);
+  });
+});
+
+describe('the export by email (docs/privacy.md#export-by-email)', () => {
+  it('holds the _replyto and _subject a submission was found by', async () => {
+    const team = await teamWithOwner('pro');
+    const form = await teamForm(team);
+    const ada = `ada-${unique()}@example.com`;
+    const id = await post(form, { _replyto: ada, _subject: 'From Ada', message: 'call me' });
+    const response = await api<{ submissions: Record<string, unknown>[] }>(
+      'GET',
+      `/v1/privacy/submissions?email=${encodeURIComponent(ada)}`,
+      { key: team.apiKey },
+    );
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.submissions).toHaveLength(1);
+    expect(response.body.submissions[0]).toMatchObject({
+      id,
+      data: { message: 'call me' },
+      replyTo: ada,
+      subject: 'From Ada',
+    });
+  });
+});

@@ -11,7 +11,7 @@ import { errorBody, json } from '#http/respond.ts';
 import { requireOwner } from '#http/team/require-owner.ts';
 import { deleteDeliveryRecords } from '#store/deliveries.ts';
 import { deleteEmailIndexEntries } from '#store/email-index.ts';
-import { getSubmissionsById } from '#store/folder-reads.ts';
+import { getStoredSubmissionsById } from '#store/folder-reads.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
 import { lookUpPerson, slices } from './person-submissions.ts';
 
@@ -60,10 +60,12 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
   const entries = person.entries
     .filter((found) => !reached.has(found.formId))
     .map((gone) => entry(gone.formId, gone.submissionId));
+  // Each read submission's `_replyto`: an address it is indexed under too, whoever is erased.
+  const replyTos = new Map<string, string | undefined>();
   const forget = (submissions: readonly Submission[]) => {
     for (const submission of submissions) {
       entries.push(entry(submission.formId, submission.id));
-      for (const address of addressesOf(submission.data)) {
+      for (const address of addressesOf(submission.data, replyTos.get(submission.id))) {
         const hash = emailHash(config.keyedHashSecret, teamId, address);
         entries.push(entry(submission.formId, submission.id, hash));
       }
@@ -75,10 +77,11 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
       form.id,
       (async function* () {
         for (const ids of slices(submissionIds, SUBMISSIONS_PER_TRANSACTION)) {
-          const found = await getSubmissionsById(form.id, ids);
-          const present = new Set(found.map((submission) => submission.id));
+          const found = await getStoredSubmissionsById(form.id, ids);
+          const present = new Set(found.map(({ submission }) => submission.id));
           for (const id of ids) if (!present.has(id)) entries.push(entry(form.id, id));
-          yield found;
+          for (const { submission, hints } of found) replyTos.set(submission.id, hints.replyTo);
+          yield found.map(({ submission }) => submission);
         }
       })(),
       () => 'delete',

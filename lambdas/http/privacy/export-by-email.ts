@@ -7,7 +7,7 @@ import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { streamingRoute } from '#http/streaming-route.ts';
 import { requireOwner } from '#http/team/require-owner.ts';
-import { getSubmissionsById } from '#store/folder-reads.ts';
+import { getStoredSubmissionsById } from '#store/folder-reads.ts';
 import { findSuppression } from '#store/suppressions.ts';
 import { lookUpPerson, type PersonInForm, slices } from './person-submissions.ts';
 
@@ -37,7 +37,7 @@ export const contract = defineContract({
     {
       status: 200,
       description:
-        'JSON, streamed, as an attachment: `{ "submissions": [{ formId, formName, id, createdAt, data, meta, files, isSpam, isTest }], "suppressed": { email, reason, bounceType, at, formId, submissionId } | null }`. A document cut short by a failure ends without its closing `]`.',
+        'JSON, streamed, as an attachment: `{ "submissions": [{ formId, formName, id, createdAt, data, replyTo, subject, meta, files, isSpam, isTest }], "suppressed": { email, reason, bounceType, at, formId, submissionId } | null }`. A document cut short by a failure ends without its closing `]`.',
       body: { mediaType: 'application/json' },
       headers: { 'content-disposition': 'attachment; filename="submissions-<date>.json"' },
     },
@@ -81,8 +81,13 @@ async function* batchesOf(
     // Ids are UUID v7: the greatest is the newest, and each BatchGet answers its slice newest first.
     const newestFirst = [...submissionIds].sort().reverse();
     for (const ids of slices(newestFirst, BATCH)) {
-      const found = await getSubmissionsById(form.id, ids);
-      yield { formName: form.name, submissions: found.filter((s) => isKept(s, from)) };
+      const found = await getStoredSubmissionsById(form.id, ids);
+      const kept = found.filter(({ submission }) => isKept(submission, from));
+      yield {
+        formName: form.name,
+        submissions: kept.map(({ submission }) => submission),
+        hints: new Map(kept.map(({ submission, hints }) => [submission.id, hints])),
+      };
     }
   }
 }
