@@ -68,8 +68,8 @@ export interface SubmitRequest {
   userAgent: string;
   origin: string | undefined;
   referer: string | undefined;
-  /** The `Idempotency-Key` header as sent (docs/submit.md#idempotency-key). */
-  idempotencyKey?: string;
+  /** The `Idempotency-Key` header as sent, each of its values (docs/submit.md#idempotency-key). */
+  idempotencyKey?: string | readonly string[];
   /** The caller asked for a page rather than JSON (docs/submit.md#answers). */
   wantsPage?: boolean;
 }
