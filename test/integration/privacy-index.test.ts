@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { emailHash, keyedHashOf } from '#domain/email-index.ts';
-import { teamWithOwner } from '#test/support/accounts.ts';
+import { asMember, signedIn, teamWithOwner } from '#test/support/accounts.ts';
 import { admin } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
 import type { TestForm } from '#test/support/forms.ts';
@@ -169,5 +169,35 @@ describe('the export by email (docs/privacy.md#export-by-email)', () => {
       replyTo: ada,
       subject: 'From Ada',
     });
+  });
+
+  it('a session must prove it comes from the dashboard: a cross-site GET is 403 csrf and records nothing', async () => {
+    const team = await teamWithOwner('pro');
+    const owner = await signedIn(team.email, team.teamId);
+    const path = `/v1/privacy/submissions?email=${encodeURIComponent(`x-${unique()}@example.com`)}`;
+    const exportedEvents = async () => {
+      const trail = await api<{ events: { action: string }[] }>('GET', '/v1/team/audit', {
+        key: team.apiKey,
+      });
+      return trail.body.events.filter((e) => e.action === 'privacy.exported').length;
+    };
+    // What a link or an image on another site sends with the owner's cookie.
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } as Record<string, string>,
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': '', origin: '' },
+    ]) {
+      const refused = await asMember(owner, 'GET', path, { headers });
+      expect([refused.status, refused.body?.error], JSON.stringify(headers)).toEqual([403, 'csrf']);
+    }
+    expect(await exportedEvents()).toBe(0);
+    // The dashboard's own request (same origin) and an API key from anywhere still export.
+    expect((await asMember(owner, 'GET', path)).status).toBe(200);
+    const byKey = await api('GET', path, {
+      key: team.apiKey,
+      headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+    });
+    expect(byKey.status, byKey.text).toBe(200);
+    expect(await exportedEvents()).toBe(2);
   });
 });

@@ -28,7 +28,8 @@ const BATCH = 100;
  * document (`{ "submissions": [...] }`, form by form, newest first in each),
  * an attachment, streamed as it is read (a function of its own, routes.ts).
  * Submissions past their form's retention are left out, as everywhere. The
- * audit trail keeps the address's keyed hash only.
+ * audit trail keeps the address's keyed hash only; a session's request must
+ * come from the dashboard (403 `csrf` otherwise), as its writes must.
  */
 export const contract = defineContract({
   tag: 'Privacy',
@@ -42,34 +43,40 @@ export const contract = defineContract({
       headers: { 'content-disposition': 'attachment; filename="submissions-<date>.json"' },
     },
   ],
-  errors: ['owner_only'],
+  // `csrf`: a session's GET here needs the same origin, as writes do (callerAuth).
+  errors: ['owner_only', 'csrf'],
 });
 
-export const handler = streamingRoute(contract, async ({ event, caller, input }) => {
-  requireOwner(caller);
-  const { email } = input.query();
-  const person = await lookUpPerson(caller.team.teamId, email);
-  // The moment the export covers: API Gateway's receipt of the request.
-  const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
-  await auditByCaller(caller, event, 'privacy.exported', null, { emailHash: person.hash });
-  const document = personDocument(
-    batchesOf(person.forms, startedAt),
-    MAX_DOCUMENT_BYTES,
-    // The team's suppression list keeps the address too (docs/privacy.md#export-by-email).
-    async () => ({
-      suppressed: suppressedView(await findSuppression(caller.team.teamId, email)),
-    }),
-  );
-  return {
-    statusCode: 200,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'content-disposition': `attachment; filename="submissions-${startedAt.toISOString().slice(0, 10)}.json"`,
-    },
-    // One chunk in the buffer: the next batch is read only once this one is taken.
-    body: Readable.from(document, { highWaterMark: 1 }),
-  };
-});
+export const handler = streamingRoute(
+  contract,
+  async ({ event, caller, input }) => {
+    requireOwner(caller);
+    const { email } = input.query();
+    const person = await lookUpPerson(caller.team.teamId, email);
+    // The moment the export covers: API Gateway's receipt of the request.
+    const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
+    await auditByCaller(caller, event, 'privacy.exported', null, { emailHash: person.hash });
+    const document = personDocument(
+      batchesOf(person.forms, startedAt),
+      MAX_DOCUMENT_BYTES,
+      // The team's suppression list keeps the address too (docs/privacy.md#export-by-email).
+      async () => ({
+        suppressed: suppressedView(await findSuppression(caller.team.teamId, email)),
+      }),
+    );
+    return {
+      statusCode: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': `attachment; filename="submissions-${startedAt.toISOString().slice(0, 10)}.json"`,
+      },
+      // One chunk in the buffer: the next batch is read only once this one is taken.
+      body: Readable.from(document, { highWaterMark: 1 }),
+    };
+    // A GET that records `privacy.exported` in the owner's name: a session proves its origin.
+  },
+  { originProofOnReads: true },
+);
 
 /** The person's submissions still kept, form by form, newest first, a BatchGet at a time. */
 async function* batchesOf(
