@@ -232,6 +232,8 @@ async function getItemsByKey(keys: readonly Key[]): Promise<Record<string, unkno
 export interface StoredSubmission {
   submission: Submission;
   hints: EmailHints;
+  /** The hash of the `Idempotency-Key` it was stored under, if any (stored since 2026-12). */
+  idempotencyKeyHash?: string;
 }
 
 /**
@@ -247,16 +249,25 @@ export async function getStoredSubmissionsById(
   return items.map((item) => ({
     submission: toSubmission(item),
     hints: (item.emailHints as EmailHints | undefined) ?? {},
+    ...(typeof item.idempotencyKeyHash === 'string'
+      ? { idempotencyKeyHash: item.idempotencyKeyHash }
+      : {}),
   }));
 }
 
-/** A stored submission item as the API shows it: no table plumbing, team or email hints. */
+/**
+ * A stored submission item as the API shows it: no table plumbing, team,
+ * email hints or Idempotency-Key hash.
+ */
 export function toSubmission(item: Record<string, unknown>): Submission {
   const {
     teamId: _team,
     emailHints: _hints,
+    idempotencyKeyHash: _key,
     ...submission
-  } = stripPlumbing<Submission & { teamId: string; emailHints?: unknown }>(item);
+  } = stripPlumbing<
+    Submission & { teamId: string; emailHints?: unknown; idempotencyKeyHash?: unknown }
+  >(item);
   return submission;
 }
 

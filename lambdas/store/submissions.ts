@@ -314,13 +314,12 @@ function transactionItems(
     Object.assign(names, { '#open': 'open', '#counted': COUNTED });
     Object.assign(values, { ':true': true, ':now': now.toISOString() });
   }
+  const item = submissionItem(submission, write.teamId, write.hints);
+  // Beside it, the key it was stored under: an erase scrubs that key's record
+  // (docs/privacy.md#erase-by-email) without looking for it.
+  if (write.idempotency) item.idempotencyKeyHash = write.idempotency.keyHash;
   const items: TransactItem[] = [
-    {
-      Put: {
-        Item: submissionItem(submission, write.teamId, write.hints),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Update: {
         Key: formCounterKey(submission.formId, placement.formShard),

@@ -12,13 +12,15 @@ import { requireOwner } from '#http/team/require-owner.ts';
 import { deleteDeliveryRecords } from '#store/deliveries.ts';
 import { deleteEmailIndexEntries } from '#store/email-index.ts';
 import { getStoredSubmissionsById } from '#store/folder-reads.ts';
+import { forgetRecordedLocation } from '#store/idempotency-records.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
 import { lookUpPerson, slices } from './person-submissions.ts';
 
 /**
  * `POST /v1/privacy/erasures { email }` (owners; docs/privacy.md#erase-by-email):
  * deletes every submission of the team's forms that holds the address, with
- * its files, its webhook delivery and its email records, through the counted
+ * its files, its webhook delivery and its email records, and the redirect
+ * its Idempotency-Key record would replay, through the counted
  * bulk-delete transactions (folder counters stay exact). Idempotent: a second
  * call finds nothing left and answers a count of 0; one cut short by the time
  * limit answers 503 `incomplete` with the count so far, like a bulk DELETE,
@@ -60,8 +62,10 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
   const entries = person.entries
     .filter((found) => !reached.has(found.formId))
     .map((gone) => entry(gone.formId, gone.submissionId));
-  // Each read submission's `_replyto`: an address it is indexed under too, whoever is erased.
+  // Each read submission's `_replyto` (an address it is indexed under too, whoever is erased)
+  // and the hash of the Idempotency-Key it was stored under.
   const replyTos = new Map<string, string | undefined>();
+  const keyHashes = new Map<string, string>();
   const forget = (submissions: readonly Submission[]) => {
     for (const submission of submissions) {
       entries.push(entry(submission.formId, submission.id));
@@ -80,7 +84,10 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
           const found = await getStoredSubmissionsById(form.id, ids);
           const present = new Set(found.map(({ submission }) => submission.id));
           for (const id of ids) if (!present.has(id)) entries.push(entry(form.id, id));
-          for (const { submission, hints } of found) replyTos.set(submission.id, hints.replyTo);
+          for (const { submission, hints, idempotencyKeyHash } of found) {
+            replyTos.set(submission.id, hints.replyTo);
+            if (idempotencyKeyHash) keyHashes.set(submission.id, idempotencyKeyHash);
+          }
           yield found.map(({ submission }) => submission);
         }
       })(),
@@ -93,6 +100,7 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
             form.id,
             deleted.map((submission) => submission.id),
           );
+          await forgetRecordedLocations(form.id, deleted, keyHashes);
           forget(deleted);
         },
       },
@@ -123,3 +131,21 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
     { 'retry-after': '1' },
   );
 });
+
+/** The redirect each erased submission's Idempotency-Key record holds, dropped (a few at a time). */
+async function forgetRecordedLocations(
+  formId: string,
+  deleted: readonly Submission[],
+  keyHashes: ReadonlyMap<string, string>,
+): Promise<void> {
+  const keyed = deleted.filter((submission) => keyHashes.has(submission.id));
+  for (let i = 0; i < keyed.length; i += 10) {
+    await Promise.all(
+      keyed
+        .slice(i, i + 10)
+        .map((submission) =>
+          forgetRecordedLocation(formId, keyHashes.get(submission.id)!, submission.id),
+        ),
+    );
+  }
+}
