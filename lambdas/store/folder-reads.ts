@@ -257,16 +257,22 @@ export async function getStoredSubmissionsById(
 
 /**
  * A stored submission item as the API shows it: no table plumbing, team,
- * email hints or Idempotency-Key hash.
+ * email hints, Idempotency-Key hash or signup hash.
  */
 export function toSubmission(item: Record<string, unknown>): Submission {
   const {
     teamId: _team,
     emailHints: _hints,
     idempotencyKeyHash: _key,
+    signupHash: _signup,
     ...submission
   } = stripPlumbing<
-    Submission & { teamId: string; emailHints?: unknown; idempotencyKeyHash?: unknown }
+    Submission & {
+      teamId: string;
+      emailHints?: unknown;
+      idempotencyKeyHash?: unknown;
+      signupHash?: unknown;
+    }
   >(item);
   return submission;
 }

@@ -6,13 +6,21 @@ import {
   keyedHashOf,
   MAX_ADDRESS_LENGTH,
 } from '#domain/email-index.ts';
+import { submitterAddress } from '#domain/email-messages.ts';
+import type { FormRecord } from '#domain/form-model.ts';
 import {
   deleteEmailIndexEntries,
   type IndexedSubmission,
   putEmailIndexEntries,
 } from '#store/email-index.ts';
-import { listTeamForms } from '#store/forms.ts';
-import { submissionsOldestFirst } from '#store/summary-buckets.ts';
+import { getStoredSubmissionsById } from '#store/folder-reads.ts';
+import { getForm, listTeamForms } from '#store/forms.ts';
+import { keepSignupHash } from '#store/submissions.ts';
+import {
+  legacySignupMarks,
+  rekeySignupMark,
+  submissionsOldestFirst,
+} from '#store/summary-buckets.ts';
 import { getTeam } from '#store/teams.ts';
 
 /** Entries written a BatchWrite round at a time. */
@@ -41,7 +49,8 @@ function staleHashes(secret: string, teamId: string, texts: readonly string[]): 
  * `privacy reindex`: writes the email index entries of a team's submissions
  * (docs/privacy.md#how-a-person-is-found), for those stored before the index
  * existed, and removes the entries an older rule wrote under another hash
- * (an address with an invisible character). Reads each form's submissions
+ * (an address with an invisible character), and moves a waitlist's signup
+ * marks an older version keyed without the secret. Reads each form's submissions
  * once; the entries are the ones the submit path writes (test submissions
  * have none), so a second run writes the same items and changes nothing.
  * The table must be configured before this module is imported. Undefined
@@ -53,6 +62,7 @@ export async function reindexTeam(teamId: string, secret: string) {
   let submissions = 0;
   let entries = 0;
   let removed = 0;
+  const marks = { rekeyed: 0, removed: 0 };
   for (const form of forms) {
     let pending: Entry[] = [];
     let stale: Entry[] = [];
@@ -76,6 +86,32 @@ export async function reindexTeam(teamId: string, secret: string) {
       if (pending.length + stale.length >= BATCH) await flush();
     }
     await flush();
+    const waitlist = form.type === 'waitlist' ? await getForm(form.id) : undefined;
+    if (waitlist) {
+      const moved = await rekeySignupMarks(waitlist, secret);
+      marks.rekeyed += moved.rekeyed;
+      marks.removed += moved.removed;
+    }
   }
-  return { teamId, forms: forms.length, submissions, entries, removed };
+  return { teamId, forms: forms.length, submissions, entries, removed, marks };
+}
+
+/**
+ * A waitlist's signup marks an older version keyed by an unkeyed SHA-256
+ * of the address (docs/privacy.md#the-signup-mark), moved to the keyed
+ * hash for the same submission, which keeps that hash (so deleting it
+ * takes the mark along); a mark whose submission is gone is removed.
+ */
+async function rekeySignupMarks(form: FormRecord, secret: string) {
+  const counted = { rekeyed: 0, removed: 0 };
+  for (const mark of await legacySignupMarks(form.id)) {
+    const [stored] = await getStoredSubmissionsById(form.id, [mark.submissionId]);
+    const address = stored && submitterAddress(stored.submission, form, stored.hints);
+    const hash = address ? emailHash(secret, form.teamId, address) : undefined;
+    if (hash) await keepSignupHash(form.id, mark.submissionId, hash);
+    await rekeySignupMark(form.id, mark.sk, hash, mark.submissionId);
+    if (hash) counted.rekeyed += 1;
+    else counted.removed += 1;
+  }
+  return counted;
 }

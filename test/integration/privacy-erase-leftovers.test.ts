@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
+import { emailHash } from '#domain/email-index.ts';
+import { admin } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
+import { eventually } from '#test/support/poll.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
+import { TEST_RETENTION_DAY_SECONDS } from './stack-settings.ts';
 
 /**
  * What an erase by email (docs/privacy.md#erase-by-email) must not leave
@@ -72,5 +82,144 @@ describe('the Idempotency-Key record of an erased submission', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.text).not.toContain(ada.split('@')[0]);
     expect(await storedItems(form.id)).toHaveLength(0);
+  });
+});
+
+describe("a waitlist's signup mark (docs/privacy.md#the-signup-mark)", () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  async function waitlist(): Promise<TestForm> {
+    return newForm('pro', {}, { name: 'Waitlist', type: 'waitlist' });
+  }
+
+  async function signUp(form: TestForm, email: string, more: Record<string, string> = {}) {
+    const response = await submit(form.key, { json: { email, ...more }, from: freshVisitor() });
+    expect(response.status, response.text).toBe(200);
+    return response.body?.submissionId as string;
+  }
+
+  const counts = async (form: TestForm) => {
+    const response = await api<{ byType: { signups: number; uniqueEmails: number } }>(
+      'GET',
+      `/v1/forms/${form.id}/summary?from=${today()}&to=${today()}`,
+      { key: form.apiKey },
+    );
+    expect(response.status, response.text).toBe(200);
+    const { signups, uniqueEmails } = response.body.byType;
+    return { signups, uniqueEmails };
+  };
+
+  const countsReach = (form: TestForm, signups: number, uniqueEmails: number) =>
+    eventually(
+      () => counts(form),
+      (now) => now.signups === signups && now.uniqueEmails === uniqueEmails,
+      { timeoutMs: 60_000, intervalMs: 150 },
+    );
+
+  /** The form's signup marks: `[sort key, submissionId]`. */
+  async function marks(form: TestForm): Promise<string[][]> {
+    const { documents } = await localStore();
+    const { Items = [] } = await documents.send(
+      new QueryCommand({
+        TableName: stack().tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seen)',
+        ExpressionAttributeValues: { ':pk': `FORM#${form.id}`, ':seen': 'SEEN#' },
+        ConsistentRead: true,
+      }),
+    );
+    return Items.map((item) => [String(item.sk), String(item.submissionId)]);
+  }
+
+  const marksReach = (form: TestForm, expected: string[][]) =>
+    eventually(
+      () => marks(form),
+      (now) => JSON.stringify(now) === JSON.stringify(expected),
+      { timeoutMs: 60_000, intervalMs: 150 },
+    );
+
+  it('is keyed like the email index, goes with an erase, and a signup after the erase counts as a new one', async () => {
+    const form = await waitlist();
+    const ada = `ada-${unique()}@example.com`;
+    const first = await signUp(form, ada);
+    expect(await countsReach(form, 1, 1)).toEqual({ signups: 1, uniqueEmails: 1 });
+    const keyed = `SEEN#${emailHash(process.env.KEYED_HASH_SECRET!, form.teamId, ada)}`;
+    // Not an unkeyed SHA-256 of the address, which anyone can compute from a guess.
+    const unkeyed = `SEEN#${createHash('sha256').update(ada).digest('hex')}`;
+    expect(await marks(form)).not.toContainEqual([unkeyed, first]);
+    expect(await marks(form)).toEqual([[keyed, first]]);
+
+    const erased = await erase(form, ada);
+    expect(erased.body).toMatchObject({ count: 1 });
+    expect(await marksReach(form, [])).toEqual([]);
+
+    // An erased signup stays counted on its day (as deletions do); the new one counts anew.
+    // Other words: the same answers within a day would be spam as a duplicate (its mark is
+    // not the erase's to remove: docs/privacy.md#what-erase-does-not-reach).
+    const again = await signUp(form, ada, { note: 'me again' });
+    expect(await countsReach(form, 2, 2)).toEqual({ signups: 2, uniqueEmails: 2 });
+    expect(await marksReach(form, [[keyed, again]])).toEqual([[keyed, again]]);
+  });
+
+  it("goes when its submission passes the form's retention", async () => {
+    const form = await waitlist();
+    const ada = `ada-${unique()}@example.com`;
+    const id = await signUp(form, ada);
+    expect(await countsReach(form, 1, 1)).toEqual({ signups: 1, uniqueEmails: 1 });
+    expect((await marks(form)).map(([, submissionId]) => submissionId)).toEqual([id]);
+    // Past one (test) day, then a retention of one day: the applier deletes it.
+    await eventually(
+      async () => Date.now() - Date.parse((await storedItems(form.id))[0]!.createdAt as string),
+      (age) => age > TEST_RETENTION_DAY_SECONDS * 1000 + 200,
+      { timeoutMs: (TEST_RETENTION_DAY_SECONDS + 5) * 1000, intervalMs: 200 },
+    );
+    const patched = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { retentionDays: 1 },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const left = await eventually(
+      () => storedItems(form.id),
+      (items) => items.length === 0,
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    expect(left).toEqual([]);
+    expect(await marksReach(form, [])).toEqual([]);
+  });
+
+  it('privacy reindex moves a mark an older version keyed without the secret; the erase then takes it along', async () => {
+    const form = await waitlist();
+    const ada = `ada-${unique()}@example.com`;
+    const id = await signUp(form, ada);
+    await countsReach(form, 1, 1);
+    const keyed = `SEEN#${emailHash(process.env.KEYED_HASH_SECRET!, form.teamId, ada)}`;
+    const unkeyed = `SEEN#${createHash('sha256').update(ada).digest('hex')}`;
+    // As an older version left it: an unkeyed mark, and no hash on the submission.
+    const { documents } = await localStore();
+    const TableName = stack().tableName;
+    const pk = `FORM#${form.id}`;
+    await documents.send(new DeleteCommand({ TableName, Key: { pk, sk: keyed } }));
+    await documents.send(
+      new PutCommand({
+        TableName,
+        Item: { pk, sk: unkeyed, entity: 'signupMark', submissionId: id },
+      }),
+    );
+    await documents.send(
+      new UpdateCommand({
+        TableName,
+        Key: { pk, sk: `SUB#${id}` },
+        UpdateExpression: 'REMOVE signupHash',
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+    expect(await marks(form)).toEqual([[unkeyed, id]]);
+
+    const run = await admin('privacy', 'reindex', '--team', form.teamId);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).marks).toEqual({ rekeyed: 1, removed: 0 });
+    expect(await marks(form)).toEqual([[keyed, id]]);
+
+    expect((await erase(form, ada)).body).toMatchObject({ count: 1 });
+    expect(await marksReach(form, [])).toEqual([]);
   });
 });
