@@ -6,14 +6,22 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { emailHash } from '#domain/email-index.ts';
 import { admin } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
+import {
+  connectWebhook,
+  deliveriesOf,
+  deliveryWhen,
+  newReceiver,
+  untilQueueDrained,
+} from '#test/support/delivery.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 import { eventually } from '#test/support/poll.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
+import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 import { TEST_RETENTION_DAY_SECONDS } from './stack-settings.ts';
 
 /**
@@ -221,5 +229,55 @@ describe("a waitlist's signup mark (docs/privacy.md#the-signup-mark)", () => {
 
     expect((await erase(form, ada)).body).toMatchObject({ count: 1 });
     expect(await marksReach(form, [])).toEqual([]);
+  });
+});
+
+describe('the webhook delivery of an erased submission (docs/privacy.md#erase-by-email)', () => {
+  const receivers: WebhookReceiver[] = [];
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+  });
+
+  async function retryingDelivery() {
+    const receiver = await newReceiver();
+    receivers.push(receiver);
+    // The first attempt fails in a way worth retrying: the delivery is `retrying`.
+    receiver.script([{ status: 500 }], { status: 204 });
+    const form = await newForm('pro');
+    await connectWebhook(form, receiver.url);
+    const ada = `ada-${unique()}@example.com`;
+    const response = await submit(form.key, {
+      json: { email: ada, message: 'retry me' },
+      from: freshVisitor(),
+    });
+    expect(response.status, response.text).toBe(200);
+    const id = response.body?.submissionId as string;
+    expect((await deliveryWhen(form, id, 'retrying'))?.status).toBe('retrying');
+    return { receiver, form, ada, id };
+  }
+
+  const listed = async (form: TestForm) => (await deliveriesOf(form)).map((d) => d.submissionId);
+
+  it('a retry coming after the erase writes no log entry back', async () => {
+    const { receiver, form, ada, id } = await retryingDelivery();
+    expect((await erase(form, ada)).body).toMatchObject({ count: 1 });
+    expect(await listed(form)).not.toContain(id);
+    // The retry's message comes round (1 s later on the test stack) and ends: the queue drains.
+    await untilQueueDrained('webhooks');
+    expect(await listed(form)).not.toContain(id);
+    expect(receiver.received.length).toBeLessThanOrEqual(2);
+  });
+
+  it('an attempt in flight during the erase writes no log entry back (held, erased, released)', async () => {
+    const { receiver, form, ada, id } = await retryingDelivery();
+    let release: (reply: { status: number }) => void = () => {};
+    receiver.script([{ until: new Promise((resolve) => (release = resolve)) }], { status: 204 });
+    // The retry reaches the receiver and waits there: its worker read the submission before.
+    await receiver.waitFor(2);
+    expect((await erase(form, ada)).body).toMatchObject({ count: 1 });
+    release({ status: 500 });
+    await untilQueueDrained('webhooks');
+    expect(await listed(form)).not.toContain(id);
+    expect(receiver.received).toHaveLength(2);
   });
 });
