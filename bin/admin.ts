@@ -24,7 +24,7 @@ const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --sta
   deploy check [--region R] [-c KEY=VALUE ...] [--json]   before cdk deploy: read-only AWS calls with your
                                                           credentials; what would fail, and what to do
 The API key is shown once: only its SHA-256 is stored.
-privacy reindex hashes with KEYED_HASH_SECRET (locally: the state directory's when unset).
+privacy reindex and summary rebuild hash with KEYED_HASH_SECRET (locally: the state directory's when unset).
 Q is a queue's logical name (webhooks, emails). On a deployed stack (--table) name
 the DLQ with --queue-url URL instead (redrive finds its source queue, or takes
 --source-url URL), and list with --queue-prefix STACK_NAME.
@@ -203,7 +203,7 @@ async function run(): Promise<unknown> {
     case 'summary rebuild': {
       const { formId } = input as { formId: string };
       const { rebuildSummary } = await import('#lib/admin/summary.ts');
-      const rebuilt = await rebuildSummary(formId);
+      const rebuilt = await rebuildSummary(formId, await keyedHashSecret());
       if (!rebuilt) throw new Error(`no form ${formId}`);
       return rebuilt;
     }

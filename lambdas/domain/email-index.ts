@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { withoutInvisibleCharacters } from './visible-text.ts';
 import { MIN_SECRET_LENGTH } from './visitor-ip.ts';
 
 /**
@@ -20,9 +21,20 @@ export const MAX_ADDRESS_LENGTH = 254;
  */
 export const MAX_INDEXED_ADDRESSES = 10;
 
-/** The address as compared: trimmed, lower case; undefined when the text is not one. */
+/**
+ * An address as the index compares it: without the characters nobody sees
+ * (zero-width space, soft hyphen, word joiner, bidi marks: the rule the mail
+ * path and the duplicate check use too), trimmed, in lower case. So
+ * `ada@example.com` followed by a zero-width space is Ada's address, as the
+ * emails sent to it and the email field's check already take it.
+ */
+export function foldedAddress(text: string): string {
+  return withoutInvisibleCharacters(text).trim().toLowerCase();
+}
+
+/** The address as compared (foldedAddress); undefined when the text is not one. */
 export function normalAddress(text: string): string | undefined {
-  const address = text.trim().toLowerCase();
+  const address = foldedAddress(text);
   if (address.length > MAX_ADDRESS_LENGTH || !ADDRESS_PATTERN.test(address)) return undefined;
   return address;
 }
@@ -52,10 +64,18 @@ export function addressesOf(data: Record<string, string>, replyTo?: string): str
  * address can be read back from it without the secret.
  */
 export function emailHash(secret: string, teamId: string, address: string): string {
+  return keyedHashOf(secret, teamId, foldedAddress(address));
+}
+
+/**
+ * The keyed hash of `text` exactly as given, not folded: for the reindex,
+ * which finds the entries older rules wrote (an address trimmed and lower
+ * cased, its invisible characters kept) to remove them.
+ */
+export function keyedHashOf(secret: string, teamId: string, text: string): string {
   if (secret.length < MIN_SECRET_LENGTH) {
     throw new Error(`the keyed-hash secret must hold at least ${MIN_SECRET_LENGTH} characters`);
   }
   const teamKey = createHmac('sha256', secret).update(`email-index:${teamId}`).digest();
-  const digest = createHmac('sha256', teamKey).update(address.trim().toLowerCase()).digest('hex');
-  return digest.slice(0, 32);
+  return createHmac('sha256', teamKey).update(text).digest('hex').slice(0, 32);
 }

@@ -7,7 +7,11 @@ import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { html, type SafeHtml } from './html.ts';
 import { cutToCodePoints } from './submission-answers.ts';
 import type { StoredFile, Submission } from './submission-model.ts';
-import { withoutBidiControls, withoutHiddenCharacters } from './visible-text.ts';
+import {
+  withoutBidiControls,
+  withoutHiddenCharacters,
+  withoutInvisibleCharacters,
+} from './visible-text.ts';
 
 /**
  * The emails a stored submission causes (docs/delivery.md#emails): the owner
@@ -83,11 +87,14 @@ const TOP_LEVEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
  * SMTPUTF8) and a domain of at least two labels, Unicode domains in their
  * punycode form, at most 254 characters. CR, LF, commas, angle brackets,
  * spaces and display names are all refused, so the value can never name a
- * second recipient or a header of its own.
+ * second recipient or a header of its own. Characters nobody sees (a
+ * zero-width space, a soft hyphen, a bidi mark) are left out first, as the
+ * email index leaves them out (withoutInvisibleCharacters).
  */
 export function plausibleAddress(text: string | undefined): string | undefined {
   if (typeof text !== 'string') return undefined;
-  const trimmed = text.trim();
+  // Characters nobody sees are not part of the address (the email index folds them alike).
+  const trimmed = withoutInvisibleCharacters(text).trim();
   if (trimmed.length === 0 || trimmed.length > MAX_ADDRESS_LENGTH) return undefined;
   if (/[\p{Cc}\s,;<>"()[\]\\]/u.test(trimmed)) return undefined;
   const at = trimmed.lastIndexOf('@');

@@ -22,11 +22,19 @@ const invalidKey = () =>
  * The key of the header's value, or undefined when the post has none. The
  * draft (draft-ietf-httpapi-idempotency-key-header) makes the field an
  * sf-string (`"8e03…"`); most clients send the key bare (`8e03…`): both
- * name the same key. A repeated header reaches us joined by a comma and a
- * space, which no key holds, so it is refused like any malformed key.
+ * name the same key. The header's values as received, one a line: sent
+ * twice, even with the same key, it is refused like a malformed key (the
+ * draft's field is a single value). A repeated header that a proxy joined
+ * into one line holds a comma and a space, which no key holds either.
  */
-export function idempotencyKeyOf(header: string | undefined): string | undefined {
+export function idempotencyKeyOf(
+  header: string | readonly string[] | undefined,
+): string | undefined {
   if (header === undefined) return undefined;
+  if (typeof header !== 'string') {
+    if (header.length > 1) throw invalidKey();
+    return header.length === 0 ? undefined : idempotencyKeyOf(header[0]);
+  }
   const raw = header.trim();
   if (raw.length > IDEMPOTENCY_KEY_MAX * 2 + 2) throw invalidKey();
   const key = raw.startsWith('"') ? unquoted(raw) : raw;

@@ -1,3 +1,4 @@
+import type { EmailHints } from './email-messages.ts';
 import { type Submission, submissionView } from './submission-model.ts';
 
 /**
@@ -6,8 +7,16 @@ import { type Submission, submissionView } from './submission-model.ts';
  * reads are the caller's, one batch at a time.
  */
 
-/** One submission of the document, with its form's name. */
-export function personExportEntry(formName: string, submission: Submission) {
+/**
+ * One submission of the document, with its form's name and the `_replyto`
+ * and `_subject` kept beside its answers (null when it had none): the
+ * document holds everything the service keeps of it.
+ */
+export function personExportEntry(
+  formName: string,
+  submission: Submission,
+  hints: EmailHints = {},
+) {
   const { formId, id, createdAt, data, meta, isSpam, isTest } = submissionView(submission);
   return {
     formId,
@@ -15,6 +24,8 @@ export function personExportEntry(formName: string, submission: Submission) {
     id,
     createdAt,
     data,
+    replyTo: hints.replyTo ?? null,
+    subject: hints.subject ?? null,
     meta,
     files: (meta.files ?? []).map((file) => file.name),
     isSpam,
@@ -26,6 +37,8 @@ export function personExportEntry(formName: string, submission: Submission) {
 export interface PersonExportBatch {
   formName: string;
   submissions: readonly Submission[];
+  /** The email hints of those that have some, by submission id. */
+  hints?: ReadonlyMap<string, EmailHints>;
 }
 
 /** Why a document stopped before its end: it would have passed `maxBytes`. */
@@ -53,10 +66,11 @@ export async function* personDocument(
   let bytes = opening.length + 2;
   let first = true;
   yield opening;
-  for await (const { formName, submissions } of batches) {
+  for await (const { formName, submissions, hints } of batches) {
     let chunk = '';
     for (const submission of submissions) {
-      const entry = `${first ? '' : ','}${JSON.stringify(personExportEntry(formName, submission))}`;
+      const exported = personExportEntry(formName, submission, hints?.get(submission.id));
+      const entry = `${first ? '' : ','}${JSON.stringify(exported)}`;
       first = false;
       bytes += Buffer.byteLength(entry);
       if (bytes > maxBytes) {

@@ -13,6 +13,35 @@ export const CREATED_AT_COLUMN = 'createdAt';
 /** Added at the right the first time a test submission is written (docs/integrations.md#google-sheets). */
 export const IS_TEST_COLUMN = 'isTest';
 
+/** The columns the service writes itself: no answer may fill them. */
+const SERVICE_COLUMNS: ReadonlySet<string> = new Set([
+  ID_COLUMN,
+  CREATED_AT_COLUMN,
+  IS_TEST_COLUMN,
+]);
+
+/** What an answer's column starts with when its name cannot be its column. */
+export const ANSWER_PREFIX = 'answer:';
+
+/**
+ * The column an answer (or a field) is written under
+ * (docs/integrations.md#google-sheets): its name, unless that name is a
+ * service column (`id`, `createdAt`, `isTest`), has spaces around it (the
+ * worker finds columns by name without them, so ` email ` would land on
+ * `email`'s), is blank, or starts with `answer:`; then `answer:` and the
+ * name as a JSON string (`answer:"isTest"`, `answer:" email "`). So a
+ * visitor cannot write a service column, and two names are never one
+ * column: no answer is dropped from its row.
+ */
+export function answerColumn(name: string): string {
+  const plain =
+    name !== '' &&
+    name === name.trim() &&
+    !SERVICE_COLUMNS.has(name) &&
+    !name.startsWith(ANSWER_PREFIX);
+  return plain ? name : `${ANSWER_PREFIX}${JSON.stringify(name)}`;
+}
+
 /** Google's limit on one cell's text; longer answers are cut there rather than refused. */
 export const MAX_CELL_CHARACTERS = 50_000;
 /** Google's widest sheet (column ZZZ); names past it get no column. */
@@ -41,10 +70,10 @@ function isAnswerName(name: string): boolean {
 
 /**
  * The submission's cells by column name: `id`, `createdAt`, each answer as
- * text (a file answer as its files' names, since signed links expire), and
- * `isTest` only for a test submission. Values are written with
- * `valueInputOption=RAW`, so an answer starting with `=`, `+`, `-` or `@`
- * stays text: nothing here needs to escape it.
+ * text under its answerColumn (a file answer as its files' names, since
+ * signed links expire), and `isTest` only for a test submission. Values are
+ * written with `valueInputOption=RAW`, so an answer starting with `=`, `+`,
+ * `-` or `@` stays text: nothing here needs to escape it.
  */
 export function submissionCells(submission: SheetSubmission): Map<string, string> {
   const cells = new Map<string, string>([
@@ -52,7 +81,7 @@ export function submissionCells(submission: SheetSubmission): Map<string, string
     [CREATED_AT_COLUMN, submission.createdAt],
   ]);
   for (const [name, value] of Object.entries(submission.data)) {
-    if (isAnswerName(name) && !cells.has(name)) cells.set(name, bounded(asText(value)));
+    if (isAnswerName(name)) cells.set(answerColumn(name), bounded(asText(value)));
   }
   const filesByName = new Map<string, string[]>();
   for (const file of submission.meta.files ?? []) {
@@ -60,8 +89,7 @@ export function submissionCells(submission: SheetSubmission): Map<string, string
     filesByName.set(file.field, [...(filesByName.get(file.field) ?? []), file.name]);
   }
   for (const [name, files] of filesByName) {
-    if (name !== ID_COLUMN && name !== CREATED_AT_COLUMN)
-      cells.set(name, bounded(files.join(', ')));
+    cells.set(answerColumn(name), bounded(files.join(', ')));
   }
   if (submission.isTest) cells.set(IS_TEST_COLUMN, 'true');
   return cells;
@@ -69,7 +97,7 @@ export function submissionCells(submission: SheetSubmission): Map<string, string
 
 /**
  * The header this submission needs: `id`, `createdAt`, the form's field ids
- * in order, then its other answer names (those first seen together in
+ * in order (each as its answerColumn), then its other answer columns (those first seen together in
  * code-point order, as the CSV export orders them, so the header does not
  * depend on how the store ordered a map), then `isTest` for a test.
  */
@@ -77,10 +105,10 @@ export function sheetHeader(submission: SheetSubmission, fieldIds: readonly stri
   const cells = submissionCells(submission);
   const header = [ID_COLUMN, CREATED_AT_COLUMN];
   const taken = new Set(header);
-  for (const id of fieldIds) {
-    if (!taken.has(id)) {
-      header.push(id);
-      taken.add(id);
+  for (const column of fieldIds.map(answerColumn)) {
+    if (!taken.has(column)) {
+      header.push(column);
+      taken.add(column);
     }
   }
   const others = [...cells.keys()].filter((name) => !taken.has(name) && name !== IS_TEST_COLUMN);

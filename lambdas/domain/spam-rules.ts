@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Submission } from './submission-model.ts';
+import { withoutInvisibleCharacters } from './visible-text.ts';
 
 /**
  * The spam marks of processing step 10 (docs/submit.md#link-spam-and-duplicates):
@@ -103,18 +104,13 @@ export function duplicateFingerprint(formId: string, data: Record<string, string
 
 const compareUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-// Format characters and the controls that are not white space.
-const INVISIBLE = /\p{Cf}|(?!\s)\p{Cc}/gu;
-
 /**
  * The text two people would call the same answer. Upper- then lower-casing
  * approximates Unicode case folding (`ß` → `ss`, `ﬁ` → `fi` after NFKC)
  * without a folding table.
  */
 function comparable(text: string): string {
-  return text
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
+  return withoutInvisibleCharacters(text.normalize('NFKC'))
     .toUpperCase()
     .toLowerCase()
     .normalize('NFKC')

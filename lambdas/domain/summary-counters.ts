@@ -215,7 +215,11 @@ export interface Recount {
   hours: Map<string, Counters>;
   /** A waitlist's signups a UTC day, `YYYYMMDD` → count. */
   signupDays: Map<string, number>;
-  /** A waitlist's first signup of each address (lower case) → that submission's id. */
+  /**
+   * A waitlist's first signup of each sender → that submission's id; a
+   * sender as the caller names them (the keyed hash of their address:
+   * docs/privacy.md#the-signup-mark), compared trimmed and in lower case.
+   */
   firstSignups: Map<string, string>;
 }
 
@@ -227,8 +231,8 @@ export const emptyRecount = (): Recount => ({
 
 /**
  * Adds a submission as it is now to a recount of its form's rollups
- * (submissions given oldest first, with the address a waitlist signup was
- * sent from). The recount is what the stream would have counted, except
+ * (submissions given oldest first, with the sender of a waitlist signup:
+ * its address's keyed hash, or any one string per person). The recount is what the stream would have counted, except
  * what only the stream saw: deleted submissions, and first signups later
  * moved to spam.
  */

@@ -17,6 +17,21 @@ export function withoutHiddenCharacters(text: string): string {
 }
 
 /**
+ * Format characters (`\p{Cf}`: zero-width space and joiners, soft hyphen,
+ * word joiner, bidi marks, BOM, tags) and the controls that are not white
+ * space: what a person cannot see, so two texts that differ only by them
+ * read the same. The one rule by which an address is folded (the email
+ * index, the mail path: docs/privacy.md#how-a-person-is-found) and by
+ * which answers are compared (the duplicate check). White space is kept:
+ * each caller says what it makes of it.
+ */
+const INVISIBLE = /\p{Cf}|(?!\s)\p{Cc}/gu;
+
+export function withoutInvisibleCharacters(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
+/**
  * The bidi controls (embeddings, overrides, isolates and marks: U+061C,
  * U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) removed, line breaks
  * and everything else kept: an answer shown in an email cannot reorder the

@@ -5,7 +5,7 @@ import type { Submission } from '#domain/submission-model.ts';
 import { countersOf, difference, hourOf, removalOf } from '#domain/summary-counters.ts';
 import { getForm } from '#store/forms.ts';
 import { submissionOfImage } from '#store/stream-images.ts';
-import { applyToHour, applyToMonth, firstSignupOf } from '#store/summary-buckets.ts';
+import { applyToHour, applyToMonth, firstSignupOf, forgetSignup } from '#store/summary-buckets.ts';
 import { streamWorker } from './batch-worker.ts';
 
 type StreamImage = Parameters<typeof submissionOfImage>[0];
@@ -39,9 +39,10 @@ async function rollUp(
   const sequence = record.dynamodb?.SequenceNumber;
   const image = (record.dynamodb?.NewImage ?? record.dynamodb?.OldImage) as StreamImage | undefined;
   if (!sequence || !image) return;
-  const before = record.dynamodb?.OldImage
-    ? submissionOfImage(record.dynamodb.OldImage as StreamImage).submission
+  const old = record.dynamodb?.OldImage
+    ? submissionOfImage(record.dynamodb.OldImage as StreamImage)
     : undefined;
+  const before = old?.submission;
   const after = record.dynamodb?.NewImage
     ? submissionOfImage(record.dynamodb.NewImage as StreamImage)
     : undefined;
@@ -59,12 +60,35 @@ async function rollUp(
       ? removalOf(was)
       : difference(was, after ? countersOf(after.submission, form) : {});
   if (record.eventName === 'INSERT' && form.type === 'waitlist' && moved.s === 1 && after) {
-    const email = submitterAddress(after.submission, form, after.hints);
-    if (email && (await firstSignupOf(form.id, email, submission.id))) moved.e = 1;
+    // Keyed by the hash the submit path stored (docs/privacy.md#the-signup-mark).
+    const sender = after.signupHash;
+    if (sender && (await firstSignupOf(form.id, sender, submission.id))) moved.e = 1;
+  }
+  if (record.eventName === 'REMOVE' && form.type === 'waitlist' && old) {
+    await forgetSignupOf(form, old);
   }
   const hour = hourOf(submission.createdAt);
   await applyToHour(form.id, hour, moved, sequence);
   if (form.type === 'waitlist' && moved.s) {
     await applyToMonth(form.id, hour.slice(0, 8), moved.s, sequence);
   }
+}
+
+/**
+ * A deleted signup (an erase, the form's retention, a delete) takes its
+ * mark along when the mark is its own (docs/privacy.md#the-signup-mark).
+ * A submission stored before signups were keyed has no hash: its mark, if
+ * an older version made it, is found by the unkeyed SHA-256 of its address.
+ */
+async function forgetSignupOf(
+  form: FormRecord,
+  old: ReturnType<typeof submissionOfImage>,
+): Promise<void> {
+  const { submission, hints, signupHash } = old;
+  if (signupHash) {
+    await forgetSignup(form.id, { hash: signupHash }, submission.id);
+    return;
+  }
+  const email = submitterAddress(submission, form, hints);
+  if (email) await forgetSignup(form.id, { legacyEmail: email }, submission.id);
 }

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { errorFields, log } from '#log';
 import type { Contract } from './contract.ts';
 import { type ContractInput, contractInput } from './contract-input.ts';
-import { type Caller, callerAuth } from './middleware/caller-auth.ts';
+import { type Caller, type CallerAuthOptions, callerAuth } from './middleware/caller-auth.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { pathIds } from './middleware/path-ids.ts';
 import { inRequestScope, requestIdHeaders } from './request-id.ts';
@@ -34,7 +34,7 @@ type Middleware = MiddlewareObj<APIGatewayProxyEvent, ChainResult>;
  * which invokes the function with InvokeWithResponseStream). The same chain
  * as management routes runs first: request id and log scope, the error
  * envelope, API-key auth (one request against the key's rate limit, however
- * long the stream). Anything thrown before the body starts is the usual JSON
+ * long the stream; `auth` as callerAuth takes it). Anything thrown before the body starts is the usual JSON
  * envelope with its status. Then the status and headers go out as the
  * HttpResponseStream prelude and the body is piped with backpressure: a slow
  * client slows the reads behind the body instead of filling memory.
@@ -42,11 +42,12 @@ type Middleware = MiddlewareObj<APIGatewayProxyEvent, ChainResult>;
 export function streamingRoute<C extends Contract>(
   declared: C,
   fn: (request: StreamingRequest<C>) => Promise<StreamedResponse>,
+  auth: CallerAuthOptions = {},
 ) {
   const chain = middy<APIGatewayProxyEvent, ChainResult>()
     // Both only ever set a JSON HttpResponse, which is one of ChainResult.
     .use(errorEnvelope() as Middleware)
-    .use(callerAuth() as Middleware)
+    .use(callerAuth(auth) as Middleware)
     .use(pathIds<ChainResult>())
     .handler((event, context) =>
       fn({

@@ -1,4 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import {
@@ -20,9 +23,10 @@ import {
   integrationDeliveryKey,
   integrationDeliveryPrefix,
   stripPlumbing,
+  submissionKey,
 } from './keys.ts';
 import { updateIf } from './retries.ts';
-import { getItem } from './table.ts';
+import { getItem, transact } from './table.ts';
 
 const expiresAt = (now: Date, seconds: number) => Math.floor(now.getTime() / 1000) + seconds;
 
@@ -57,15 +61,43 @@ export async function putPendingDelivery(delivery: Delivery, now: Date): Promise
  * `updatedAt`, or absent when it was never stored): false when another
  * worker or a retry request changed it meanwhile, so two handlers of one
  * delivery can never overwrite each other. The retention restarts.
+ *
+ * A delivery not stored (`seen` absent: its entry was never written, or an
+ * erase deleted it) is written only while its submission exists, in one
+ * transaction: an erase deletes the submission, then its deliveries
+ * (docs/privacy.md#erase-by-email), so a worker that read the submission
+ * before the erase and the log after it cannot write the entry back; a
+ * worker that read the log before it finds its `updatedAt` condition
+ * failing. False when the submission is gone.
  */
 export async function saveDelivery(
   delivery: Delivery,
   seen: Pick<Delivery, 'updatedAt'> | undefined,
   now: Date,
 ): Promise<boolean> {
-  return seen
-    ? putIf(deliveryItem(delivery, now), 'updatedAt = :seen', { ':seen': seen.updatedAt })
-    : putIf(deliveryItem(delivery, now), 'attribute_not_exists(pk)', {});
+  if (seen) {
+    return putIf(deliveryItem(delivery, now), 'updatedAt = :seen', { ':seen': seen.updatedAt });
+  }
+  try {
+    await transact([
+      {
+        ConditionCheck: {
+          Key: submissionKey(delivery.formId, delivery.submissionId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Put: { Item: deliveryItem(delivery, now), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    // The submission is gone, or another handler wrote the entry first; a conflict is retried.
+    if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+    throw error;
+  }
 }
 
 async function putIf(

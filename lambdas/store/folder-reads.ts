@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { BulkTarget } from '#domain/bulk-target.ts';
+import type { EmailHints } from '#domain/email-messages.ts';
 import { isUuid } from '#domain/ids.ts';
 import { isKept } from '#domain/retention.ts';
 import { type Folder, type FolderSizes, foldersOf } from '#domain/submission-folders.ts';
@@ -216,20 +217,63 @@ export function getSubmissionsById(formId: string, ids: readonly string[]) {
  * unprocessed keys are retried with backoff.
  */
 async function getSubmissionsByKey(keys: readonly Key[]): Promise<Submission[]> {
-  const items = await batchGetAll(keys.map((key) => ({ pk: key.pk, sk: key.sk })));
-  return items
-    .filter((item) => item.entity === 'submission')
-    .map(toSubmission)
-    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return (await getItemsByKey(keys)).map(toSubmission);
 }
 
-/** A stored submission item as the API shows it: no table plumbing, team or email hints. */
+async function getItemsByKey(keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  const items = await batchGetAll(keys.map((key) => ({ pk: key.pk, sk: key.sk })));
+  const id = (item: Record<string, unknown>) => String(item.id);
+  return items
+    .filter((item) => item.entity === 'submission')
+    .sort((a, b) => (id(a) < id(b) ? 1 : id(a) > id(b) ? -1 : 0));
+}
+
+/** A submission with what is kept beside it about its sender: `_replyto` and `_subject`. */
+export interface StoredSubmission {
+  submission: Submission;
+  hints: EmailHints;
+  /** The hash of the `Idempotency-Key` it was stored under, if any (stored since 2026-12). */
+  idempotencyKeyHash?: string;
+}
+
+/**
+ * As getSubmissionsById, each with its email hints: what the privacy
+ * routes read, since the address a person is found by may be its
+ * `_replyto` (docs/privacy.md#how-a-person-is-found).
+ */
+export async function getStoredSubmissionsById(
+  formId: string,
+  ids: readonly string[],
+): Promise<StoredSubmission[]> {
+  const items = await getItemsByKey(ids.map((id) => submissionKey(formId, id)));
+  return items.map((item) => ({
+    submission: toSubmission(item),
+    hints: (item.emailHints as EmailHints | undefined) ?? {},
+    ...(typeof item.idempotencyKeyHash === 'string'
+      ? { idempotencyKeyHash: item.idempotencyKeyHash }
+      : {}),
+  }));
+}
+
+/**
+ * A stored submission item as the API shows it: no table plumbing, team,
+ * email hints, Idempotency-Key hash or signup hash.
+ */
 export function toSubmission(item: Record<string, unknown>): Submission {
   const {
     teamId: _team,
     emailHints: _hints,
+    idempotencyKeyHash: _key,
+    signupHash: _signup,
     ...submission
-  } = stripPlumbing<Submission & { teamId: string; emailHints?: unknown }>(item);
+  } = stripPlumbing<
+    Submission & {
+      teamId: string;
+      emailHints?: unknown;
+      idempotencyKeyHash?: unknown;
+      signupHash?: unknown;
+    }
+  >(item);
   return submission;
 }
 

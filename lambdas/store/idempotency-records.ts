@@ -1,5 +1,6 @@
 import type { RecordedAnswer } from '#domain/idempotency.ts';
 import { idempotencyRecordKey } from './keys.ts';
+import { updateIf } from './retries.ts';
 import { getItem, type TableTransactItem } from './table.ts';
 
 /**
@@ -69,4 +70,26 @@ export async function readIdempotencyRecord(
       ...(typeof item.location === 'string' ? { location: item.location } : {}),
     },
   };
+}
+
+/**
+ * Drops the redirect `Location` from the record of an erased submission's
+ * key (docs/privacy.md#erase-by-email): a `_redirect` may carry the
+ * sender's address in its query. The record itself stays until its window
+ * ends, so a retry of the post stores nothing again; it answers the
+ * thank-you page instead of the redirect. Only the record of that
+ * submission: a key free again and reused since is left alone.
+ */
+export async function forgetRecordedLocation(
+  formId: string,
+  keyHash: string,
+  submissionId: string,
+): Promise<void> {
+  await updateIf({
+    Key: idempotencyRecordKey(formId, keyHash),
+    UpdateExpression: 'REMOVE #location',
+    ConditionExpression: 'submissionId = :id AND attribute_exists(#location)',
+    ExpressionAttributeNames: { '#location': 'location' },
+    ExpressionAttributeValues: { ':id': submissionId },
+  });
 }

@@ -20,7 +20,7 @@ import {
   uploadClaimKey,
   usageKey,
 } from './keys.ts';
-import { busyRetries, cancelledForNow, pause } from './retries.ts';
+import { busyRetries, cancelledForNow, pause, updateIf } from './retries.ts';
 import { getItem, type TableTransactItem, transact } from './table.ts';
 import { readUsage, type UsageCounts, usageCaps } from './usage.ts';
 
@@ -90,6 +90,12 @@ export interface SubmissionWrite {
    * entry each, put by the same transaction (docs/privacy.md#how-a-person-is-found).
    */
   emailHashes?: readonly string[];
+  /**
+   * A waitlist signup's sender, as the keyed hash of its address: kept on
+   * the submission, so its signup mark is made and removed without the
+   * secret (docs/privacy.md#the-signup-mark).
+   */
+  signupHash?: string;
 }
 
 export interface UploadClaims {
@@ -314,13 +320,13 @@ function transactionItems(
     Object.assign(names, { '#open': 'open', '#counted': COUNTED });
     Object.assign(values, { ':true': true, ':now': now.toISOString() });
   }
+  const item = submissionItem(submission, write.teamId, write.hints);
+  // Beside it, the key it was stored under: an erase scrubs that key's record
+  // (docs/privacy.md#erase-by-email) without looking for it.
+  if (write.idempotency) item.idempotencyKeyHash = write.idempotency.keyHash;
+  if (write.signupHash) item.signupHash = write.signupHash;
   const items: TransactItem[] = [
-    {
-      Put: {
-        Item: submissionItem(submission, write.teamId, write.hints),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Update: {
         Key: formCounterKey(submission.formId, placement.formShard),
@@ -456,6 +462,7 @@ export interface PostToStore {
   hints?: EmailHints;
   newColumns?: readonly string[];
   emailHashes?: readonly string[];
+  signupHash?: string;
 }
 
 export type StoredPost =
@@ -490,6 +497,7 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     hints: post.hints,
     newColumns: post.newColumns,
     emailHashes: post.emailHashes,
+    signupHash: post.signupHash,
     usage: spam ? undefined : post.usage,
     spamQuota: spam ? post.spamQuota : undefined,
     duplicateMark: spam ? undefined : post.duplicateMark,
@@ -515,4 +523,23 @@ export async function getSubmission(
 ): Promise<Submission | undefined> {
   const item = await getItem(submissionKey(formId, submissionId));
   return item ? toSubmission(item) : undefined;
+}
+
+/**
+ * Keeps a waitlist signup's sender hash on a submission stored before the
+ * submit path kept it (`privacy reindex`), so its deletion finds its keyed
+ * signup mark (docs/privacy.md#the-signup-mark). A submission gone since,
+ * or holding one already, is left as it is.
+ */
+export async function keepSignupHash(
+  formId: string,
+  submissionId: string,
+  signupHash: string,
+): Promise<void> {
+  await updateIf({
+    Key: submissionKey(formId, submissionId),
+    UpdateExpression: 'SET signupHash = :hash',
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(signupHash)',
+    ExpressionAttributeValues: { ':hash': signupHash },
+  });
 }

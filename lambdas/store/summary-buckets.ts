@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { Submission } from '#domain/submission-model.ts';
 import { type Counters, hourOf, hourStart, type Recount } from '#domain/summary-counters.ts';
@@ -15,9 +15,10 @@ import type { EmailHints } from './submissions.ts';
  * The summary's rollups in the form's partition (docs/analytics.md#summary):
  * an item a UTC hour with activity (`STAT#H<YYYYMMDDHH>`), a waitlist
  * form's signups a UTC month (`STAT#M<YYYYMM>`, one counter a day), and a
- * mark a signup address (`SEEN#<sha256>`). Counters are top-level number
- * attributes named as the counter, so an update ADDs to them in place.
- * Deleting the form deletes them with its partition.
+ * mark a signup address (`SEEN#<keyed hash>`: the email index's hash of
+ * the address, docs/privacy.md#the-signup-mark). Counters are top-level
+ * number attributes named as the counter, so an update ADDs to them in
+ * place. Deleting the form deletes them with its partition.
  */
 
 /**
@@ -27,8 +28,17 @@ import type { EmailHints } from './submissions.ts';
 const NOT_COUNTERS = new Set(['pk', 'sk', 'seq', 'entity']);
 const hourSk = (hour: string) => `STAT#H${hour}`;
 const monthSk = (month: string) => `STAT#M${month}`;
-const markSk = (email: string) =>
-  `SEEN#${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+const MARK_PREFIX = 'SEEN#';
+/** A signup mark's key: the keyed hash of its address (emailHash), never the address. */
+const markSk = (senderHash: string) => `${MARK_PREFIX}${senderHash}`;
+/**
+ * The key older versions gave a mark: an unkeyed SHA-256 of the address
+ * (64 hex digits, where a keyed hash has 32). Kept only to find and remove
+ * those marks (a deletion, `privacy reindex`).
+ */
+export const legacyMarkSk = (email: string) =>
+  `${MARK_PREFIX}${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+const isLegacyMarkSk = (sk: string) => sk.length === MARK_PREFIX.length + 64;
 
 /**
  * A stream sequence number (21 to 40 digits) as a string that compares as
@@ -109,20 +119,26 @@ export function applyToMonth(formId: string, day: string, by: number, sequence: 
 }
 
 /**
- * Marks an address as having signed up to the form: true for its first
- * signup (again for that same submission, when its record comes round a
- * second time), false for any later one. The mark stays with the form.
+ * Marks an address (by its keyed hash) as having signed up to the form:
+ * true for its first signup (again for that same submission, when its
+ * record comes round a second time), false for any later one. The mark
+ * lasts as long as that submission (forgetSignup).
  */
 export async function firstSignupOf(
   formId: string,
-  email: string,
+  senderHash: string,
   submissionId: string,
 ): Promise<boolean> {
   try {
     await documents.send(
       new PutCommand({
         TableName: config.tableName,
-        Item: { pk: formKey(formId).pk, sk: markSk(email), entity: 'signupMark', submissionId },
+        Item: {
+          pk: formKey(formId).pk,
+          sk: markSk(senderHash),
+          entity: 'signupMark',
+          submissionId,
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR submissionId = :id',
         ExpressionAttributeValues: { ':id': submissionId },
       }),
@@ -132,6 +148,74 @@ export async function firstSignupOf(
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+}
+
+/**
+ * Removes the mark a deleted submission made, by its key (`{ hash }`, or
+ * `{ legacyEmail }` for a mark an older version made): only while the mark
+ * is that submission's, so a later signup's mark stays. Returns whether
+ * one was removed.
+ */
+export async function forgetSignup(
+  formId: string,
+  mark: { hash: string } | { legacyEmail: string },
+  submissionId: string,
+): Promise<boolean> {
+  const sk = 'hash' in mark ? markSk(mark.hash) : legacyMarkSk(mark.legacyEmail);
+  try {
+    await documents.send(
+      new DeleteCommand({
+        TableName: config.tableName,
+        Key: { pk: formKey(formId).pk, sk },
+        ConditionExpression: 'submissionId = :id',
+        ExpressionAttributeValues: { ':id': submissionId },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The form's signup marks an older version keyed by an unkeyed SHA-256: what `privacy reindex` moves. */
+export async function legacySignupMarks(
+  formId: string,
+): Promise<{ sk: string; submissionId: string }[]> {
+  const marks = await queryRange(formId, MARK_PREFIX, 'SEEN$');
+  return marks
+    .filter((item) => isLegacyMarkSk(String(item.sk)))
+    .map((item) => ({ sk: String(item.sk), submissionId: String(item.submissionId) }));
+}
+
+/**
+ * Moves one legacy mark to its keyed key, for the same submission (unless
+ * a keyed mark of that address exists already: it stays), and removes the
+ * legacy one.
+ */
+export async function rekeySignupMark(
+  formId: string,
+  legacySk: string,
+  senderHash: string | undefined,
+  submissionId: string,
+): Promise<void> {
+  const pk = formKey(formId).pk;
+  if (senderHash) {
+    try {
+      await documents.send(
+        new PutCommand({
+          TableName: config.tableName,
+          Item: { pk, sk: markSk(senderHash), entity: 'signupMark', submissionId },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+  await documents.send(
+    new DeleteCommand({ TableName: config.tableName, Key: { pk, sk: legacySk } }),
+  );
 }
 
 function countersOfItem(item: Record<string, unknown>): Counters {
@@ -203,10 +287,14 @@ export async function readSignupDays(
   return days;
 }
 
-/** The form's submissions, oldest first, each with its email hints (a rebuild's input). */
+/**
+ * The form's submissions, oldest first, each with its email hints and, on
+ * a waitlist, its sender's keyed hash when the submit path stored it (a
+ * rebuild's input).
+ */
 export async function* submissionsOldestFirst(
   formId: string,
-): AsyncGenerator<{ submission: Submission; hints: EmailHints }> {
+): AsyncGenerator<{ submission: Submission; hints: EmailHints; signupHash?: string }> {
   let cursor: Record<string, unknown> | undefined;
   do {
     const page = await documents.send(
@@ -221,6 +309,7 @@ export async function* submissionsOldestFirst(
       yield {
         submission: toSubmission(item),
         hints: (item.emailHints as EmailHints | undefined) ?? {},
+        ...(typeof item.signupHash === 'string' ? { signupHash: item.signupHash } : {}),
       };
     }
     cursor = page.LastEvaluatedKey;
@@ -284,7 +373,7 @@ export async function replaceRollups(
     else counted.months += 1;
   }
   const marks = new Map(
-    [...recount.firstSignups].map(([email, submissionId]) => [markSk(email), submissionId]),
+    [...recount.firstSignups].map(([sender, submissionId]) => [markSk(sender), submissionId]),
   );
   for (const item of seen) {
     if (!marks.has(item.sk as string)) {

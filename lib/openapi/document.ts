@@ -378,7 +378,7 @@ export async function buildOpenApiDocument(
           in: 'cookie',
           name: 'fs_session',
           description:
-            'A dashboard session (POST /v1/auth/verify sets it). Changes need Sec-Fetch-Site: same-origin or an Origin equal to the service’s (else 403 csrf).',
+            'A dashboard session (POST /v1/auth/verify sets it). Changes, and the export by email (it records itself in the audit trail), need Sec-Fetch-Site: same-origin or an Origin equal to the service’s (else 403 csrf).',
         },
       },
       schemas,

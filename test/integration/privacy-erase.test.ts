@@ -319,6 +319,8 @@ describe('npm run admin -- privacy reindex --team ID', () => {
       forms: 1,
       submissions: 2,
       entries: 1,
+      removed: 0,
+      marks: { rekeyed: 0, removed: 0 },
     });
     expect((await found()).body.submissions.map((s) => s.id)).toEqual([id]);
     const again = await admin('privacy', 'reindex', '--team', team.teamId);

@@ -286,6 +286,33 @@ describe('sending rows', () => {
     expect((await grid(spreadsheetId)).slice(1).map((row) => row[0])).toEqual([id]);
   });
 
+  it("a visitor's answers named isTest, id, createdAt or ' email ' fill no service column and are all in the row", async () => {
+    const form = await proForm();
+    const spreadsheetId = await connected(form);
+    const json = {
+      name: 'Ada',
+      message: 'columns of the service',
+      isTest: 'true',
+      id: 'forged-id',
+      createdAt: '1999-01-01T00:00:00Z',
+      ' email ': 'spaced@example.com',
+    };
+    const response = await submit(form.key, { json, from: freshVisitor() });
+    expect(response.status, response.text).toBe(200);
+    const id = response.body?.submissionId as string;
+    const [header, row] = await rowsOf(spreadsheetId, 1);
+    const cell = (name: string) => row![header!.indexOf(name)];
+    expect(cell('id')).toBe(id);
+    expect(cell('createdAt')).not.toBe(json.createdAt);
+    // Not a test submission: no isTest column at all.
+    expect(header).not.toContain('isTest');
+    expect(cell('answer:"isTest"')).toBe('true');
+    expect(cell('answer:"id"')).toBe('forged-id');
+    expect(cell('answer:"createdAt"')).toBe(json.createdAt);
+    expect(cell('answer:" email "')).toBe('spaced@example.com');
+    for (const value of Object.values(json)) expect(row).toContain(value);
+  });
+
   it('a test submission writes isTest', async () => {
     const form = await proForm();
     const spreadsheetId = await connected(form);

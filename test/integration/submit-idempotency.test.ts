@@ -201,6 +201,29 @@ describe.concurrent('Idempotency-Key on POST /s/{key} (docs/submit.md#idempotenc
     expect(quoted.body?.submissionId).toBe(bare.body?.submissionId);
   });
 
+  it('two Idempotency-Key headers are 400 invalid_request, whatever they hold, and store nothing', async () => {
+    const form = await newForm('free');
+    const key = newKey();
+    for (const keys of [
+      [key, newKey()],
+      [key, key],
+      [key, ''],
+    ]) {
+      const post = await submit(form.key, {
+        json: { message: 'Two keys' },
+        from: freshVisitor(),
+        // Two header lines, as a client repeating the header sends them (not one joined value).
+        headers: { 'idempotency-key': keys },
+      });
+      expect([post.status, post.body?.error], JSON.stringify(keys)).toEqual([
+        400,
+        'invalid_request',
+      ]);
+      expect(post.body?.message).toMatch(/sent once/);
+    }
+    expect(await storedItems(form.id)).toHaveLength(0);
+  });
+
   it('after the window the key is free again: the same post stores anew', async () => {
     const form = await newForm('free');
     const key = newKey();

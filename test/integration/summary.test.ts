@@ -408,6 +408,7 @@ async function makeHistory(type: string, seed: number): Promise<History> {
       receivedAt: (i) => new Date(times[indexes[i]!]!),
       data: (i) => answersFor(type, fields, rng, `seed${indexes[i]}@example.com`),
       meta: (i) => metas[indexes[i]!]!,
+      waitlist: type === 'waitlist',
     });
   }
   // Posts now: accepted (a waitlist's repeat an address), dropped by three steps, views.

@@ -29,6 +29,11 @@ export interface SeedOptions {
   parallel?: number;
   /** False: the form's column catalogue is not told the seeded names (a form from before it). */
   catalogue?: boolean;
+  /**
+   * A waitlist's signups: each keeps its sender's keyed hash, as the submit
+   * path stores it (docs/privacy.md#the-signup-mark), from its `email` answer.
+   */
+  waitlist?: boolean;
 }
 
 export interface SeedResult {
@@ -56,6 +61,12 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
   ]);
   const { documents } = await import('#store/client.ts');
   const { config } = await import('#config');
+  const { emailHash } = await import('#domain/email-index.ts');
+  const { submitterAddress } = await import('#domain/email-messages.ts');
+  const signupHashOf = (submission: Submission) => {
+    const address = options.waitlist ? submitterAddress(submission, { fields: null }) : undefined;
+    return address ? emailHash(config.keyedHashSecret, options.teamId, address) : undefined;
+  };
   const flags = { read: false, starred: false, isSpam: false, isTest: false, ...options.flags };
   const data = options.data ?? defaultData;
   const meta = options.meta ?? defaultMeta;
@@ -87,7 +98,10 @@ export async function seedSubmissions(options: SeedOptions): Promise<SeedResult>
           const at = Date.parse(createdAt);
           if (!(at >= (firstSeen.get(name) ?? Number.POSITIVE_INFINITY))) firstSeen.set(name, at);
         }
-        items.push({ PutRequest: { Item: submissionItem(submission, options.teamId) } });
+        const item = submissionItem(submission, options.teamId);
+        const signupHash = signupHashOf(submission);
+        if (signupHash) item.signupHash = signupHash;
+        items.push({ PutRequest: { Item: item } });
       }
       await batchWriteAll(items);
     }

@@ -18,7 +18,8 @@ export interface SubmitOptions {
   /** Sent urlencoded; pairs keep repeated names. */
   form?: Record<string, string> | [string, string][];
   contentType?: string;
-  headers?: Record<string, string>;
+  /** An array sends the header once per value, on lines of its own. */
+  headers?: Record<string, string | string[]>;
   /**
    * The loopback address to post from (any 127.x.y.z works on Linux): the
    * local gateway reports it as the caller's IP, so tests can be many visitors.
@@ -34,7 +35,7 @@ export interface SubmitOptions {
 /** Real HTTP to the local gateway's submit endpoint (node:http, to choose the source address). */
 export function submit(key: string, options: SubmitOptions = {}): Promise<SubmitResponse> {
   let body: Buffer | undefined;
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string | string[]> = { ...options.headers };
   if (options.json !== undefined) {
     body = Buffer.from(JSON.stringify(options.json));
     headers['content-type'] ??= 'application/json';

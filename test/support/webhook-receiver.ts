@@ -15,11 +15,14 @@ export interface ReceivedHook {
   body: string;
 }
 
-/** How to answer one request: a status (with headers), hang for ever, or reset the connection. */
-export type Answer =
-  | { status: number; headers?: Record<string, string>; body?: string }
-  | 'hang'
-  | 'reset';
+type Reply = { status: number; headers?: Record<string, string>; body?: string };
+
+/**
+ * How to answer one request: a status (with headers), hang for ever, reset
+ * the connection, or hold the request until `until` gives the reply (a
+ * test then acts while the sender waits, and releases it when it wants).
+ */
+export type Answer = Reply | 'hang' | 'reset' | { until: Promise<Reply> };
 
 export interface WebhookReceiver {
   url: string;
@@ -60,7 +63,11 @@ export async function startWebhookReceiver(
         req.socket.destroy();
         return;
       }
-      res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+      const reply = (given: Reply) => {
+        if (!res.destroyed) res.writeHead(given.status, given.headers).end(given.body ?? '');
+      };
+      if ('until' in answer) void answer.until.then(reply);
+      else reply(answer);
     });
   });
   server.on('tlsClientError', () => {});

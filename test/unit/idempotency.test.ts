@@ -30,6 +30,18 @@ describe('the Idempotency-Key header (docs/submit.md#idempotency-key)', () => {
     expect(idempotencyKeyOf('!~{}')).toBe('!~{}');
   });
 
+  it('refuses the header sent twice, even with the same key twice (docs/submit.md#idempotency-key)', () => {
+    for (const values of [
+      ['a', 'b'],
+      ['a', 'a'],
+      ['a', ''],
+    ]) {
+      expect(() => idempotencyKeyOf(values)).toThrow(/sent once/);
+    }
+    expect(idempotencyKeyOf(['a'])).toBe('a');
+    expect(idempotencyKeyOf([])).toBeUndefined();
+  });
+
   it('refuses anything else with 400 invalid_request', () => {
     for (const bad of [
       '',

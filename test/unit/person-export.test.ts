@@ -62,11 +62,30 @@ describe('personDocument (docs/privacy.md#export-by-email)', () => {
       id: submission(2).id,
       createdAt: '2026-11-23T08:51:30.790Z',
       data: { email: 'ada@example.com', message: 'message 2' },
+      replyTo: null,
+      subject: null,
       meta: { userAgent: 'ua', referrer: '', files: [{ name: 'cv.pdf' }] },
       files: ['cv.pdf'],
       isSpam: false,
       isTest: false,
     });
+  });
+
+  it('holds the _replyto and _subject kept beside a submission (docs/privacy.md#export-by-email)', async () => {
+    const hinted = submission(4, { data: { message: 'call me' } });
+    const { text } = await written(
+      personDocument(
+        batches({
+          formName: 'Contact',
+          submissions: [hinted, submission(5)],
+          hints: new Map([[hinted.id, { replyTo: 'ada@example.com', subject: 'From Ada' }]]),
+        }),
+        1_000_000,
+      ),
+    );
+    const [first, second] = JSON.parse(text).submissions;
+    expect(first).toMatchObject({ replyTo: 'ada@example.com', subject: 'From Ada' });
+    expect(second).toMatchObject({ replyTo: null, subject: null });
   });
 
   it('a person with nothing is an empty list', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   a1Range,
+  answerColumn,
   appendRange,
   columnBelowHeader,
   columnLetters,
@@ -143,5 +144,87 @@ describe('A1 ranges', () => {
     expect(firstRowOf("'My form'!A7:F7")).toBe(7);
     expect(firstRowOf("'It''s'!AB12")).toBe(12);
     expect(firstRowOf("'S'!A:A")).toBeUndefined();
+  });
+});
+
+describe('answerColumn: no answer writes a service column or is dropped (docs/integrations.md#google-sheets)', () => {
+  it('keeps a plain name as it is', () => {
+    expect(answerColumn('email')).toBe('email');
+    expect(answerColumn('ID')).toBe('ID');
+    expect(answerColumn('Your name')).toBe('Your name');
+  });
+
+  it('prefixes a name that is a service column, has spaces around, is blank or looks prefixed', () => {
+    expect(answerColumn('id')).toBe('answer:"id"');
+    expect(answerColumn('createdAt')).toBe('answer:"createdAt"');
+    expect(answerColumn('isTest')).toBe('answer:"isTest"');
+    expect(answerColumn(' email ')).toBe('answer:" email "');
+    expect(answerColumn('')).toBe('answer:""');
+    expect(answerColumn('   ')).toBe('answer:"   "');
+    expect(answerColumn('answer:"id"')).toBe('answer:"answer:\\"id\\""');
+  });
+
+  it('gives two different names two different columns, as the worker matches them (trimmed)', () => {
+    const names = [
+      'id',
+      ' id',
+      'id ',
+      'answer:"id"',
+      'email',
+      ' email',
+      'email ',
+      '',
+      ' ',
+      'isTest',
+    ];
+    const columns = names.map((name) => answerColumn(name).trim());
+    expect(new Set(columns).size).toBe(names.length);
+    for (const column of columns) expect(['id', 'createdAt', 'isTest']).not.toContain(column);
+  });
+
+  it("a visitor's isTest, id and createdAt fill no service column, and every answer is in the row", () => {
+    const posted = submission({
+      data: {
+        message: 'Hello',
+        isTest: 'true',
+        id: 'forged-id',
+        createdAt: '1999-01-01',
+        ' email ': 'spaced@example.com',
+        email: 'plain@example.com',
+        '': 'blank name',
+      },
+    });
+    const header = mergeHeader([], sheetHeader(posted, ['email', 'isTest'])).header;
+    const row = rowUnder(header, submissionCells(posted));
+    const cell = (name: string) => row[header.indexOf(name)];
+    expect(cell('id')).toBe(posted.id);
+    expect(cell('createdAt')).toBe(posted.createdAt);
+    expect(header).not.toContain('isTest');
+    expect(cell('answer:"isTest"')).toBe('true');
+    expect(cell('answer:"id"')).toBe('forged-id');
+    expect(cell('answer:"createdAt"')).toBe('1999-01-01');
+    expect(cell('answer:" email "')).toBe('spaced@example.com');
+    expect(cell('email')).toBe('plain@example.com');
+    expect(cell('answer:""')).toBe('blank name');
+    for (const value of Object.values(posted.data)) expect(row).toContain(value);
+    // A header cell for every value: none added without its answer under it.
+    expect(row.filter((value) => value !== '')).toHaveLength(header.length);
+  });
+
+  it('a test submission writes the service isTest, whatever an answer of that name says', () => {
+    const cells = submissionCells(submission({ isTest: true, data: { isTest: 'no' } }));
+    expect(cells.get('isTest')).toBe('true');
+    expect(cells.get('answer:"isTest"')).toBe('no');
+  });
+
+  it('a file answer named as a service column goes under the prefixed column too', () => {
+    const cells = submissionCells(
+      submission({
+        data: {},
+        meta: { files: [{ field: 'id', name: 'cv.pdf', mime: 'x', size: 1 }] },
+      }),
+    );
+    expect(cells.get('id')).toBe('0192f3a4-5b6c-7d8e-9f01-23456789abcd');
+    expect(cells.get('answer:"id"')).toBe('cv.pdf');
   });
 });

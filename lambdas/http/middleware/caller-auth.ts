@@ -49,14 +49,27 @@ export interface Caller {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export interface CallerAuthOptions {
+  /**
+   * A session's GET must come from the service's own origin too, as a
+   * write must: for a read that records something in the member's name
+   * (the export by email writes `privacy.exported`), which a link or an
+   * image on another site must not make happen (docs/privacy.md#who-can-read-it).
+   */
+  originProofOnReads?: boolean;
+}
+
 /**
  * The one authentication of the management API: a Bearer API key when the
  * request sends one (unchanged for API clients), else the session cookie,
- * else 401. A cookie request that changes state must come from the
- * service's own origin (403 `csrf`). Each caller counts against its own
- * per-minute limit (the key's, or the member's).
+ * else 401. A cookie request that changes state (or any cookie request,
+ * with `originProofOnReads`) must come from the service's own origin
+ * (403 `csrf`). Each caller counts against its own per-minute limit (the
+ * key's, or the member's).
  */
-export function callerAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> {
+export function callerAuth(
+  options: CallerAuthOptions = {},
+): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> {
   return {
     before: async (request) => {
       const authorization = header(request.event, 'authorization');
@@ -64,7 +77,7 @@ export function callerAuth(): MiddlewareObj<APIGatewayProxyEvent, HttpResponse> 
       let caller: Caller;
       if (authorization) caller = await apiKeyCaller(authorization, request.event);
       else if (cookie) {
-        const signedIn = await sessionCaller(cookie, request.event);
+        const signedIn = await sessionCaller(cookie, request.event, options);
         caller = signedIn.caller;
         renewedCookie.set(request, signedIn.renewedCookie);
       } else throw unauthorized('Send an API key as Authorization: Bearer <key>, or sign in');
@@ -155,6 +168,7 @@ async function revokeOrphanKey(record: ApiKeyRecord, event: APIGatewayProxyEvent
 async function sessionCaller(
   cookie: string,
   event: APIGatewayProxyEvent,
+  options: CallerAuthOptions,
 ): Promise<{ caller: Caller; renewedCookie?: string }> {
   const ids = parseSessionCookie(cookie);
   if (!ids) throw signInAgain();
@@ -163,7 +177,7 @@ async function sessionCaller(
   const { readSessionContext, touchSession } = await import('#store/sessions.ts');
   const { session, team, member } = await readSessionContext(ids);
   if (!session || !team || !member || !sessionLive(session, now)) throw signInAgain();
-  if (!SAFE_METHODS.has(event.httpMethod.toUpperCase())) {
+  if (options.originProofOnReads || !SAFE_METHODS.has(event.httpMethod.toUpperCase())) {
     const origin = {
       secFetchSite: header(event, 'sec-fetch-site'),
       origin: header(event, 'origin'),
@@ -171,7 +185,9 @@ async function sessionCaller(
     if (!fromOwnOrigin(origin, config.baseUrl)) {
       throw new ServiceError(
         'csrf',
-        'A signed-in change must come from the dashboard itself (same origin)',
+        options.originProofOnReads
+          ? 'A signed-in request to this route must come from the dashboard itself (same origin)'
+          : 'A signed-in change must come from the dashboard itself (same origin)',
       );
     }
   }

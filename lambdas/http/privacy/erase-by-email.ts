@@ -11,14 +11,16 @@ import { errorBody, json } from '#http/respond.ts';
 import { requireOwner } from '#http/team/require-owner.ts';
 import { deleteDeliveryRecords } from '#store/deliveries.ts';
 import { deleteEmailIndexEntries } from '#store/email-index.ts';
-import { getSubmissionsById } from '#store/folder-reads.ts';
+import { getStoredSubmissionsById } from '#store/folder-reads.ts';
+import { forgetRecordedLocation } from '#store/idempotency-records.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
 import { lookUpPerson, slices } from './person-submissions.ts';
 
 /**
  * `POST /v1/privacy/erasures { email }` (owners; docs/privacy.md#erase-by-email):
  * deletes every submission of the team's forms that holds the address, with
- * its files, its webhook delivery and its email records, through the counted
+ * its files, its webhook delivery and its email records, and the redirect
+ * its Idempotency-Key record would replay, through the counted
  * bulk-delete transactions (folder counters stay exact). Idempotent: a second
  * call finds nothing left and answers a count of 0; one cut short by the time
  * limit answers 503 `incomplete` with the count so far, like a bulk DELETE,
@@ -60,10 +62,14 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
   const entries = person.entries
     .filter((found) => !reached.has(found.formId))
     .map((gone) => entry(gone.formId, gone.submissionId));
+  // Each read submission's `_replyto` (an address it is indexed under too, whoever is erased)
+  // and the hash of the Idempotency-Key it was stored under.
+  const replyTos = new Map<string, string | undefined>();
+  const keyHashes = new Map<string, string>();
   const forget = (submissions: readonly Submission[]) => {
     for (const submission of submissions) {
       entries.push(entry(submission.formId, submission.id));
-      for (const address of addressesOf(submission.data)) {
+      for (const address of addressesOf(submission.data, replyTos.get(submission.id))) {
         const hash = emailHash(config.keyedHashSecret, teamId, address);
         entries.push(entry(submission.formId, submission.id, hash));
       }
@@ -75,10 +81,14 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
       form.id,
       (async function* () {
         for (const ids of slices(submissionIds, SUBMISSIONS_PER_TRANSACTION)) {
-          const found = await getSubmissionsById(form.id, ids);
-          const present = new Set(found.map((submission) => submission.id));
+          const found = await getStoredSubmissionsById(form.id, ids);
+          const present = new Set(found.map(({ submission }) => submission.id));
           for (const id of ids) if (!present.has(id)) entries.push(entry(form.id, id));
-          yield found;
+          for (const { submission, hints, idempotencyKeyHash } of found) {
+            replyTos.set(submission.id, hints.replyTo);
+            if (idempotencyKeyHash) keyHashes.set(submission.id, idempotencyKeyHash);
+          }
+          yield found.map(({ submission }) => submission);
         }
       })(),
       () => 'delete',
@@ -90,6 +100,7 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
             form.id,
             deleted.map((submission) => submission.id),
           );
+          await forgetRecordedLocations(form.id, deleted, keyHashes);
           forget(deleted);
         },
       },
@@ -120,3 +131,21 @@ export const handler = managementRoute(contract, async ({ caller, input, event, 
     { 'retry-after': '1' },
   );
 });
+
+/** The redirect each erased submission's Idempotency-Key record holds, dropped (a few at a time). */
+async function forgetRecordedLocations(
+  formId: string,
+  deleted: readonly Submission[],
+  keyHashes: ReadonlyMap<string, string>,
+): Promise<void> {
+  const keyed = deleted.filter((submission) => keyHashes.has(submission.id));
+  for (let i = 0; i < keyed.length; i += 10) {
+    await Promise.all(
+      keyed
+        .slice(i, i + 10)
+        .map((submission) =>
+          forgetRecordedLocation(formId, keyHashes.get(submission.id)!, submission.id),
+        ),
+    );
+  }
+}

@@ -7,7 +7,7 @@ import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { streamingRoute } from '#http/streaming-route.ts';
 import { requireOwner } from '#http/team/require-owner.ts';
-import { getSubmissionsById } from '#store/folder-reads.ts';
+import { getStoredSubmissionsById } from '#store/folder-reads.ts';
 import { findSuppression } from '#store/suppressions.ts';
 import { lookUpPerson, type PersonInForm, slices } from './person-submissions.ts';
 
@@ -28,7 +28,8 @@ const BATCH = 100;
  * document (`{ "submissions": [...] }`, form by form, newest first in each),
  * an attachment, streamed as it is read (a function of its own, routes.ts).
  * Submissions past their form's retention are left out, as everywhere. The
- * audit trail keeps the address's keyed hash only.
+ * audit trail keeps the address's keyed hash only; a session's request must
+ * come from the dashboard (403 `csrf` otherwise), as its writes must.
  */
 export const contract = defineContract({
   tag: 'Privacy',
@@ -37,39 +38,45 @@ export const contract = defineContract({
     {
       status: 200,
       description:
-        'JSON, streamed, as an attachment: `{ "submissions": [{ formId, formName, id, createdAt, data, meta, files, isSpam, isTest }], "suppressed": { email, reason, bounceType, at, formId, submissionId } | null }`. A document cut short by a failure ends without its closing `]`.',
+        'JSON, streamed, as an attachment: `{ "submissions": [{ formId, formName, id, createdAt, data, replyTo, subject, meta, files, isSpam, isTest }], "suppressed": { email, reason, bounceType, at, formId, submissionId } | null }`. A document cut short by a failure ends without its closing `]`.',
       body: { mediaType: 'application/json' },
       headers: { 'content-disposition': 'attachment; filename="submissions-<date>.json"' },
     },
   ],
-  errors: ['owner_only'],
+  // `csrf`: a session's GET here needs the same origin, as writes do (callerAuth).
+  errors: ['owner_only', 'csrf'],
 });
 
-export const handler = streamingRoute(contract, async ({ event, caller, input }) => {
-  requireOwner(caller);
-  const { email } = input.query();
-  const person = await lookUpPerson(caller.team.teamId, email);
-  // The moment the export covers: API Gateway's receipt of the request.
-  const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
-  await auditByCaller(caller, event, 'privacy.exported', null, { emailHash: person.hash });
-  const document = personDocument(
-    batchesOf(person.forms, startedAt),
-    MAX_DOCUMENT_BYTES,
-    // The team's suppression list keeps the address too (docs/privacy.md#export-by-email).
-    async () => ({
-      suppressed: suppressedView(await findSuppression(caller.team.teamId, email)),
-    }),
-  );
-  return {
-    statusCode: 200,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'content-disposition': `attachment; filename="submissions-${startedAt.toISOString().slice(0, 10)}.json"`,
-    },
-    // One chunk in the buffer: the next batch is read only once this one is taken.
-    body: Readable.from(document, { highWaterMark: 1 }),
-  };
-});
+export const handler = streamingRoute(
+  contract,
+  async ({ event, caller, input }) => {
+    requireOwner(caller);
+    const { email } = input.query();
+    const person = await lookUpPerson(caller.team.teamId, email);
+    // The moment the export covers: API Gateway's receipt of the request.
+    const startedAt = new Date(event.requestContext?.requestTimeEpoch ?? Date.now());
+    await auditByCaller(caller, event, 'privacy.exported', null, { emailHash: person.hash });
+    const document = personDocument(
+      batchesOf(person.forms, startedAt),
+      MAX_DOCUMENT_BYTES,
+      // The team's suppression list keeps the address too (docs/privacy.md#export-by-email).
+      async () => ({
+        suppressed: suppressedView(await findSuppression(caller.team.teamId, email)),
+      }),
+    );
+    return {
+      statusCode: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': `attachment; filename="submissions-${startedAt.toISOString().slice(0, 10)}.json"`,
+      },
+      // One chunk in the buffer: the next batch is read only once this one is taken.
+      body: Readable.from(document, { highWaterMark: 1 }),
+    };
+    // A GET that records `privacy.exported` in the owner's name: a session proves its origin.
+  },
+  { originProofOnReads: true },
+);
 
 /** The person's submissions still kept, form by form, newest first, a BatchGet at a time. */
 async function* batchesOf(
@@ -81,8 +88,13 @@ async function* batchesOf(
     // Ids are UUID v7: the greatest is the newest, and each BatchGet answers its slice newest first.
     const newestFirst = [...submissionIds].sort().reverse();
     for (const ids of slices(newestFirst, BATCH)) {
-      const found = await getSubmissionsById(form.id, ids);
-      yield { formName: form.name, submissions: found.filter((s) => isKept(s, from)) };
+      const found = await getStoredSubmissionsById(form.id, ids);
+      const kept = found.filter(({ submission }) => isKept(submission, from));
+      yield {
+        formName: form.name,
+        submissions: kept.map(({ submission }) => submission),
+        hints: new Map(kept.map(({ submission, hints }) => [submission.id, hints])),
+      };
     }
   }
 }

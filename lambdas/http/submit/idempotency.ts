@@ -21,7 +21,10 @@ export interface PostKey {
 }
 
 /** The post's key, or undefined when it has none; a malformed key is `400 invalid_request`. */
-export function postKeyOf(header: string | undefined, body: ParsedBody): PostKey | undefined {
+export function postKeyOf(
+  header: string | readonly string[] | undefined,
+  body: ParsedBody,
+): PostKey | undefined {
   const key = idempotencyKeyOf(header);
   if (key === undefined) return undefined;
   return {

@@ -4,6 +4,7 @@ import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
 import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/direct-uploads.ts';
 import { addressesOf, emailHash } from '#domain/email-index.ts';
+import { submitterAddress } from '#domain/email-messages.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
@@ -68,8 +69,8 @@ export interface SubmitRequest {
   userAgent: string;
   origin: string | undefined;
   referer: string | undefined;
-  /** The `Idempotency-Key` header as sent (docs/submit.md#idempotency-key). */
-  idempotencyKey?: string;
+  /** The `Idempotency-Key` header as sent, each of its values (docs/submit.md#idempotency-key). */
+  idempotencyKey?: string | readonly string[];
   /** The caller asked for a page rather than JSON (docs/submit.md#answers). */
   wantsPage?: boolean;
 }
@@ -326,6 +327,9 @@ async function stepsAfterTheBody(
     emailHashes: addressesOf(data, special.replyTo).map((address) =>
       emailHash(config.keyedHashSecret, team.teamId, address),
     ),
+    // A waitlist signup's sender, keyed the same way: its signup mark's key
+    // (docs/privacy.md#the-signup-mark), so no worker needs the secret.
+    signupHash: signupHashOf(form, submission, special, team.teamId),
     // Names the form's column catalogue lacks: usually none, and then nothing more is written.
     newColumns: newAnswerNames(Object.keys(data), context.columns, form.fields),
     // The key is claimed with the post: of twins racing with one key, one stores.
@@ -517,4 +521,16 @@ function completionView(
     ...completionTexts(form, plan),
     design: form.design,
   };
+}
+
+/** The keyed hash of a waitlist signup's address (as the summary counts it), or undefined. */
+function signupHashOf(
+  form: FormRecord,
+  submission: Submission,
+  hints: { replyTo?: string },
+  teamId: string,
+): string | undefined {
+  if (form.type !== 'waitlist') return undefined;
+  const address = submitterAddress(submission, form, { replyTo: hints.replyTo });
+  return address ? emailHash(config.keyedHashSecret, teamId, address) : undefined;
 }

@@ -22,7 +22,24 @@ export function submitRequestOf(event: APIGatewayProxyEvent): SubmitRequest {
     userAgent: headers['user-agent'] ?? '',
     origin: headers.origin,
     referer: headers.referer,
-    idempotencyKey: headers['idempotency-key'],
+    idempotencyKey: valuesOf(event, 'idempotency-key'),
     wantsPage: wantsHtml(headers.accept),
   };
+}
+
+/**
+ * Every value of a header, one a line as the client sent them: API Gateway
+ * (and the local gateway) keeps only the last in `headers`, all of them in
+ * `multiValueHeaders`, whose names keep the client's case.
+ */
+function valuesOf(event: APIGatewayProxyEvent, name: string): string[] | undefined {
+  const values: string[] = [];
+  for (const [key, list] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (key.toLowerCase() === name) values.push(...(list ?? []));
+  }
+  if (values.length > 0) return values;
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === name && value !== undefined) return [value];
+  }
+  return undefined;
 }
