@@ -151,7 +151,7 @@ export class FormServiceStack extends Stack {
     // queue and Scheduling are built on first use by a worker or an access.
     const streamConsumers: ServiceFunction[] = [];
     for (const worker of workers) {
-      const fn = addWorker(this, worker, LAMBDAS_DIR, functionDefaults, targets);
+      const fn = addWorker(this, worker, LAMBDAS_DIR, functionDefaults, targets, settings);
       if (worker.trigger.kind === 'tableStream') streamConsumers.push(fn);
     }
 

@@ -73,7 +73,12 @@ describe('stream poller', () => {
     const poller = startStreamPoller({
       client,
       streamArn,
-      consumer: { name: 'fanout', handler, filter: INSERTED_SUBMISSION_PATTERN, maxAttempts: 3 },
+      consumer: {
+        name: 'fanout',
+        handler,
+        filters: [INSERTED_SUBMISSION_PATTERN],
+        maxAttempts: 3,
+      },
       intervalMs: 50,
     });
     try {
