@@ -18,12 +18,22 @@ import { submissionAnnouncer } from './submission-fanout.ts';
  * without sending when that one failed, so a retry sends them again in
  * order (SQS drops a copy sent within 5 minutes, by the record's eventID).
  * Made once per invocation: it holds the batch's form reads and turns.
+ *
+ * With `skipDone` (the stream dispatcher), a record this container has
+ * announced and handed on in full is not done again: a batch retried from
+ * an earlier failed record comes back with the records after it, which
+ * would otherwise queue their deliveries and emails once more on every try
+ * (the workers would send each once all the same, a copy at a time).
  */
-export function recordDispatch(): (record: DynamoDBRecord) => Promise<void> {
+export function recordDispatch(
+  options: { skipDone?: boolean } = {},
+): (record: DynamoDBRecord) => Promise<void> {
   const announce = submissionAnnouncer();
   /** The latest hand-on of each item (partition key) of the batch. */
   const handOns = new Map<string, Promise<void>>();
   return async (record) => {
+    const id = record.eventID;
+    if (options.skipDone && id && done.has(id)) return;
     const targets = targetsOf(record as StreamRecord, dispatched);
     let handOn: Promise<void> | undefined;
     if (targets.length > 0) {
@@ -38,7 +48,22 @@ export function recordDispatch(): (record: DynamoDBRecord) => Promise<void> {
       matchesPattern(record, INSERTED_SUBMISSION_PATTERN) ? announce(record) : undefined,
       handOn,
     ]);
+    if (options.skipDone && id) remember(id);
   };
+}
+
+/**
+ * The eventIDs of the records this container dispatched in full, the latest
+ * DONE_KEPT of them (a few batches' retries): in memory only, so another
+ * container, or this one after a restart, does them again (safe: every
+ * consumer is idempotent), just not on every retry of a batch.
+ */
+const done = new Set<string>();
+const DONE_KEPT = 10_000;
+
+function remember(id: string): void {
+  done.add(id);
+  if (done.size > DONE_KEPT) done.delete(done.values().next().value!);
 }
 
 async function handOnTo(record: StreamRecord, targets: typeof dispatched): Promise<void> {

@@ -39,7 +39,8 @@ const trigger = dispatcher.trigger;
 
 function removedForm(formId: string, sequence: string): _Record {
   return {
-    eventID: `e${sequence}`,
+    // Unique: the dispatcher remembers the records it did (recordDispatch `skipDone`).
+    eventID: `e${sequence}-${crypto.randomUUID()}`,
     eventName: 'REMOVE',
     dynamodb: {
       SequenceNumber: sequence,
@@ -85,7 +86,7 @@ afterEach(() => {
 });
 
 describe('local stream poller with a Powertools batch handler', () => {
-  it('retries a partial failure from the failed record on', async () => {
+  it('retries a partial failure from the failed record on; the records after it that the dispatcher did already are not done again', async () => {
     let failuresLeft = 1;
     store.purgeFormPartition.mockImplementation(async (formId) => {
       if (formId === 'f2' && failuresLeft-- > 0) throw new Error('throttled');
@@ -102,18 +103,13 @@ describe('local stream poller with a Powertools batch handler', () => {
       },
     });
     try {
-      await until(() => store.purgeFormPartition.mock.calls.length >= 5);
+      await until(() => store.purgeFormPartition.mock.calls.length >= 4);
       await new Promise((resolve) => setTimeout(resolve, 100)); // nothing else may come
     } finally {
       await poller.stop();
     }
-    expect(store.purgeFormPartition.mock.calls.map(([id]) => id)).toEqual([
-      'f1',
-      'f2',
-      'f3',
-      'f2',
-      'f3',
-    ]);
+    // f3 came back with the retry from f2, and was handed on the first time already.
+    expect(store.purgeFormPartition.mock.calls.map(([id]) => id)).toEqual(['f1', 'f2', 'f3', 'f2']);
     expect(failed).toEqual([]);
   });
 
