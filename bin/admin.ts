@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- <command>`: teams, API keys and dead-letter queues. Talks
+ * `npm run admin -- <command>`: teams, API keys, dead-letter queues and stream replays. Talks
  * to the local stack (found through .local/dev.json) by default, or to a
  * deployed stack with `--table NAME` and the usual AWS credentials and region.
  * `deploy check` reads the account and Region a deploy would go to, before it.
@@ -23,13 +23,19 @@ const USAGE = `usage: npm run admin -- <command> [options] [--table NAME | --sta
   dlq purge --queue Q --yes                               delete every message of the DLQ
   deploy check [--region R] [-c KEY=VALUE ...] [--json]   before cdk deploy: read-only AWS calls with your
                                                           credentials; what would fail, and what to do
+  stream replay --from ISO --to ISO [--form FORM_ID] [--dry-run]
+                                                          redo the stream's work for the submissions
+                                                          received in [from, to) (webhooks, chats,
+                                                          Sheets, emails, spam purge): what was done
+                                                          is not done twice; the summary is not replayed
 The API key is shown once: only its SHA-256 is stored.
 privacy reindex and summary rebuild hash with KEYED_HASH_SECRET (locally: the state directory's when unset).
 Q is a queue's logical name (webhooks, emails). On a deployed stack (--table) name
 the DLQ with --queue-url URL instead (redrive finds its source queue, or takes
 --source-url URL), and list with --queue-prefix STACK_NAME.
 deploy check reads settings as cdk deploy does (cdk.json, cdk.context.json, ~/.cdk.json,
--c); the Region is --region, else AWS_REGION or the profile's. Exit 1 when a finding blocks.`;
+-c); the Region is --region, else AWS_REGION or the profile's. Exit 1 when a finding blocks.
+stream replay on a deployed stack takes --queue-url with the stack's ReplayQueueUrl output.`;
 
 class UsageError extends Error {}
 
@@ -54,6 +60,9 @@ const { values, positionals } = (() => {
         'source-url': { type: 'string' },
         'queue-prefix': { type: 'string' },
         limit: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
         match: { type: 'string' },
         yes: { type: 'boolean', default: false },
         table: { type: 'string' },
@@ -137,6 +146,7 @@ async function run(): Promise<unknown> {
   if (values.help) return USAGE;
   if (group === 'dlq') return runDlq(action, positionals.length);
   if (group === 'deploy') return runDeployCheck(action, positionals.length);
+  if (group === 'stream') return runStream(action, positionals.length);
   const command = `${group ?? ''} ${action ?? ''}`.trim();
   const known = [
     'team create',
@@ -373,6 +383,54 @@ async function runDeployCheck(action: string | undefined, words: number): Promis
         ).trimEnd();
   } finally {
     reads.close();
+  }
+}
+
+/**
+ * `stream replay` (docs/operations.md#replaying-the-stream): reads the table
+ * (the local stack's, or --table's) and sends the range's submissions to the
+ * replay queue (the local stack's, or --queue-url's).
+ */
+async function runStream(action: string | undefined, words: number): Promise<unknown> {
+  if (action !== 'replay' || words > 2) usage(`unknown command: ${positionals.join(' ')}`);
+  // Validate every argument before touching the table or a queue.
+  const { replayRange } = await import('#domain/stream-replay.ts');
+  const { isUuid } = await import('#domain/ids.ts');
+  if (!values.from || !values.to) usage('--from and --to are required (ISO times)');
+  let range: { from: string; to: string };
+  try {
+    range = replayRange(values.from, values.to, new Date());
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  const formId = values.form?.trim();
+  if (formId !== undefined && !isUuid(formId)) usage('--form must be a form id');
+  const deployed = values.table !== undefined;
+  const byUrl = values['queue-url']?.trim();
+  if (deployed && !byUrl) {
+    usage('on a deployed stack (--table) pass --queue-url: the stack output ReplayQueueUrl');
+  }
+  await connect();
+  const { SQSClient } = await import('@aws-sdk/client-sqs');
+  let sqs: InstanceType<typeof SQSClient>;
+  let url: string;
+  if (deployed) {
+    sqs = new SQSClient({});
+    url = byUrl!;
+  } else {
+    const local = await localState();
+    sqs = new SQSClient({
+      region: local.region,
+      endpoint: local.endpoints.sqs,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    url = byUrl || local.queues.replays!.url;
+  }
+  try {
+    const { replayStream } = await import('#lib/admin/replay.ts');
+    return await replayStream({ ...range, formId, dryRun: values['dry-run'] }, { sqs, url });
+  } finally {
+    sqs.destroy();
   }
 }
 

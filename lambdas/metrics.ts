@@ -45,6 +45,8 @@ export type MetricName =
   | 'WebhookDelivered'
   | 'WebhookRetried'
   | 'WebhookFailed'
+  /** Messages put back, using no attempt, because their receiver is slow (docs/delivery.md#a-slow-receiver). */
+  | 'WebhookPutBack'
   /** Deliveries ended unsent, dimension `reason`: `webhook_removed`, `integration_removed`, `plan_not_pro`, `submission_deleted`. */
   | 'WebhookCancelled'
   /** Emails sent, refused for good by SES (not retried), or failed for now (retried). */
@@ -87,6 +89,7 @@ export const METRIC_DIMENSIONS = {
   WebhookRetried: [],
   WebhookFailed: [],
   WebhookCancelled: ['reason'],
+  WebhookPutBack: [],
   EmailSent: ['kind'],
   EmailRejected: ['kind'],
   EmailRetried: ['kind'],

@@ -99,4 +99,49 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: () => 5,
   },
+  /**
+   * The records of the table stream each dispatched worker wants
+   * (lambdas/workers.ts `dispatched`), handed on by the stream dispatcher:
+   * FIFO, grouped by the item's partition key, so one item's changes arrive
+   * in the stream's order (a newer retentionDays is never applied before an
+   * older one), deduplicated by the stream record's eventID (a retried
+   * dispatch within 5 minutes is dropped). Receives as the stream's tries.
+   */
+  formPurges: {
+    name: 'formPurges',
+    urlVariable: 'FORM_PURGE_QUEUE_URL',
+    deadLetterUrlVariable: 'FORM_PURGE_DEAD_LETTER_QUEUE_URL',
+    // 6 × the purger's 900 s.
+    visibilityTimeoutSeconds: 5400,
+    maxReceiveCount: () => 10,
+    fifo: true,
+  },
+  spamPurges: {
+    name: 'spamPurges',
+    urlVariable: 'SPAM_PURGE_QUEUE_URL',
+    deadLetterUrlVariable: 'SPAM_PURGE_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 720,
+    maxReceiveCount: () => 5,
+    fifo: true,
+  },
+  retentionRuns: {
+    name: 'retentionRuns',
+    urlVariable: 'RETENTION_RUN_QUEUE_URL',
+    deadLetterUrlVariable: 'RETENTION_RUN_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 720,
+    maxReceiveCount: () => 5,
+    fifo: true,
+  },
+  /**
+   * A replay of the stream's work for a time range (docs/operations.md#replaying-the-stream):
+   * each message names up to 25 submissions of one form, sent by the admin
+   * command; the replayer reads them and runs the dispatcher's code on each.
+   */
+  replays: {
+    name: 'replays',
+    urlVariable: 'REPLAY_QUEUE_URL',
+    deadLetterUrlVariable: 'REPLAY_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: () => 5,
+  },
 } as const satisfies Record<string, QueueDefinition>;

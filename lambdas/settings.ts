@@ -225,6 +225,18 @@ export const SETTINGS = {
     parse: flag,
   }),
   /**
+   * Emails a second the email worker keeps under (docs/operations.md#bounded-workers):
+   * the account's SES maximum send rate (the SES console's sending quota; 14 for an
+   * account newly out of the sandbox, 1 in the sandbox), less what other senders of the
+   * account need. It sizes the email worker's concurrency (lambdas/workers.ts
+   * `emailWorkerConcurrency`) and the worker paces itself by it.
+   */
+  sesSendRatePerSecond: setting({
+    env: 'SES_SEND_RATE_PER_SECOND',
+    default: 14,
+    parse: wholeNumber(1),
+  }),
+  /**
    * The From address of every email; its domain (or itself) must be a verified SES
    * identity. The default is the local stack's: a deployment names its own.
    */

@@ -153,6 +153,7 @@ export class FormServiceStack extends Stack {
       lambdasDir: LAMBDAS_DIR,
       functionDefaults,
       targets,
+      settings,
     });
 
     // SES's events reach their worker when the worker table has one (test tables may not).
@@ -201,6 +202,15 @@ export class FormServiceStack extends Stack {
       description:
         'Every alarm of the stack notifies this SNS topic: subscribe a pager or chat to it',
     });
+    // Where `npm run admin -- stream replay --queue-url` sends a range's submissions
+    // (docs/operations.md#replaying-the-stream), when the worker table has the replayer.
+    const replays = this.queues.all().find((queue) => queue.definition.name === 'replays');
+    if (replays) {
+      new CfnOutput(this, 'ReplayQueueUrl', {
+        value: replays.queue.queueUrl,
+        description: 'The replay queue: npm run admin -- stream replay --queue-url <this>',
+      });
+    }
     const dnsRecord = this.stage.customDomain?.dnsRecord;
     if (dnsRecord) {
       new CfnOutput(this, 'DnsTarget', {

@@ -9,6 +9,11 @@ import {
   type SettingValues,
   wholeNumber,
 } from '#settings';
+import {
+  MAX_QUEUE_CONCURRENCY,
+  MIN_QUEUE_CONCURRENCY,
+  WEBHOOK_WORKER_MAX_CONCURRENCY,
+} from '#workers';
 
 /**
  * What a deployer may change without touching code, each a CDK context key
@@ -138,6 +143,22 @@ export const STACK_SETTINGS = {
   submitReservedConcurrency: stackSetting({
     default: 0,
     parse: (raw) => (raw.trim() === '' ? 0 : wholeNumber(0)(raw)),
+  }),
+  /**
+   * Concurrent invocations the webhook worker runs at most (its SQS event source's
+   * maximum concurrency, 2 to 1,000), each sending up to 10 deliveries at once: a burst
+   * waits in the queue instead of taking the account's Lambda concurrency
+   * (docs/operations.md#bounded-workers).
+   */
+  webhookWorkerMaxConcurrency: stackSetting({
+    default: WEBHOOK_WORKER_MAX_CONCURRENCY,
+    parse: (raw) => {
+      const value = wholeNumber(MIN_QUEUE_CONCURRENCY)(raw);
+      if (value > MAX_QUEUE_CONCURRENCY) {
+        throw new Error(`must be at most ${MAX_QUEUE_CONCURRENCY}, got ${value}`);
+      }
+      return value;
+    },
   }),
   /**
    * The public address when a custom domain is in front that this stack does

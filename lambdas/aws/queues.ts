@@ -38,15 +38,26 @@ export interface OrderedMessage {
 }
 
 /** Sends each message to a FIFO queue (lambdas/queues.ts `fifo`), in the order given. */
-export async function enqueueInOrder(
+export function enqueueInOrder(
   queue: QueueName,
   messages: readonly OrderedMessage[],
+): Promise<void> {
+  return sendInOrder(
+    queue,
+    messages.map((message) => ({ ...message, body: JSON.stringify(message.body) })),
+  );
+}
+
+/** As enqueueInOrder, with bodies already written (a dispatched stream record's). */
+export async function sendInOrder(
+  queue: QueueName,
+  messages: readonly (OrderedMessage & { body: string })[],
 ): Promise<void> {
   const url = queueUrl(queue);
   for (let i = 0; i < messages.length; i += BATCH) {
     const entries = messages.slice(i, i + BATCH).map((message, n) => ({
       Id: String(n),
-      MessageBody: JSON.stringify(message.body),
+      MessageBody: message.body,
       MessageGroupId: message.groupId,
       MessageDeduplicationId: message.deduplicationId,
     }));
@@ -56,6 +67,39 @@ export async function enqueueInOrder(
       throw new Error(`${result.Failed.length} messages refused by ${queue}: ${first?.Code}`);
     }
   }
+}
+
+/**
+ * Sends a copy of a received message (its body and these string attributes)
+ * to come back in `seconds` (a message timer: at most 15 minutes); the
+ * caller then lets the original be deleted. The copy is a new message, so
+ * its receive count starts again: a wait that is no retry (a slow receiver's
+ * turn, docs/delivery.md#a-slow-receiver) uses up none of the queue's
+ * receives. A failure between the two leaves the original to come back.
+ */
+export async function sendAgainLater(
+  queue: QueueName,
+  body: string,
+  seconds: number,
+  attributes: Record<string, string>,
+): Promise<void> {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl(queue),
+      MessageBody: body,
+      DelaySeconds: Math.min(900, Math.max(0, Math.round(seconds))),
+      MessageAttributes: stringAttributes(attributes),
+    }),
+  );
+}
+
+function stringAttributes(attributes: Record<string, string>) {
+  return Object.fromEntries(
+    Object.entries(attributes).map(([name, value]) => [
+      name,
+      { DataType: 'String', StringValue: value },
+    ]),
+  );
 }
 
 /**
@@ -98,12 +142,7 @@ export async function sendToDeadLetters(
       ...(fifo
         ? { MessageGroupId: fifo.groupId, MessageDeduplicationId: fifo.deduplicationId }
         : {}),
-      MessageAttributes: Object.fromEntries(
-        Object.entries(attributes).map(([name, value]) => [
-          name,
-          { DataType: 'String', StringValue: value },
-        ]),
-      ),
+      MessageAttributes: stringAttributes(attributes),
     }),
   );
 }

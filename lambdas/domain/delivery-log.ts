@@ -150,6 +150,12 @@ export interface ReceivedMessage {
    * body, so the message says which failure it is the redrive of.
    */
   deadLetteredAfter?: string;
+  /**
+   * The message is a copy the worker put back for a slow receiver
+   * (docs/delivery.md#a-slow-receiver): its first receive goes on with the
+   * sending its original was part of.
+   */
+  putBack?: boolean;
 }
 
 /**
@@ -161,7 +167,8 @@ export interface ReceivedMessage {
  *
  * - delivered: never sent again.
  * - a message's first receive starts a sending (1): queued by the fan-out,
- *   by the retry route, or moved back from the dead-letter queue.
+ *   by the retry route, or moved back from the dead-letter queue; not a
+ *   copy put back for a slow receiver, which goes on as below.
  * - pending: its first receive sent nothing, so this is still attempt 1.
  * - retrying: one past the last stored attempt.
  * - failed: a message still around after its delivery gave up sends nothing
@@ -173,7 +180,7 @@ export interface ReceivedMessage {
  */
 export function attemptNumber(delivery: Delivery, message: ReceivedMessage): number | undefined {
   if (delivery.status === 'delivered') return undefined;
-  if (message.receiveCount <= 1) return 1;
+  if (message.receiveCount <= 1 && !message.putBack) return 1;
   const last = delivery.attempts.at(-1);
   switch (delivery.status) {
     case 'pending':

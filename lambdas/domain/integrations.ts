@@ -32,6 +32,8 @@ export interface ChatIntegration {
   connectedAt: string;
   lastDeliveryAt: string | null;
   updatedAt: string;
+  /** While set, the receiver was slow lately: one delivery at a time (slow-receivers.ts). */
+  slowUntil?: string;
 }
 
 /** A connected Google Sheets integration, as stored (docs/integrations.md#google-sheets). */

@@ -14,6 +14,8 @@ export interface Webhook {
   lastError: string | null;
   createdAt: string;
   updatedAt: string;
+  /** While set, the receiver was slow lately: one delivery at a time (slow-receivers.ts). */
+  slowUntil?: string;
 }
 
 export function newSigningSecret(): string {

@@ -1,4 +1,9 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import {
+  BatchProcessor,
+  EventType,
+  processPartialResponse,
+  SqsFifoPartialProcessorAsync,
+} from '@aws-lambda-powertools/batch';
 import type {
   Context,
   DynamoDBBatchResponse,
@@ -66,4 +71,52 @@ export function queueWorker(
 ) {
   return (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
     processBatch(event, EventType.SQS, forInvocation(), context, options.parallel ?? false);
+}
+
+/**
+ * A dispatched worker (lambdas/workers.ts `dispatched`): the messages of its
+ * FIFO queue are table-stream records the stream dispatcher handed on, their
+ * images cut to what it reads, so its per-record function is a stream
+ * worker's. `forInvocation` also gets the batch's records, in order, for a
+ * worker that acts once per item on its newest record. Records are handled
+ * one after another; after one fails, the later ones of its group (the same
+ * item) fail without running, so the queue brings them back in the stream's
+ * order, while other groups go on (Powertools' FIFO processor with
+ * `skipGroupOnError`).
+ */
+export function dispatchedWorker(
+  forInvocation: (batch: readonly DynamoDBRecord[]) => (record: DynamoDBRecord) => Promise<void>,
+) {
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    const records = new Map(
+      event.Records.map((message) => [message.messageId, recordOf(message.body)]),
+    );
+    const handle = forInvocation(
+      [...records.values()].filter((record): record is DynamoDBRecord => record !== undefined),
+    );
+    try {
+      return await processPartialResponse(
+        event,
+        (message: SQSRecord) => {
+          const record = records.get(message.messageId);
+          if (!record) throw new Error(`message ${message.messageId} is not a stream record`);
+          return handle(record);
+        },
+        new SqsFifoPartialProcessorAsync(),
+        { context, skipGroupOnError: true },
+      );
+    } finally {
+      flush();
+    }
+  };
+}
+
+/** The stream record a dispatched message carries, or undefined when it carries none. */
+function recordOf(body: string): DynamoDBRecord | undefined {
+  try {
+    const record = JSON.parse(body) as DynamoDBRecord;
+    return typeof record === 'object' && record !== null && record.dynamodb ? record : undefined;
+  } catch {
+    return undefined;
+  }
 }

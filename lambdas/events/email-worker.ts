@@ -1,4 +1,5 @@
-import type { SQSRecord } from 'aws-lambda';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { classifySendError, sendEmail } from '#aws/email.ts';
 import { ensureTenant, tenantSendingStatus } from '#aws/email-tenants.ts';
 import { config } from '#config';
@@ -31,7 +32,7 @@ import {
 } from '#store/request-counts.ts';
 import { suppressedAmong } from '#store/suppressions.ts';
 import { setTeamEmailPaused, setTeamTenant } from '#store/teams.ts';
-import { EMAIL_CLAIM_LEASE_SECONDS } from '#workers';
+import { EMAIL_CLAIM_LEASE_SECONDS, emailSpacingMs } from '#workers';
 import { queueWorker } from './batch-worker.ts';
 
 /**
@@ -46,10 +47,29 @@ import { queueWorker } from './batch-worker.ts';
  * send that failed for now gives the claim back and is retried by the queue
  * (then its dead-letter queue); one SES refused for good (a bad address, a
  * rejected message) is logged, counted, marked and not retried.
+ *
+ * The worker keeps under the SES sending rate (`sesSendRatePerSecond`,
+ * docs/operations.md#bounded-workers): its event source runs at most
+ * `emailWorkerConcurrency` invocations, and an invocation lasts at least
+ * `emailSpacingMs` for each email it handed SES, so all of them together
+ * send no faster than the rate even when SES answers at once.
  */
-export const handler = queueWorker(() => send, { parallel: true });
+export async function handler(event: SQSEvent, context?: Context) {
+  const startedAt = performance.now();
+  const tally = { sends: 0 };
+  try {
+    return await queueWorker(() => (record) => send(record, tally), { parallel: true })(
+      event,
+      context,
+    );
+  } finally {
+    const least = tally.sends * emailSpacingMs(config.sesSendRatePerSecond);
+    const left = least - (performance.now() - startedAt);
+    if (left > 0) await sleep(left);
+  }
+}
 
-async function send(record: SQSRecord): Promise<void> {
+async function send(record: SQSRecord, tally: { sends: number }): Promise<void> {
   const job = JSON.parse(record.body) as EmailJob;
   const context = await readDeliveryContext(job.formId, job.submissionId);
   const message = context && emailFor(job, context);
@@ -116,8 +136,9 @@ async function send(record: SQSRecord): Promise<void> {
   // The team's own SES tenant (docs/delivery.md#one-team-cannot-pause-everyones-mail).
   const wanted = config.sesTenants ? tenantNameOf(teamId) : undefined;
   const tenantName = wanted && (await readyTenant(teamId, wanted, context.team.sesTenant, job));
-  const send = (tenant: string | undefined) =>
-    sendEmail(
+  const send = (tenant: string | undefined) => {
+    tally.sends += 1;
+    return sendEmail(
       sendable,
       { address: config.emailSenderAddress },
       {
@@ -131,6 +152,7 @@ async function send(record: SQSRecord): Promise<void> {
         tenantName: tenant,
       },
     );
+  };
   try {
     try {
       ({ messageId } = await send(tenantName));

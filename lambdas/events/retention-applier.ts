@@ -5,7 +5,8 @@ import { oncePerForm, purgeExpired } from './retention-purge.ts';
 
 /**
  * Runs when a form item is written while it has a `retentionDays` (filter
- * RETAINING_FORM_PATTERN): set, changed, copied by a duplicate, or marked by
+ * RETAINING_FORM_PATTERN, handed on by the stream dispatcher with the form's
+ * `id` and `retentionDays`): set, changed, copied by a duplicate, or marked by
  * its retention sweep. Moves the form's next sweep to `retentionSweepSeconds`
  * from now (so a form that receives nothing is still swept), then deletes
  * what is past the retention now, so a change applies to what the form

@@ -6,10 +6,11 @@ import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
-import { streamWorker } from './batch-worker.ts';
+import { dispatchedWorker } from './batch-worker.ts';
 
 /**
- * Runs when a form stores spam (filter INSERTED_SPAM_PATTERN): deletes that
+ * Runs when a form stores spam (filter INSERTED_SPAM_PATTERN, handed on by
+ * the stream dispatcher with the submission's `formId`): deletes that
  * form's spam older than `spamRetentionDays` (from when the owner moved it
  * to spam, or else from its receipt: `spamExpired`), with its files, in
  * the same counted transactions as a bulk DELETE, so folder counters stay
@@ -21,7 +22,7 @@ import { streamWorker } from './batch-worker.ts';
  * A batch purges each form once: every record of that form shares the
  * outcome, so when the purge fails each of them is a failed record.
  */
-export const handler = streamWorker(() => {
+export const handler = dispatchedWorker(() => {
   const upTo = spamExpiredUpTo(new Date(), config.spamRetentionDays);
   const purges = new Map<string, Promise<void>>();
   return async (record) => {

@@ -14,17 +14,24 @@ import {
 } from '#domain/delivery-log.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { ChatIntegration } from '#domain/integrations.ts';
+import { holdUntil, isSlowAttempt, putBackSeconds, turnUntil } from '#domain/slow-receivers.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import type { AttemptResult } from '#domain/webhook-delivery.ts';
 import { webhookPayload } from '#domain/webhook-payload.ts';
 import { webhookHeaders, webhookMessageId } from '#domain/webhook-signature.ts';
 import type { Webhook } from '#domain/webhooks.ts';
-import { log } from '#log';
+import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { sendWebhook } from '#net/webhook-sender.ts';
 import { getDelivery, saveDelivery } from '#store/deliveries.ts';
 import { readSubmissionContext } from '#store/delivery-context.ts';
 import { markIntegration } from '#store/integrations.ts';
+import {
+  holdReceiver,
+  type Receiver,
+  releaseReceiver,
+  takeReceiverTurn,
+} from '#store/slow-receivers.ts';
 import { markWebhook } from '#store/webhooks.ts';
 import { queueWorker } from './batch-worker.ts';
 
@@ -44,6 +51,12 @@ class RetryLater extends Error {}
 export const DEAD_LETTERED_AFTER = 'deadLetteredAfter';
 
 /**
+ * The message attribute of a copy put back for a slow receiver (when it was
+ * put back): its first receive goes on with its delivery's attempts.
+ */
+export const PUT_BACK_AT = 'putBackAt';
+
+/**
  * One attempt of one submission's `submission.created` webhook
  * (docs/delivery.md#retries), read as things are now: the current URL and
  * secret, the submission as stored. A 2xx is delivered; a timeout, network error,
@@ -59,7 +72,9 @@ export const DEAD_LETTERED_AFTER = 'deadLetteredAfter';
  * deleted meanwhile ends `cancelled` with the reason, never left open.
  * A message with a `channel` is the same for a Slack or Discord
  * integration (docs/integrations.md#slack-and-discord): its own delivery
- * log, its body from chat-messages.ts, no signature.
+ * log, its body from chat-messages.ts, no signature. A receiver that was
+ * slow lately gets one delivery at a time; the others are put back until
+ * its turn, using no attempt (docs/delivery.md#a-slow-receiver).
  */
 // Deliveries are independent: a slow receiver does not hold up the batch's others.
 export const handler = queueWorker(() => deliver, { parallel: true });
@@ -96,6 +111,7 @@ async function deliver(record: SQSRecord): Promise<void> {
   const attempt = attemptNumber(delivery, {
     receiveCount: Number(record.attributes.ApproximateReceiveCount ?? '1'),
     deadLetteredAfter: record.messageAttributes?.[DEAD_LETTERED_AFTER]?.stringValue,
+    putBack: record.messageAttributes?.[PUT_BACK_AT] !== undefined,
   });
   if (attempt === undefined) return;
   const sendable = sendableOrCancelled({
@@ -115,13 +131,33 @@ async function deliver(record: SQSRecord): Promise<void> {
     return;
   }
   const { submission } = sendable;
+  const receiver: Receiver = channel ?? 'webhook';
+  const timeoutMs = config.receiverTimeoutMs;
+  const held = sendable.target.slowUntil;
+  if (held && !(await takeReceiverTurn(job.formId, receiver, now, turnUntil(now, timeoutMs)))) {
+    // Another delivery has the slow receiver's turn, or its hold is not over: later, no attempt.
+    const seconds = putBackSeconds(held, now, timeoutMs, Math.random);
+    await (await queues()).sendAgainLater('webhooks', record.body, seconds, {
+      ...stringAttributesOf(record),
+      [PUT_BACK_AT]: now.toISOString(),
+    });
+    count('WebhookPutBack');
+    log.info('webhook delivery put back: its receiver is slow', { ...job, webhookId, seconds });
+    return;
+  }
 
   const result = await sendWebhook({
     url: sendable.target.url,
     ...sendable.target.request(submission, context.form, webhookId, now),
     allowLoopback: config.webhookAllowLoopback,
-    timeoutMs: config.receiverTimeoutMs,
+    timeoutMs,
   });
+  await noteSpeed(
+    job,
+    receiver,
+    held !== undefined,
+    isSlowAttempt(result, result.durationMs, timeoutMs),
+  );
   const {
     record: attemptRecord,
     verdict,
@@ -190,6 +226,8 @@ interface Outbound {
   connectedAt: string;
   /** Who answered, in lastError's words. */
   receiver: string;
+  /** While set, the receiver is held for being slow (docs/delivery.md#a-slow-receiver). */
+  slowUntil?: string;
   request(
     submission: Submission,
     form: FormRecord,
@@ -206,6 +244,7 @@ function webhookOutbound(webhook: Webhook | undefined): Outbound | undefined {
     url: webhook.url,
     connectedAt: webhook.createdAt,
     receiver: 'the receiver',
+    slowUntil: webhook.slowUntil,
     request(submission, _form, webhookId, now) {
       const body = webhookPayload(submission, now, submission.isSpam);
       const timestamp = Math.floor(now.getTime() / 1000);
@@ -227,6 +266,7 @@ function chatOutbound(integration: ChatIntegration | undefined): Outbound | unde
     url: integration.webhookUrl,
     connectedAt: integration.connectedAt,
     receiver: integration.kind === 'slack' ? 'Slack' : 'Discord',
+    slowUntil: integration.slowUntil,
     request(submission, form) {
       const input = {
         formName: form.name,
@@ -252,4 +292,33 @@ function lastErrorOf(
   const what =
     result.kind === 'response' ? `${receiver} answered HTTP ${result.status}` : result.message;
   return verdict === 'retry' ? `${what}; no more retries (about two hours of them)` : what;
+}
+
+/**
+ * Holds a receiver that was slow, or lets go of one that answered quickly
+ * again. Best effort: a failed write only leaves the hold as it was, and
+ * must not bring back a message whose attempt was made.
+ */
+async function noteSpeed(
+  job: WebhookJob,
+  receiver: Receiver,
+  held: boolean,
+  slow: boolean,
+): Promise<void> {
+  try {
+    if (slow)
+      await holdReceiver(job.formId, receiver, holdUntil(new Date(), config.receiverTimeoutMs));
+    else if (held) await releaseReceiver(job.formId, receiver);
+  } catch (error) {
+    log.warn('slow receiver hold not written', { ...job, receiver, ...errorFields(error) });
+  }
+}
+
+/** A received message's string attributes, to copy onto a message sent in its place. */
+function stringAttributesOf(record: SQSRecord): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(record.messageAttributes ?? {}).flatMap(([name, value]) =>
+      value.stringValue === undefined ? [] : [[name, value.stringValue]],
+    ),
+  );
 }

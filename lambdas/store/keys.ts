@@ -89,6 +89,13 @@ export function submissionSortKeyUpTo(createdUpTo: string): string {
 }
 const ID_CLOCK_MARGIN_MS = 60_000;
 
+/** The smallest submission sort key a submission received from `createdFrom` on can have (as above). */
+export function submissionSortKeyFrom(createdFrom: string): string {
+  const ms = Date.parse(createdFrom) - ID_CLOCK_MARGIN_MS;
+  const hex = Math.max(0, ms).toString(16).padStart(12, '0');
+  return `${SUBMISSION_PREFIX}${hex.slice(0, 8)}-${hex.slice(8, 12)}`;
+}
+
 /**
  * Shards of a form's counters (folder sizes, counted submissions, the
  * `maxSubmissions` caps and a copy of the form's open/closed gate): posts

@@ -80,9 +80,12 @@ export function keyAttributes(): string[] {
 }
 
 /**
- * Lambda event-filter pattern for the stream consumer: only inserted
- * submissions reach it. The CDK event source mapping and the local stream
- * poller both apply this same pattern.
+ * Lambda event-filter patterns of the table stream's consumers
+ * (lambdas/workers.ts). The delivery fan-out's: inserted submissions. The
+ * stream dispatcher's event source mapping takes the covering union of its
+ * own and the dispatched workers' (the CDK mapping and the local stream
+ * poller alike), then hands each record to the workers whose pattern it
+ * matches (lambdas/domain/event-filter.ts evaluates them).
  */
 export const INSERTED_SUBMISSION_PATTERN = {
   eventName: ['INSERT'],

@@ -48,6 +48,20 @@ export async function queryAll(
   return items;
 }
 
+/** The pages of a Query on the table, one after another: for a reader that need not hold them all. */
+export async function* queryPages(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): AsyncGenerator<Item[]> {
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({ ...input, TableName: config.tableName, ExclusiveStartKey: cursor }),
+    );
+    yield page.Items ?? [];
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+}
+
 /** Every item of partition `pk` whose sort key starts with `prefix`, across pages. */
 export function itemsWithPrefix(
   pk: string,

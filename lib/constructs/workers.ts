@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import type { Worker, WorkerTrigger } from '#workers';
+import { type CapSettings, concurrencyCap, type Worker, type WorkerTrigger } from '#workers';
 import { type AccessTargets, grantAccess } from './access.ts';
 import { acknowledgeWildcardResource } from './nag-finding.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function.ts';
@@ -18,6 +18,8 @@ function describeTrigger(trigger: WorkerTrigger): string {
       return 'filtered records of the table stream';
     case 'queue':
       return `messages of the ${trigger.queue} queue`;
+    case 'dispatched':
+      return `table-stream records the stream dispatcher hands on through the ${trigger.queue} queue`;
     case 'schedule':
       return 'one-time EventBridge Scheduler schedules';
   }
@@ -26,7 +28,8 @@ function describeTrigger(trigger: WorkerTrigger): string {
 /**
  * One entry of lambdas/workers.ts: a ServiceFunction with the same defaults
  * and grants as a route's, plus its trigger. Built as a child of `scope`
- * under the worker's name, like route functions.
+ * under the worker's name, like route functions. An SQS trigger runs at
+ * most its cap of concurrent invocations, sized by `capSettings`.
  */
 export function addWorker(
   scope: Construct,
@@ -34,6 +37,7 @@ export function addWorker(
   lambdasDir: string,
   defaults: WorkerFunctionDefaults,
   targets: AccessTargets,
+  capSettings: CapSettings,
 ): ServiceFunction {
   const fn = new ServiceFunction(scope, worker.name, {
     ...defaults,
@@ -57,7 +61,9 @@ export function addWorker(
           maxRecordAge: Duration.seconds(trigger.maxRecordAgeSeconds),
           bisectBatchOnError: true,
           reportBatchItemFailures: true,
-          filters: [FilterCriteria.filter(trigger.filter as Record<string, unknown>)],
+          filters: trigger.filters.map((filter) =>
+            FilterCriteria.filter(filter as Record<string, unknown>),
+          ),
           onFailure: new SqsDlq(failures),
         }),
       );
@@ -69,13 +75,20 @@ export function addWorker(
       );
       break;
     }
-    case 'queue': {
+    case 'queue':
+    case 'dispatched': {
       const queue = targets.queues.get(trigger.queue);
+      if (trigger.kind === 'dispatched' && !queue.definition.fifo) {
+        throw new Error(
+          `Queue "${trigger.queue}" of the dispatched worker "${worker.name}" must be FIFO (lambdas/queues.ts): one item's records must arrive in the stream's order.`,
+        );
+      }
       queue.addConsumer(fn, worker.name, worker.timeoutSeconds);
       fn.lambda.addEventSource(
         new SqsEventSource(queue.queue, {
           batchSize: trigger.batchSize,
           reportBatchItemFailures: true,
+          maxConcurrency: concurrencyCap(trigger.maxConcurrency, capSettings),
         }),
       );
       break;

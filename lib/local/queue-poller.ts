@@ -123,6 +123,14 @@ function toLambdaRecord(message: Message, queueArn: string): SQSRecord {
       SenderId: attributes.SenderId ?? 'local',
       ApproximateFirstReceiveTimestamp:
         attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+      // A FIFO queue's: Powertools' FIFO processor groups by MessageGroupId.
+      ...(attributes.MessageGroupId
+        ? {
+            MessageGroupId: attributes.MessageGroupId,
+            MessageDeduplicationId: attributes.MessageDeduplicationId,
+            SequenceNumber: attributes.SequenceNumber,
+          }
+        : {}),
     },
     messageAttributes: Object.fromEntries(
       Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [

@@ -41,7 +41,9 @@ export async function ensureBucket(s3: S3Client): Promise<void> {
  * another's now: its URL is taken on the emulator's current address (it
  * finds queues by name, whatever the port).
  */
-export async function ensureQueues(sqs: SQSClient): Promise<Record<string, LocalQueue>> {
+export async function ensureQueues(
+  sqs: SQSClient,
+): Promise<{ queues: Record<string, LocalQueue>; streamFailureUrl: string }> {
   const endpoint = await sqs.config.endpoint?.();
   const here = (url: string) =>
     endpoint
@@ -90,7 +92,10 @@ export async function ensureQueues(sqs: SQSClient): Promise<Record<string, Local
     );
     created[queue.name] = { url, arn: await arnOf(sqs, url), deadLetterUrl };
   }
-  return created;
+  // Where the stream pollers put the record of a batch they gave up, as the event source
+  // mappings' on-failure destination does on AWS (docs/operations.md#replaying-the-stream).
+  const streamFailureUrl = await ensure(`${LOCAL_QUEUE_PREFIX}-stream-failures`, {});
+  return { queues: created, streamFailureUrl };
 }
 
 async function urlOf(sqs: SQSClient, name: string): Promise<string | undefined> {

@@ -3,7 +3,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { workers } from '#workers';
+import {
+  type CapSettings,
+  concurrencyCap,
+  WEBHOOK_WORKER_MAX_CONCURRENCY,
+  workers,
+} from '#workers';
 import { startChatReceivers } from './emulators/chat.ts';
 import { startDynamoDbLocal } from './emulators/dynamodb.ts';
 import { startGoogle } from './emulators/google.ts';
@@ -28,13 +33,11 @@ import { loopbackCertificate, trustCertificate } from './loopback-certificate.ts
 import { startQueuePoller } from './queue-poller.ts';
 import { ensureBucket, ensureQueues, ensureScheduleGroup, localClients } from './resources.ts';
 import { scheduledInvoker } from './scheduled-invoker.ts';
+import { streamFailureRecord } from './stream-failures.ts';
 import { type StreamPositions, startStreamPoller } from './stream-poller.ts';
 
 /** The local chat receivers' certificate, in the state folder. */
 const CHAT_CERTIFICATE_FILE = 'chat-receivers-ca.pem';
-
-/** Batches of one queue handled at once locally. */
-const LOCAL_QUEUE_CONCURRENCY = 3;
 
 export interface LocalPorts {
   gateway: number;
@@ -114,6 +117,8 @@ export interface LocalStackInfo {
   /** The local Google emulator (docs/integrations.md#local-emulator); null when GOOGLE_* came from the environment. */
   google: { pageUrl: string; serviceAccount: string; spreadsheetId: string } | null;
   queues: Record<string, { url: string; deadLetterUrl: string }>;
+  /** The stream pollers' on-failure destination (docs/operations.md#replaying-the-stream). */
+  streamFailureQueueUrl: string;
   inMemory: boolean;
   pid: number;
   readyMs: number;
@@ -219,7 +224,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await ensureScheduleGroup(scheduler.endpoint);
     const { s3, sqs } = localClients({ sqsS3: sqsS3.endpoint });
     await ensureBucket(s3);
-    const queues = await ensureQueues(sqs);
+    const { queues, streamFailureUrl } = await ensureQueues(sqs);
     sendEmailEvents = async (events) => {
       // As EventBridge's SQS target delivers them: the event as the message body.
       for (const event of events) {
@@ -278,6 +283,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoint: dynamodb.endpoint,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
+    // The caps of the SQS event sources as deployed with default settings (the SES rate from
+    // this stack's environment): a local poller runs at most that many batches at once.
+    const { config } = await import('#config');
+    const capSettings: CapSettings = {
+      sesSendRatePerSecond: config.sesSendRatePerSecond,
+      webhookWorkerMaxConcurrency: WEBHOOK_WORKER_MAX_CONCURRENCY,
+    };
     // Exhaustive: a new trigger kind fails to compile here until the local runner feeds it.
     for (const worker of workers) {
       const { trigger } = worker;
@@ -290,7 +302,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             consumer: {
               name: worker.name,
               handler: await loadHandler(worker.handler),
-              filter: trigger.filter,
+              filters: trigger.filters,
               batchSize: trigger.batchSize,
               maxAttempts: trigger.maxAttempts,
               maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
@@ -299,11 +311,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             positions: options.inMemory
               ? undefined
               : streamPositionsIn(join(options.stateDir, 'stream-positions.json'), worker.name),
+            // As the mapping's on-failure destination: where the batch was, not its records.
+            onFailure: async (failed, _error, batch) => {
+              const record = streamFailureRecord(
+                failed,
+                batch,
+                localFunctionArn(worker.name),
+                streamArn,
+                new Date(),
+              );
+              await sqs.send(
+                new SendMessageCommand({
+                  QueueUrl: streamFailureUrl,
+                  MessageBody: JSON.stringify(record),
+                }),
+              );
+            },
           });
           stops.push(poller.stop);
           break;
         }
-        case 'queue': {
+        case 'queue':
+        case 'dispatched': {
           const queue = queues[trigger.queue]!;
           const poller = startQueuePoller({
             client: sqs,
@@ -315,8 +344,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
               batchSize: trigger.batchSize,
               timeoutSeconds: worker.timeoutSeconds,
             },
-            // A few batches at once, as Lambda runs concurrent invocations of a queue.
-            concurrency: LOCAL_QUEUE_CONCURRENCY,
+            // As Lambda runs concurrent invocations of a queue, up to the event source's cap.
+            concurrency: concurrencyCap(trigger.maxConcurrency, capSettings),
           });
           stops.push(poller.stop);
           break;
@@ -370,6 +399,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           { url: q.url, deadLetterUrl: q.deadLetterUrl },
         ]),
       ),
+      streamFailureQueueUrl: streamFailureUrl,
       inMemory: options.inMemory,
       pid: process.pid,
       readyMs: Math.round(performance.now() - startedAt),

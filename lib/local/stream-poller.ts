@@ -6,8 +6,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import type { FilterPattern } from '#workers';
-import { matchesPattern } from './event-filter.ts';
+import { type FilterPattern, matchesPattern } from '#domain/event-filter.ts';
 import {
   invokeWithTimeout,
   type LambdaHandler,
@@ -26,7 +25,8 @@ import {
 export interface StreamConsumer {
   name: string;
   handler: LambdaHandler;
-  filter?: FilterPattern;
+  /** The mapping's filters, ORed: a record any of them takes is handed over. */
+  filters?: readonly FilterPattern[];
   batchSize?: number;
   timeoutSeconds?: number;
   maxAttempts?: number;
@@ -39,7 +39,11 @@ export interface StreamPollerOptions {
   streamArn: string;
   consumer: StreamConsumer;
   intervalMs?: number;
-  onFailure?: (failed: DynamoDBStreamEvent['Records'], error: string) => void;
+  onFailure?: (
+    failed: DynamoDBStreamEvent['Records'],
+    error: string,
+    batch: GivenUpBatch,
+  ) => void | Promise<void>;
   /**
    * Where the poller keeps, per shard, the last record it has handed over
    * (like a mapping's checkpoint): a restart goes on after it, and reads
@@ -47,6 +51,13 @@ export interface StreamPollerOptions {
    * yet, the poller starts at the stream's end (LATEST).
    */
   positions?: StreamPositions;
+}
+
+/** Where a batch given up came from, and why: what Lambda's on-failure record says of it. */
+export interface GivenUpBatch {
+  shardId: string;
+  attempts: number;
+  condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
 }
 
 /** The consumer's last handled sequence number per shard, kept somewhere that outlives a restart. */
@@ -129,11 +140,14 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       shardEnded = true;
     }
     const records = (page.Records ?? []).map((record) => toLambdaRecord(record, streamArn));
-    const selected = consumer.filter
-      ? records.filter((record) => matchesPattern(record, consumer.filter!))
+    const filters = consumer.filters;
+    const selected = filters
+      ? records.filter((record) => filters.some((filter) => matchesPattern(record, filter)))
       : records;
     const size = consumer.batchSize ?? 100;
-    for (let i = 0; i < selected.length; i += size) await deliver(selected.slice(i, i + size));
+    for (let i = 0; i < selected.length; i += size) {
+      await deliver(selected.slice(i, i + size), cursor.shardId ?? '');
+    }
     // Handed over (or sent to the failure destination): a restart goes on after the page.
     const last = records.at(-1)?.dynamodb?.SequenceNumber;
     if (last && cursor.shardId && options.positions) {
@@ -152,7 +166,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     return Date.now() / 1000 - oldest > consumer.maxRecordAgeSeconds;
   }
 
-  async function deliver(records: DynamoDBStreamEvent['Records']): Promise<void> {
+  async function deliver(records: DynamoDBStreamEvent['Records'], shardId: string): Promise<void> {
     let pending = records;
     const maxAttempts = consumer.maxAttempts ?? 3;
     for (let attempt = 1; pending.length > 0; attempt++) {
@@ -177,9 +191,18 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
         reason = error instanceof Error ? error.message : String(error);
       }
       pending = pending.slice(failedFrom);
-      if (attempt >= maxAttempts || tooOld(pending)) {
-        if (options.onFailure) options.onFailure(pending, reason);
-        else
+      const old = tooOld(pending);
+      if (attempt >= maxAttempts || old) {
+        const condition = old ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted';
+        if (options.onFailure) {
+          await Promise.resolve(
+            options.onFailure(pending, reason, { shardId, attempts: attempt, condition }),
+          ).catch((error: unknown) =>
+            process.stderr.write(
+              `stream ${consumer.name}: ${pending.length} records given up (${reason}), and their on-failure record not kept: ${String(error)}\n`,
+            ),
+          );
+        } else
           process.stderr.write(
             `stream ${consumer.name}: ${pending.length} records dropped after ${attempt} attempts: ${reason}\n`,
           );

@@ -3,7 +3,7 @@ import type { Construct } from 'constructs';
 import type { AccessTargets } from '#lib/constructs/access.ts';
 import type { FunctionDefaults, ServiceFunction } from '#lib/constructs/service-function.ts';
 import { addWorker } from '#lib/constructs/workers.ts';
-import type { Worker } from '#workers';
+import type { CapSettings, Worker } from '#workers';
 
 export interface WorkersStackProps {
   workers: readonly Worker[];
@@ -11,6 +11,8 @@ export interface WorkersStackProps {
   lambdasDir: string;
   functionDefaults: FunctionDefaults;
   targets: AccessTargets;
+  /** What the workers' event sources are sized by (the SES sending rate, the webhook cap). */
+  settings: CapSettings;
 }
 
 /**
@@ -27,7 +29,14 @@ export class WorkersStack extends NestedStack {
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, { description: `Workers of ${Stack.of(scope).stackName}` });
     for (const worker of props.workers) {
-      const fn = addWorker(this, worker, props.lambdasDir, props.functionDefaults, props.targets);
+      const fn = addWorker(
+        this,
+        worker,
+        props.lambdasDir,
+        props.functionDefaults,
+        props.targets,
+        props.settings,
+      );
       this.functions.set(worker.name, fn);
       if (worker.trigger.kind === 'tableStream') this.streamConsumers.push(fn);
     }

@@ -351,16 +351,20 @@ describe('BASE_URL and outputs', () => {
     custom.template.hasOutput('BaseUrl', { Value: 'https://forms.example.com' });
   });
 
-  it('outputs AlarmTopicArn, ApiUrl, BaseUrl, TableName and UploadsBucket, and no others', () => {
+  it('outputs AlarmTopicArn, ApiUrl, BaseUrl, ReplayQueueUrl, TableName and UploadsBucket, and no others', () => {
     const outputs = real.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual([
       'AlarmTopicArn',
       'ApiUrl',
       'BaseUrl',
+      'ReplayQueueUrl',
       'TableName',
       'UploadsBucket',
     ]);
     expect(real.resolved(real.stack, outputs.BaseUrl?.Value)).toEqual(derived);
+    expect(outputs.ReplayQueueUrl?.Value).toEqual({
+      Ref: real.logicalId(real.stack.queues.get('replays').queue),
+    });
     expect(real.resolved(real.stack, outputs.AlarmTopicArn?.Value)).toEqual({
       Ref: real.logicalId(real.stack.observability.topic),
     });

@@ -122,6 +122,14 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'queue:signIns:deadLetter': ['sqs:SendMessage'],
   'queue:emailEvents:send': ['sqs:SendMessage'],
   'queue:emailEvents:deadLetter': ['sqs:SendMessage'],
+  'queue:formPurges:send': ['sqs:SendMessage'],
+  'queue:formPurges:deadLetter': ['sqs:SendMessage'],
+  'queue:spamPurges:send': ['sqs:SendMessage'],
+  'queue:spamPurges:deadLetter': ['sqs:SendMessage'],
+  'queue:retentionRuns:send': ['sqs:SendMessage'],
+  'queue:retentionRuns:deadLetter': ['sqs:SendMessage'],
+  'queue:replays:send': ['sqs:SendMessage'],
+  'queue:replays:deadLetter': ['sqs:SendMessage'],
 };
 
 /** Every function may write its own log group, nothing more, whatever its access. */

@@ -1,4 +1,4 @@
-import { INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
+import { INSERTED_SUBMISSION_PATTERN, REMOVED_FORM_PATTERN } from '#store/schema.ts';
 import type { Worker, WorkerTrigger } from '#workers';
 import { workers } from '#workers';
 
@@ -19,7 +19,7 @@ export const probeWorkers: readonly Worker[] = [
     access: ['table:read', 'queue:webhooks:send', 'queue:emails:send'],
     trigger: {
       kind: 'tableStream',
-      filter: INSERTED_SUBMISSION_PATTERN,
+      filters: [INSERTED_SUBMISSION_PATTERN],
       batchSize: 25,
       maxAttempts: 4,
       maxRecordAgeSeconds: 3600,
@@ -30,14 +30,33 @@ export const probeWorkers: readonly Worker[] = [
     name: 'probeWebhookWorker',
     timeoutSeconds: 15,
     access: ['table:read', 'table:write'],
-    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 5 },
+    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 5, maxConcurrency: 3 },
   },
   {
     ...probe,
     name: 'probeEmailWorker',
     timeoutSeconds: 20,
     access: ['table:read'],
-    trigger: { kind: 'queue', queue: 'emails', batchSize: 10 },
+    trigger: {
+      kind: 'queue',
+      queue: 'emails',
+      batchSize: 10,
+      maxConcurrency: (settings) => settings.sesSendRatePerSecond,
+    },
+  },
+  {
+    ...probe,
+    name: 'probeDispatched',
+    timeoutSeconds: 60,
+    access: ['table:read'],
+    trigger: {
+      kind: 'dispatched',
+      filter: REMOVED_FORM_PATTERN,
+      queue: 'spamPurges',
+      attributes: ['id'],
+      batchSize: 10,
+      maxConcurrency: 4,
+    },
   },
   {
     ...probe,
@@ -66,6 +85,14 @@ export const TRIGGER_ACTIONS: Record<WorkerTrigger['kind'], readonly string[]> =
     'sqs:GetQueueUrl',
   ],
   queue: [
+    'sqs:ReceiveMessage',
+    'sqs:ChangeMessageVisibility',
+    'sqs:GetQueueUrl',
+    'sqs:DeleteMessage',
+    'sqs:GetQueueAttributes',
+  ],
+  // A dispatched worker consumes its FIFO queue like any queue worker.
+  dispatched: [
     'sqs:ReceiveMessage',
     'sqs:ChangeMessageVisibility',
     'sqs:GetQueueUrl',

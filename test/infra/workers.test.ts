@@ -1,9 +1,17 @@
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
+import { matchesPattern } from '#domain/event-filter.ts';
 import { QUEUES, type QueueDefinition, WEBHOOK_LOST_RECEIVE_SLACK } from '#queues';
 import { routeFunctions, routes } from '#routes';
 import { INSERTED_SPAM_PATTERN, INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
-import { type Worker, workers } from '#workers';
+import {
+  type CapSettings,
+  concurrencyCap,
+  dispatched,
+  emailWorkerConcurrency,
+  type Worker,
+  workers,
+} from '#workers';
 import { BASELINE_ACTIONS, EXPECTED_ACTIONS, everyAccessRoutes } from './route-fixtures.ts';
 import {
   cdkJsonContext,
@@ -45,6 +53,15 @@ function mappingsOf(name: string): Array<Record<string, unknown>> {
   return Object.values(resourcesOfType(built.flat, 'AWS::Lambda::EventSourceMapping'))
     .map(propertiesOf)
     .filter((m) => JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: functionRef(name) }));
+}
+
+/** Whether the statements allow SendMessage on the queue (alone or among others in one statement). */
+function sendsTo(statements: Array<{ Action: unknown; Resource: unknown }>, arn: unknown): boolean {
+  return statements.some(
+    (s) =>
+      [s.Action].flat().includes('sqs:SendMessage') &&
+      [s.Resource].flat().some((r) => JSON.stringify(r) === JSON.stringify(arn)),
+  );
 }
 
 const byKind = (kind: Worker['trigger']['kind']) =>
@@ -100,7 +117,9 @@ describe('tableStream trigger', () => {
         MaximumRecordAgeInSeconds: worker.trigger.maxRecordAgeSeconds,
         BisectBatchOnFunctionError: true,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(worker.trigger.filter) }] },
+        FilterCriteria: {
+          Filters: worker.trigger.filters.map((filter) => ({ Pattern: JSON.stringify(filter) })),
+        },
         DestinationConfig: { OnFailure: { Destination: queueArn(streamFailuresId()) } },
       });
     },
@@ -123,11 +142,15 @@ describe('tableStream trigger', () => {
   });
 });
 
+/** The cap settings of a synth with no `-c`: cdk.json over every default. */
+const defaultCaps = cdkJsonContext as unknown as CapSettings;
+
 describe('queue trigger and the queues of lambdas/queues.ts', () => {
-  it.each(byKind('queue').map((w) => [w.name, w] as const))(
-    '%s consumes its queue with partial batch failures',
+  it.each([...byKind('queue'), ...byKind('dispatched')].map((w) => [w.name, w] as const))(
+    '%s consumes its queue with partial batch failures, at most its cap of invocations at once',
     (name, worker) => {
-      if (worker.trigger.kind !== 'queue') throw new Error('fixture');
+      if (worker.trigger.kind !== 'queue' && worker.trigger.kind !== 'dispatched')
+        throw new Error('fixture');
       const mappings = mappingsOf(name);
       expect(mappings).toHaveLength(1);
       expect(mappings[0]).toEqual({
@@ -135,6 +158,9 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
         EventSourceArn: queueArn(built.logicalId(serviceQueue(worker.trigger.queue).queue)),
         BatchSize: worker.trigger.batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: {
+          MaximumConcurrency: concurrencyCap(worker.trigger.maxConcurrency, defaultCaps),
+        },
       });
       const definition = QUEUES[worker.trigger.queue];
       expect(variablesOf(name)[definition.urlVariable], 'URL for ChangeMessageVisibility').toEqual({
@@ -202,7 +228,7 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
       memoryMb: 256,
       timeoutSeconds,
       access: [],
-      trigger: { kind: 'queue', queue: 'webhooks', batchSize: 1 },
+      trigger: { kind: 'queue', queue: 'webhooks', batchSize: 1, maxConcurrency: 2 },
     });
     // Shorter than the timeout itself, and merely under 6 ×: both refused.
     for (const timeout of [seconds + 1, Math.floor(seconds / 6) + 1]) {
@@ -215,7 +241,7 @@ describe('queue trigger and the queues of lambdas/queues.ts', () => {
 
   it('every queue of the real stack is at least 6 × its consumers’ timeouts', () => {
     for (const worker of workers) {
-      if (worker.trigger.kind !== 'queue') continue;
+      if (worker.trigger.kind !== 'queue' && worker.trigger.kind !== 'dispatched') continue;
       expect(
         QUEUES[worker.trigger.queue].visibilityTimeoutSeconds,
         `${worker.trigger.queue} queue vs ${worker.name}`,
@@ -301,7 +327,7 @@ describe('least privilege: access plus what the trigger needs, nothing more', ()
         const queue = serviceQueue(match[1] as keyof typeof QUEUES);
         allowed.add(built.logicalId(match[2] === 'send' ? queue.queue : queue.deadLetterQueue));
       }
-      if (worker.trigger.kind === 'queue')
+      if (worker.trigger.kind === 'queue' || worker.trigger.kind === 'dispatched')
         allowed.add(built.logicalId(serviceQueue(worker.trigger.queue).queue));
       if (worker.trigger.kind === 'tableStream') allowed.add(streamFailuresId());
       if (worker.trigger.kind === 'schedule') allowed.add(invocationFailuresId());
@@ -349,7 +375,11 @@ describe('the deployed tables', () => {
     const functions = [...routes, ...workers];
     const uses = (name: string) =>
       functions.some((f) => f.access.includes(`queue:${name}:send` as never)) ||
-      workers.some((w) => w.trigger.kind === 'queue' && w.trigger.queue === name);
+      workers.some(
+        (w) =>
+          (w.trigger.kind === 'queue' || w.trigger.kind === 'dispatched') &&
+          w.trigger.queue === name,
+      );
     const schedules =
       functions.some((f) => f.access.includes('schedules:manage')) ||
       workers.some((w) => w.trigger.kind === 'schedule');
@@ -367,7 +397,7 @@ describe('the deployed tables', () => {
     );
   });
 
-  it('the spam purger runs on stored spam only, with retries bounded and failures kept', () => {
+  it('the spam purger runs on the stored spam the dispatcher hands it, from its FIFO queue, with its settings', () => {
     const real = synthesize();
     const purger = real.functionOf('spamPurger');
     const mappings = Object.values(resourcesOfType(real.flat, 'AWS::Lambda::EventSourceMapping'))
@@ -378,12 +408,12 @@ describe('the deployed tables', () => {
       );
     expect(mappings).toHaveLength(1);
     expect(mappings[0]).toMatchObject({
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(INSERTED_SPAM_PATTERN) }] },
-      BisectBatchOnFunctionError: true,
+      EventSourceArn: queueArn(real.logicalId(real.stack.queues.get('spamPurges').queue)),
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      MaximumRetryAttempts: expect.any(Number),
-      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
     });
+    expect(dispatched.find((d) => d.name === 'spamPurger')?.trigger.filter).toEqual(
+      INSERTED_SPAM_PATTERN,
+    );
     const realResources = real.flat.toJSON().Resources as typeof resources;
     const variables = realResources[real.logicalId(purger.lambda)]!.Properties.Environment as {
       Variables: Record<string, unknown>;
@@ -454,7 +484,7 @@ describe('the deployed tables', () => {
     const other = synthesize({ context: { sesIdentity: 'acme.test' } });
     const otherRole = other.logicalId(other.functionOf('emailWorker').role);
     expect(JSON.stringify(statementsOfRole(other, otherRole))).toContain(':identity/acme.test');
-    for (const name of ['streamFanout', 'webhookWorker', 'submit']) {
+    for (const name of ['streamDispatcher', 'webhookWorker', 'submit']) {
       const id = real.logicalId(real.functionOf(name).role);
       expect(JSON.stringify(statementsOfRole(real, id)), name).not.toContain('ses:');
     }
@@ -510,11 +540,7 @@ describe('the deployed tables', () => {
           Variables: Record<string, unknown>;
         }
       ).Variables;
-    expect(sqsOf('webhookWorker')).toContainEqual({
-      Effect: 'Allow',
-      Action: 'sqs:SendMessage',
-      Resource: dlqArn,
-    });
+    expect(sendsTo(sqsOf('webhookWorker'), dlqArn)).toBe(true);
     expect(variablesOfReal('webhookWorker')[QUEUES.webhooks.deadLetterUrlVariable]).toEqual({
       Ref: real.logicalId(webhooks.deadLetterQueue),
     });
@@ -527,5 +553,197 @@ describe('the deployed tables', () => {
         QUEUES.webhooks.deadLetterUrlVariable,
       );
     }
+  });
+});
+
+describe('the table stream read twice at most; the other consumers fed by the dispatcher', () => {
+  const real = synthesize();
+  const realResources = real.flat.toJSON().Resources as typeof resources;
+  const tableStreamArn = {
+    'Fn::GetAtt': [real.logicalId(real.stack.storage.table), 'StreamArn'],
+  };
+  const realMappings = Object.values(
+    resourcesOfType(real.flat, 'AWS::Lambda::EventSourceMapping'),
+  ).map(propertiesOf);
+  const realRef = (name: string) => ({ Ref: real.logicalId(real.functionOf(name).lambda) });
+  const realSqsOf = (name: string) =>
+    statementsOfRole(real, real.logicalId(real.functionOf(name).role)).filter((s) =>
+      [s.Action].flat().some((a) => a.startsWith('sqs:')),
+    );
+
+  it('two event source mappings read the stream: the dispatcher’s and the summary’s', () => {
+    const readers = realMappings.filter(
+      (m) => JSON.stringify(m.EventSourceArn) === JSON.stringify(tableStreamArn),
+    );
+    expect(readers.map((m) => m.FunctionName)).toEqual(
+      expect.arrayContaining([realRef('streamDispatcher'), realRef('summaryRollup')]),
+    );
+    expect(readers).toHaveLength(2);
+  });
+
+  it('the dispatcher’s mapping holds at most 5 filters (Lambda’s default quota), which take every record any consumer it serves wants', () => {
+    const mapping = realMappings.find(
+      (m) => JSON.stringify(m.FunctionName) === JSON.stringify(realRef('streamDispatcher')),
+    )!;
+    const patterns = (
+      mapping.FilterCriteria as { Filters: Array<{ Pattern: string }> }
+    ).Filters.map((f) => JSON.parse(f.Pattern));
+    expect(patterns.length).toBeLessThanOrEqual(5);
+    // A record each consumer wants, and one none wants.
+    const wanted = [
+      { eventName: 'INSERT', dynamodb: { NewImage: { entity: { S: 'submission' } } } },
+      {
+        eventName: 'INSERT',
+        dynamodb: { NewImage: { entity: { S: 'submission' }, isSpam: { BOOL: true } } },
+      },
+      { eventName: 'REMOVE', dynamodb: { OldImage: { entity: { S: 'form' } } } },
+      {
+        eventName: 'MODIFY',
+        dynamodb: { NewImage: { entity: { S: 'form' }, retentionDays: { N: '30' } } },
+      },
+    ];
+    for (const record of wanted) {
+      expect(
+        patterns.some((p) => matchesPattern(record, p)),
+        JSON.stringify(record),
+      ).toBe(true);
+    }
+    const unwanted = {
+      eventName: 'MODIFY',
+      dynamodb: { NewImage: { entity: { S: 'submission' } } },
+    };
+    expect(patterns.some((p) => matchesPattern(unwanted, p))).toBe(false);
+    expect(dispatched.length).toBe(3);
+    expect(patterns).toContainEqual(JSON.parse(JSON.stringify(INSERTED_SUBMISSION_PATTERN)));
+  });
+
+  it('each reader gives up a record at 6 hours, well inside the stream’s 24 h, with bisect, partial failures and the failure queue', () => {
+    for (const name of ['streamDispatcher', 'summaryRollup']) {
+      const mapping = realMappings.find(
+        (m) => JSON.stringify(m.FunctionName) === JSON.stringify(realRef(name)),
+      )!;
+      expect(mapping, name).toMatchObject({
+        MaximumRecordAgeInSeconds: 6 * 3600,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: {
+          OnFailure: { Destination: queueArn(real.logicalId(real.stack.queues.streamFailures())) },
+        },
+      });
+    }
+  });
+
+  it.each(dispatched.map((d) => [d.name, d.trigger.queue] as const))(
+    '%s reads its own FIFO queue (%s), which only the dispatcher and the replayer send to',
+    (name, queueName) => {
+      const queue = real.stack.queues.get(queueName);
+      expect(realResources[real.logicalId(queue.queue)]!.Properties).toMatchObject({
+        FifoQueue: true,
+        ContentBasedDeduplication: false,
+      });
+
+      const senders = [...routes, ...workers]
+        .filter((fn) =>
+          JSON.stringify(realSqsOf(fn.name)).includes(`"${real.logicalId(queue.queue)}"`),
+        )
+        .filter((fn) => fn.name !== name)
+        .map((fn) => fn.name)
+        .sort();
+      expect(senders).toEqual(['streamDispatcher', 'streamReplayer']);
+      const arn = queueArn(real.logicalId(queue.queue));
+      expect(sendsTo(realSqsOf('streamDispatcher'), arn)).toBe(true);
+      expect(sendsTo(realSqsOf('streamReplayer'), arn)).toBe(true);
+      expect(mappingsOfReal(name)).toMatchObject([
+        { EventSourceArn: queueArn(real.logicalId(queue.queue)) },
+      ]);
+    },
+  );
+
+  it('the replayer holds exactly the dispatcher’s grants', () => {
+    const dispatcher = workers.find((w) => w.name === 'streamDispatcher')!;
+    const replayer = workers.find((w) => w.name === 'streamReplayer')!;
+    expect(replayer.access).toEqual(dispatcher.access);
+  });
+
+  it('a dispatched worker on a queue that is not FIFO stops the synth', () => {
+    const unordered: Worker = {
+      name: 'unorderedConsumer',
+      handler: 'http/forms/get-form.ts',
+      memoryMb: 256,
+      timeoutSeconds: 10,
+      access: [],
+      trigger: {
+        kind: 'dispatched',
+        filter: INSERTED_SPAM_PATTERN,
+        queue: 'emails',
+        attributes: ['formId'],
+        batchSize: 1,
+        maxConcurrency: 2,
+      },
+    };
+    expect(() => synthesize({ workers: [unordered] })).toThrow(
+      'Queue "emails" of the dispatched worker "unorderedConsumer" must be FIFO',
+    );
+  });
+
+  function mappingsOfReal(name: string) {
+    return realMappings.filter(
+      (m) => JSON.stringify(m.FunctionName) === JSON.stringify(realRef(name)),
+    );
+  }
+});
+
+describe('every SQS event source is capped', () => {
+  const capOf = (synthesized: ReturnType<typeof synthesize>, name: string) =>
+    (
+      Object.values(resourcesOfType(synthesized.flat, 'AWS::Lambda::EventSourceMapping'))
+        .map(propertiesOf)
+        .find(
+          (m) =>
+            JSON.stringify(m.FunctionName) ===
+            JSON.stringify({ Ref: synthesized.logicalId(synthesized.functionOf(name).lambda) }),
+        )!.ScalingConfig as { MaximumConcurrency: number }
+    ).MaximumConcurrency;
+
+  it('each queue consumer of the real stack has a maximum concurrency of 2 to 1,000', () => {
+    const real = synthesize();
+    const consumers = workers.filter(
+      (w) => w.trigger.kind === 'queue' || w.trigger.kind === 'dispatched',
+    );
+    expect(consumers.length).toBeGreaterThanOrEqual(9);
+    for (const worker of consumers) {
+      const cap = capOf(real, worker.name);
+      expect(cap, worker.name).toBeGreaterThanOrEqual(2);
+      expect(cap, worker.name).toBeLessThanOrEqual(1000);
+    }
+  });
+
+  it('the email worker is sized to the SES rate: batch × invocations ≤ the rate (14 a second by default)', () => {
+    const email = workers.find((w) => w.name === 'emailWorker')!;
+    if (email.trigger.kind !== 'queue') throw new Error('the email worker reads a queue');
+    const batch = email.trigger.batchSize;
+    const real = synthesize();
+    expect(cdkJsonContext.sesSendRatePerSecond).toBe(14);
+    expect(capOf(real, 'emailWorker')).toBe(2);
+    expect(batch * capOf(real, 'emailWorker')).toBeLessThanOrEqual(14);
+    // A larger quota: ⌊100 / 5⌋ = 20 invocations of 5, 100 emails at once.
+    const larger = synthesize({ context: { sesSendRatePerSecond: '100' } });
+    expect(capOf(larger, 'emailWorker')).toBe(emailWorkerConcurrency(100));
+    expect(batch * capOf(larger, 'emailWorker')).toBeLessThanOrEqual(100);
+    // The sandbox's 1 a second still runs Lambda's least, 2 (the worker's pacing keeps the rate).
+    expect(capOf(synthesize({ context: { sesSendRatePerSecond: '1' } }), 'emailWorker')).toBe(2);
+  });
+
+  it('the webhook worker takes 5 by default, and the deployer’s webhookWorkerMaxConcurrency', () => {
+    expect(capOf(synthesize(), 'webhookWorker')).toBe(5);
+    expect(
+      capOf(synthesize({ context: { webhookWorkerMaxConcurrency: '40' } }), 'webhookWorker'),
+    ).toBe(40);
+    expect(() => synthesize({ context: { webhookWorkerMaxConcurrency: '1' } })).toThrow(
+      'CDK context "webhookWorkerMaxConcurrency" must be a whole number >= 2',
+    );
+    expect(() => synthesize({ context: { webhookWorkerMaxConcurrency: '1001' } })).toThrow(
+      'must be at most 1000',
+    );
   });
 });

@@ -7,6 +7,7 @@ import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
+  SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
@@ -73,7 +74,12 @@ describe('stream poller', () => {
     const poller = startStreamPoller({
       client,
       streamArn,
-      consumer: { name: 'fanout', handler, filter: INSERTED_SUBMISSION_PATTERN, maxAttempts: 3 },
+      consumer: {
+        name: 'fanout',
+        handler,
+        filters: [INSERTED_SUBMISSION_PATTERN],
+        maxAttempts: 3,
+      },
       intervalMs: 50,
     });
     try {
@@ -124,6 +130,106 @@ describe('stream poller', () => {
 });
 
 describe('queue poller', () => {
+  async function queueOf(sqs: SQSClient, name: string, attributes: Record<string, string> = {}) {
+    const made = await sqs.send(
+      new CreateQueueCommand({ QueueName: name, Attributes: attributes }),
+    );
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: made.QueueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    return { url: made.QueueUrl!, arn: Attributes!.QueueArn! };
+  }
+
+  it('runs at most its cap of batches at once, as an SQS event source’s maximum concurrency, and reaches it', async () => {
+    const sqs = new SQSClient({ region, credentials, endpoint: sqsS3.endpoint });
+    const queue = await queueOf(sqs, 'poller-capped');
+    let running = 0;
+    let peak = 0;
+    const holds: (() => void)[] = [];
+    // Each batch holds its invocation until the test lets it go.
+    script(async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise<void>((resolve) => holds.push(resolve));
+      running--;
+      return {};
+    });
+    for (const first of [0, 10]) {
+      await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queue.url,
+          Entries: Array.from({ length: 10 }, (_, i) => ({
+            Id: String(i),
+            MessageBody: `m${first + i}`,
+          })),
+        }),
+      );
+    }
+    const poller = startQueuePoller({
+      client: sqs,
+      queueUrl: queue.url,
+      queueArn: queue.arn,
+      consumer: { name: 'capped', handler, batchSize: 1 },
+      concurrency: 3,
+    });
+    try {
+      await until(
+        () => running,
+        (n) => n === 3,
+        { timeoutMs: 15_000, intervalMs: 10 },
+      );
+      // Twenty messages wait; as each batch ends another starts, never a fourth beside them.
+      for (let released = 0; released < 20; released++) {
+        await until(
+          () => holds.length,
+          (n) => n > 0,
+          { timeoutMs: 15_000, intervalMs: 10 },
+        );
+        expect(running).toBeLessThanOrEqual(3);
+        holds.shift()!();
+      }
+      expect(recorded()).toHaveLength(20);
+      expect(peak).toBe(3);
+    } finally {
+      for (const release of holds.splice(0)) release();
+      await poller.stop();
+    }
+  });
+
+  it('hands a FIFO queue’s messages over with their group, as Lambda does', async () => {
+    const sqs = new SQSClient({ region, credentials, endpoint: sqsS3.endpoint });
+    const queue = await queueOf(sqs, 'poller-ordered.fifo', { FifoQueue: 'true' });
+    script(() => ({}));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queue.url,
+        MessageBody: 'first',
+        MessageGroupId: 'FORM#1',
+        MessageDeduplicationId: 'event-1',
+      }),
+    );
+    const poller = startQueuePoller({
+      client: sqs,
+      queueUrl: queue.url,
+      queueArn: queue.arn,
+      consumer: { name: 'ordered', handler, batchSize: 10 },
+    });
+    try {
+      await until(
+        () => recorded().length,
+        (n) => n > 0,
+        { timeoutMs: 15_000, intervalMs: 20 },
+      );
+      const [record] = (recorded()[0] as SQSEvent).Records;
+      expect(record!.attributes).toMatchObject({
+        MessageGroupId: 'FORM#1',
+        MessageDeduplicationId: 'event-1',
+      });
+    } finally {
+      await poller.stop();
+    }
+  });
+
   it('deletes handled messages, keeps reported failures and lets the queue redrive them to the DLQ', async () => {
     const sqs = new SQSClient({ region, credentials, endpoint: sqsS3.endpoint });
     const dlq = await sqs.send(new CreateQueueCommand({ QueueName: 'poller-dlq' }));

@@ -10,6 +10,8 @@ import { type LoopbackCertificate, loopbackCertificate } from '#lib/local/loopba
 
 export interface ReceivedHook {
   at: number;
+  /** When the exchange ended (answered, or the sender gave up on a hang); undefined while open. */
+  endedAt?: number;
   headers: Record<string, string | string[] | undefined>;
   /** The raw body, as the signature covers it. */
   body: string;
@@ -51,11 +53,15 @@ export async function startWebhookReceiver(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({
+      const hook: ReceivedHook = {
         at: Date.now(),
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+      };
+      res.on('close', () => {
+        hook.endedAt = Date.now();
       });
+      received.push(hook);
       for (const wake of waiters.splice(0)) wake();
       const answer = queue.shift() ?? fallback;
       if (answer === 'hang') return;

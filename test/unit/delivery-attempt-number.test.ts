@@ -87,4 +87,19 @@ describe('attempt numbers come from what was attempted, not from SQS receives', 
       ).toBeUndefined();
     });
   });
+
+  it('a copy put back for a slow receiver goes on with its delivery: its first receive is no new sending', () => {
+    const two = deliveryAfter(attempt(1, 'retrying', 0), attempt(2, 'retrying', 2));
+    expect(attemptNumber(two, { receiveCount: 1, putBack: true })).toBe(3);
+    expect(attemptNumber(fresh, { receiveCount: 1, putBack: true })).toBe(1);
+    const gaveUp = deliveryAfter(attempt(1, 'failed', 0));
+    expect(attemptNumber(gaveUp, { receiveCount: 1, putBack: true })).toBeUndefined();
+    expect(
+      attemptNumber(gaveUp, {
+        receiveCount: 1,
+        putBack: true,
+        deadLetteredAfter: gaveUp.attempts[0]!.at,
+      }),
+    ).toBe(1);
+  });
 });

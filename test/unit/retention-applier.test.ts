@@ -2,6 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { config } from '#config';
 import { handler as retentionApplier } from '#events/retention-applier.ts';
+import { dispatchedEvent } from '#test/support/dispatched-events.ts';
 
 // The handler runs for real (Powertools batch processor, log, EMF metrics);
 // only the store, S3 and Scheduler calls behind it are stand-ins.
@@ -60,14 +61,14 @@ describe('retentionApplier (docs/submissions.md#retention)', () => {
     });
     const before = Date.now();
 
-    const result = await retentionApplier({
-      Records: [
+    const result = await retentionApplier(
+      dispatchedEvent([
         formWritten('a', '1', 30),
         formWritten('b', '2', 1),
         formWritten('a', '3', 30),
         formWritten('c', '4'),
-      ],
-    });
+      ]),
+    );
 
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
     // Once per form a batch, even for the form whose purge then failed; none for `c` (no retention).
@@ -90,7 +91,29 @@ describe('retentionApplier (docs/submissions.md#retention)', () => {
 
   it('purges nothing when the next sweep cannot be scheduled: the record is retried', async () => {
     calls.scheduleRetentionSweep.mockRejectedValue(new Error('scheduler unavailable'));
-    await expect(retentionApplier({ Records: [formWritten('a', '1', 7)] })).rejects.toThrow();
+    await expect(retentionApplier(dispatchedEvent([formWritten('a', '1', 7)]))).rejects.toThrow();
     expect(calls.editSubmissions).not.toHaveBeenCalled();
+  });
+
+  it('two changes of one form in a batch apply once, as the newer left it (the FIFO group keeps their order)', async () => {
+    calls.scheduleRetentionSweep.mockResolvedValue(undefined);
+    calls.editSubmissions.mockResolvedValue({ count: 0 });
+
+    const result = await retentionApplier(
+      dispatchedEvent([formWritten('a', '1', 365), formWritten('a', '2', 1)]),
+    );
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(calls.scheduleRetentionSweep).toHaveBeenCalledTimes(1);
+    const cutOffs = calls.walkFolder.mock.calls.map(
+      ([, , options]) => (options as { createdUpTo: string }).createdUpTo,
+    );
+    expect(cutOffs).toHaveLength(2);
+    // 1 day (the newer), not 365 (the older).
+    for (const upTo of cutOffs) {
+      expect(
+        Math.abs(Date.now() - 1 * config.retentionDaySeconds * 1000 - Date.parse(upTo)),
+      ).toBeLessThan(60_000);
+    }
   });
 });

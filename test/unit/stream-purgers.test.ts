@@ -1,9 +1,10 @@
 import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '#domain/errors.ts';
 import { handler as formPurger } from '#events/form-purger.ts';
 import { handler as spamPurger } from '#events/spam-purger.ts';
+import { dispatchedEvent } from '#test/support/dispatched-events.ts';
 
 // The purgers' handlers run for real (Powertools batch processor, log, EMF
 // metrics); only the store and S3 calls behind them are stand-ins.
@@ -81,7 +82,8 @@ function insertedSpam(formId: string, sequence: string): DynamoDBRecord {
   };
 }
 
-const batch = (...records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
+/** The purgers' records come as the stream dispatcher hands them on: FIFO messages grouped by form. */
+const batch = (...records: DynamoDBRecord[]) => dispatchedEvent(records);
 
 /** Records how many calls run at once, so a test can tell sequential from parallel. */
 function concurrency() {
@@ -166,7 +168,7 @@ describe('formPurger', () => {
     expect(stdout).toEqual([]);
   });
 
-  it('throws when every record failed, so the stream retries, bisects, then sends the batch to the failure queue', async () => {
+  it('throws when every record failed, so the queue hands every message back', async () => {
     store.purgeFormPartition.mockRejectedValue(new Error('table unavailable'));
 
     await expect(formPurger(batch(removedForm('f1', '1'), removedForm('f2', '2')))).rejects.toThrow(
@@ -178,7 +180,7 @@ describe('formPurger', () => {
 });
 
 describe('spamPurger', () => {
-  it('purges each form once per batch; a failed purge fails every record of its form, a vanished form (404) none', async () => {
+  it('purges each form once per batch; a failed purge fails every record of its form (the later ones without running), a vanished form (404) none', async () => {
     const gauge = concurrency();
     store.editSubmissions.mockImplementation((formId) =>
       gauge.run(() => {
