@@ -1,13 +1,15 @@
 /**
- * `npm run bench:submit [-- --posts N --concurrency C]`: the submit endpoint
- * on the local stack. Prints throughput and latency over real HTTP, the
- * handler's own CPU time per request (measured one request at a time, as a
- * Lambda container runs them), the bundle size and the cold module init.
+ * `npm run bench:submit [-- --posts N --concurrency C --files]`: the submit
+ * endpoint on the local stack. Prints throughput and latency over real HTTP,
+ * the handler's own CPU time per request (measured one request at a time, as
+ * a Lambda container runs them), the bundle size and the cold module init.
+ * With `--files` every post is multipart with one 20 KB file (a Pro form that
+ * takes uploads): the path that stores files in S3 before the transaction.
  */
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { meterDynamoDb, routeCallsOnly } from '#test/support/dynamodb-meter.ts';
-import { withBenchStack } from './bench-stack.ts';
+import { type BenchStack, withBenchStack } from './bench-stack.ts';
 import { bundleOf, coldInit } from './bundle.ts';
 
 const { values } = parseArgs({
@@ -15,8 +17,12 @@ const { values } = parseArgs({
     posts: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '16' },
     'cpu-samples': { type: 'string', default: '300' },
+    files: { type: 'boolean', default: false },
   },
 });
+const FILES = values.files;
+/** The file of a `--files` post: 20 KB, the size of a small PDF. */
+const FILE = Buffer.alloc(20 * 1024, 'bench file ');
 const POSTS = Number(values.posts);
 const CONCURRENCY = Number(values.concurrency);
 const CPU_SAMPLES = Number(values['cpu-samples']);
@@ -50,16 +56,19 @@ const LARGE_SETTINGS = {
 await withBenchStack(async ({ stack, api, newForm }) => {
   const { baseUrl } = stack.info;
   const form = await newForm('Bench');
+  if (FILES) await allowUploads(api, form.id);
   const post = async (i: number) => {
     const started = performance.now();
+    const answers = {
+      name: `Visitor ${i}`,
+      email: `visitor${i}@example.com`,
+      message: `Bench message number ${i}, long enough to look like a real one.`,
+    };
     const response = await fetch(`${baseUrl}/s/${form.key}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: `Visitor ${i}`,
-        email: `visitor${i}@example.com`,
-        message: `Bench message number ${i}, long enough to look like a real one.`,
-      }),
+      ...(FILES
+        ? { body: multipartOf(answers, i) }
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(answers) }),
     });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`post ${i} answered ${response.status}`);
@@ -100,6 +109,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   const large = await newForm('Bench large');
   const patched = await api('PATCH', `/v1/forms/${large.id}`, LARGE_SETTINGS);
   if (patched.status !== 200) throw new Error(`PATCH large form answered ${patched.status}`);
+  if (FILES) await allowUploads(api, large.id);
   // `keyed`: each post with its own Idempotency-Key; `replayed`: each post a retry of one
   // keyed post (docs/submit.md#idempotency-key).
   // `hashed`: plain posts of a team that keeps keyed hashes of addresses (docs/people.md#visitor-addresses).
@@ -151,6 +161,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   const bundle = await bundleOf('http/submit/submit.ts');
   const init = coldInit(bundle.file, 5);
   const report = {
+    files: FILES,
     posts: POSTS,
     concurrency: CONCURRENCY,
     throughputPerSecond: Math.round(POSTS / seconds),
@@ -169,13 +180,43 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 });
 
+async function allowUploads(api: BenchStack['api'], formId: string): Promise<void> {
+  const allowed = await api('PATCH', `/v1/forms/${formId}`, { allowUploads: true });
+  if (allowed.status !== 200) throw new Error(`PATCH allowUploads answered ${allowed.status}`);
+}
+
+/** A multipart body with the answers and one file named after the post. */
+function multipartOf(answers: Record<string, string>, i: number): FormData {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(answers)) body.append(name, value);
+  body.append('attachment', new Blob([FILE], { type: 'application/pdf' }), `bench-${i}.pdf`);
+  return body;
+}
+
 function submitEvent(key: string, i: number, idempotencyKey?: string): APIGatewayProxyEvent {
+  const answers = { name: `CPU ${i}`, email: `cpu${i}@example.com`, message: 'Measured' };
+  const boundary = 'bench-boundary';
+  const body = FILES
+    ? Buffer.concat([
+        Buffer.from(
+          Object.entries(answers)
+            .map(
+              ([name, value]) =>
+                `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+            )
+            .join('') +
+            `--${boundary}\r\ncontent-disposition: form-data; name="attachment"; filename="cpu-${i}.pdf"\r\ncontent-type: application/pdf\r\n\r\n`,
+        ),
+        FILE,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]).toString('base64')
+    : JSON.stringify(answers);
   return {
     resource: '/s/{key}',
     path: `/s/${key}`,
     httpMethod: 'POST',
     headers: {
-      'content-type': 'application/json',
+      'content-type': FILES ? `multipart/form-data; boundary=${boundary}` : 'application/json',
       'user-agent': 'bench/1',
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     },
@@ -184,8 +225,8 @@ function submitEvent(key: string, i: number, idempotencyKey?: string): APIGatewa
     multiValueQueryStringParameters: null,
     pathParameters: { key },
     stageVariables: null,
-    body: JSON.stringify({ name: `CPU ${i}`, email: `cpu${i}@example.com`, message: 'Measured' }),
-    isBase64Encoded: false,
+    body,
+    isBase64Encoded: FILES,
     requestContext: {
       requestId: `bench-${i}`,
       identity: { sourceIp: `198.51.100.${(i % 250) + 1}` },
