@@ -93,6 +93,10 @@ export const httpUrl: Parser<string> = (raw) => {
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** `malwareScanning`'s values (docs/uploads-and-pages.md#malware-scanning). */
+export const MALWARE_SCANNING_MODES = ['guardduty', 'off'] as const;
+export type MalwareScanning = (typeof MALWARE_SCANNING_MODES)[number];
+
 const setting = <T>(definition: SettingDefinition<T>) => definition;
 
 export const SETTINGS = {
@@ -270,6 +274,31 @@ export const SETTINGS = {
     env: 'GOOGLE_SHEETS_API_URL',
     default: 'https://sheets.googleapis.com',
     parse: httpUrl,
+  }),
+  /**
+   * Whether uploaded files are checked for malware before anyone may open them
+   * (docs/uploads-and-pages.md#malware-scanning): `guardduty`, GuardDuty Malware
+   * Protection for S3 on the uploads bucket, each file `pending` until its verdict
+   * and downloadable only once clean; `off`, no plan and no bucket policy, files
+   * `not_scanned` and downloadable as before (a Region without the feature:
+   * `npm run admin -- deploy check` says so). The stack builds the plan, and the
+   * functions know whether a verdict is coming.
+   */
+  malwareScanning: setting({
+    env: 'MALWARE_SCANNING',
+    default: 'guardduty' as MalwareScanning,
+    parse: oneOf(...MALWARE_SCANNING_MODES),
+  }),
+  /**
+   * How long after its submission a file may still wait for its verdict before
+   * it counts as late (`FileScanLate`, with an alarm): 30 minutes. Only the test
+   * stack shortens it, so a test sees a dropped verdict counted.
+   */
+  scanLateSeconds: setting({
+    env: 'SCAN_LATE_SECONDS',
+    default: 1800,
+    parse: wholeNumber(1),
+    deployerMaySet: false,
   }),
   /** The lowest level logged. */
   logLevel: setting({

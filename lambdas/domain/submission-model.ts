@@ -1,3 +1,5 @@
+import type { ScanStatus } from './file-scans.ts';
+
 /** The submission as stored and as the API shows it (docs/submissions.md#submissions). */
 
 export type DeviceClass = 'mobile' | 'desktop' | 'tablet' | 'bot';
@@ -9,6 +11,21 @@ export interface StoredFile {
   mime: string;
   /** Bytes. */
   size: number;
+  /**
+   * Its malware scan (docs/uploads-and-pages.md#malware-scanning): `pending`
+   * until its verdict; absent on files stored before scanning, which read as
+   * `not_scanned`.
+   */
+  scan?: ScanStatus;
+  /** The threats found, for `infected`. */
+  threats?: string[];
+  /** When its verdict was recorded. */
+  scannedAt?: string;
+  /**
+   * Stored only: the object's ETag as S3 answered the submit path, without
+   * quotes. A scan result counts only for this very object (its key and ETag).
+   */
+  etag?: string;
 }
 
 export interface SubmissionMeta {
@@ -57,12 +74,31 @@ export interface Submission {
    * first read). Never shown, like `spamAt`.
    */
   firstReadAt?: string;
+  /**
+   * Stored only: how many of its files still wait for their scan's verdict;
+   * the verdict that brings it to 0 announces `submission.files_scanned`
+   * (docs/delivery.md#files-scanned). Absent when none was ever pending.
+   */
+  scanPending?: number;
 }
 
+/** A file as the API shows it: its scan state always, its ETag never. */
+export type FileView = Omit<StoredFile, 'etag'> & { scan: ScanStatus };
+
+export type SubmissionView = Omit<Submission, 'spamAt' | 'firstReadAt' | 'scanPending' | 'meta'> & {
+  meta: Omit<SubmissionMeta, 'files'> & { files?: FileView[] };
+};
+
 /** The submission as the API shows it: without what is stored only. */
-export function submissionView(submission: Submission): Omit<Submission, 'spamAt' | 'firstReadAt'> {
-  const { spamAt: _stored, firstReadAt: _read, ...shown } = submission;
-  return shown;
+export function submissionView(submission: Submission): SubmissionView {
+  const { spamAt: _stored, firstReadAt: _read, scanPending: _pending, meta, ...shown } = submission;
+  const { files, ...rest } = meta;
+  return { ...shown, meta: files ? { ...rest, files: files.map(fileView) } : rest };
+}
+
+export function fileView(file: StoredFile): FileView {
+  const { etag: _object, ...shown } = file;
+  return { ...shown, scan: file.scan ?? 'not_scanned' };
 }
 
 /** One answer problem inside `data._invalid` (reason codes: docs/submit.md#field-checks). */

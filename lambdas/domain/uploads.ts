@@ -14,6 +14,22 @@ export function uploadKey(formId: string, submissionId: string, index: number): 
   return `${formUploadsPrefix(formId)}${submissionId}/${index}`;
 }
 
+const UPLOAD_KEY =
+  /^forms\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(\d{1,3})$/i;
+
+/**
+ * The file an object key of `uploadKey`'s shape names, or undefined for any
+ * other key (a pending direct upload, an object of nobody's): what a scan
+ * result is about.
+ */
+export function uploadOfKey(
+  key: string,
+): { formId: string; submissionId: string; index: number } | undefined {
+  const match = UPLOAD_KEY.exec(key);
+  if (!match) return undefined;
+  return { formId: match[1]!, submissionId: match[2]!, index: Number(match[3]) };
+}
+
 /**
  * `Content-Disposition: attachment` with the original name: an ASCII
  * fallback for old clients and the exact name in RFC 5987 `filename*`.

@@ -96,8 +96,9 @@ describe('settings as cdk deploy reads them', () => {
     );
     expect(settings.sesTenants).toBe(true);
     expect(settings.stackName).toBe('FormService');
-    // Not declared by the stack yet (issue 42): no scanning is deployed.
-    expect(settings.malwareScanning).toBe('off');
+    // Declared in lambdas/settings.ts: scanning is on unless the deployer turns it off.
+    expect(settings.malwareScanning).toBe(declaredDefault('malwareScanning'));
+    expect(settings.malwareScanning).toBe('guardduty');
   });
 
   it('values are parsed from text by their own definitions, as -c hands them over', () => {
@@ -125,6 +126,15 @@ describe('settings as cdk deploy reads them', () => {
     expect(settings.submitReservedConcurrency).toBe(
       declaredDefault('submitReservedConcurrency') ?? 0,
     );
+  });
+
+  it('malwareScanning is read by the stack’s own name and parser: off is off, a typo a blocker', () => {
+    expect(readDeploySettings({ malwareScanning: 'off' }).settings.malwareScanning).toBe('off');
+    const { settings, findings } = readDeploySettings({ malwareScanning: 'clamav' });
+    expect(only(findings, 'settings.malwareScanning').text).toContain('guardduty, off');
+    expect(settings.malwareScanning).toBe('guardduty');
+    // So the Region check asks for GuardDuty exactly when the stack would build the plan.
+    expect(neededServices(settings).map((s) => s.code)).toContain('guardduty');
   });
 
   it('-c is split at its first =, and aws: keys are refused as the CDK CLI refuses them', () => {

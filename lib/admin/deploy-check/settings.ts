@@ -23,7 +23,7 @@ export interface DeploySettings {
   hostedZoneName: string;
   certificateArn: string;
   baseUrl: string;
-  /** `guardduty` or `off` (issue 42's upload scanning). */
+  /** `guardduty` or `off` (docs/uploads-and-pages.md#malware-scanning). */
   malwareScanning: string;
 }
 
@@ -60,8 +60,8 @@ const text: Parser<string> = (raw) => raw.trim();
 /**
  * Where this check runs ahead of the stack: a setting the stack does not
  * declare (yet) is read with this fallback, which says what the stack does
- * without it. `malwareScanning` is issue 42's: until the stack has it, no
- * scanning is deployed, so `off`.
+ * without it. Every key here is declared by now (`malwareScanning` in
+ * lambdas/settings.ts), so these only type the settings the check reads.
  */
 const FALLBACKS: { [K in keyof DeploySettings]: Definition<DeploySettings[K]> } = {
   stackName: { default: 'FormService', parse: text },
@@ -78,7 +78,7 @@ const FALLBACKS: { [K in keyof DeploySettings]: Definition<DeploySettings[K]> } 
   hostedZoneName: { default: '', parse: (raw) => raw.trim().toLowerCase().replace(/\.$/, '') },
   certificateArn: { default: '', parse: text },
   baseUrl: { default: '', parse: text },
-  malwareScanning: { default: 'off', parse: text },
+  malwareScanning: { default: 'guardduty', parse: text },
 };
 
 /**

@@ -1,0 +1,263 @@
+import { cutToCodePoints } from './submission-answers.ts';
+import type { StoredFile } from './submission-model.ts';
+import { uploadOfKey } from './uploads.ts';
+import { withoutHiddenCharacters } from './visible-text.ts';
+
+/**
+ * Malware scanning of uploaded files (docs/uploads-and-pages.md#malware-scanning):
+ * each stored file carries a `scan` state, `pending` until GuardDuty Malware
+ * Protection for S3 says what it found, then `clean`, `infected` (with the
+ * threat names), `unsupported` (password-protected, too deeply compressed)
+ * or `failed` (access denied, a scan error); `not_scanned` where scanning is
+ * off. Pure: the submit path, the scan-result worker, the API's answers, the
+ * emails and the dashboard read the same rules.
+ */
+
+export const SCAN_STATUSES = [
+  'pending',
+  'clean',
+  'infected',
+  'unsupported',
+  'failed',
+  'not_scanned',
+] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+/** What a scan ends in. */
+export type ScanVerdict = Extract<ScanStatus, 'clean' | 'infected' | 'unsupported' | 'failed'>;
+
+/** The object tag GuardDuty writes after a scan, and the bucket policy reads. */
+export const SCAN_STATUS_TAG = 'GuardDutyMalwareScanStatus';
+/** The one tag value the bucket policy lets a file be read with. */
+export const CLEAN_TAG_VALUE = 'NO_THREATS_FOUND';
+
+/** EventBridge's source and detail-type of a scan's result (AWS's GuardDuty user guide). */
+export const SCAN_EVENT_SOURCE = 'aws.guardduty';
+export const SCAN_RESULT_DETAIL_TYPE = 'GuardDuty Malware Protection Object Scan Result';
+/**
+ * The plan's own trouble: a verdict whose tag could not be written (the file
+ * stays unreadable), a plan that scans badly or not at all.
+ */
+export const PLAN_PROBLEM_DETAIL_TYPES = [
+  'GuardDuty Malware Protection Post Scan Action Failed',
+  'GuardDuty Malware Protection Resource Status Warning',
+  'GuardDuty Malware Protection Resource Status Error',
+] as const;
+
+/**
+ * GuardDuty's scan result statuses (its tag values) and the verdict each
+ * stands for: the five of the user guide, nothing else.
+ */
+const VERDICTS: Readonly<Record<string, ScanVerdict>> = {
+  NO_THREATS_FOUND: 'clean',
+  THREATS_FOUND: 'infected',
+  UNSUPPORTED: 'unsupported',
+  ACCESS_DENIED: 'failed',
+  FAILED: 'failed',
+};
+
+/** The verdict of GuardDuty's result status, or undefined for one it does not document. */
+export function verdictOf(resultStatus: unknown): ScanVerdict | undefined {
+  return typeof resultStatus === 'string' && Object.hasOwn(VERDICTS, resultStatus)
+    ? VERDICTS[resultStatus]
+    : undefined;
+}
+
+/** A new file's state: waiting for its verdict, or never to be scanned. */
+export function initialScan(
+  mode: 'guardduty' | 'off',
+): Extract<ScanStatus, 'pending' | 'not_scanned'> {
+  return mode === 'off' ? 'not_scanned' : 'pending';
+}
+
+/** A file's state as shown: files stored before scanning existed were never scanned. */
+export const scanOf = (file: Pick<StoredFile, 'scan'>): ScanStatus => file.scan ?? 'not_scanned';
+
+/** How many of these files still wait for a verdict. */
+export const pendingCount = (files: readonly Pick<StoredFile, 'scan'>[] = []): number =>
+  files.filter((file) => file.scan === 'pending').length;
+
+/** An S3 ETag as GuardDuty and our store write it: the hex digest, without S3's quotes. */
+export const plainEtag = (etag: string): string => etag.replaceAll('"', '');
+
+/** At most this many threat names are kept, each at most THREAT_NAME_MAX characters. */
+export const MAX_THREATS = 10;
+const THREAT_NAME_MAX = 200;
+const OBJECT_KEY_MAX = 1024;
+const ETAG_MAX = 100;
+
+/** One message of the scanResults queue, read. */
+export type ScanMessage =
+  /** A file's scan result, for an object of a stored submission's. */
+  | {
+      kind: 'result';
+      formId: string;
+      submissionId: string;
+      index: number;
+      etag: string;
+      verdict: ScanVerdict;
+      /** The threat names, for `infected`. */
+      threats: string[];
+      /** When GuardDuty published it. */
+      at: string;
+    }
+  /** The plan reports trouble (PLAN_PROBLEM_DETAIL_TYPES). */
+  | { kind: 'planProblem'; detailType: string; detail: string }
+  /** The dispatcher's check that a submission's files got their verdicts in time. */
+  | { kind: 'lateCheck'; formId: string; submissionId: string }
+  /** Read, but not for us or not a shape we know: dropped and counted by `reason`. */
+  | { kind: 'dropped'; reason: DropReason };
+
+export type DropReason =
+  | 'malformed'
+  | 'unknown_status'
+  | 'other_bucket'
+  | 'not_a_submission_file'
+  | 'other_event';
+
+/** The check message the dispatcher sends for a submission whose files wait (lateCheck). */
+export interface LateCheckJob {
+  check: 'late';
+  formId: string;
+  submissionId: string;
+}
+
+/**
+ * A message of the scanResults queue: an EventBridge event as its SQS target
+ * delivers it (the event itself as the body), or a late check. `undefined`
+ * when the body is not JSON at all: that one the worker cannot read, and it
+ * goes to the dead-letter queue. Everything else read here is bounded.
+ */
+export function readScanMessage(body: string, bucket: string): ScanMessage | undefined {
+  let event: unknown;
+  try {
+    event = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(event)) return dropped('malformed');
+  if (event.check === 'late') {
+    const { formId, submissionId } = event;
+    return isId(formId) && isId(submissionId)
+      ? { kind: 'lateCheck', formId, submissionId }
+      : dropped('malformed');
+  }
+  if (event.source !== SCAN_EVENT_SOURCE) return dropped('other_event');
+  const detailType = event['detail-type'];
+  if ((PLAN_PROBLEM_DETAIL_TYPES as readonly unknown[]).includes(detailType)) {
+    return {
+      kind: 'planProblem',
+      detailType: detailType as string,
+      detail: JSON.stringify(event.detail ?? null).slice(0, 1000),
+    };
+  }
+  if (detailType !== SCAN_RESULT_DETAIL_TYPE) return dropped('other_event');
+  const detail = event.detail;
+  if (!isRecord(detail) || !isRecord(detail.s3ObjectDetails)) return dropped('malformed');
+  if (!isRecord(detail.scanResultDetails)) return dropped('malformed');
+  const { bucketName, objectKey, eTag } = detail.s3ObjectDetails;
+  if (typeof bucketName !== 'string' || typeof objectKey !== 'string') return dropped('malformed');
+  if (typeof eTag !== 'string' || eTag.length === 0 || eTag.length > ETAG_MAX) {
+    return dropped('malformed');
+  }
+  if (bucketName !== bucket) return dropped('other_bucket');
+  const verdict = verdictOf(detail.scanResultDetails.scanResultStatus);
+  if (!verdict) return dropped('unknown_status');
+  const upload = objectKey.length <= OBJECT_KEY_MAX ? uploadOfKey(objectKey) : undefined;
+  if (!upload) return dropped('not_a_submission_file');
+  const time = typeof event.time === 'string' && !Number.isNaN(Date.parse(event.time));
+  return {
+    kind: 'result',
+    ...upload,
+    etag: plainEtag(eTag),
+    verdict,
+    threats: verdict === 'infected' ? threatNames(detail.scanResultDetails.threats) : [],
+    at: time ? new Date(event.time as string).toISOString() : new Date().toISOString(),
+  };
+}
+
+/** GuardDuty's threat names, each as visible text, bounded; at least one name for a threat. */
+function threatNames(threats: unknown): string[] {
+  const names = Array.isArray(threats)
+    ? threats
+        .slice(0, MAX_THREATS)
+        .map((threat) => (isRecord(threat) && typeof threat.name === 'string' ? threat.name : ''))
+        .map((name) => cutToCodePoints(withoutHiddenCharacters(name).trim(), THREAT_NAME_MAX))
+        .filter((name) => name !== '')
+    : [];
+  return names.length > 0 ? names : ['unnamed threat'];
+}
+
+const dropped = (reason: DropReason): ScanMessage => ({ kind: 'dropped', reason });
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isId = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/**
+ * When a submission's still pending files count as late: `lateSeconds`
+ * (30 minutes deployed) after it was received.
+ */
+export function lateAt(createdAt: string, lateSeconds: number): number {
+  return Date.parse(createdAt) + lateSeconds * 1000;
+}
+
+/** The default of `scanLateSeconds`: what "not checked yet" means in the dashboard. */
+export const SCAN_LATE_SECONDS = 1800;
+
+/**
+ * What an owner reads of a file's state (the dashboard, the emails): a pending
+ * file is "Checking…" until it is late, then "Not checked yet".
+ */
+export type ScanState =
+  | 'checking'
+  | 'not_checked_yet'
+  | 'clean'
+  | 'infected'
+  | 'could_not_check'
+  | 'not_scanned';
+
+export function scanStateOf(
+  file: Pick<StoredFile, 'scan'>,
+  createdAt: string,
+  now: number,
+  lateSeconds = SCAN_LATE_SECONDS,
+): ScanState {
+  switch (scanOf(file)) {
+    case 'pending':
+      return now >= lateAt(createdAt, lateSeconds) ? 'not_checked_yet' : 'checking';
+    case 'clean':
+      return 'clean';
+    case 'infected':
+      return 'infected';
+    case 'unsupported':
+    case 'failed':
+      return 'could_not_check';
+    case 'not_scanned':
+      return 'not_scanned';
+  }
+}
+
+/** The words of each state (the dashboard's, the notification's). */
+export function scanStateText(state: ScanState, threats: readonly string[] = []): string {
+  switch (state) {
+    case 'checking':
+      return 'Checking…';
+    case 'not_checked_yet':
+      return 'Not checked yet';
+    case 'clean':
+      return 'Clean';
+    case 'infected':
+      return `Malware found: ${threats.join(', ') || 'unnamed threat'}, deleted`;
+    case 'could_not_check':
+      return 'Could not be checked';
+    case 'not_scanned':
+      return 'Not scanned';
+  }
+}
+
+/** Whether a file may be downloaded: only a clean one, or one never to be scanned. */
+export const downloadable = (file: Pick<StoredFile, 'scan'>): boolean =>
+  scanOf(file) === 'clean' || scanOf(file) === 'not_scanned';
