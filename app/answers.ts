@@ -1,3 +1,4 @@
+import type { ScanStatus } from '#domain/file-scans.ts';
 import type { FieldDefinition, Submission } from './model.ts';
 
 /**
@@ -13,6 +14,9 @@ export interface ShownFile {
   name: string;
   mime: string;
   size: number;
+  /** Its malware scan (docs/uploads-and-pages.md#malware-scanning): parts/file-scan.tsx shows it. */
+  scan: ScanStatus;
+  threats?: string[];
 }
 
 /** How one answer is shown. */
@@ -180,7 +184,14 @@ export function answerRows(
     const under = fileField(file.field) ?? (fileFields.length === 1 ? fileFields[0]!.id : '_files');
     files.set(under, [
       ...(files.get(under) ?? []),
-      { index, name: file.name, mime: file.mime, size: file.size },
+      {
+        index,
+        name: file.name,
+        mime: file.mime,
+        size: file.size,
+        scan: file.scan,
+        ...(file.threats ? { threats: file.threats } : {}),
+      },
     ]);
   });
   const row = (

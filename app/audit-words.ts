@@ -74,6 +74,8 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
     s.text('reason') === 'member_removed'
       ? `The API key “${s.text('name')}” was revoked: the member who made it left the team`
       : `${s.who} revoked the API key “${s.text('name')}”`,
+  'file.infected': (s) =>
+    `Malware (${s.text('threats') || 'a threat'}) was found in the file ${s.text('file') || 'of a submission'} sent to ${s.form}; the file was deleted`,
   'form.deleted': (s) => `${s.who} deleted the form ${s.text('name') || s.form}`,
   'form.key_rotated': (s) => `${s.who} rotated the form key of ${s.form}`,
   'form.notify_email_changed': (s) =>

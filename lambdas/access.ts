@@ -42,6 +42,8 @@ export type Access =
   | 'rateLimits:count'
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */
   | 'forms:update'
+  /** Record events of a team's audit trail without an acting caller: PutItem on `TEAM#` items only. */
+  | 'audit:record'
   /** The deployment's keyed-hash secret in `KEYED_HASH_SECRET` (resolved at deploy; no IAM action). */
   | 'secrets:keyedHash'
   /** The Google service account's address and private key, when the deployment names a key (resolved at deploy; no IAM action). */

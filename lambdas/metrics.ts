@@ -68,7 +68,25 @@ export type MetricName =
   /** SES refused a send as paused, and not because the team's own tenant is (the account or the configuration set, or unknown). */
   | 'EmailSendingPaused'
   /** Suppressions lifted from the team's list whose SES tenant entry could not be lifted (SES failed). */
-  | 'SesSuppressionNotLifted';
+  | 'SesSuppressionNotLifted'
+  /**
+   * Malware scanning (docs/uploads-and-pages.md#malware-scanning), the `scanResultWorker`:
+   * verdicts recorded, dimension `verdict` (`clean`, `infected`, `unsupported`, `failed`);
+   */
+  | 'FileScanned'
+  /** files found infected, deleted from the bucket; */
+  | 'FileInfected'
+  /** files still waiting for their verdict `scanLateSeconds` (30 minutes) after their submission; */
+  | 'FileScanLate'
+  /**
+   * scan events that changed nothing, dimension `reason`: read but not ours (`other_bucket`,
+   * `other_event`, `not_a_submission_file`), unreadable (`unreadable`, `malformed`,
+   * `unknown_status`), or about a file that has its verdict or is gone (`not_pending`,
+   * `no_submission`, `no_file`, `other_object`);
+   */
+  | 'ScanEventDropped'
+  /** the plan's own trouble: a tag not written, a plan in warning or error. */
+  | 'ScanPlanProblem';
 
 /**
  * The dimension names each metric is counted with, besides `service`: the
@@ -101,6 +119,11 @@ export const METRIC_DIMENSIONS = {
   EmailTenantUnready: [],
   EmailSendingPaused: [],
   SesSuppressionNotLifted: [],
+  FileScanned: ['verdict'],
+  FileInfected: [],
+  FileScanLate: [],
+  ScanEventDropped: ['reason'],
+  ScanPlanProblem: [],
 } as const satisfies Record<MetricName, readonly string[]>;
 
 /** The dimensions `name` is counted with: exactly its declared names. */

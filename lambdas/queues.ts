@@ -23,6 +23,11 @@ export interface QueueDefinition {
   /** Receives before the dead-letter queue, from the deployment's settings. */
   maxReceiveCount: (settings: Pick<SettingValues, 'webhookRetryDelaysSeconds'>) => number;
   /**
+   * Built only in a deployment whose settings want it (its worker and every
+   * grant on it go with it); always when absent.
+   */
+  deployedWhen?: (settings: Pick<SettingValues, 'malwareScanning'>) => boolean;
+  /**
    * A FIFO queue (its name and its dead-letter queue's end in `.fifo`): each
    * message is sent with a group id, and a group's messages are received one
    * at a time, in order; a message hidden for a retry holds its group back.
@@ -131,6 +136,22 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 720,
     maxReceiveCount: () => 5,
     fifo: true,
+  },
+  /**
+   * What GuardDuty Malware Protection says of each uploaded file (its scan
+   * result events, through an EventBridge rule; locally the scanner emulator
+   * sends them), the plan's own trouble, and the stream dispatcher's checks
+   * that a submission's files got their verdicts in time
+   * (docs/uploads-and-pages.md#malware-scanning). Only where files are scanned.
+   */
+  scanResults: {
+    name: 'scanResults',
+    urlVariable: 'SCAN_RESULT_QUEUE_URL',
+    deadLetterUrlVariable: 'SCAN_RESULT_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    // A late check waits twice (two message timers of up to 15 minutes each).
+    maxReceiveCount: () => 5,
+    deployedWhen: (settings) => settings.malwareScanning !== 'off',
   },
   /**
    * A replay of the stream's work for a time range (docs/operations.md#replaying-the-stream):

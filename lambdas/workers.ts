@@ -6,6 +6,7 @@ import {
   INSERTED_SUBMISSION_PATTERN,
   REMOVED_FORM_PATTERN,
   RETAINING_FORM_PATTERN,
+  SCAN_SETTLED_PATTERN,
   SUBMISSION_CHANGE_PATTERN,
 } from './store/schema.ts';
 
@@ -219,6 +220,8 @@ const DISPATCH_ACCESS: readonly Access[] = [
   'queue:webhooks:send',
   'queue:emails:send',
   'queue:sheets:send',
+  // A submission's files late for their verdict are counted by a check sent when it is stored.
+  'queue:scanResults:send',
   ...dispatchedWorkers.map((worker) => `queue:${worker.trigger.queue}:send` as const),
 ];
 
@@ -254,9 +257,11 @@ export const workers: readonly Worker[] = [
     access: DISPATCH_ACCESS,
     trigger: {
       kind: 'tableStream',
-      // Its own (inserted submissions) and each dispatched worker's, the covered ones left out.
+      // Its own (inserted submissions, files scanned) and each dispatched worker's, the covered
+      // ones left out.
       filters: coveringPatterns([
         INSERTED_SUBMISSION_PATTERN,
+        SCAN_SETTLED_PATTERN,
         ...dispatchedWorkers.map((worker) => worker.trigger.filter),
       ]),
       batchSize: 25,
@@ -346,6 +351,26 @@ export const workers: readonly Worker[] = [
     timeoutSeconds: 30,
     access: ['table:read', 'table:write'],
     trigger: { kind: 'queue', queue: 'emailEvents', batchSize: 10, maxConcurrency: 2 },
+  },
+  {
+    // Records each uploaded file's malware scan verdict (docs/uploads-and-pages.md#malware-scanning);
+    // built only where files are scanned (its queue's `deployedWhen`).
+    name: 'scanResultWorker',
+    handler: 'events/scan-result-worker.ts',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    // The verdict (one conditional UpdateItem of the submission), an infected file's deletion and
+    // its audit event; a listing that tells a submission still being stored from a gone one; an
+    // unreadable message to the dead-letter queue.
+    access: [
+      'table:read',
+      'forms:update',
+      'audit:record',
+      'uploads:delete',
+      'uploads:list',
+      'queue:scanResults:deadLetter',
+    ],
+    trigger: { kind: 'queue', queue: 'scanResults', batchSize: 10, maxConcurrency: 2 },
   },
   {
     // Finds the address's teams, stores the sign-in's hashes, sends the email;

@@ -15,6 +15,7 @@ import { type AccessTargets, grantAccess } from './constructs/access.ts';
 import { EmailSending } from './constructs/email.ts';
 import { GoogleServiceAccount } from './constructs/google-service-account.ts';
 import { KeyedHashSecret } from './constructs/keyed-hash-secret.ts';
+import { MalwareScanning } from './constructs/malware-scanning.ts';
 import { Observability } from './constructs/observability.ts';
 import { Queues } from './constructs/queues.ts';
 import { Scheduling } from './constructs/scheduling.ts';
@@ -57,6 +58,8 @@ export class FormServiceStack extends Stack {
   readonly stage: StageStack;
   readonly observability: Observability;
   readonly fallback: ServiceFunction;
+  /** GuardDuty Malware Protection on the uploads bucket; none with `malwareScanning: off`. */
+  readonly malwareScanning: MalwareScanning | undefined;
 
   constructor(scope: Construct, id: string, props: FormServiceStackProps = {}) {
     super(scope, id, props);
@@ -160,6 +163,17 @@ export class FormServiceStack extends Stack {
     const emailEvents = this.queues.all().find((queue) => queue.definition.name === 'emailEvents');
     if (emailEvents) email.publishEventsTo(emailEvents);
 
+    // Uploaded files checked for malware before anyone opens them
+    // (docs/uploads-and-pages.md#malware-scanning): the plan, its role, the bucket policy,
+    // the results to their worker's queue.
+    this.malwareScanning =
+      settings.malwareScanning === 'off'
+        ? undefined
+        : new MalwareScanning(this, 'MalwareScanning', {
+            uploads: this.storage.uploads,
+            results: this.queues.all().find((queue) => queue.definition.name === 'scanResults'),
+          });
+
     this.stage = new StageStack(this, 'Stage', {
       api: this.api,
       functions,
@@ -185,6 +199,7 @@ export class FormServiceStack extends Stack {
       queues: this.queues.all(),
       streamConsumers: this.workers.streamConsumers,
       configurationSetName: email.configurationSet.configurationSetName,
+      malwareScanning: this.malwareScanning !== undefined,
     });
 
     new CfnOutput(this, 'ApiUrl', {

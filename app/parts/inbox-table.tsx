@@ -3,6 +3,7 @@ import { rowSummary, SPAM_REASON_WORDS } from '../inbox-model.ts';
 import type { FieldDefinition, Submission } from '../model.ts';
 import { When } from '../time.tsx';
 import type { Selection } from './inbox-selection.ts';
+import { hasInfectedFile, InfectedMark } from './infected-mark.tsx';
 import { Link } from './link.tsx';
 
 /**
@@ -72,6 +73,7 @@ function Row(props: {
     answers.join(' · ') || (sender.name || sender.email ? '(no other answers)' : '(no answers)');
   const who = [sender.name, sender.email].filter(Boolean).join(', ');
   const reason = submission.isSpam && submission.spamReason;
+  const infected = hasInfectedFile(submission);
   return (
     <tr
       class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
@@ -110,8 +112,9 @@ function Row(props: {
           {!submission.read && <span class="visually-hidden">Unread: </span>}
           {what}
         </Link>
-        {(reason || submission.isTest || submission.data._invalid) && (
+        {(reason || submission.isTest || submission.data._invalid || infected) && (
           <span class="chips">
+            {infected && <InfectedMark />}
             {reason && (
               <span class="badge spam">
                 <span class="visually-hidden">Spam because: </span>

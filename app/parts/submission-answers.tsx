@@ -1,15 +1,18 @@
-import { type AnswerRow, replyHref, type Shown, size } from '../answers.ts';
+import { type AnswerRow, replyHref, type Shown } from '../answers.ts';
+import { FileEntry } from './file-scan.tsx';
 
 /**
  * The answers of a submission as the answers model shows them
  * (`app/answers.ts`): text as text (Preact escapes it), an address as a
  * mailto, a phone number as tel:, an http(s) address as a link that tells
  * the browser nothing of the dashboard, a checkbox list as a list, and a
- * file field's files with their download buttons.
+ * file field's files with their scan states and download buttons (file-scan.tsx).
  */
 export function AnswerList(props: {
   rows: AnswerRow[];
   formName: string;
+  /** The submission's `createdAt`: how late a file still being checked is. */
+  createdAt: string;
   download: (index: number) => void;
 }) {
   return (
@@ -18,7 +21,12 @@ export function AnswerList(props: {
         <div key={row.id} class={row.problem ? 'answer problem' : 'answer'}>
           <dt>{row.label}</dt>
           <dd>
-            <AnswerValue shown={row.shown} formName={props.formName} download={props.download} />
+            <AnswerValue
+              shown={row.shown}
+              formName={props.formName}
+              createdAt={props.createdAt}
+              download={props.download}
+            />
             {row.problem && <p class="reason">{row.problem}</p>}
           </dd>
         </div>
@@ -27,7 +35,12 @@ export function AnswerList(props: {
   );
 }
 
-function AnswerValue(props: { shown: Shown; formName: string; download: (index: number) => void }) {
+function AnswerValue(props: {
+  shown: Shown;
+  formName: string;
+  createdAt: string;
+  download: (index: number) => void;
+}) {
   const { shown } = props;
   switch (shown.kind) {
     case 'empty':
@@ -56,19 +69,12 @@ function AnswerValue(props: { shown: Shown; formName: string; download: (index: 
       return (
         <ul class="files">
           {shown.files.map((file) => (
-            <li key={file.index}>
-              {file.name}{' '}
-              <span class="meta">
-                ({file.mime}, {size(file.size)})
-              </span>{' '}
-              <button
-                type="button"
-                onClick={() => props.download(file.index)}
-                aria-label={`Download ${file.name}`}
-              >
-                Download
-              </button>
-            </li>
+            <FileEntry
+              key={file.index}
+              file={file}
+              createdAt={props.createdAt}
+              download={props.download}
+            />
           ))}
         </ul>
       );

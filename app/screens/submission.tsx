@@ -100,6 +100,7 @@ export function SubmissionView(props: {
       <AnswerList
         rows={answerRows(submission, form.fields)}
         formName={form.name}
+        createdAt={submission.createdAt}
         download={act.download}
       />
       <SubmissionEmails form={form} submission={submission} />

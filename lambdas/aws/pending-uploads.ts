@@ -85,17 +85,18 @@ export interface ClaimedUpload {
  * `upload_already_used` (the storing transaction's claim decides which
  * submission gets an upload; this only answers a late copy in words). Every
  * copy has ended when this throws, so the caller's clean-up races none.
+ * Answers each copy's ETag, in order.
  */
 export async function copyPendingUploads(
   formId: string,
   submissionId: string,
   uploads: readonly ClaimedUpload[],
   firstIndex: number,
-): Promise<void> {
-  await settleAll(
+): Promise<string[]> {
+  return settleAll(
     uploads.map(async (upload, i) => {
       try {
-        await s3.send(
+        const copied = await s3.send(
           new CopyObjectCommand({
             Bucket: config.uploadsBucket,
             CopySource: `${config.uploadsBucket}/${pendingUploadKey(formId, upload.uploadId)}`,
@@ -105,6 +106,7 @@ export async function copyPendingUploads(
             ContentDisposition: attachmentDisposition(upload.name),
           }),
         );
+        return copied.CopyObjectResult?.ETag ?? '';
       } catch (error) {
         if (isMissing(error)) throw uploadAlreadyUsed(upload.uploadId);
         throw error;

@@ -29,6 +29,11 @@ export async function enqueue(queue: QueueName, bodies: readonly unknown[]): Pro
   }
 }
 
+/** Sends one body (JSON) to arrive `seconds` from now: a message timer, 15 minutes at most. */
+export async function enqueueLater(queue: QueueName, body: unknown, seconds: number) {
+  await sendAgainLater(queue, JSON.stringify(body), seconds, {});
+}
+
 /** A message of a FIFO queue: its group (received in order, one at a time) and deduplication id. */
 export interface OrderedMessage {
   body: unknown;

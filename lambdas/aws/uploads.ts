@@ -47,14 +47,16 @@ export interface UploadedFile {
  * submission never names a missing file. Content type as declared, and the
  * object itself says "attachment" (the download link says so again), so no
  * way of fetching it from our bucket renders it inline. Every put has ended
- * when this throws, so the caller's clean-up races none.
+ * when this throws, so the caller's clean-up races none. Answers each
+ * object's ETag, in order: a scan result counts only for that very object
+ * (docs/uploads-and-pages.md#malware-scanning).
  */
 export async function putSubmissionFiles(
   formId: string,
   submissionId: string,
   files: readonly UploadedFile[],
-): Promise<void> {
-  await settleAll(
+): Promise<string[]> {
+  const puts = await settleAll(
     files.map((file, index) =>
       s3.send(
         new PutObjectCommand({
@@ -68,6 +70,7 @@ export async function putSubmissionFiles(
       ),
     ),
   );
+  return puts.map((put) => put.ETag ?? '');
 }
 
 /** Removes the files of a submission that was not stored after all. */
@@ -88,6 +91,32 @@ export async function deleteFilesOf(
       (submission.meta.files ?? []).map((_, i) => uploadKey(submission.formId, submission.id, i)),
     ),
   );
+}
+
+/** Removes one stored file (an infected one: docs/uploads-and-pages.md#malware-scanning). */
+export async function deleteUpload(
+  formId: string,
+  submissionId: string,
+  index: number,
+): Promise<void> {
+  await deleteObjects([uploadKey(formId, submissionId, index)]);
+}
+
+/**
+ * Whether the object of a stored file is in the bucket, by listing its key
+ * (ListBucket: the bucket policy holds back reads of unscanned files, not
+ * listings).
+ */
+export async function uploadExists(
+  formId: string,
+  submissionId: string,
+  index: number,
+): Promise<boolean> {
+  const key = uploadKey(formId, submissionId, index);
+  const page = await s3.send(
+    new ListObjectsV2Command({ Bucket: config.uploadsBucket, Prefix: key, MaxKeys: 1 }),
+  );
+  return page.Contents?.[0]?.Key === key;
 }
 
 /** DeleteObjects takes at most 1,000 keys a call. */

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { AUDIT_ACTIONS } from '#domain/audit.ts';
+import { DELIVERY_EVENTS } from '#domain/delivery-log.ts';
 import { EMAIL_STATUSES } from '#domain/email-outcomes.ts';
+import { SCAN_STATUSES } from '#domain/file-scans.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { INTEGRATION_KINDS } from '#domain/integrations.ts';
 import { ROLES } from '#domain/members.ts';
@@ -9,7 +11,7 @@ import { SPAM_REASONS } from '#domain/submission-model.ts';
 import { DEVICES, DROP_REASONS } from '#domain/summary-counters.ts';
 import { IP_STORAGE } from '#domain/visitor-ip.ts';
 import { CANCEL_REASONS, DELIVERY_STATUSES } from '#domain/webhook-delivery.ts';
-import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
+import { FILES_SCANNED_EVENT_TYPE, WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 
 /**
  * The shapes of the API's answers, by name: what contracts name in their
@@ -114,6 +116,21 @@ const EmailOutcome = z.object({
   ),
 });
 
+/** A file of a submission, with its malware scan (docs/uploads-and-pages.md#malware-scanning). */
+const FileOfSubmission = z.object({
+  /** The answer name the file was sent under (absent on files stored before 2026-11-26). */
+  field: z.optional(z.string()),
+  name: z.string(),
+  mime: z.string(),
+  size: count(),
+  /** `pending` until its verdict; `not_scanned` where scanning is off (or before it was on). */
+  scan: z.enum(SCAN_STATUSES),
+  /** The threats found, for `infected`. */
+  threats: z.optional(z.array(z.string())),
+  /** When its verdict came. */
+  scannedAt: z.optional(dateTime()),
+});
+
 const Submission = z.object({
   id: z.string(),
   formId: z.string(),
@@ -125,17 +142,7 @@ const Submission = z.object({
     referrer: z.string(),
     country: z.optional(z.string()),
     deviceClass: z.optional(z.enum(['mobile', 'desktop', 'tablet', 'bot'])),
-    files: z.optional(
-      z.array(
-        z.object({
-          /** The answer name the file was sent under (absent on files stored before 2026-11-26). */
-          field: z.optional(z.string()),
-          name: z.string(),
-          mime: z.string(),
-          size: count(),
-        }),
-      ),
-    ),
+    files: z.optional(z.array(FileOfSubmission)),
   }),
   read: z.boolean(),
   starred: z.boolean(),
@@ -168,6 +175,8 @@ const Webhook = z.object({
 const Delivery = z.object({
   deliveryId: z.string(),
   submissionId: z.string(),
+  /** What it announces (docs/delivery.md#files-scanned). */
+  event: z.enum(DELIVERY_EVENTS),
   webhookId: z.string().check(z.startsWith('msg_')),
   status: z.enum(DELIVERY_STATUSES),
   cancelReason: z.nullable(z.enum(CANCEL_REASONS)),
@@ -447,6 +456,22 @@ export const RESPONSES = {
       spam: z.boolean(),
       /** Answers by name; no special fields, no files. */
       fields: z.record(z.string(), z.string()),
+      /** Only when files were attached: each with its malware scan state, never a link. */
+      files: z.optional(z.array(FileOfSubmission)),
+    }),
+  }),
+  FilesScannedPayload: z.object({
+    type: z.literal(FILES_SCANNED_EVENT_TYPE),
+    /** When this attempt was sent. */
+    timestamp: dateTime(),
+    data: z.object({
+      formId: z.string(),
+      submissionId: z.string(),
+      submittedAt: dateTime(),
+      test: z.boolean(),
+      spam: z.boolean(),
+      /** Every file of the submission with its verdict. */
+      files: z.array(FileOfSubmission),
     }),
   }),
   SignInQueued: z.object({ ok: z.literal(true), message: z.string() }),

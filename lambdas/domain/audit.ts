@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'member.updated',
   'api_key.created',
   'api_key.revoked',
+  'file.infected',
   'form.deleted',
   'form.key_rotated',
   'form.notify_email_changed',

@@ -1,3 +1,4 @@
+import { scanStateOf, scanStateText } from './file-scans.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { StoredFile, Submission } from './submission-model.ts';
 import { withoutBidiControls, withoutHiddenCharacters } from './visible-text.ts';
@@ -28,6 +29,12 @@ export interface ChatMessageInput {
   submissionUrl: string;
   isTest: boolean;
   createdAt: string; // ISO
+  /**
+   * `files_scanned`: the message says the submission's files have their
+   * malware scan's verdicts (docs/delivery.md#files-scanned), its answers
+   * being the files and their states (`chatScanAnswers`).
+   */
+  about?: 'files_scanned';
 }
 
 /** Answers a message shows; the rest are counted ("3 more answers in the dashboard"). */
@@ -85,6 +92,21 @@ export function chatAnswers(submission: Submission, form: FormRecord): ChatAnswe
     rows.push({ label: field === '' ? FILES_LABEL : visibleName(field), value: names.join(', ') });
   }
   return rows;
+}
+
+/**
+ * A submission's files with their malware scan's verdicts, for the message
+ * of `submission.files_scanned` (docs/delivery.md#files-scanned): one row
+ * per file, its name and what was found.
+ */
+export function chatScanAnswers(submission: Submission): ChatAnswer[] {
+  return (submission.meta.files ?? []).map((file) => ({
+    label: fileName(file),
+    value: scanStateText(
+      scanStateOf(file, submission.createdAt, Date.parse(submission.createdAt)),
+      (file.threats ?? []).map(visibleName),
+    ),
+  }));
 }
 
 function fieldLabel(field: FieldDefinition): string {
@@ -175,6 +197,7 @@ function receivedText(createdAt: string): string {
 }
 
 function headline(input: ChatMessageInput): string {
+  if (input.about === 'files_scanned') return 'Files checked for malware, a submission to ';
   return input.isTest ? 'Test submission to ' : 'New submission to ';
 }
 

@@ -9,11 +9,15 @@ import type { ChatKind } from './integrations.ts';
  */
 export type Channel = 'webhook' | 'notification' | 'autoreply' | ChatKind | 'sheets';
 
-/** One message of the email queue: which email of which submission. */
+/**
+ * One message of the email queue: which email of which submission. `malware`
+ * tells the notification's recipients a file was found infected
+ * (docs/uploads-and-pages.md#malware-scanning).
+ */
 export interface EmailJob {
   formId: string;
   submissionId: string;
-  kind: 'notification' | 'autoreply';
+  kind: 'notification' | 'autoreply' | 'malware';
 }
 
 /** One message of the webhook queue. */
@@ -25,6 +29,8 @@ export interface WebhookJob {
    * absent for the webhook, so messages queued before integrations keep working.
    */
   channel?: ChatKind;
+  /** What it announces; absent for `submission.created` (docs/delivery.md#files-scanned). */
+  event?: 'submission.files_scanned';
 }
 
 /**
@@ -83,4 +89,27 @@ export function channelsFor(input: {
     channels.push('autoreply');
   }
   return channels;
+}
+
+/**
+ * Who hears that a submission's files have their verdicts
+ * (docs/delivery.md#files-scanned): the webhook on Pro (spam included, as
+ * for `submission.created`), each Slack or Discord integration on Pro (never
+ * for spam), and, when a file was infected, the notification's recipients by
+ * email (never for spam: the file is deleted, and the spam folder keeps it
+ * out of the inbox), whether or not notifications are on.
+ */
+export function scanChannelsFor(input: {
+  plan: PlanName;
+  webhookConnected: boolean;
+  chats: readonly ChatKind[];
+  spam: boolean;
+  infected: boolean;
+}): Array<'webhook' | ChatKind | 'malware'> {
+  const pro = input.plan === 'pro';
+  return [
+    ...(input.webhookConnected && pro ? (['webhook'] as const) : []),
+    ...(pro && !input.spam ? input.chats : []),
+    ...(input.infected && !input.spam ? (['malware'] as const) : []),
+  ];
 }

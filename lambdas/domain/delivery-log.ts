@@ -35,6 +35,26 @@ export interface DeliveryAttempt {
 /** What a delivery goes to: the form's webhook, or one of its integrations. */
 export type DeliveryTarget = 'webhook' | IntegrationKind;
 
+/**
+ * What a delivery announces (docs/delivery.md#events): a stored submission, or
+ * that its files have their malware scan's verdicts (docs/delivery.md#files-scanned).
+ */
+export const DELIVERY_EVENTS = ['submission.created', 'submission.files_scanned'] as const;
+export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
+
+/**
+ * A delivery's id: the submission's for `submission.created` (deliveries
+ * stored before events were told apart included), and for
+ * `submission.files_scanned` the same UUID with version 8 in place of 7, so
+ * it is a UUID of its own that sorts right after its submission's, found
+ * from the submission alone, and its `webhook-id` differs from the first
+ * event's (receivers de-duplicate by it).
+ */
+export function deliveryIdOf(submissionId: string, event: DeliveryEvent): string {
+  if (event === 'submission.created') return submissionId;
+  return `${submissionId.slice(0, 14)}8${submissionId.slice(15)}`;
+}
+
 export interface Delivery {
   /** The submission's id: one delivery per submission (and target). */
   deliveryId: string;
@@ -42,6 +62,8 @@ export interface Delivery {
   submissionId: string;
   /** The integration it goes to; absent for the webhook (deliveries stored before integrations). */
   channel?: IntegrationKind;
+  /** What it announces; absent for `submission.created`. */
+  event?: Exclude<DeliveryEvent, 'submission.created'>;
   /** `webhook-id` of every attempt, so receivers can de-duplicate. */
   webhookId: string;
   status: DeliveryStatus;
@@ -71,17 +93,21 @@ export function pendingDelivery(input: {
   submissionId: string;
   /** The integration it goes to; undefined for the webhook. */
   channel?: IntegrationKind | undefined;
+  /** What it announces (default `submission.created`). */
+  event?: DeliveryEvent;
   webhookId: string;
   /** The connection it is for (the webhook's `createdAt`), when known. */
   webhookConnectedAt: string | undefined;
   now: Date;
 }): Delivery {
   const at = input.now.toISOString();
+  const event = input.event ?? 'submission.created';
   return {
-    deliveryId: input.submissionId,
+    deliveryId: deliveryIdOf(input.submissionId, event),
     formId: input.formId,
     submissionId: input.submissionId,
     ...(input.channel ? { channel: input.channel } : {}),
+    ...(event === 'submission.created' ? {} : { event }),
     webhookId: input.webhookId,
     status: 'pending',
     ...(input.webhookConnectedAt ? { webhookConnectedAt: input.webhookConnectedAt } : {}),
@@ -223,6 +249,21 @@ export function requeued(delivery: Delivery, webhookConnectedAt: string, now: Da
   return { ...rest, status: 'pending', webhookConnectedAt, updatedAt: now.toISOString() };
 }
 
+/** The queue message that sends a delivery (again): its submission, target and event. */
+export function deliveryJob(delivery: Delivery): {
+  formId: string;
+  submissionId: string;
+  channel?: IntegrationKind;
+  event?: Exclude<DeliveryEvent, 'submission.created'>;
+} {
+  return {
+    formId: delivery.formId,
+    submissionId: delivery.submissionId,
+    ...(delivery.channel ? { channel: delivery.channel } : {}),
+    ...(delivery.event ? { event: delivery.event } : {}),
+  };
+}
+
 /** A delivery as the API shows it. */
 export function toDeliveryView(delivery: Delivery) {
   const { deliveryId, submissionId, webhookId, status, attempts, createdAt, updatedAt } = delivery;
@@ -230,6 +271,7 @@ export function toDeliveryView(delivery: Delivery) {
   return {
     deliveryId,
     submissionId,
+    event: delivery.event ?? ('submission.created' as DeliveryEvent),
     webhookId,
     status,
     cancelReason: status === 'cancelled' ? (delivery.cancelReason ?? null) : null,

@@ -6,6 +6,7 @@ import type { PlanName } from './form-gating.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { html, type SafeHtml } from './html.ts';
 import { cutToCodePoints } from './submission-answers.ts';
+import { pendingCount, type ScanStatus, scanOf } from './file-scans.ts';
 import type { StoredFile, Submission } from './submission-model.ts';
 import {
   withoutBidiControls,
@@ -308,8 +309,35 @@ export function answerProblems(
   return lines;
 }
 
+/**
+ * A file by name and size, and where its malware scan stands
+ * (docs/uploads-and-pages.md#malware-scanning): never a link, and nothing of
+ * a file still being checked but its name.
+ */
 function fileLine(file: StoredFile): string {
-  return `${visibleName(file.name)} (${humanSize(file.size)})`;
+  const state = SCAN_WORDS[scanOf(file)](file);
+  return `${visibleName(file.name)} (${humanSize(file.size)})${state ? `: ${state}` : ''}`;
+}
+
+const SCAN_WORDS: Record<ScanStatus, (file: StoredFile) => string> = {
+  pending: () => 'being checked for malware',
+  clean: () => 'checked, no malware found',
+  infected: (file) => `malware found (${threatWords(file)}), deleted`,
+  unsupported: () => 'could not be checked (password-protected or too deeply packed)',
+  failed: () => 'could not be checked',
+  not_scanned: () => '',
+};
+
+const threatWords = (file: StoredFile) =>
+  (file.threats ?? []).map((name) => visibleName(name)).join(', ') || 'a threat';
+
+/** "1 file being checked": the files whose verdict has not come yet, or none. */
+function checkingLine(files: readonly StoredFile[]): string[] {
+  const checking = pendingCount(files);
+  if (checking === 0) return [];
+  return [
+    `${checking} ${checking === 1 ? 'file' : 'files'} being checked for malware: download ${checking === 1 ? 'it' : 'them'} from the submission's page once checked.`,
+  ];
 }
 
 const TEST_LINE = 'This is a test submission.';
@@ -362,6 +390,7 @@ export function ownerNotification(input: OwnerNotificationInput): EmailMessage {
   }
   if (files.length > 0) {
     text.push('', FILES_HEADING, ...files.map((file) => `- ${fileLine(file)}`));
+    text.push(...checkingLine(files));
   }
   if (problems.length > 0) {
     text.push('', PROBLEMS_HEADING, ...problems.map((line) => `- ${line}`));
@@ -383,7 +412,7 @@ ${
   files.length > 0
     ? html`\n<h2 style="font-size:16px">${FILES_HEADING.slice(0, -1)}</h2>\n<ul>${files.map(
         (file) => html`\n<li>${fileLine(file)}</li>`,
-      )}\n</ul>`
+      )}\n</ul>${checkingLine(files).map((line) => html`\n<p>${line}</p>`)}`
     : ''
 }${
   problems.length > 0
@@ -400,6 +429,69 @@ ${
     ...(cc.length > 0 ? { cc } : {}),
     fromName: headerValue(form.notifyFromName, MAX_FROM_NAME_LENGTH),
     ...(replyTo ? { replyTo } : {}),
+    subject,
+    autoSubmitted: 'auto-generated',
+    text: text.join('\n'),
+    html: htmlDocument(subject, body),
+  };
+}
+
+export interface MalwareNoticeInput {
+  form: FormRecord;
+  submission: Submission;
+  /** The notification's recipients (`notificationRecipients`). */
+  recipient: string;
+  cc?: readonly string[];
+  baseUrl: string;
+}
+
+/**
+ * The notification's recipients told that a file sent with a submission was
+ * found infected and deleted (docs/uploads-and-pages.md#malware-scanning):
+ * which files, the threats' names, a link to the submission's page. No
+ * Reply-To (the sender is the one who sent it) and no answer of the
+ * submission's but the file names. Undefined when no file is infected.
+ */
+export function malwareNotice(input: MalwareNoticeInput): EmailMessage | undefined {
+  const { form, submission } = input;
+  const infected = (submission.meta.files ?? []).filter((file) => scanOf(file) === 'infected');
+  if (infected.length === 0) return undefined;
+  const formName = headerValue(form.name, Number.MAX_SAFE_INTEGER);
+  const subject = headerValue(`Malware found in a file sent to ${formName}`);
+  const pageUrl = submissionPageUrl(input.baseUrl, form.id, submission.id);
+  const received = receivedAt(submission.createdAt);
+  const lead =
+    infected.length === 1
+      ? 'A file sent with a submission contains malware. It was deleted: nobody can download it.'
+      : `${infected.length} files sent with a submission contain malware. They were deleted: nobody can download them.`;
+  const keptLine = 'The submission and its answers are kept.';
+  const lines = infected.map((file) => fileLine(file));
+  const text = [
+    `Malware found in a file sent to ${formName}`,
+    '',
+    lead,
+    '',
+    ...lines.map((line) => `- ${line}`),
+    '',
+    keptLine,
+    '',
+    `Received: ${received}`,
+    `Submission: ${submission.id}`,
+    '',
+    `${VIEW_SUBMISSION}: ${pageUrl}`,
+    '',
+  ];
+  const body = html`<h1 style="font-size:18px">Malware found in a file sent to ${formName}</h1>
+<p>${lead}</p>
+<ul>${lines.map((line) => html`\n<li>${line}</li>`)}\n</ul>
+<p>${keptLine}</p>
+<p>Received: ${received}<br>\nSubmission: ${submission.id}</p>
+<p><a href="${pageUrl}">${VIEW_SUBMISSION}</a></p>`;
+  const cc = (input.cc ?? []).map(recipientAddress);
+  return {
+    to: recipientAddress(input.recipient),
+    ...(cc.length > 0 ? { cc } : {}),
+    fromName: headerValue(form.notifyFromName, MAX_FROM_NAME_LENGTH),
     subject,
     autoSubmitted: 'auto-generated',
     text: text.join('\n'),

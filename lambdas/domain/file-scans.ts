@@ -1,5 +1,4 @@
 import { cutToCodePoints } from './submission-answers.ts';
-import type { StoredFile } from './submission-model.ts';
 import { uploadOfKey } from './uploads.ts';
 import { withoutHiddenCharacters } from './visible-text.ts';
 
@@ -62,6 +61,11 @@ export function verdictOf(resultStatus: unknown): ScanVerdict | undefined {
     : undefined;
 }
 
+/** What these rules read of a stored file (submission-model.ts `StoredFile`). */
+interface Scanned {
+  scan?: ScanStatus;
+}
+
 /** A new file's state: waiting for its verdict, or never to be scanned. */
 export function initialScan(
   mode: 'guardduty' | 'off',
@@ -69,11 +73,30 @@ export function initialScan(
   return mode === 'off' ? 'not_scanned' : 'pending';
 }
 
+/**
+ * A post's files as the submit path stores them (docs/submit.md#processing-order,
+ * step 12): each waiting for its verdict with the ETag of the object stored for
+ * it, or never to be scanned; and how many wait.
+ */
+export function filesToScan<F extends object>(
+  files: readonly F[],
+  etags: readonly string[],
+  mode: 'guardduty' | 'off',
+): { files: (F & { scan: ScanStatus; etag?: string })[]; pending: number } {
+  const scan = initialScan(mode);
+  return {
+    files: files.map((file, i) =>
+      scan === 'pending' ? { ...file, scan, etag: plainEtag(etags[i] ?? '') } : { ...file, scan },
+    ),
+    pending: scan === 'pending' ? files.length : 0,
+  };
+}
+
 /** A file's state as shown: files stored before scanning existed were never scanned. */
-export const scanOf = (file: Pick<StoredFile, 'scan'>): ScanStatus => file.scan ?? 'not_scanned';
+export const scanOf = (file: Scanned): ScanStatus => file.scan ?? 'not_scanned';
 
 /** How many of these files still wait for a verdict. */
-export const pendingCount = (files: readonly Pick<StoredFile, 'scan'>[] = []): number =>
+export const pendingCount = (files: readonly Scanned[] = []): number =>
   files.filter((file) => file.scan === 'pending').length;
 
 /** An S3 ETag as GuardDuty and our store write it: the hex digest, without S3's quotes. */
@@ -220,7 +243,7 @@ export type ScanState =
   | 'not_scanned';
 
 export function scanStateOf(
-  file: Pick<StoredFile, 'scan'>,
+  file: Scanned,
   createdAt: string,
   now: number,
   lateSeconds = SCAN_LATE_SECONDS,
@@ -259,5 +282,65 @@ export function scanStateText(state: ScanState, threats: readonly string[] = [])
 }
 
 /** Whether a file may be downloaded: only a clean one, or one never to be scanned. */
-export const downloadable = (file: Pick<StoredFile, 'scan'>): boolean =>
+export const downloadable = (file: Scanned): boolean =>
   scanOf(file) === 'clean' || scanOf(file) === 'not_scanned';
+
+/** How soon a client may ask again for a file still being checked: GuardDuty takes seconds. */
+export const PENDING_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Why a file's link is refused, or undefined when it may be had
+ * (docs/submissions.md#file-links): only a clean file, or, where nothing is
+ * scanned, one never scanned. With scanning on, a file stored before it was
+ * on has no clean tag, and the bucket policy would refuse the link anyway.
+ */
+export function linkRefusal(
+  file: Scanned,
+  mode: 'guardduty' | 'off',
+):
+  | { code: 'file_not_scanned'; message: string; retryAfterSeconds?: number }
+  | { code: 'file_infected' | 'file_scan_failed'; message: string }
+  | undefined {
+  switch (scanOf(file)) {
+    case 'clean':
+      return undefined;
+    case 'not_scanned':
+      return mode === 'off'
+        ? undefined
+        : {
+            code: 'file_not_scanned',
+            message:
+              'The file was stored before malware scanning was on: it cannot be downloaded while scanning is on',
+          };
+    case 'pending':
+      return {
+        code: 'file_not_scanned',
+        message: 'The file is still being checked for malware; ask again shortly',
+        retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS,
+      };
+    case 'infected':
+      return {
+        code: 'file_infected',
+        message: 'Malware was found in the file; it was deleted and cannot be downloaded',
+      };
+    case 'unsupported':
+    case 'failed':
+      return {
+        code: 'file_scan_failed',
+        message:
+          'The file could not be checked for malware (password-protected, too deeply packed, or a scan error): it cannot be downloaded',
+      };
+  }
+}
+
+/**
+ * How long after a submission's id was drawn its post may still be storing it
+ * (the submit function's 20 s timeout, with room): a scan result for a file
+ * of a submission not found yet is looked at again until then, if the file's
+ * object is there.
+ */
+export const STORING_GRACE_SECONDS = 60;
+
+/** The time (Unix ms) a UUID v7 carries in its first 48 bits. */
+export const uuidV7Time = (id: string): number =>
+  Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16);

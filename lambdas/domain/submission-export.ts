@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { MAX_EXTRA_ANSWER_COLUMNS, NOT_AN_ANSWER } from './answer-columns.ts';
 import type { FieldDefinition } from './form-model.ts';
 import { FOLDERS, type Folder } from './submission-folders.ts';
-import type { Submission } from './submission-model.ts';
+import { scanOf } from './file-scans.ts';
+import type { StoredFile, Submission } from './submission-model.ts';
 import { inEnglish } from './validation-issues.ts';
 import { withoutHiddenCharacters } from './visible-text.ts';
 
@@ -113,12 +114,46 @@ export class AnswerColumns {
   }
 }
 
-export function exportHeader(answerNames: readonly string[]): string[] {
-  return [...LEADING_COLUMNS, ...answerNames, ...TRAILING_COLUMNS];
+/**
+ * The form's file fields, in order: each gets a column of its files' malware
+ * scan verdicts after the fixed ones (docs/submissions.md#csv-columns).
+ */
+export function fileFieldIds(fields: readonly FieldDefinition[] | null): string[] {
+  return (fields ?? []).filter((field) => field.type === 'file').map((field) => field.id);
+}
+
+/** The verdict column of a file field: `<field id>:scan`. */
+export const scanColumn = (fieldId: string) => `${fieldId}:scan`;
+
+export function exportHeader(
+  answerNames: readonly string[],
+  fileFields: readonly string[] = [],
+): string[] {
+  return [...LEADING_COLUMNS, ...answerNames, ...TRAILING_COLUMNS, ...fileFields.map(scanColumn)];
+}
+
+/**
+ * The verdicts of a file field's files, joined by `; `: `clean`, `pending`,
+ * `infected (<threats>)`, `unsupported`, `failed`, `not_scanned`. A file
+ * stored before files kept their field counts for the form's one file field.
+ */
+function scanCell(files: readonly StoredFile[], fieldId: string, fileFields: readonly string[]) {
+  return files
+    .filter((file) => (file.field ?? (fileFields.length === 1 ? fileFields[0] : '')) === fieldId)
+    .map((file) =>
+      scanOf(file) === 'infected'
+        ? `infected (${(file.threats ?? []).map(withoutHiddenCharacters).join(', ')})`
+        : scanOf(file),
+    )
+    .join('; ');
 }
 
 /** One submission under the header of `answerNames`; an answer it lacks is an empty cell. */
-export function exportRow(submission: Submission, answerNames: readonly string[]): string[] {
+export function exportRow(
+  submission: Submission,
+  answerNames: readonly string[],
+  fileFields: readonly string[] = [],
+): string[] {
   const { data, meta } = submission;
   return [
     submission.id,
@@ -136,6 +171,7 @@ export function exportRow(submission: Submission, answerNames: readonly string[]
     meta.referrer ?? '',
     // Names stored before hidden characters were cleaned at upload are cleaned here too.
     (meta.files ?? []).map((file) => withoutHiddenCharacters(file.name)).join('; '),
+    ...fileFields.map((id) => scanCell(meta.files ?? [], id, fileFields)),
   ];
 }
 

@@ -1,4 +1,4 @@
-import type { Submission } from '#domain/submission-model.ts';
+import { type FileView, fileView, type Submission } from '#domain/submission-model.ts';
 
 /**
  * The body of a `submission.created` delivery (docs/delivery.md#webhook-requests;
@@ -21,10 +21,36 @@ export interface WebhookPayload {
     test: boolean;
     spam: boolean;
     fields: Record<string, string>;
+    /**
+     * Only when files were attached: each file's name, type, size and malware
+     * scan state (docs/uploads-and-pages.md#malware-scanning), never its content
+     * or a link.
+     */
+    files?: FileView[];
   };
 }
 
 export const WEBHOOK_EVENT_TYPE = 'submission.created';
+
+/**
+ * The body of a `submission.files_scanned` delivery (docs/delivery.md#files-scanned):
+ * sent once every file of a submission has its verdict, with each file's
+ * state; no answers (the first event had them).
+ */
+export interface FilesScannedPayload {
+  type: 'submission.files_scanned';
+  timestamp: string;
+  data: {
+    formId: string;
+    submissionId: string;
+    submittedAt: string;
+    test: boolean;
+    spam: boolean;
+    files: FileView[];
+  };
+}
+
+export const FILES_SCANNED_EVENT_TYPE = 'submission.files_scanned';
 
 /**
  * Answers by name, strings only, without special fields (names starting
@@ -56,11 +82,40 @@ export function webhookPayloadObject(
       test: submission.isTest,
       spam,
       fields: webhookFields(submission.data),
+      ...(submission.meta.files ? { files: submission.meta.files.map(fileView) } : {}),
+    },
+  };
+}
+
+export function filesScannedPayloadObject(
+  submission: Submission,
+  sentAt: Date,
+  spam: boolean,
+): FilesScannedPayload {
+  return {
+    type: FILES_SCANNED_EVENT_TYPE,
+    timestamp: sentAt.toISOString(),
+    data: {
+      formId: submission.formId,
+      submissionId: submission.id,
+      submittedAt: submission.createdAt,
+      test: submission.isTest,
+      spam,
+      files: (submission.meta.files ?? []).map(fileView),
     },
   };
 }
 
 /** The exact JSON body of one attempt; `sentAt` is the time of this attempt. */
-export function webhookPayload(submission: Submission, sentAt: Date, spam: boolean): string {
-  return JSON.stringify(webhookPayloadObject(submission, sentAt, spam));
+export function webhookPayload(
+  submission: Submission,
+  sentAt: Date,
+  spam: boolean,
+  event: 'submission.created' | 'submission.files_scanned' = WEBHOOK_EVENT_TYPE,
+): string {
+  return JSON.stringify(
+    event === FILES_SCANNED_EVENT_TYPE
+      ? filesScannedPayloadObject(submission, sentAt, spam)
+      : webhookPayloadObject(submission, sentAt, spam),
+  );
 }

@@ -8,6 +8,7 @@ import { sesTags, suppressionAddress } from '#domain/email-events.ts';
 import {
   autoReply,
   type EmailMessage,
+  malwareNotice,
   notificationRecipients,
   ownerNotification,
   submitterAddress,
@@ -267,6 +268,10 @@ function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undef
   const { form, team, submission, hints } = context;
   if (submission.isSpam) return undefined;
   const { to: recipient, cc } = notificationRecipients(form, team);
+  // Whether or not notifications are on: a file was found infected (scanChannelsFor).
+  if (job.kind === 'malware') {
+    return malwareNotice({ form, submission, recipient, cc, baseUrl: config.baseUrl });
+  }
   if (job.kind === 'notification') {
     if (!form.notifyEnabled) return undefined;
     return ownerNotification({ form, submission, hints, recipient, cc, baseUrl: config.baseUrl });

@@ -2,8 +2,9 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { sendInOrder } from '#aws/queues.ts';
 import { matchesPattern } from '#domain/event-filter.ts';
 import { dispatchedMessage, type StreamRecord, targetsOf } from '#domain/stream-dispatch.ts';
-import { INSERTED_SUBMISSION_PATTERN } from '#store/schema.ts';
+import { INSERTED_SUBMISSION_PATTERN, SCAN_SETTLED_PATTERN } from '#store/schema.ts';
 import { dispatched } from '#workers';
+import { scanAnnouncer } from './scan-fanout.ts';
 import { submissionAnnouncer } from './submission-fanout.ts';
 
 /**
@@ -11,7 +12,8 @@ import { submissionAnnouncer } from './submission-fanout.ts';
  * (docs/architecture.md#workers), and the replayer with a submission read
  * back from the table: an inserted submission is announced in process (the
  * delivery fan-out: no queue in between, so stored → webhook and → email
- * take no longer than with a reader of its own), and the record is handed
+ * take no longer than with a reader of its own), so is a submission whose
+ * files all have their malware scan's verdicts (scan-fanout.ts), and the record is handed
  * to each dispatched worker whose filter takes it, on that worker's FIFO
  * queue. One item's records are handed on in the batch's order: a record
  * waits for the previous record of its item (its partition key), and fails
@@ -29,6 +31,7 @@ export function recordDispatch(
   options: { skipDone?: boolean } = {},
 ): (record: DynamoDBRecord) => Promise<void> {
   const announce = submissionAnnouncer();
+  const announceScan = scanAnnouncer();
   /** The latest hand-on of each item (partition key) of the batch. */
   const handOns = new Map<string, Promise<void>>();
   return async (record) => {
@@ -46,6 +49,7 @@ export function recordDispatch(
     }
     await Promise.all([
       matchesPattern(record, INSERTED_SUBMISSION_PATTERN) ? announce(record) : undefined,
+      matchesPattern(record, SCAN_SETTLED_PATTERN) ? announceScan(record) : undefined,
       handOn,
     ]);
     if (options.skipDone && id) remember(id);

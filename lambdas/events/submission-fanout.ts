@@ -1,5 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { enqueue, enqueueInOrder } from '#aws/queues.ts';
+import { enqueue, enqueueInOrder, enqueueLater } from '#aws/queues.ts';
+import { config } from '#config';
 import {
   type Channel,
   channelsFor,
@@ -7,9 +8,16 @@ import {
   sheetsMessage,
   type WebhookJob,
 } from '#domain/delivery-channels.ts';
-import { type DeliveryTarget, pendingDelivery } from '#domain/delivery-log.ts';
+import {
+  type DeliveryEvent,
+  type DeliveryTarget,
+  deliveryIdOf,
+  pendingDelivery,
+} from '#domain/delivery-log.ts';
+import { type LateCheckJob, lateAt } from '#domain/file-scans.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
 import { type ChatKind, isChatKind } from '#domain/integrations.ts';
+import type { Submission } from '#domain/submission-model.ts';
 import { webhookMessageId } from '#domain/webhook-signature.ts';
 import { log } from '#log';
 import { getDelivery, putPendingDelivery } from '#store/deliveries.ts';
@@ -97,6 +105,7 @@ export function submissionAnnouncer(): (record: DynamoDBRecord) => Promise<void>
         .filter((channel) => channel === 'notification' || channel === 'autoreply')
         .map((kind): EmailJob => ({ formId, submissionId, kind }));
       if (emails.length > 0) await enqueue('emails', emails);
+      if ((submission.scanPending ?? 0) > 0) await checkScanLater(submission);
       if (channels.length > 0) log.info('submission announced', { formId, submissionId, channels });
     }
   };
@@ -108,27 +117,47 @@ const isDelivered = (channel: Channel): channel is 'webhook' | ChatKind =>
   channel === 'webhook' || isChatKind(channel);
 
 /**
+ * A submission stored with files waiting for their malware scan: a check on
+ * the scanResults queue, received when the files would be late
+ * (`scanLateSeconds`, 30 minutes; a message timer waits 15 minutes at most,
+ * and the worker hides it again for the rest), counts those still waiting
+ * (docs/uploads-and-pages.md#malware-scanning).
+ */
+async function checkScanLater(submission: Submission): Promise<void> {
+  const due = lateAt(submission.createdAt, config.scanLateSeconds);
+  const job: LateCheckJob = {
+    check: 'late',
+    formId: submission.formId,
+    submissionId: submission.id,
+  };
+  await enqueueLater('scanResults', job, Math.max(0, (due - Date.now()) / 1000));
+}
+
+/**
  * Records the pending delivery and says whether to queue its message:
  * queued once, as a retried fan-out queues again only a delivery nothing
  * has tried yet (its first message may never have been sent), so no second
  * retry chain starts.
  */
-async function queuedOnce(
+export async function queuedOnce(
   formId: string,
   submissionId: string,
   target: DeliveryTarget & ('webhook' | ChatKind | 'sheets'),
   connectedAt: string | undefined,
+  event: DeliveryEvent = 'submission.created',
 ): Promise<boolean> {
   const now = new Date();
+  const deliveryId = deliveryIdOf(submissionId, event);
   const delivery = pendingDelivery({
     formId,
     submissionId,
     channel: target === 'webhook' ? undefined : target,
-    webhookId: webhookMessageId(submissionId),
+    event,
+    webhookId: webhookMessageId(deliveryId),
     webhookConnectedAt: connectedAt,
     now,
   });
   if (await putPendingDelivery(delivery, now)) return true;
-  const stored = await getDelivery(formId, submissionId, target);
+  const stored = await getDelivery(formId, deliveryId, target);
   return stored?.status === 'pending' && stored.attempts.length === 0;
 }

@@ -1,13 +1,20 @@
 import type { SQSRecord } from 'aws-lambda';
 import { config } from '#config';
-import { chatAnswers, discordMessage, slackMessage } from '#domain/chat-messages.ts';
+import {
+  chatAnswers,
+  chatScanAnswers,
+  discordMessage,
+  slackMessage,
+} from '#domain/chat-messages.ts';
 import { submissionPageUrl } from '#domain/dashboard-links.ts';
 import { attemptOf } from '#domain/delivery-attempt.ts';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
 import {
   attemptNumber,
   cancelledDelivery,
+  type DeliveryEvent,
   type DeliveryTarget,
+  deliveryIdOf,
   pendingDelivery,
   sendableOrCancelled,
   withAttempt,
@@ -17,7 +24,7 @@ import type { ChatIntegration } from '#domain/integrations.ts';
 import { holdUntil, isSlowAttempt, putBackSeconds, turnUntil } from '#domain/slow-receivers.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import type { AttemptResult } from '#domain/webhook-delivery.ts';
-import { webhookPayload } from '#domain/webhook-payload.ts';
+import { WEBHOOK_EVENT_TYPE, webhookPayload } from '#domain/webhook-payload.ts';
 import { webhookHeaders, webhookMessageId } from '#domain/webhook-signature.ts';
 import type { Webhook } from '#domain/webhooks.ts';
 import { errorFields, log } from '#log';
@@ -83,6 +90,8 @@ async function deliver(record: SQSRecord): Promise<void> {
   const job = JSON.parse(record.body) as WebhookJob;
   const channel = job.channel;
   const target: DeliveryTarget = channel ?? 'webhook';
+  const event = job.event ?? WEBHOOK_EVENT_TYPE;
+  const deliveryId = deliveryIdOf(job.submissionId, event);
   const context = await readSubmissionContext(job.formId, job.submissionId, channel);
   if (!context) {
     // The form is gone, and its delivery log with it: nothing to record.
@@ -90,17 +99,21 @@ async function deliver(record: SQSRecord): Promise<void> {
     return;
   }
   const outbound = channel
-    ? chatOutbound(context.integrations.find((each) => each.kind === channel) as ChatIntegration)
-    : webhookOutbound(context.webhook);
-  const webhookId = webhookMessageId(job.submissionId);
+    ? chatOutbound(
+        context.integrations.find((each) => each.kind === channel) as ChatIntegration,
+        event,
+      )
+    : webhookOutbound(context.webhook, event);
+  const webhookId = webhookMessageId(deliveryId);
   const now = new Date();
-  const stored = await getDelivery(job.formId, job.submissionId, target);
+  const stored = await getDelivery(job.formId, deliveryId, target);
   const delivery =
     stored ??
     pendingDelivery({
       formId: job.formId,
       submissionId: job.submissionId,
       channel,
+      event,
       webhookId,
       webhookConnectedAt: outbound?.connectedAt,
       now,
@@ -238,7 +251,7 @@ interface Outbound {
   failed(lastError: string, now: Date): Promise<unknown>;
 }
 
-function webhookOutbound(webhook: Webhook | undefined): Outbound | undefined {
+function webhookOutbound(webhook: Webhook | undefined, event: DeliveryEvent): Outbound | undefined {
   if (!webhook) return undefined;
   return {
     url: webhook.url,
@@ -246,7 +259,7 @@ function webhookOutbound(webhook: Webhook | undefined): Outbound | undefined {
     receiver: 'the receiver',
     slowUntil: webhook.slowUntil,
     request(submission, _form, webhookId, now) {
-      const body = webhookPayload(submission, now, submission.isSpam);
+      const body = webhookPayload(submission, now, submission.isSpam, event);
       const timestamp = Math.floor(now.getTime() / 1000);
       const headers = webhookHeaders({ secret: webhook.secret, id: webhookId, timestamp, body });
       return { body, headers };
@@ -260,7 +273,10 @@ function webhookOutbound(webhook: Webhook | undefined): Outbound | undefined {
   };
 }
 
-function chatOutbound(integration: ChatIntegration | undefined): Outbound | undefined {
+function chatOutbound(
+  integration: ChatIntegration | undefined,
+  event: DeliveryEvent,
+): Outbound | undefined {
   if (!integration) return undefined;
   return {
     url: integration.webhookUrl,
@@ -268,12 +284,14 @@ function chatOutbound(integration: ChatIntegration | undefined): Outbound | unde
     receiver: integration.kind === 'slack' ? 'Slack' : 'Discord',
     slowUntil: integration.slowUntil,
     request(submission, form) {
+      const scanned = event === 'submission.files_scanned';
       const input = {
         formName: form.name,
-        answers: chatAnswers(submission, form),
+        answers: scanned ? chatScanAnswers(submission) : chatAnswers(submission, form),
         submissionUrl: submissionPageUrl(config.baseUrl, form.id, submission.id),
         isTest: submission.isTest,
         createdAt: submission.createdAt,
+        ...(scanned ? { about: 'files_scanned' as const } : {}),
       };
       const message = integration.kind === 'slack' ? slackMessage(input) : discordMessage(input);
       return { body: JSON.stringify(message), headers: {} };

@@ -5,9 +5,11 @@ import {
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import {
+  DELIVERY_EVENTS,
   DELIVERY_RETENTION_SECONDS,
   type Delivery,
   type DeliveryTarget,
+  deliveryIdOf,
 } from '#domain/delivery-log.ts';
 import { type EmailEvent, fateRank } from '#domain/email-events.ts';
 import type { EmailMark } from '#domain/email-outcomes.ts';
@@ -41,7 +43,7 @@ const prefixOf = (target: DeliveryTarget) =>
 
 function deliveryItem(delivery: Delivery, now: Date): Record<string, unknown> {
   return {
-    ...keyOf(delivery.formId, delivery.channel ?? 'webhook', delivery.submissionId),
+    ...keyOf(delivery.formId, delivery.channel ?? 'webhook', delivery.deliveryId),
     entity: 'delivery',
     ...delivery,
     expiresAt: expiresAt(now, DELIVERY_RETENTION_SECONDS),
@@ -210,7 +212,8 @@ export async function listDeliveries(
   };
 }
 
-export type EmailKind = 'notification' | 'autoreply';
+/** An email of a submission: its notification, its auto-reply, a file found infected. */
+export type EmailKind = 'notification' | 'autoreply' | 'malware';
 
 /** How long an email mark is kept: longer than any queue keeps a message. */
 const EMAIL_MARK_SECONDS = 30 * 86_400;
@@ -317,7 +320,7 @@ export async function recordEmailRefused(
 export async function getEmailMarks(
   formId: string,
   submissionId: string,
-): Promise<Record<EmailKind, EmailMark | undefined>> {
+): Promise<Record<'notification' | 'autoreply', EmailMark | undefined>> {
   const [notification, autoreply] = await Promise.all(
     (['notification', 'autoreply'] as const).map((kind) =>
       getEmailMark(formId, submissionId, kind),
@@ -448,12 +451,14 @@ export async function deleteDeliveryRecords(
   formId: string,
   submissionIds: readonly string[],
 ): Promise<void> {
-  const kinds: EmailKind[] = ['notification', 'autoreply'];
-  const keys = submissionIds.flatMap((id) => [
-    deliveryKey(formId, id),
-    ...INTEGRATION_KINDS.map((kind) => integrationDeliveryKey(formId, kind, id)),
-    ...kinds.map((kind) => emailMarkKey(formId, id, kind)),
-  ]);
+  const kinds: EmailKind[] = ['notification', 'autoreply', 'malware'];
+  const keys = submissionIds.flatMap((id) =>
+    DELIVERY_EVENTS.map((event) => deliveryIdOf(id, event)).flatMap((deliveryId) => [
+      deliveryKey(formId, deliveryId),
+      ...INTEGRATION_KINDS.map((kind) => integrationDeliveryKey(formId, kind, deliveryId)),
+    ]),
+  );
+  keys.push(...submissionIds.flatMap((id) => kinds.map((kind) => emailMarkKey(formId, id, kind))));
   for (let i = 0; i < keys.length; i += 25) {
     await batchWriteAll(keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })));
   }

@@ -92,6 +92,20 @@ export const INSERTED_SUBMISSION_PATTERN = {
   dynamodb: { NewImage: { entity: { S: ['submission'] } } },
 } as const;
 
+/**
+ * A submission whose last file waiting for its malware scan got its verdict
+ * (docs/delivery.md#files-scanned): the one write that took `scanPending`
+ * from 1 to 0. DynamoDB numbers reach the stream as strings, so both sides
+ * are matched as text.
+ */
+export const SCAN_SETTLED_PATTERN = {
+  eventName: ['MODIFY'],
+  dynamodb: {
+    NewImage: { entity: { S: ['submission'] }, scanPending: { N: ['0'] } },
+    OldImage: { scanPending: { N: [{ 'anything-but': ['0'] }] } },
+  },
+} as const;
+
 /** The summary's trigger: any change of a submission (stored, changed, deleted). */
 export const SUBMISSION_CHANGE_PATTERN = {
   dynamodb: { Keys: { sk: { S: [{ prefix: 'SUB#' }] } } },

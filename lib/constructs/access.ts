@@ -23,11 +23,22 @@ export interface AccessTargets {
 
 type Grant = (fn: ServiceFunction, targets: AccessTargets) => void;
 
-/** `queue:<name>:send` and `queue:<name>:deadLetter` for every queue of lambdas/queues.ts. */
+/**
+ * `queue:<name>:send` and `queue:<name>:deadLetter` for every queue of
+ * lambdas/queues.ts; nothing for a queue this deployment does not have
+ * (`deployedWhen`): the function then has neither the URL nor the right,
+ * and does not send (scanning off: no file is ever pending).
+ */
 const QUEUE_GRANTS = Object.fromEntries(
   (Object.keys(QUEUES) as QueueName[]).flatMap((name): [string, Grant][] => [
-    [`queue:${name}:send`, (fn, { queues }) => queues.get(name).grantSend(fn)],
-    [`queue:${name}:deadLetter`, (fn, { queues }) => queues.get(name).grantDeadLetterSend(fn)],
+    [
+      `queue:${name}:send`,
+      (fn, { queues }) => queues.deployed(name) && queues.get(name).grantSend(fn),
+    ],
+    [
+      `queue:${name}:deadLetter`,
+      (fn, { queues }) => queues.deployed(name) && queues.get(name).grantDeadLetterSend(fn),
+    ],
   ]),
 ) as Record<`queue:${QueueName}:${'send' | 'deadLetter'}`, Grant>;
 
@@ -66,6 +77,8 @@ const GRANTS = {
   'callers:record': (fn, { storage }) => storage.grantCallerRecords(fn),
   /** Update items of form partitions: UpdateItem on `FORM#` items only (the form closer). */
   'forms:update': (fn, { storage }) => storage.grantFormUpdates(fn),
+  /** Put events of a team's audit trail: PutItem on `TEAM#` items only (the scan-result worker). */
+  'audit:record': (fn, { storage }) => storage.grantAuditRecords(fn),
   /**
    * Send to one queue of lambdas/queues.ts (`:send`), or move a message to its
    * dead-letter queue (`:deadLetter`): the URL variable and SendMessage on that

@@ -51,10 +51,16 @@ export interface ObservabilityProps {
   streamConsumers: readonly ServiceFunction[];
   /** The SES configuration set every email goes out with: its reputation rates alarm. */
   configurationSetName?: string;
+  /** Uploads are scanned for malware: late verdicts and the plan's trouble alarm. */
+  malwareScanning?: boolean;
 }
 
 /** Every email kind: EmailRejected etc. carry `kind` as a dimension. */
-const EMAIL_KINDS = ['notification', 'autoreply'] as const satisfies readonly EmailJob['kind'][];
+const EMAIL_KINDS = [
+  'notification',
+  'autoreply',
+  'malware',
+] as const satisfies readonly EmailJob['kind'][];
 
 const FIVE_MINUTES = Duration.minutes(5);
 
@@ -336,6 +342,24 @@ export class Observability extends NestedStack {
       metric: productMetric('SesSuppressionNotLifted'),
       threshold: 0,
     });
+
+    // Malware scanning (docs/uploads-and-pages.md#malware-scanning): a file whose verdict has
+    // not come 30 minutes after its submission, and the plan's own trouble (a tag it could not
+    // write leaves a clean file unreadable; a plan in warning or error scans badly or not at all).
+    if (props.malwareScanning) {
+      this.alarm('FileScanLate', {
+        description:
+          'Uploaded files still waiting for their malware scan 30 minutes after their submission (FileScanLate over 5 minutes > 0): docs/operations.md#alarms',
+        metric: productMetric('FileScanLate'),
+        threshold: 0,
+      });
+      this.alarm('MalwareScanPlanProblem', {
+        description:
+          'The GuardDuty malware protection plan of the uploads reports trouble: a failed post-scan tag, or a Warning or Error status (ScanPlanProblem over 5 minutes > 0): docs/operations.md#alarms',
+        metric: productMetric('ScanPlanProblem'),
+        threshold: 0,
+      });
+    }
 
     // Every alarm of the stack notifies the topic (the DLQ alarms included), when it fires
     // and when it is back to OK: a page that never says "resolved" keeps someone awake.

@@ -7,7 +7,8 @@ import { QUEUES, type QueueDefinition } from '#queues';
 import type { ServiceFunction } from './service-function.ts';
 
 export type QueueName = keyof typeof QUEUES;
-export type QueueSettings = Parameters<QueueDefinition['maxReceiveCount']>[0];
+export type QueueSettings = Parameters<QueueDefinition['maxReceiveCount']>[0] &
+  Parameters<NonNullable<QueueDefinition['deployedWhen']>>[0];
 
 /**
  * Any message in a dead-letter queue needs an operator: an alarm as soon as
@@ -143,7 +144,19 @@ export class Queues extends Construct {
     this.settings = settings;
   }
 
+  /**
+   * Whether this deployment has the queue (lambdas/queues.ts `deployedWhen`):
+   * a queue it lacks has no worker, and a grant on it is none.
+   */
+  deployed(name: QueueName): boolean {
+    const definition: QueueDefinition = QUEUES[name];
+    return definition.deployedWhen?.(this.settings) ?? true;
+  }
+
   get(name: QueueName): ServiceQueue {
+    if (!this.deployed(name)) {
+      throw new Error(`Queue "${name}" is not part of this deployment (lambdas/queues.ts deployedWhen)`);
+    }
     let queue = this.built.get(name);
     if (!queue) {
       queue = new ServiceQueue(this, pascalCase(QUEUES[name].name), QUEUES[name], this.settings);

@@ -194,6 +194,14 @@ export class Storage extends Construct {
     this.grantOnLeadingKeys(fn, ['dynamodb:UpdateItem'], ['FORM#*']);
   }
 
+  /**
+   * PutItem on team partitions only (`TEAM#` leading keys): an audit event
+   * recorded by a worker, which needs no other write to the team.
+   */
+  grantAuditRecords(fn: ServiceFunction): void {
+    this.grantOnLeadingKeys(fn, ['dynamodb:PutItem'], ['TEAM#*']);
+  }
+
   /** `actions` on the table's items whose partition key matches one of `prefixes` only. */
   private grantOnLeadingKeys(fn: ServiceFunction, actions: string[], prefixes: string[]): void {
     fn.addEnvironment('TABLE_NAME', this.table.tableName);

@@ -6,7 +6,7 @@ import {
   RETRY_AFTER_STATUSES,
 } from '#contracts/error-codes.ts';
 import { RESPONSES, type ResponseName } from '#contracts/responses.ts';
-import { WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
+import { FILES_SCANNED_EVENT_TYPE, WEBHOOK_EVENT_TYPE } from '#domain/webhook-payload.ts';
 import type { Answer, Contract } from '#http/contract.ts';
 import { installAwsLambdaGlobal } from '#lib/local/awslambda-shim.ts';
 import { documentedRoute, type Route, routes } from '#routes';
@@ -279,10 +279,14 @@ function webhookHeaders(): Json[] {
     schema,
   });
   return [
-    header('webhook-id', '`msg_<submissionId>`: the same on every attempt and every retry.', {
-      type: 'string',
-      pattern: '^msg_',
-    }),
+    header(
+      'webhook-id',
+      '`msg_<deliveryId>`: the same on every attempt and every retry (for `submission.created` the submission id; `submission.files_scanned` has its own).',
+      {
+        type: 'string',
+        pattern: '^msg_',
+      },
+    ),
     header('webhook-timestamp', 'Seconds since the epoch of this attempt.', {
       type: 'string',
       pattern: '^[0-9]+$',
@@ -321,7 +325,7 @@ export async function buildOpenApiDocument(
   load: ContractLoader = handlerContract,
 ): Promise<Json> {
   const paths: Record<string, Record<string, Json>> = {};
-  const named = new Set<string>(['ErrorEnvelope', 'WebhookPayload']);
+  const named = new Set<string>(['ErrorEnvelope', 'WebhookPayload', 'FilesScannedPayload']);
   const shared: SharedErrors = new Map();
   for (const route of table.filter(documentedRoute)) {
     const contract = await load(route);
@@ -358,6 +362,23 @@ export async function buildOpenApiDocument(
             'Standard Webhooks. A 2xx is delivered; timeouts, network errors, 408, 429 and 5xx are retried (a longer `Retry-After` honoured); other answers, and every 3xx, are failures not retried.',
           parameters: webhookHeaders(),
           requestBody: { required: true, content: jsonContent(ref('WebhookPayload')) },
+          responses: {
+            '200': { description: 'Any 2xx: delivered.' },
+            '400': { description: 'Not retried; the webhook becomes `failing`.' },
+            '503': { description: 'Retried later.' },
+          },
+        },
+      },
+      [FILES_SCANNED_EVENT_TYPE]: {
+        post: {
+          operationId: 'submissionFilesScanned',
+          security: [],
+          summary:
+            "Sent once every file of a submission has its malware scan's verdict (scanning on), with the same rules and signature as submission.created.",
+          description:
+            'Standard Webhooks, its own `webhook-id`. A receiver that ignores event types it does not know is unaffected.',
+          parameters: webhookHeaders(),
+          requestBody: { required: true, content: jsonContent(ref('FilesScannedPayload')) },
           responses: {
             '200': { description: 'Any 2xx: delivered.' },
             '400': { description: 'Not retried; the webhook becomes `failing`.' },

@@ -29,6 +29,9 @@ export class WorkersStack extends NestedStack {
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, { description: `Workers of ${Stack.of(scope).stackName}` });
     for (const worker of props.workers) {
+      // A worker of a queue this deployment lacks (lambdas/queues.ts deployedWhen) is not built.
+      const { trigger } = worker;
+      if ('queue' in trigger && !props.targets.queues.deployed(trigger.queue)) continue;
       const fn = addWorker(
         this,
         worker,

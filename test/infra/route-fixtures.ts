@@ -105,6 +105,7 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'secrets:googleServiceAccount': [],
   'secrets:googleServiceAccountEmail': [],
   'forms:update': ['dynamodb:UpdateItem'],
+  'audit:record': ['dynamodb:PutItem'],
   'schedules:cancel': ['scheduler:DeleteSchedule'],
   'schedules:manage': [
     'scheduler:CreateSchedule',
@@ -130,6 +131,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'queue:retentionRuns:deadLetter': ['sqs:SendMessage'],
   'queue:replays:send': ['sqs:SendMessage'],
   'queue:replays:deadLetter': ['sqs:SendMessage'],
+  'queue:scanResults:send': ['sqs:SendMessage'],
+  'queue:scanResults:deadLetter': ['sqs:SendMessage'],
 };
 
 /** Every function may write its own log group, nothing more, whatever its access. */

@@ -132,8 +132,8 @@ describe('the answers model: how each answer of a submission is shown', () => {
           _invalid: JSON.stringify([{ fieldId: 'email', reason: 'invalid_email' }]),
         },
         [
-          { field: 'cv', name: 'cv.pdf', mime: 'application/pdf', size: 10 },
-          { field: 'photos[]', name: 'me.png', mime: 'image/png', size: 3 },
+          { field: 'cv', name: 'cv.pdf', mime: 'application/pdf', size: 10, scan: 'clean' },
+          { field: 'photos[]', name: 'me.png', mime: 'image/png', size: 3, scan: 'pending' },
         ],
       ),
       fields,
@@ -147,16 +147,18 @@ describe('the answers model: how each answer of a submission is shown', () => {
     ]);
     expect(rows[1]!.shown).toEqual({
       kind: 'files',
-      files: [{ index: 0, name: 'cv.pdf', mime: 'application/pdf', size: 10 }],
+      files: [{ index: 0, name: 'cv.pdf', mime: 'application/pdf', size: 10, scan: 'clean' }],
     });
     expect(rows[4]!.shown).toEqual({
       kind: 'files',
-      files: [{ index: 1, name: 'me.png', mime: 'image/png', size: 3 }],
+      files: [{ index: 1, name: 'me.png', mime: 'image/png', size: 3, scan: 'pending' }],
     });
   });
 
   it('files stored without their field go to the form’s one file field, else to "Files"', () => {
-    const old = submission({ name: 'Ada' }, [{ name: 'a.pdf', mime: 'application/pdf', size: 1 }]);
+    const old = submission({ name: 'Ada' }, [
+      { name: 'a.pdf', mime: 'application/pdf', size: 1, scan: 'not_scanned' },
+    ]);
     const one = answerRows(old, [field('name', 'text'), field('cv', 'file')]);
     expect(one.map((row) => [row.label, row.shown.kind])).toEqual([
       ['NAME', 'text'],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { enqueue, enqueueInOrder } from '#aws/queues.ts';
 import { sheetsMessage, type WebhookJob } from '#domain/delivery-channels.ts';
-import { assertRetryable, requeued, toDeliveryView } from '#domain/delivery-log.ts';
+import { assertRetryable, deliveryJob, requeued, toDeliveryView } from '#domain/delivery-log.ts';
 import { notFound, planRequired, ServiceError } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
 import { defineContract } from '#http/contract.ts';
@@ -47,8 +47,9 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
     const job = { formId: form.id, submissionId: delivery.submissionId, manual: true } as const;
     await enqueueInOrder('sheets', [sheetsMessage(job, randomUUID())]);
   } else {
+    const { formId, submissionId, event } = deliveryJob(pending);
     await enqueue('webhooks', [
-      { formId: form.id, submissionId: delivery.submissionId, channel: kind } satisfies WebhookJob,
+      { formId, submissionId, channel: kind, event } satisfies WebhookJob,
     ]);
   }
   return json(202, toDeliveryView(pending));

@@ -4,7 +4,12 @@ import type { AnswerCatalogue } from '#domain/answer-columns.ts';
 import { csvRecords, UTF8_BOM } from '#domain/csv.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { keptFrom } from '#domain/retention.ts';
-import { AnswerColumns, exportHeader, exportRow } from '#domain/submission-export.ts';
+import {
+  AnswerColumns,
+  exportHeader,
+  exportRow,
+  fileFieldIds,
+} from '#domain/submission-export.ts';
 import type { Folder } from '#domain/submission-folders.ts';
 import { log } from '#log';
 import { walkFolder } from '#store/folder-reads.ts';
@@ -60,14 +65,17 @@ async function* exportChunks(
   } else {
     for await (const batch of walk()) columns.note(batch);
   }
-  yield csvRecords([exportHeader(columns.names)]);
+  const fileFields = fileFieldIds(form.fields);
+  yield csvRecords([exportHeader(columns.names, fileFields)]);
   let rows = 0;
   let lateNames = 0;
   for await (const batch of walk()) {
     rows += batch.length;
     // A post committed after the catalogue was read may carry a name the header lacks.
     if (onePass) lateNames += columns.lateNames(batch);
-    yield csvRecords(batch.map((submission) => exportRow(submission, columns.names)));
+    yield csvRecords(
+      batch.map((submission) => exportRow(submission, columns.names, fileFields)),
+    );
   }
   log.info('export written', {
     formId: form.id,

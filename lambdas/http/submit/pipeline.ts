@@ -9,6 +9,7 @@ import { ServiceError } from '#domain/errors.ts';
 import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
 import type { RecordedAnswer } from '#domain/idempotency.ts';
+import { filesToScan } from '#domain/file-scans.ts';
 import { isFormKey } from '#domain/ids.ts';
 import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
 import {
@@ -296,9 +297,15 @@ async function stepsAfterTheBody(
     free: config.freeMonthlySubmissions,
     pro: config.proMonthlySubmissions,
   });
-  if (files.length > 0) await storeFiles(form.id, submission.id, body.files, direct);
+  // 12 (files). Stored before the submission, each then waiting for its malware scan's
+  // verdict with its object's ETag (docs/uploads-and-pages.md#malware-scanning); nothing
+  // here waits for a scan.
+  const toStore =
+    files.length > 0
+      ? withFilesToScan(submission, await storeFiles(form.id, submission.id, body.files, direct))
+      : submission;
   const stored = await storePost({
-    submission,
+    submission: toStore,
     teamId: team.teamId,
     usage: {
       month,
@@ -421,26 +428,46 @@ async function recordReachedLimit(form: FormRecord, now: Date): Promise<void> {
  * A submission's files before the submission itself, so a stored submission
  * never names a missing file: multipart files put, then direct uploads copied
  * from their pending keys after them. A failure removes what was written.
+ * Answers each object's ETag, in `meta.files` order.
  */
 async function storeFiles(
   formId: string,
   submissionId: string,
   received: readonly ReceivedFile[],
   direct: readonly DirectFile[],
-): Promise<void> {
+): Promise<string[]> {
   try {
+    const etags: string[] = [];
     if (received.length > 0) {
       const { putSubmissionFiles } = await uploads();
-      await putSubmissionFiles(formId, submissionId, received);
+      etags.push(...(await putSubmissionFiles(formId, submissionId, received)));
     }
     if (direct.length > 0) {
       const { copyPendingUploads } = await pendingUploads();
-      await copyPendingUploads(formId, submissionId, direct, received.length);
+      etags.push(...(await copyPendingUploads(formId, submissionId, direct, received.length)));
     }
+    return etags;
   } catch (error) {
     await discardFiles(formId, submissionId, received.length + direct.length);
     throw error;
   }
+}
+
+/**
+ * The submission with each file's scan state and object ETag, and how many
+ * wait for a verdict (`scanPending`): docs/uploads-and-pages.md#malware-scanning.
+ */
+function withFilesToScan(submission: Submission, etags: readonly string[]): Submission {
+  const { files, pending } = filesToScan(
+    submission.meta.files ?? [],
+    etags,
+    config.malwareScanning,
+  );
+  return {
+    ...submission,
+    meta: { ...submission.meta, files },
+    ...(pending > 0 ? { scanPending: pending } : {}),
+  };
 }
 
 /** After storing: the pending objects go, so an id works once; a failure here loses no post. */

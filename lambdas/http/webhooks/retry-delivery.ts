@@ -1,6 +1,6 @@
 import { enqueue } from '#aws/queues.ts';
 import type { WebhookJob } from '#domain/delivery-channels.ts';
-import { assertRetryable, requeued, toDeliveryView } from '#domain/delivery-log.ts';
+import { assertRetryable, deliveryJob, requeued, toDeliveryView } from '#domain/delivery-log.ts';
 import { notFound, planRequired, ServiceError } from '#domain/errors.ts';
 import { isUuid } from '#domain/ids.ts';
 import { defineContract } from '#http/contract.ts';
@@ -35,8 +35,7 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   if (!(await saveDelivery(pending, delivery, now))) {
     throw new ServiceError('conflict', 'The delivery changed meanwhile; retry the request');
   }
-  await enqueue('webhooks', [
-    { formId: form.id, submissionId: delivery.submissionId } satisfies WebhookJob,
-  ]);
+  const { formId, submissionId, event } = deliveryJob(pending);
+  await enqueue('webhooks', [{ formId, submissionId, event } satisfies WebhookJob]);
   return json(202, toDeliveryView(pending));
 });

@@ -1,0 +1,144 @@
+import type { SQSRecord } from 'aws-lambda';
+import { deleteUpload, uploadExists } from '#aws/uploads.ts';
+import { config } from '#config';
+import {
+  lateAt,
+  pendingCount,
+  readScanMessage,
+  STORING_GRACE_SECONDS,
+  type ScanMessage,
+  uuidV7Time,
+} from '#domain/file-scans.ts';
+import { infectedFileEvent } from '#domain/infected-files.ts';
+import { log } from '#log';
+import { count } from '#metrics';
+import { recordAuditOnce } from '#store/audit.ts';
+import { recordVerdict } from '#store/file-scans.ts';
+import { getSubmission } from '#store/submissions.ts';
+import { queueWorker } from './batch-worker.ts';
+
+/** The SQS client: only a late check not due yet, or an unreadable message, needs it. */
+const queues = () => import('#aws/queues.ts');
+
+/** Thrown to hand a message back to the queue later; not an error of the worker. */
+class LookAgainLater extends Error {}
+
+/**
+ * The scanResults queue (docs/uploads-and-pages.md#malware-scanning): GuardDuty
+ * Malware Protection's scan results for the uploads bucket, the plan's own
+ * trouble, and the stream dispatcher's late checks. A result becomes the
+ * file's verdict with one conditional write keyed by the object's key and
+ * ETag, only while the file is pending, so a repeated or late event changes
+ * nothing; an infected file is deleted from the bucket first (its verdict and
+ * threat names stay on the submission), counted and audited. What is not for
+ * us, or has nothing left to change, is dropped and counted, never retried; a
+ * body that is not JSON goes straight to the dead-letter queue.
+ */
+export const handler = queueWorker(() => handle, { parallel: true });
+
+async function handle(record: SQSRecord): Promise<void> {
+  const message = readScanMessage(record.body, config.uploadsBucket);
+  if (!message) {
+    // Nothing here can read it: it waits for an operator, with no retries wasted on it.
+    await (await queues()).sendToDeadLetters('scanResults', record.body);
+    count('ScanEventDropped', 1, { reason: 'unreadable' });
+    log.warn('scan event unreadable: moved to the dead-letter queue', {
+      bytes: record.body.length,
+    });
+    return;
+  }
+  switch (message.kind) {
+    case 'dropped':
+      count('ScanEventDropped', 1, { reason: message.reason });
+      log.warn('scan event dropped', { reason: message.reason });
+      return;
+    case 'planProblem':
+      count('ScanPlanProblem');
+      log.error('the malware protection plan reports trouble', {
+        detailType: message.detailType,
+        detail: message.detail,
+      });
+      return;
+    case 'lateCheck':
+      return checkLate(message, record);
+    case 'result':
+      return recordResult(message, record.receiptHandle);
+  }
+}
+
+/** How soon a result for a submission still being stored is looked at again. */
+const STORING_RECHECK_SECONDS = 10;
+
+async function recordResult(
+  result: Extract<ScanMessage, { kind: 'result' }>,
+  receiptHandle: string,
+): Promise<void> {
+  const file = { formId: result.formId, submissionId: result.submissionId, index: result.index };
+  // Gone before anything else: an infected object must not wait for a write that may fail.
+  if (result.verdict === 'infected') await deleteUpload(file.formId, file.submissionId, file.index);
+  const outcome = await recordVerdict(result);
+  if (!outcome.recorded) {
+    if (outcome.why === 'no_submission' && (await mayBeStoring(file))) {
+      await (await queues()).retryLater('scanResults', receiptHandle, STORING_RECHECK_SECONDS);
+      throw new LookAgainLater('the submission is not stored yet; looked at again later');
+    }
+    count('ScanEventDropped', 1, { reason: outcome.why });
+    log.info('scan result changed nothing', { ...file, verdict: result.verdict, why: outcome.why });
+    return;
+  }
+  count('FileScanned', 1, { verdict: result.verdict });
+  log.info('file scanned', { ...file, verdict: result.verdict });
+  if (result.verdict !== 'infected') return;
+  count('FileInfected');
+  log.warn('malware found in an uploaded file: deleted', { ...file, threats: result.threats });
+  await recordAuditOnce(
+    infectedFileEvent({
+      ...file,
+      teamId: outcome.teamId,
+      name: outcome.submission.meta.files?.[file.index]?.name ?? '',
+      threats: result.threats,
+      at: result.at,
+    }),
+  );
+}
+
+/**
+ * A result for a submission not found: one whose post is still storing it
+ * (the submit path puts files before the submission) is looked at again a
+ * little later; a refused or deleted one's file is gone.
+ */
+async function mayBeStoring(file: {
+  formId: string;
+  submissionId: string;
+  index: number;
+}): Promise<boolean> {
+  if (Date.now() - uuidV7Time(file.submissionId) > STORING_GRACE_SECONDS * 1000) return false;
+  return uploadExists(file.formId, file.submissionId, file.index);
+}
+
+/**
+ * Counts the files of a submission still waiting for their verdict once it
+ * is `scanLateSeconds` (30 minutes) old (`FileScanLate`, alarmed); a check
+ * received sooner hides itself until then (message timers stop at 15 minutes).
+ */
+async function checkLate(
+  check: Extract<ScanMessage, { kind: 'lateCheck' }>,
+  record: SQSRecord,
+): Promise<void> {
+  const submission = await getSubmission(check.formId, check.submissionId);
+  if (!submission) return;
+  const due = lateAt(submission.createdAt, config.scanLateSeconds);
+  const now = Date.now();
+  if (now < due) {
+    await (await queues()).retryLater('scanResults', record.receiptHandle, (due - now) / 1000);
+    throw new LookAgainLater('the late check is not due yet');
+  }
+  const late = pendingCount(submission.meta.files);
+  if (late === 0) return;
+  count('FileScanLate', late);
+  log.warn('files still wait for their malware scan', {
+    formId: check.formId,
+    submissionId: check.submissionId,
+    files: late,
+  });
+}
