@@ -64,7 +64,7 @@ describe('the webhook screen', () => {
       await expect
         .poll(() => page.getByRole('cell', { name: 'Delivered' }).count(), { timeout: 20_000 })
         .toBe(1);
-      // Four attempts, 1, 2 and 3 s apart in the test stack, all answered 500: failed.
+      // Four attempts, 1, 2 and 6 s apart in the test stack, all answered 500: failed.
       receiver.script(Array(4).fill({ status: 500 }), { status: 204 });
       await page.getByRole('button', { name: 'Send a test' }).click();
       await expect

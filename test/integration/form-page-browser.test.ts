@@ -7,6 +7,7 @@ import {
   axeFindings,
   launchChromium,
   offMachine,
+  PAGE_WAIT_MS,
   siteServing,
   visit,
 } from '#test/support/browser.ts';
@@ -256,7 +257,7 @@ describe('errors in place', () => {
       await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'paused' } });
       await page.getByRole('button', { name: 'Send' }).click();
       await expect
-        .poll(() => page.locator('#fs-status').textContent(), { timeout: 10_000 })
+        .poll(() => page.locator('#fs-status').textContent())
         .toBe('This form is closed and no longer accepts submissions.');
       expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
     } finally {
@@ -535,7 +536,7 @@ describe('a form with a captcha', () => {
     const form = await newForm('free', captcha, { name: 'Guarded', type: 'waitlist' });
     const context = await browser.newContext();
     const page = await context.newPage();
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(PAGE_WAIT_MS);
     const answered = await withTurnstileStandIn(page);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -571,7 +572,7 @@ describe('a form with a captcha', () => {
 <body><main><h1>Join</h1><script src="${stack().baseUrl}/embed.js" data-form="${form.key}" async></script></main></body></html>`;
     const context = await browser.newContext();
     const page = await context.newPage();
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(PAGE_WAIT_MS);
     const answered = await withTurnstileStandIn(page);
     try {
       await page.goto(`${served.origin}/join`);

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
-import { chromiumForFile, offMachine, siteServing } from '#test/support/browser.ts';
+import { chromiumForFile, offMachine, PAGE_WAIT_MS, siteServing } from '#test/support/browser.ts';
 import { dashboardAs } from '#test/support/dashboard.ts';
 
 /**
@@ -40,7 +40,7 @@ async function openAt(browser: Browser, url: string, offsetMs = 0) {
   const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
   if (offsetMs !== 0) await context.addInitScript(shiftedClock(offsetMs));
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   const requests: string[] = [];
   const errors: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
