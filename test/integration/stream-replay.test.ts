@@ -137,9 +137,18 @@ describe('npm run admin -- stream replay', () => {
     // and go back to the queue for its visibility timeout (6 minutes), as it would deployed.
     for (const id of [first, third]) {
       await until(
-        () => api('GET', `/v1/forms/${form.id}/submissions/${id}`, { key: form.apiKey }),
-        (answer) => ['sent', 'delivered'].includes(answer.body?.emails?.notification?.status),
-        { timeoutMs: DELIVERY_WAIT_MS, intervalMs: 150, what: `${id}'s notification marked sent or delivered` },
+        () =>
+          api<{ emails?: { notification: { status: string } | null } }>(
+            'GET',
+            `/v1/forms/${form.id}/submissions/${id}`,
+            { key: form.apiKey },
+          ),
+        (answer) => ['sent', 'delivered'].includes(answer.body?.emails?.notification?.status ?? ''),
+        {
+          timeoutMs: DELIVERY_WAIT_MS,
+          intervalMs: 150,
+          what: `${id}'s notification marked sent or delivered`,
+        },
       );
     }
     expect(webhookIds(hooks)).not.toContain(`msg_${missed}`);
