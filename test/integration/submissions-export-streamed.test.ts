@@ -7,7 +7,7 @@ import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
 /**
- * A 20,000-row export (docs/submissions.md#export), on a local stack of its own, in this
+ * A 20,000-row export (docs/submissions.md#csv-export), on a local stack of its own, in this
  * test's process, whose table stream feeds no worker (LocalStackOptions.tableStream, as the
  * export and dashboard benches run). The export reads the table only; on the run's shared
  * stack the 20,000 seeded items (20 MB) went through the stream's two readers after the
