@@ -72,6 +72,12 @@ function Row(props: {
     answers.join(' · ') || (sender.name || sender.email ? '(no other answers)' : '(no answers)');
   const who = [sender.name, sender.email].filter(Boolean).join(', ');
   const reason = submission.isSpam && submission.spamReason;
+  const preview = (
+    <Link to={props.href} class="preview">
+      {!submission.read && <span class="visually-hidden">Unread: </span>}
+      {what}
+    </Link>
+  );
   return (
     <tr
       class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
@@ -98,18 +104,19 @@ function Row(props: {
         </button>
       </td>
       <td class="summary">
-        <div class="row-head">
-          <span class="from">
-            {sender.name && <span class="name">{sender.name}</span>}
-            {sender.email && <span class="email">{sender.email}</span>}
-            {!who && <span class="nobody">No name or email</span>}
-          </span>
+        {/* Without a name or email the answers head the row: they say what each one is. */}
+        <div class={who ? 'row-head' : 'row-head answers-first'}>
+          {who ? (
+            <span class="from">
+              {sender.name && <span class="name">{sender.name}</span>}
+              {sender.email && <span class="email">{sender.email}</span>}
+            </span>
+          ) : (
+            preview
+          )}
           <When at={submission.createdAt} />
         </div>
-        <Link to={props.href} class="preview">
-          {!submission.read && <span class="visually-hidden">Unread: </span>}
-          {what}
-        </Link>
+        {who && preview}
         {(reason || submission.isTest || submission.data._invalid) && (
           <span class="chips">
             {reason && (

@@ -50,10 +50,11 @@ describe('the inbox row', () => {
     };
     const answers = chosenAnswers(data, fields, senderOf(data, fields));
     expect(answers).toHaveLength(3);
-    expect(answers[0]).toBe('Order');
+    expect(answers[0]).toBe('Topic: Order');
+    // A long text speaks for itself, as a message does.
     expect(answers[1]).toMatch(/^A long question about the order .*…$/);
     expect([...answers[1]!]).toHaveLength(60);
-    expect(answers[2]).toBe('+44 20 7946 0958');
+    expect(answers[2]).toBe('Phone: +44 20 7946 0958');
   });
 
   it('without fields, the longest answers first', () => {
@@ -63,8 +64,35 @@ describe('the inbox row', () => {
     );
     expect(summary).toEqual({
       sender: { name: undefined, email: 'c@example.com' },
-      answers: ['the longest answer here', 'mid one', 'short'],
+      answers: ['B: the longest answer here', 'C: mid one', 'A: short'],
     });
+  });
+
+  it('a survey’s row says what each answer is, numbers after their label, never bare values', () => {
+    const rsvp = [
+      { id: 'attending', type: 'radio', label: 'Coming', options: ['Yes', 'No'] },
+      { id: 'guests', type: 'number', label: 'Guests' },
+      { id: 'diet', type: 'text', label: 'Anything we should know?' },
+    ] as FieldDefinition[];
+    expect(rowSummary({ data: { attending: 'Yes', guests: '1' } }, rsvp)).toEqual({
+      sender: { name: undefined, email: undefined },
+      answers: ['Coming: Yes', 'Guests 1'],
+    });
+    expect(rowSummary({ data: { diet: 'Vegan', guests: '0' } }, rsvp).answers).toEqual([
+      'Guests 0',
+      'Anything we should know? Vegan',
+    ]);
+    const nps = [{ id: 'score', type: 'rating', label: 'Score', min: 0, max: 10 }];
+    expect(rowSummary({ data: { score: '3' } }, nps as FieldDefinition[]).answers).toEqual([
+      'Score 3',
+    ]);
+    // A field without a label is named by its id; an answer without a field by its name in words.
+    const bare = [{ id: 'plan', type: 'select', options: ['Gold'] }] as FieldDefinition[];
+    expect(
+      rowSummary({ data: { plan: 'Gold', guest_count: '2', subscribe: 'on' } }, bare).answers,
+    ).toEqual(['plan: Gold', 'Guest count 2', 'Subscribe: on']);
+    const box = [{ id: 'ok', type: 'checkbox', label: 'Keep me posted' }] as FieldDefinition[];
+    expect(rowSummary({ data: { ok: 'on' } }, box).answers).toEqual(['Keep me posted: Ticked']);
   });
 
   it('cuts to a number of characters, not UTF-16 units, with white space folded', () => {
