@@ -77,7 +77,7 @@ export const ANSWER_LENGTH = 60;
 export const LABEL_LENGTH = 40;
 
 /** An answer name without a field, in words: `guest_count` reads "Guest count". */
-function nameWords(name: string): string {
+export function nameWords(name: string): string {
   const spaced = name.replace(/[_-]+/g, ' ').trim() || name;
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
@@ -144,6 +144,21 @@ export function rowSummary(
   const sender = senderOf(submission.data, fields);
   return { sender, answers: chosenAnswers(submission.data, fields, sender) };
 }
+
+/** A row in a line of words: who sent it, and what (its answers joined, or that there are none). */
+export function rowWords(
+  submission: Pick<Submission, 'data'>,
+  fields: FieldDefinition[] | null,
+): RowSummary & { who: string; what: string } {
+  const { sender, answers } = rowSummary(submission, fields);
+  const who = [sender.name, sender.email].filter(Boolean).join(', ');
+  const what = answers.join(' · ') || (who ? '(no other answers)' : '(no answers)');
+  return { sender, answers, who, what };
+}
+
+/** A row's name for its controls: "Ada, ada@example.com: Question", or its answers alone. */
+export const rowName = (words: { who: string; what: string }) =>
+  words.who ? `${words.who}: ${words.what}` : words.what;
 
 /** A spam reason as the chip says it (docs/submissions.md#spam-reasons). */
 export const SPAM_REASON_WORDS: Record<NonNullable<Submission['spamReason']>, string> = {

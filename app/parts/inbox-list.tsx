@@ -1,10 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import { useRef } from 'preact/hooks';
 import { useAction } from '../data.ts';
+import { questionColumns, shownColumns } from '../inbox-columns.ts';
 import { submissions } from '../inbox-model.ts';
+import type { InboxView } from '../inbox-view.ts';
 import type { FieldDefinition, Folder, Submission } from '../model.ts';
 import { Confirm, KeysDialog } from './confirm.tsx';
+import { AnswerTable } from './inbox-answer-table.tsx';
 import { BulkBar } from './inbox-bulk-bar.tsx';
+import { ColumnChooser } from './inbox-column-chooser.tsx';
 import { INBOX_KEYS, useInboxKeys } from './inbox-keys.tsx';
 import { SubmissionTable } from './inbox-table.tsx';
 import { useTriage } from './inbox-triage.ts';
@@ -28,6 +32,9 @@ export function InboxList(props: {
   matching?: { asOf: string; total: number };
   help: boolean;
   setHelp: (open: boolean) => void;
+  /** Rows or a table, and the table's columns (docs/dashboard.md#the-table-view). */
+  view: InboxView;
+  setView: (view: InboxView) => void;
   /** Above the rows: what the list holds (a search's count, the spam folder's Empty spam). */
   children?: ComponentChildren;
   /** Under the rows: the pager, "search further". */
@@ -69,6 +76,10 @@ export function InboxList(props: {
     onHelp: () => props.setHelp(true),
   });
 
+  const table = props.view.view === 'table';
+  const allColumns = questionColumns(props.fields, items, props.view.columns);
+  const columns = shownColumns(allColumns, props.view.columns);
+
   const deleting = triage.deleting;
   const size = deleting ? triage.sizeOf(deleting) : 0;
   const emptying = deleting && 'filter' in deleting && deleting.filter === 'spam' && !hasSelection;
@@ -83,7 +94,28 @@ export function InboxList(props: {
           </button>
         </p>
       )}
-      {items.length > 0 && (
+      {table && items.length > 0 && (
+        <ColumnChooser
+          all={allColumns}
+          shown={columns}
+          chosen={props.view.columns !== undefined}
+          onChange={(chosen) => props.setView({ view: 'table', columns: chosen })}
+        />
+      )}
+      {table && items.length > 0 && (
+        <AnswerTable
+          caption={props.caption}
+          items={items}
+          fields={props.fields}
+          columns={columns}
+          selection={selection}
+          focused={keys.focused}
+          rows={rows}
+          hrefOf={props.hrefOf}
+          onStar={(each) => void triage.change({ starred: !each.starred }, [each.id])}
+        />
+      )}
+      {!table && items.length > 0 && (
         <SubmissionTable
           caption={props.caption}
           items={items}

@@ -1,5 +1,5 @@
 import type { RefObject } from 'preact';
-import { rowSummary, SPAM_REASON_WORDS } from '../inbox-model.ts';
+import { rowName, rowWords, SPAM_REASON_WORDS } from '../inbox-model.ts';
 import type { FieldDefinition, Submission } from '../model.ts';
 import { When } from '../time.tsx';
 import type { Selection } from './inbox-selection.ts';
@@ -67,10 +67,8 @@ function Row(props: {
   onStar: () => void;
 }) {
   const { submission } = props;
-  const { sender, answers } = rowSummary(submission, props.fields);
-  const what =
-    answers.join(' · ') || (sender.name || sender.email ? '(no other answers)' : '(no answers)');
-  const who = [sender.name, sender.email].filter(Boolean).join(', ');
+  const words = rowWords(submission, props.fields);
+  const { sender, who, what } = words;
   const reason = submission.isSpam && submission.spamReason;
   const preview = (
     <Link to={props.href} class="preview">
@@ -87,7 +85,7 @@ function Row(props: {
         <input
           type="checkbox"
           checked={props.selected}
-          aria-label={`Select: ${who ? `${who}: ` : ''}${what}`}
+          aria-label={`Select: ${rowName(words)}`}
           // The browser's own toggle and the selection's agree: the box shows what is selected.
           onClick={(event) => props.onToggle(event.shiftKey)}
         />
@@ -97,7 +95,7 @@ function Row(props: {
           type="button"
           class="star"
           aria-pressed={submission.starred}
-          aria-label={`Star: ${who ? `${who}: ` : ''}${what}`}
+          aria-label={`Star: ${rowName(words)}`}
           onClick={props.onStar}
         >
           <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>

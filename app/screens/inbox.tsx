@@ -3,6 +3,7 @@ import { call } from '../api.ts';
 import { type Query, useQuery } from '../data.ts';
 import { readForm } from '../form-read.ts';
 import { FOLDER_NAMES } from '../inbox-model.ts';
+import { type InboxView, useInboxView } from '../inbox-view.ts';
 import type { Folder, Form, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Problem, ScreenPending } from '../parts/feedback.tsx';
@@ -72,6 +73,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const { formId } = props;
   const { folder, page, pageSize, q } = placeOf(props.query);
   const [help, setHelp] = useState(false);
+  const [view, setView] = useInboxView(formId);
   const { testsSent } = useContext(WorkspaceContext);
 
   // A page of another folder, page or size replaces the read under way (docs/dashboard.md#data-layer):
@@ -120,6 +122,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
             {fresh} new {fresh === 1 ? 'submission' : 'submissions'}: show
           </button>
         )}
+        {!nothingYet && <ViewSwitch view={view} setView={setView} />}
         {!nothingYet && (
           <button type="button" class="quiet keys-button" onClick={() => setHelp(true)}>
             Keyboard shortcuts
@@ -137,6 +140,8 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
           pageSize={pageSize}
           help={help}
           setHelp={setHelp}
+          view={view}
+          setView={setView}
           onChanged={shown.reload}
         />
       ) : nothingYet ? (
@@ -160,11 +165,34 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
           matching={{ asOf: list.asOf, total: list.total }}
           help={help}
           setHelp={setHelp}
+          view={view}
+          setView={setView}
           footer={<Pager formId={formId} folder={place.folder} list={list} />}
         >
           {list.items.length === 0 && <p>No submissions in {FOLDER_NAMES[place.folder]}.</p>}
         </InboxList>
       )}
     </main>
+  );
+}
+
+/** Rows (who and what) or a table (a column per question), kept per form in this browser. */
+function ViewSwitch(props: { view: InboxView; setView: (view: InboxView) => void }) {
+  const { view, setView } = props;
+  return (
+    <fieldset class="view-switch">
+      <legend class="visually-hidden">Show submissions as</legend>
+      {(['rows', 'table'] as const).map((kind) => (
+        <button
+          key={kind}
+          type="button"
+          class="quiet"
+          aria-pressed={view.view === kind}
+          onClick={() => setView({ ...view, view: kind })}
+        >
+          {kind === 'rows' ? 'Rows' : 'Table'}
+        </button>
+      ))}
+    </fieldset>
   );
 }
