@@ -97,7 +97,8 @@ export function FormWorkspace(props: {
             <a
               role="menuitem"
               tabIndex={-1}
-              href={`${BASE_PATH}/v1/forms/${formId}/export.csv?filter=${folder}`}
+              // Labels for a person (scripts keep the ids, the default): docs/submissions.md#csv-columns.
+              href={`${BASE_PATH}/v1/forms/${formId}/export.csv?filter=${folder}&header=labels`}
               download
             >
               Export CSV
