@@ -199,6 +199,30 @@ export function changedWords(count: number, change: Change): string {
 }
 
 /**
+ * The change that undoes `flags` on `ids`: the opposite flag on those of
+ * `items` that did not hold it already (a star on a starred row changed
+ * nothing, so its undo must not unstar it). Undefined when the change is
+ * of several flags or of none, or moved nothing of this list.
+ */
+export function undoOf(
+  items: readonly Pick<Submission, 'id' | 'read' | 'starred' | 'isSpam'>[],
+  ids: readonly string[],
+  flags: Change,
+): { ids: string[]; flags: Change } | undefined {
+  const set = Object.entries(flags).filter(([, value]) => value !== undefined) as [
+    keyof Change,
+    boolean,
+  ][];
+  if (set.length !== 1) return undefined;
+  const [flag, value] = set[0]!;
+  const chosen = new Set(ids);
+  const moved = items.filter((item) => chosen.has(item.id) && item[flag] !== value);
+  return moved.length > 0
+    ? { ids: moved.map((item) => item.id), flags: { [flag]: !value } }
+    : undefined;
+}
+
+/**
  * What a search's count counted: matches in the folder searched, with
  * whether spam is among them (docs/dashboard.md#counts).
  */

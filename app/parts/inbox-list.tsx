@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { useAction } from '../data.ts';
 import { questionColumns, shownColumns } from '../inbox-columns.ts';
 import { submissions } from '../inbox-model.ts';
+import { returnedFrom } from '../inbox-return.ts';
 import type { InboxView } from '../inbox-view.ts';
 import type { FieldDefinition, Folder, Submission } from '../model.ts';
 import { Confirm, KeysDialog } from './confirm.tsx';
@@ -73,8 +74,18 @@ export function InboxList(props: {
     onDelete: (i) => triage.askDelete(i === undefined ? undefined : [items[i]!.id]),
     onSelect: (i) => selection.toggle(i, false),
     onClearSelection: selection.clear,
+    onUndo: () => action.undo?.(),
     onHelp: () => props.setHelp(true),
   });
+
+  // Back from a submission (`u`, Escape, the back link, the browser's back), focus is on its row,
+  // so the keys go on from there (docs/dashboard.md#keys-on-a-submission).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is first shown
+  useEffect(() => {
+    const back = returnedFrom(props.formId);
+    const row = back === undefined ? -1 : items.findIndex((each) => each.id === back);
+    if (row >= 0) keys.focusRow(row);
+  }, []);
 
   const table = props.view.view === 'table';
   const allColumns = questionColumns(props.fields, items, props.view.columns);

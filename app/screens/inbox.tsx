@@ -7,7 +7,7 @@ import { type InboxView, useInboxView } from '../inbox-view.ts';
 import type { Folder, Form, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Problem, ScreenPending } from '../parts/feedback.tsx';
-import { WorkspaceContext } from '../parts/form-workspace.tsx';
+import { FORM_TITLE_ID, WorkspaceContext } from '../parts/form-workspace.tsx';
 import { FolderLinks } from '../parts/inbox-folders.tsx';
 import { InboxList } from '../parts/inbox-list.tsx';
 import { PAGE_SIZES, Pager } from '../parts/inbox-pager.tsx';
@@ -68,6 +68,20 @@ function useFreshCount(formId: string, folder: Folder, list: Page | undefined, o
   return fresh;
 }
 
+/**
+ * A form opened (from the list of forms, a link, the next page) leaves
+ * nothing focused: focus goes to the form's heading, so a screen reader says
+ * which form it is and the keys start from the top (`j` the first row).
+ * A row focused already (back from a submission) keeps it.
+ */
+function useOpeningFocus(shown: boolean) {
+  useEffect(() => {
+    if (!shown) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    document.getElementById(FORM_TITLE_ID)?.focus();
+  }, [shown]);
+}
+
 /** A form's inbox: folders, a page of submissions to triage, search, new ones as they come. */
 export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const { formId } = props;
@@ -96,6 +110,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   );
   const form = shown.data?.form.id === formId ? shown.data.form : undefined;
   const list = form && shown.data?.list;
+  useOpeningFocus(Boolean(list));
   const fresh = useFreshCount(formId, shown.data?.place.folder ?? folder, list, !q);
   if (!form || !list)
     return <ScreenPending error={shown.error} retry={shown.reload} label="Loading submissions…" />;

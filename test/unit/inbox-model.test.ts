@@ -6,6 +6,7 @@ import {
   rowSummary,
   senderOf,
   shortened,
+  undoOf,
 } from '#app/inbox-model.ts';
 import type { FieldDefinition } from '#app/model.ts';
 
@@ -110,5 +111,32 @@ describe('the inbox’s words', () => {
     expect(matchesWords(12, 'all', 'note')).toBe('12 matches for “note”, spam not included');
     expect(matchesWords(1, 'unread', 'x')).toBe('1 unread match for “x”, spam not included');
     expect(matchesWords(5, 'spam', 'pills')).toBe('5 matches for “pills” in spam');
+  });
+});
+
+describe('undo of a triage change', () => {
+  const rows = [
+    { id: 'a', read: false, starred: false, isSpam: false },
+    { id: 'b', read: true, starred: true, isSpam: false },
+    { id: 'c', read: false, starred: true, isSpam: false },
+  ];
+
+  it('puts back only what the change moved, each to what it was', () => {
+    expect(undoOf(rows, ['a', 'b', 'c'], { read: true })).toEqual({
+      ids: ['a', 'c'],
+      flags: { read: false },
+    });
+    expect(undoOf(rows, ['b', 'c'], { starred: false })).toEqual({
+      ids: ['b', 'c'],
+      flags: { starred: true },
+    });
+    expect(undoOf(rows, ['a'], { isSpam: true })).toEqual({ ids: ['a'], flags: { isSpam: false } });
+  });
+
+  it('offers none when nothing of the list moved, or for a change of several flags', () => {
+    expect(undoOf(rows, ['b'], { read: true })).toBeUndefined();
+    expect(undoOf(rows, ['gone'], { read: true })).toBeUndefined();
+    expect(undoOf(rows, ['a'], { read: true, starred: true })).toBeUndefined();
+    expect(undoOf(rows, ['a'], {})).toBeUndefined();
   });
 });
