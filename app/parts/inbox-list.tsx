@@ -78,6 +78,15 @@ export function InboxList(props: {
     onHelp: () => props.setHelp(true),
   });
 
+  // A row ticked where the bar then appears is scrolled clear of it: the bar never hides a row
+  // it acts on (docs/dashboard.md#the-inbox). A row already in sight does not move.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the selection changing
+  useEffect(() => {
+    const row = selection.lastToggled;
+    if (row === undefined || !selection.has(items[row]?.id ?? '')) return;
+    rows.current?.children[row]?.scrollIntoView({ block: 'nearest' });
+  }, [selection.ids]);
+
   // Back from a submission (`u`, Escape, the back link, the browser's back), focus is on its row,
   // so the keys go on from there (docs/dashboard.md#keys-on-a-submission).
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is first shown
