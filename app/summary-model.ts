@@ -112,8 +112,25 @@ export function excerpt(text: string, bound = QUOTE_BOUND): { text: string; cut:
   return { text: `${kept}…`, cut: true };
 }
 
-/** Field types whose answers are free text a person wrote. */
-const TEXT_TYPES = new Set<FieldDefinition['type']>(['text', 'textarea']);
+/**
+ * Words of answer names (without a field) about the sender rather than
+ * what they wrote: their name, address, phone or company is never quoted.
+ */
+const ABOUT_THE_SENDER = new Set(
+  'name firstname lastname fullname surname username email mail address street city town zip zipcode postcode postal country phone tel telephone mobile company'.split(
+    ' ',
+  ),
+);
+
+/** `your_name`, `e-mail`, `emailAddress`: the words of an answer name, lower case. */
+const nameWords = (name: string) =>
+  name
+    .split(/[\s_.-]+|(?<=[a-z])(?=[A-Z])/)
+    .map((word) => word.toLowerCase())
+    .filter(Boolean);
+
+/** An answer without a field is quoted when it is this long or of several lines: a paragraph. */
+const LONG_TEXT = 40;
 
 export interface TextAnswer {
   submissionId: string;
@@ -125,9 +142,14 @@ export interface TextAnswer {
 }
 
 /**
- * The text answers of the submissions given (newest first), at most `limit`:
- * answers to the form's text and paragraph fields; a form with no fields
- * listed takes every answer but hidden ones (`_…`) and email addresses.
+ * The long-text answers of the submissions given (newest first), at most
+ * `limit` (docs/analytics.md#latest-text-answers): answers to the form's
+ * paragraph fields (`textarea`) only, never a one-line text field, which
+ * holds names and addresses. A form with no fields listed quotes an
+ * answer only when it reads as a paragraph (40 characters or more, or
+ * several lines) and its name says nothing of the sender (name, email,
+ * address, phone, company…); never a hidden one (`_…`) or an email
+ * address.
  */
 export function latestTextAnswers(
   fields: readonly FieldDefinition[] | undefined,
@@ -135,14 +157,20 @@ export function latestTextAnswers(
   limit = 10,
 ): TextAnswer[] {
   const picked: [string, string][] | undefined = fields?.length
-    ? fields.filter((f) => TEXT_TYPES.has(f.type)).map((f) => [f.id, f.label || f.id])
+    ? fields.filter((f) => f.type === 'textarea').map((f) => [f.id, f.label || f.id])
     : undefined;
   const answers: TextAnswer[] = [];
   for (const submission of submissions) {
     const named =
       picked ??
       Object.keys(submission.data)
-        .filter((name) => !name.startsWith('_') && !/^\S+@\S+\.\S+$/.test(submission.data[name]!))
+        .filter((name) => {
+          const value = submission.data[name]!.trim();
+          if (name.startsWith('_')) return false;
+          if (nameWords(name).some((word) => ABOUT_THE_SENDER.has(word))) return false;
+          if (/^\S+@\S+\.\S+$/.test(value)) return false;
+          return value.length >= LONG_TEXT || /[\r\n]/.test(value);
+        })
         .map((name): [string, string] => [name, name]);
     for (const [id, label] of named) {
       const value = submission.data[id];

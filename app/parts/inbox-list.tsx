@@ -1,10 +1,15 @@
 import type { ComponentChildren } from 'preact';
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { useAction } from '../data.ts';
+import { questionColumns, shownColumns } from '../inbox-columns.ts';
 import { submissions } from '../inbox-model.ts';
+import { returnedFrom } from '../inbox-return.ts';
+import type { InboxView } from '../inbox-view.ts';
 import type { FieldDefinition, Folder, Submission } from '../model.ts';
 import { Confirm, KeysDialog } from './confirm.tsx';
+import { AnswerTable } from './inbox-answer-table.tsx';
 import { BulkBar } from './inbox-bulk-bar.tsx';
+import { ColumnChooser } from './inbox-column-chooser.tsx';
 import { INBOX_KEYS, useInboxKeys } from './inbox-keys.tsx';
 import { SubmissionTable } from './inbox-table.tsx';
 import { useTriage } from './inbox-triage.ts';
@@ -28,6 +33,9 @@ export function InboxList(props: {
   matching?: { asOf: string; total: number };
   help: boolean;
   setHelp: (open: boolean) => void;
+  /** Rows or a table, and the table's columns (docs/dashboard.md#the-table-view). */
+  view: InboxView;
+  setView: (view: InboxView) => void;
   /** Above the rows: what the list holds (a search's count, the spam folder's Empty spam). */
   children?: ComponentChildren;
   /** Under the rows: the pager, "search further". */
@@ -66,8 +74,31 @@ export function InboxList(props: {
     onDelete: (i) => triage.askDelete(i === undefined ? undefined : [items[i]!.id]),
     onSelect: (i) => selection.toggle(i, false),
     onClearSelection: selection.clear,
+    onUndo: () => action.undo?.(),
     onHelp: () => props.setHelp(true),
   });
+
+  // A row ticked where the bar then appears is scrolled clear of it: the bar never hides a row
+  // it acts on (docs/dashboard.md#the-inbox). A row already in sight does not move.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the selection changing
+  useEffect(() => {
+    const row = selection.lastToggled;
+    if (row === undefined || !selection.has(items[row]?.id ?? '')) return;
+    rows.current?.children[row]?.scrollIntoView({ block: 'nearest' });
+  }, [selection.ids]);
+
+  // Back from a submission (`u`, Escape, the back link, the browser's back), focus is on its row,
+  // so the keys go on from there (docs/dashboard.md#keys-on-a-submission).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is first shown
+  useEffect(() => {
+    const back = returnedFrom(props.formId);
+    const row = back === undefined ? -1 : items.findIndex((each) => each.id === back);
+    if (row >= 0) keys.focusRow(row);
+  }, []);
+
+  const table = props.view.view === 'table';
+  const allColumns = questionColumns(props.fields, items, props.view.columns);
+  const columns = shownColumns(allColumns, props.view.columns);
 
   const deleting = triage.deleting;
   const size = deleting ? triage.sizeOf(deleting) : 0;
@@ -83,7 +114,28 @@ export function InboxList(props: {
           </button>
         </p>
       )}
-      {items.length > 0 && (
+      {table && items.length > 0 && (
+        <ColumnChooser
+          all={allColumns}
+          shown={columns}
+          chosen={props.view.columns !== undefined}
+          onChange={(chosen) => props.setView({ view: 'table', columns: chosen })}
+        />
+      )}
+      {table && items.length > 0 && (
+        <AnswerTable
+          caption={props.caption}
+          items={items}
+          fields={props.fields}
+          columns={columns}
+          selection={selection}
+          focused={keys.focused}
+          rows={rows}
+          hrefOf={props.hrefOf}
+          onStar={(each) => void triage.change({ starred: !each.starred }, [each.id])}
+        />
+      )}
+      {!table && items.length > 0 && (
         <SubmissionTable
           caption={props.caption}
           items={items}

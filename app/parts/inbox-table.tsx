@@ -1,5 +1,5 @@
 import type { RefObject } from 'preact';
-import { rowSummary, SPAM_REASON_WORDS } from '../inbox-model.ts';
+import { rowName, rowWords, SPAM_REASON_WORDS } from '../inbox-model.ts';
 import type { FieldDefinition, Submission } from '../model.ts';
 import { When } from '../time.tsx';
 import type { Selection } from './inbox-selection.ts';
@@ -67,11 +67,15 @@ function Row(props: {
   onStar: () => void;
 }) {
   const { submission } = props;
-  const { sender, answers } = rowSummary(submission, props.fields);
-  const what =
-    answers.join(' · ') || (sender.name || sender.email ? '(no other answers)' : '(no answers)');
-  const who = [sender.name, sender.email].filter(Boolean).join(', ');
+  const words = rowWords(submission, props.fields);
+  const { sender, who, what } = words;
   const reason = submission.isSpam && submission.spamReason;
+  const preview = (
+    <Link to={props.href} class="preview">
+      {!submission.read && <span class="visually-hidden">Unread: </span>}
+      {what}
+    </Link>
+  );
   return (
     <tr
       class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
@@ -81,7 +85,7 @@ function Row(props: {
         <input
           type="checkbox"
           checked={props.selected}
-          aria-label={`Select: ${who ? `${who}: ` : ''}${what}`}
+          aria-label={`Select: ${rowName(words)}`}
           // The browser's own toggle and the selection's agree: the box shows what is selected.
           onClick={(event) => props.onToggle(event.shiftKey)}
         />
@@ -91,25 +95,26 @@ function Row(props: {
           type="button"
           class="star"
           aria-pressed={submission.starred}
-          aria-label={`Star: ${who ? `${who}: ` : ''}${what}`}
+          aria-label={`Star: ${rowName(words)}`}
           onClick={props.onStar}
         >
           <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>
         </button>
       </td>
       <td class="summary">
-        <div class="row-head">
-          <span class="from">
-            {sender.name && <span class="name">{sender.name}</span>}
-            {sender.email && <span class="email">{sender.email}</span>}
-            {!who && <span class="nobody">No name or email</span>}
-          </span>
+        {/* Without a name or email the answers head the row: they say what each one is. */}
+        <div class={who ? 'row-head' : 'row-head answers-first'}>
+          {who ? (
+            <span class="from">
+              {sender.name && <span class="name">{sender.name}</span>}
+              {sender.email && <span class="email">{sender.email}</span>}
+            </span>
+          ) : (
+            preview
+          )}
           <When at={submission.createdAt} />
         </div>
-        <Link to={props.href} class="preview">
-          {!submission.read && <span class="visually-hidden">Unread: </span>}
-          {what}
-        </Link>
+        {who && preview}
         {(reason || submission.isTest || submission.data._invalid) && (
           <span class="chips">
             {reason && (

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { Action } from '../data.ts';
-import { type Change, changedWords, submissions } from '../inbox-model.ts';
+import { type Change, changedWords, submissions, undoOf } from '../inbox-model.ts';
 import type { Folder, Submission } from '../model.ts';
 import { type Selection, useSelection } from './inbox-selection.ts';
 
@@ -25,7 +25,9 @@ export interface Triage {
 /**
  * Triage of a list of submissions: the selection, changes and deletes
  * through the bulk routes, each said in words by `action` and followed by
- * `reload` (the list read again).
+ * `reload` (the list read again). A change of rows of the list offers its
+ * undo (docs/dashboard.md#undo); a change of a whole folder as of a moment
+ * (its rows unknown here) and a delete do not.
  */
 export function useTriage(options: {
   formId: string;
@@ -45,20 +47,35 @@ export function useTriage(options: {
       ? { filter: folder, asOf: matching.asOf }
       : { ids: [...selection.ids] };
 
-  const change = (flags: Change, ids?: string[]) => {
+  const update = (target: Target, flags: Change) =>
+    call('updateSubmissions', { params: { id: formId }, body: { target, ...flags } });
+
+  const change = async (flags: Change, ids?: string[]) => {
     const target = ids ? { ids } : selected();
-    return action.run(
+    // What an undo puts back: the rows of this list the change moved, each to what it was.
+    const back = 'ids' in target ? undoOf(options.items, target.ids, flags) : undefined;
+    const answer = await action.run(
       async () => {
-        const answer = await call('updateSubmissions', {
-          params: { id: formId },
-          body: { target, ...flags },
-        });
+        const answer = await update(target, flags);
         if (!ids) selection.clear();
         await reload();
         return answer;
       },
       (answer) => changedWords(answer.count, flags),
     );
+    if (answer && answer.count > 0 && back) {
+      action.offerUndo(() =>
+        action.run(
+          async () => {
+            const undone = await update({ ids: back.ids }, back.flags);
+            await reload();
+            return undone;
+          },
+          (undone) => `Undone: ${changedWords(undone.count, back.flags)}`,
+        ),
+      );
+    }
+    return answer;
   };
 
   const confirmDelete = () => {

@@ -3,10 +3,11 @@ import { call } from '../api.ts';
 import { type Query, useQuery } from '../data.ts';
 import { readForm } from '../form-read.ts';
 import { FOLDER_NAMES } from '../inbox-model.ts';
+import { type InboxView, useInboxView } from '../inbox-view.ts';
 import type { Folder, Form, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Problem, ScreenPending } from '../parts/feedback.tsx';
-import { WorkspaceContext } from '../parts/form-workspace.tsx';
+import { FORM_TITLE_ID, WorkspaceContext } from '../parts/form-workspace.tsx';
 import { FolderLinks } from '../parts/inbox-folders.tsx';
 import { InboxList } from '../parts/inbox-list.tsx';
 import { PAGE_SIZES, Pager } from '../parts/inbox-pager.tsx';
@@ -67,11 +68,26 @@ function useFreshCount(formId: string, folder: Folder, list: Page | undefined, o
   return fresh;
 }
 
+/**
+ * A form opened (from the list of forms, a link, the next page) leaves
+ * nothing focused: focus goes to the form's heading, so a screen reader says
+ * which form it is and the keys start from the top (`j` the first row).
+ * A row focused already (back from a submission) keeps it.
+ */
+function useOpeningFocus(shown: boolean) {
+  useEffect(() => {
+    if (!shown) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    document.getElementById(FORM_TITLE_ID)?.focus();
+  }, [shown]);
+}
+
 /** A form's inbox: folders, a page of submissions to triage, search, new ones as they come. */
 export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const { formId } = props;
   const { folder, page, pageSize, q } = placeOf(props.query);
   const [help, setHelp] = useState(false);
+  const [view, setView] = useInboxView(formId);
   const { testsSent } = useContext(WorkspaceContext);
 
   // A page of another folder, page or size replaces the read under way (docs/dashboard.md#data-layer):
@@ -94,6 +110,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   );
   const form = shown.data?.form.id === formId ? shown.data.form : undefined;
   const list = form && shown.data?.list;
+  useOpeningFocus(Boolean(list));
   const fresh = useFreshCount(formId, shown.data?.place.folder ?? folder, list, !q);
   if (!form || !list)
     return <ScreenPending error={shown.error} retry={shown.reload} label="Loading submissions…" />;
@@ -120,6 +137,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
             {fresh} new {fresh === 1 ? 'submission' : 'submissions'}: show
           </button>
         )}
+        {!nothingYet && <ViewSwitch view={view} setView={setView} />}
         {!nothingYet && (
           <button type="button" class="quiet keys-button" onClick={() => setHelp(true)}>
             Keyboard shortcuts
@@ -137,6 +155,8 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
           pageSize={pageSize}
           help={help}
           setHelp={setHelp}
+          view={view}
+          setView={setView}
           onChanged={shown.reload}
         />
       ) : nothingYet ? (
@@ -160,11 +180,34 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
           matching={{ asOf: list.asOf, total: list.total }}
           help={help}
           setHelp={setHelp}
+          view={view}
+          setView={setView}
           footer={<Pager formId={formId} folder={place.folder} list={list} />}
         >
           {list.items.length === 0 && <p>No submissions in {FOLDER_NAMES[place.folder]}.</p>}
         </InboxList>
       )}
     </main>
+  );
+}
+
+/** Rows (who and what) or a table (a column per question), kept per form in this browser. */
+function ViewSwitch(props: { view: InboxView; setView: (view: InboxView) => void }) {
+  const { view, setView } = props;
+  return (
+    <fieldset class="view-switch">
+      <legend class="visually-hidden">Show submissions as</legend>
+      {(['rows', 'table'] as const).map((kind) => (
+        <button
+          key={kind}
+          type="button"
+          class="quiet"
+          aria-pressed={view.view === kind}
+          onClick={() => setView({ ...view, view: kind })}
+        >
+          {kind === 'rows' ? 'Rows' : 'Table'}
+        </button>
+      ))}
+    </fieldset>
   );
 }

@@ -248,7 +248,7 @@ describe('errors in place', () => {
     }
   });
 
-  it('a refusal from the endpoint is shown in the live region (a form closed after the page was drawn)', async () => {
+  it('a refusal of the whole post is shown above the form, focused and announced (a form closed after the page was drawn)', async () => {
     const form = await newForm('free', {}, { name: 'Closing', type: 'waitlist' });
     const visit = await open(pageUrl(form.key));
     try {
@@ -257,9 +257,18 @@ describe('errors in place', () => {
       await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'paused' } });
       await page.getByRole('button', { name: 'Send' }).click();
       await expect
-        .poll(() => page.locator('#fs-status').textContent())
+        .poll(() => page.getByRole('alert').textContent())
         .toBe('This form is closed and no longer accepts submissions.');
+      expect(
+        await page.getByRole('alert').evaluate((element) => element === document.activeElement),
+      ).toBe(true);
+      expect(await page.locator('#fs-status').textContent()).toBe('');
       expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+      // Sent again, the refusal goes until it is answered anew.
+      await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'active' } });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('You are on the list').or(page.locator('.fs-success')).first().waitFor();
+      expect(await page.getByRole('alert').count(), 'the refusal is gone').toBe(0);
     } finally {
       await visit.close();
     }

@@ -102,14 +102,49 @@ describe('the latest text answers as quotes', () => {
     expect(latestTextAnswers(fields, submissions, 1)).toHaveLength(1);
   });
 
-  it('on a form with no fields listed, quotes every answer but hidden ones and addresses', () => {
+  it('quotes long-text answers only (textarea), never a name, an address or another one-line field', () => {
+    const fields = [
+      { id: 'name', type: 'text' as const, label: 'Your name' },
+      { id: 'street', type: 'text' as const, label: 'Street address' },
+      { id: 'email', type: 'email' as const, label: 'Email' },
+      { id: 'message', type: 'textarea' as const, label: 'Message' },
+    ];
+    const answers = latestTextAnswers(fields, [
+      {
+        id: 's',
+        createdAt: '2026-11-26T10:00:00.000Z',
+        data: {
+          name: 'Ada Lovelace',
+          street: '12 Baker Street, London',
+          email: 'ada@example.com',
+          message: 'Please call me back',
+        },
+      },
+    ]);
+    expect(answers.map((a) => [a.field, a.quote])).toEqual([['Message', 'Please call me back']]);
+  });
+
+  it('on a form with no fields listed, quotes paragraphs only: never hidden answers, addresses, names or short answers', () => {
+    const paragraph = 'The workshop ran long but the examples were clear and worth it.';
     const answers = latestTextAnswers(undefined, [
       {
         id: 's',
         createdAt: '2026-11-26T10:00:00.000Z',
-        data: { email: 'a@example.com', note: 'Hi', _invalid: '[]' },
+        data: {
+          email: 'a@example.com',
+          your_name: 'Ada Augusta King, Countess of Lovelace and more',
+          emailAddress: 'Ada Augusta King at the long address of the house',
+          address_line_1: '12 Baker Street, Marylebone, London NW1 6XE, United Kingdom',
+          note: 'Hi',
+          tell_us_more: paragraph,
+          lines: 'One\ntwo',
+          _invalid: '[]',
+        },
       },
     ]);
-    expect(answers.map((a) => [a.field, a.quote])).toEqual([['note', 'Hi']]);
+    expect(answers.map((a) => [a.field, a.quote])).toEqual([
+      ['tell_us_more', paragraph],
+      ['lines', 'One two'],
+    ]);
   });
 });

@@ -20,6 +20,8 @@ export const ids = {
   /** The progress bar of a file being uploaded (drawn by the script). */
   progress: (fieldId: string, index: number) => `fs-p-${fieldId}-${index}`,
   status: 'fs-status',
+  /** A refusal of the whole post (too many posts, a closed form), shown above the form. */
+  alert: 'fs-alert',
   title: 'fs-title',
   success: 'fs-success',
 };

@@ -46,6 +46,9 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       ? ''
       : `<div class="fs-field cf-turnstile" data-sitekey="${e(form.captchaSiteKey)}"></div>`;
   parts.push(
+    // A refusal of the whole post goes here, above the fields, focused so it is seen:
+    // not under the last field the visitor touched (docs/uploads-and-pages.md#hosted-form-page-and-embed).
+    `<div class="fs-alert" id="${ids.alert}" role="alert" tabindex="-1" hidden></div>`,
     `<form class="fs-form"${attributes({
       method: 'post',
       action: options.action,
@@ -144,6 +147,8 @@ const BASE_CSS = [
   '.fs [aria-invalid=true]{border-color:var(--fs-error)!important;outline:1px solid var(--fs-error)}',
   '.fs-error{color:var(--fs-error);font-size:.875rem;font-weight:600;margin:0 0 6px}',
   '.fs-error:empty{display:none}',
+  '.fs-alert{margin:0 0 16px;padding:10px 12px;border:2px solid var(--fs-error);border-radius:6px;color:var(--fs-error);font-weight:600;overflow-wrap:anywhere}',
+  '.fs-alert[hidden]{display:none}',
   '.fs-status{margin:0 0 12px}',
   '.fs-status:empty{display:none}',
   '.fs-status.fs-failed{color:var(--fs-error);font-weight:600}',
