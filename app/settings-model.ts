@@ -191,6 +191,12 @@ export const GROUPS: readonly Group[] = [
     title: 'Spam and security',
     settings: [
       {
+        key: 'markDuplicates',
+        label: 'Send duplicates to spam',
+        kind: 'checkbox',
+        hint: 'A duplicate is the same answers from the same visitor (address and browser) within 24 hours. Different people giving the same answers are never duplicates. Turn it off for a survey people may answer twice on purpose.',
+      },
+      {
         key: 'allowedOrigins',
         label: 'Websites allowed to post (one a line; none: any)',
         short: 'Websites allowed to post',

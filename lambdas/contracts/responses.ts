@@ -62,6 +62,8 @@ const formSettings = {
   captchaProvider: z.nullable(z.literal('turnstile')),
   captchaSiteKey: nullableString(),
   dontStoreIp: z.boolean(),
+  /** The duplicate rule: the same answers from the same visitor within 24 h go to spam. */
+  markDuplicates: z.boolean(),
   retentionDays: z.nullable(z.int().check(z.minimum(1), z.maximum(3650))),
   allowUploads: z.boolean(),
   uploadLimitMb: z.number(),
@@ -356,6 +358,13 @@ export const RESPONSES = {
         starred: ReturnType<typeof count>;
         spam: ReturnType<typeof count>;
       },
+    ),
+    /**
+     * With `reason` only: the spam folder's submissions by spam reason (`none`: stored
+     * before reasons were kept), docs/submissions.md#spam-reasons.
+     */
+    reasonCounts: z.optional(
+      z.object({ links: count(), duplicate: count(), moved: count(), none: count() }),
     ),
     asOf: dateTime(),
   }),

@@ -92,6 +92,12 @@ export interface FormSettings {
   captchaSiteKey: string | null;
   dontStoreIp: boolean;
   /**
+   * Whether the same answers from the same visitor within 24 hours go to spam
+   * as `duplicate` (docs/submit.md#link-spam-and-duplicates). On by default;
+   * a survey whose visitors answer again on purpose may turn it off.
+   */
+  markDuplicates: boolean;
+  /**
    * Days a submission is kept from its receipt; null keeps it until deleted
    * (docs/submissions.md#retention).
    */

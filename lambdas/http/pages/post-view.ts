@@ -3,6 +3,7 @@ import { canonicalIp } from '#domain/addresses.ts';
 import { ServiceError } from '#domain/errors.ts';
 import { isFormKey } from '#domain/ids.ts';
 import { windowAt } from '#domain/rate-limit.ts';
+import { visitorIdentity } from '#domain/same-visitor.ts';
 import { hourOf, VIEWS_PER_VISITOR_PER_MINUTE } from '#domain/summary-counters.ts';
 import { defineContract } from '#http/contract.ts';
 import { publicRoute } from '#http/public-route.ts';
@@ -39,7 +40,7 @@ export const handler = publicRoute(contract, async (event) => {
     const ip = canonicalIp(sourceIpOf(event) ?? '') ?? '';
     try {
       const counts = await admitRequest(
-        viewVisitorScope(mapping.formId, ip, userAgent.slice(0, 1024)),
+        viewVisitorScope(mapping.formId, visitorIdentity(ip, userAgent)),
         windowAt(now.getTime(), 60),
         VIEWS_PER_VISITOR_PER_MINUTE,
       );

@@ -9,6 +9,7 @@ import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
 import type { RecordedAnswer } from '#domain/idempotency.ts';
 import { isFormKey } from '#domain/ids.ts';
+import { keyedVisitor, visitorIdentity } from '#domain/same-visitor.ts';
 import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
 import {
   isBotByHoneypotOrTiming,
@@ -307,10 +308,18 @@ async function stepsAfterTheBody(
     },
     counters: context.counters,
     spamQuota: spamQuotaAt(now, config.spamMonthlyCapPerForm),
-    duplicateMark: {
-      fingerprint: duplicateFingerprint(form.id, data),
-      expiresAt: Math.floor(now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
-    },
+    // The same answers from the same visitor (docs/submit.md#link-spam-and-duplicates),
+    // unless the owner turned the rule off: then no mark is claimed (one item fewer).
+    duplicateMark: form.markDuplicates
+      ? {
+          fingerprint: duplicateFingerprint(
+            form.id,
+            keyedVisitor(config.keyedHashSecret, visitorIdentity(request.ip, request.userAgent)),
+            data,
+          ),
+          expiresAt: Math.floor(now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
+        }
+      : undefined,
     // An upload id is used once: of posts racing with one, the transaction stores one.
     uploadClaims:
       direct.length > 0
