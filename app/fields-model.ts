@@ -265,3 +265,50 @@ export function tryPattern(
     return 'invalid';
   }
 }
+
+/** What the form's files setting is to the fields screen (docs/forms.md#file-fields). */
+export interface FilesState {
+  allowUploads: boolean;
+  uploadLimitMb: number;
+  plan: 'free' | 'pro';
+}
+
+/**
+ * What a file field's type says while the form does not accept files: on
+ * Pro, that saving turns accepting files on (the save sends
+ * `allowUploads: true` with the fields); on Free, that it cannot be saved.
+ * Nothing once the form accepts files.
+ */
+export function filesNote(state: FilesState): string | undefined {
+  if (state.allowUploads) return undefined;
+  return state.plan === 'pro'
+    ? `Saving turns on accepting files for this form (Settings, Uploads): visitors attach files of up to ${state.uploadLimitMb} MB.`
+    : 'Files need the Pro plan: a form on the Free plan cannot accept files, so a file field cannot be saved.';
+}
+
+/** Whether saving these drafts turns accepting files on (Pro, files off, a file field among them). */
+export function savingTurnsFilesOn(drafts: readonly FieldDraft[], state: FilesState): boolean {
+  return state.plan === 'pro' && !state.allowUploads && drafts.some((d) => d.type === 'file');
+}
+
+/** On Free, a file field of a form that does not accept files is refused at its type. */
+export function fileFieldProblems(
+  drafts: readonly FieldDraft[],
+  state: FilesState,
+): FieldProblem[] {
+  if (state.allowUploads || state.plan === 'pro') return [];
+  return drafts.flatMap((draft, index) => {
+    if (draft.type !== 'file') return [];
+    const text = 'Files need the Pro plan: this form cannot accept files.';
+    const where = `Field ${index + 1} (${fieldName(draft, index + 1)}), type`;
+    return [
+      {
+        key: draft.key,
+        property: 'type',
+        control: `${draft.key}-type`,
+        text,
+        summary: `${where}: ${lowerFirst(text)}`,
+      },
+    ];
+  });
+}

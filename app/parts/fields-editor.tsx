@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { FIELD_TYPES, type FieldDraft, type FieldType, tryPattern } from '../fields-model.ts';
+import { describedBy, FieldNotes } from './field-notes.tsx';
 import { FieldInput } from './fields-input.tsx';
 
 type Change = (patch: Partial<FieldDraft>) => void;
@@ -12,9 +13,16 @@ type Change = (patch: Partial<FieldDraft>) => void;
 export function FieldEditor(props: {
   draft: FieldDraft;
   problems: Readonly<Record<string, string>>;
+  /** What a file field says while the form does not accept files. */
+  filesNote?: string;
   onChange: Change;
 }) {
   const { draft, problems, onChange } = props;
+  const typeId = `${draft.key}-type`;
+  const typeNotes = {
+    hint: draft.type === 'file' ? props.filesNote : undefined,
+    problem: problems.type,
+  };
   const input = (
     property: keyof FieldDraft,
     label: string,
@@ -36,9 +44,11 @@ export function FieldEditor(props: {
         hint: draft.idEdited ? undefined : 'Follows the label until you change it.',
       })}
       <div class="setting">
-        <label for={`${draft.key}-type`}>Type</label>
+        <label for={typeId}>Type</label>
         <select
-          id={`${draft.key}-type`}
+          id={typeId}
+          aria-describedby={describedBy(typeId, typeNotes)}
+          aria-invalid={problems.type ? true : undefined}
           value={draft.type}
           onChange={(event) => onChange({ type: event.currentTarget.value as FieldType })}
         >
@@ -48,6 +58,7 @@ export function FieldEditor(props: {
             </option>
           ))}
         </select>
+        <FieldNotes id={typeId} {...typeNotes} />
       </div>
       <div class="setting check">
         <input

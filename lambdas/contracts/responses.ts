@@ -434,6 +434,8 @@ export const RESPONSES = {
     submitLabel: z.string(),
     fields: z.array(fieldDefinition),
     multipart: z.boolean(),
+    /** A file field is drawn but the form cannot take files now: disabled, saying so. */
+    filesOff: z.boolean(),
     closedMessage: nullableString(),
     captchaSiteKey: nullableString(),
     successTitle: z.string(),

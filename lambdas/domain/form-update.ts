@@ -37,6 +37,7 @@ export function applyFormUpdate(
     ...closeDateIssues(update, now),
     ...captchaIssues(update, next),
     ...completionIssues(update, next),
+    ...fileFieldIssues(update, next),
   ];
   if (issues.length > 0) throw invalidRequest('The form settings are not consistent', issues);
 
@@ -112,6 +113,38 @@ function completionIssues(update: FormUpdate, next: FormRecord): Issue[] {
       path: 'completionMode',
       code: 'custom',
       message: 'redirect needs a redirectUrl, saved before or in the same request',
+    },
+  ];
+}
+
+/**
+ * A file field needs a form that accepts files (docs/forms.md#file-fields):
+ * otherwise the hosted page could not offer it and a post without the file
+ * would be taken. So saving one while `allowUploads` is off (before and in
+ * the request) is refused at the field's type, and turning `allowUploads` off
+ * while one remains is refused at it. Checked only when the request touches
+ * either, so a form saved before this rule can still change its other settings.
+ */
+function fileFieldIssues(update: FormUpdate, next: FormRecord): Issue[] {
+  if (update.fields === undefined && update.allowUploads === undefined) return [];
+  if (next.allowUploads) return [];
+  const index = (next.fields ?? []).findIndex((field) => field.type === 'file');
+  if (index < 0) return [];
+  if (update.allowUploads === false) {
+    return [
+      {
+        path: 'allowUploads',
+        code: 'custom',
+        message: `Cannot be turned off while fields.${index} is a file field; remove it in the same request`,
+      },
+    ];
+  }
+  return [
+    {
+      path: `fields.${index}.type`,
+      code: 'custom',
+      message:
+        'A file field needs the form to accept files: set allowUploads to true (Pro), before or in the same request',
     },
   ];
 }

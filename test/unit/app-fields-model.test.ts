@@ -6,6 +6,9 @@ import {
   emptyField,
   type FieldDraft,
   fieldProblemsFromApi,
+  fileFieldProblems,
+  filesNote,
+  savingTurnsFilesOn,
   summaryLine,
 } from '#app/fields-model.ts';
 
@@ -122,5 +125,40 @@ describe('fields model: refusals in words', () => {
       control: 'fields-add',
       summary: 'Fields: can have at most 30 fields',
     });
+  });
+});
+
+describe('fields model: a file field on a form that does not accept files (docs/forms.md#file-fields)', () => {
+  const cv = draft({ id: 'cv', type: 'file', label: 'CV', required: true });
+  const name = draft({ id: 'name', type: 'text', label: 'Name' });
+  const pro = { allowUploads: false, uploadLimitMb: 10, plan: 'pro' as const };
+  const free = { ...pro, plan: 'free' as const };
+
+  it('on Pro, says that saving turns accepting files on, and the save does', () => {
+    expect(filesNote(pro)).toBe(
+      'Saving turns on accepting files for this form (Settings, Uploads): visitors attach files of up to 10 MB.',
+    );
+    expect(savingTurnsFilesOn([name, cv], pro)).toBe(true);
+    expect(savingTurnsFilesOn([name], pro)).toBe(false);
+    expect(fileFieldProblems([name, cv], pro)).toEqual([]);
+  });
+
+  it('on Free, says it cannot be saved, and refuses it at its type', () => {
+    expect(filesNote(free)).toMatch(/^Files need the Pro plan/);
+    expect(savingTurnsFilesOn([cv], free)).toBe(false);
+    expect(fileFieldProblems([name, cv], free)).toEqual([
+      expect.objectContaining({
+        key: cv.key,
+        property: 'type',
+        control: `${cv.key}-type`,
+        summary: 'Field 2 (CV), type: files need the Pro plan: this form cannot accept files.',
+      }),
+    ]);
+  });
+
+  it('says nothing once the form accepts files', () => {
+    expect(filesNote({ ...pro, allowUploads: true })).toBeUndefined();
+    expect(savingTurnsFilesOn([cv], { ...pro, allowUploads: true })).toBe(false);
+    expect(fileFieldProblems([cv], { ...free, allowUploads: true })).toEqual([]);
   });
 });

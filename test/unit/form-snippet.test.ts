@@ -55,6 +55,18 @@ describe('the HTML form of the Share screen', () => {
     expect(snippet).toMatch(/<div class="fs-hp" hidden>.*name="_gotcha"/);
   });
 
+  it('a form that cannot take files draws its file field disabled, saying so, and posts urlencoded', () => {
+    const required = [
+      ...FIELDS.slice(0, 1),
+      { id: 'cv', type: 'file', label: 'CV', required: true },
+    ];
+    const off = htmlSnippet(ENDPOINT, required as SharedFields, {}, true);
+    expect(off).not.toContain('enctype');
+    expect(off).toContain('This form cannot receive files at the moment.');
+    expect(off).toMatch(/<input id="fs-f-cv" name="cv" type="file" disabled/);
+    expect(off).not.toMatch(/name="cv"[^>]*required/);
+  });
+
   it('text fields carry required, minlength, maxlength and pattern', () => {
     expect(partOf('name')).toMatch(
       /<input [^>]*name="name" required [^>]*minlength="2" maxlength="80"/,

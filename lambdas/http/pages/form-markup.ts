@@ -53,7 +53,7 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       'aria-labelledby': ids.title,
     })}>`,
     required,
-    ...form.fields.map((field) => fieldMarkup(field)),
+    ...form.fields.map((field) => fieldMarkup(field, { errors: true, filesOff: form.filesOff })),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
     captcha,

@@ -23,16 +23,21 @@ export function htmlFormSnippet(
   endpoint: string,
   fields: readonly FieldDefinition[] | null,
   submitLabel = 'Send',
+  options: { filesOff?: boolean } = {},
 ): string {
-  const drawn = fields ?? DEFAULT_FIELDS;
-  const multipart = drawn.some((field) => field.type === 'file');
+  // A file field of a form that cannot take files is drawn disabled, saying so, not left out.
+  const filesOff = options.filesOff === true;
+  const drawn = (fields ?? DEFAULT_FIELDS).map((field) =>
+    filesOff && field.type === 'file' ? { ...field, required: false } : field,
+  );
+  const multipart = !filesOff && drawn.some((field) => field.type === 'file');
   const required = drawn.some((field) => field.required)
     ? ['  <p class="fs-note">Fields marked * are required.</p>']
     : [];
   return [
     `<form class="fs-form" action="${escapeHtml(endpoint)}" method="post"${multipart ? ' enctype="multipart/form-data"' : ''}>`,
     ...required,
-    ...drawn.map((field) => `  ${fieldMarkup(field, { errors: false })}`),
+    ...drawn.map((field) => `  ${fieldMarkup(field, { errors: false, filesOff })}`),
     '  <!-- Spam protection: leave these two as they are. -->',
     '  <div class="fs-hp" hidden><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     '  <input type="hidden" name="_t" value="">',
