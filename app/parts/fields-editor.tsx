@@ -1,6 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { FIELD_TYPES, type FieldDraft, type FieldType, tryPattern } from '../fields-model.ts';
+import {
+  FIELD_TYPES,
+  type FieldDraft,
+  type FieldType,
+  optionsTakenOut,
+  tryPattern,
+} from '../fields-model.ts';
+import { entriesOf } from '../problem-sentences.ts';
 import { describedBy, FieldNotes } from './field-notes.tsx';
 import { FieldInput } from './fields-input.tsx';
 
@@ -71,8 +78,12 @@ export function FieldEditor(props: {
       </div>
       {input('helpText', 'Help text')}
       {input('placeholder', 'Placeholder')}
-      {(draft.type === 'select' || draft.type === 'radio') &&
-        input('options', 'Options, one a line', { multiline: true })}
+      {(draft.type === 'select' || draft.type === 'radio') && (
+        <>
+          {input('options', 'Options, one a line', { multiline: true })}
+          <TakenOutAnswers draft={draft} onChange={onChange} />
+        </>
+      )}
       {draft.type === 'number' && (
         <>
           {input('min', 'Smallest', { type: 'number' })}
@@ -152,5 +163,52 @@ function PatternTry(props: { draft: FieldDraft }) {
             : ''}
       </p>
     </div>
+  );
+}
+
+/**
+ * Where the answers of each option taken out go (docs/forms.md#changing-options):
+ * past answers keep the words they were given in, and the summary counts them
+ * under the option chosen here (a rename, the default for an option edited in
+ * place) or apart, by their words.
+ */
+function TakenOutAnswers(props: { draft: FieldDraft; onChange: Change }) {
+  const { draft } = props;
+  const taken = optionsTakenOut(draft);
+  if (taken.length === 0) return null;
+  const options = entriesOf(draft.options).map((option) => option.text);
+  const hintId = `${draft.key}-carry-hint`;
+  return (
+    <fieldset class="setting carry" aria-describedby={hintId}>
+      <legend>Answers given to options you took out</legend>
+      <p id={hintId} class="hint">
+        Past answers keep their words. The summary counts them under the option you pick here (as a
+        rename does), or apart, under their old words.
+      </p>
+      {taken.map((each, index) => {
+        const id = `${draft.key}-carry-${index}`;
+        return (
+          <div key={each.words} class="setting">
+            <label for={id}>Answers of “{each.words}”</label>
+            <select
+              id={id}
+              value={each.goesTo}
+              onChange={(event) =>
+                props.onChange({
+                  carry: { ...draft.carry, [each.words]: event.currentTarget.value },
+                })
+              }
+            >
+              {options.map((option) => (
+                <option key={option} value={option}>
+                  Count as “{option}”
+                </option>
+              ))}
+              <option value="">Keep apart, as “{each.words}”</option>
+            </select>
+          </div>
+        );
+      })}
+    </fieldset>
   );
 }

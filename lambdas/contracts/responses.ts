@@ -239,7 +239,14 @@ const teamOfPerson = z.object({
 });
 
 const fieldSummary = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('choice'), answered: count(), counts: z.record(z.string(), count()) }),
+  z.object({
+    kind: z.literal('choice'),
+    answered: count(),
+    /** Each option now (renamed ones' answers included), then `(other)` when any. */
+    counts: z.record(z.string(), count()),
+    /** Answers under words no longer among the options, by those words (docs/analytics.md#summary). */
+    former: z.record(z.string(), count()),
+  }),
   z.object({ kind: z.literal('checkbox'), answered: count(), checked: count() }),
   z.object({
     kind: z.literal('rating'),

@@ -36,6 +36,12 @@ export type FieldDefinition = {
   min?: number;
   max?: number;
   options?: string[];
+  /**
+   * A select's or radio's options taken out since (docs/forms.md#changing-options):
+   * the old words → the option their answers now count under (a rename), or
+   * null (counted apart, by their words). Kept by the service on every save.
+   */
+  formerOptions?: Record<string, string | null>;
 };
 
 export type FormDesign = {

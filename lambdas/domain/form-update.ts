@@ -2,6 +2,7 @@ import { invalidRequest } from './errors.ts';
 import { assertPlanAllows, type PlanName } from './form-gating.ts';
 import type { FormRecord } from './form-model.ts';
 import type { FormUpdate } from './form-update-input.ts';
+import { withOptionHistory } from './option-history.ts';
 import type { Issue } from './validation-issues.ts';
 
 export { type FormUpdate, formUpdateInput, parseFormUpdate } from './form-update-input.ts';
@@ -29,6 +30,8 @@ export function applyFormUpdate(
   }
 
   applyStatus(current, update, next, now);
+  // Options taken out of a choice field stay known to its summary (docs/forms.md#changing-options).
+  if (update.fields !== undefined) next.fields = withOptionHistory(current.fields, next.fields);
   // The provider follows the keys: Turnstile is the only one there is.
   next.captchaProvider =
     next.captchaSiteKey !== null || next.captchaSecretKey !== null ? 'turnstile' : null;

@@ -88,11 +88,11 @@ export function publicFormOf(
     theme: form.design.theme ?? 'auto',
     accent: form.design.accent && ACCENT.test(form.design.accent) ? form.design.accent : null,
     submitLabel: text(form.design.submitLabel) ?? DEFAULT_SUBMIT_LABEL,
-    fields: fields.map((field) =>
-      field.type === 'file' && !uploads
-        ? { ...structuredClone(field), required: false }
-        : structuredClone(field),
-    ),
+    fields: fields.map((field) => {
+      // A choice field's former options are the owner's history, not the visitor's choices.
+      const { formerOptions: _history, ...shown } = structuredClone(field);
+      return field.type === 'file' && !uploads ? { ...shown, required: false } : shown;
+    }),
     multipart: hasFiles && uploads,
     filesOff: hasFiles && !uploads,
     closedMessage: closedReasonAt(form, now) === null ? null : formClosed(form, plan).message,

@@ -183,7 +183,8 @@ function recount(history: History, from: string, to: string, tz: string) {
             : (field.options?.find((o) => fold(o) === fold(value)) ?? '(other)');
           counts[option] = (counts[option] ?? 0) + 1;
         }
-        return { kind: 'choice', answered: given.length, counts };
+        // These histories never change a field's options: nothing under former words.
+        return { kind: 'choice', answered: given.length, counts, former: {} };
       }
       case 'checkbox':
         return { kind: 'checkbox', answered: given.length, checked: given.length };
