@@ -127,6 +127,8 @@ const Submission = z.object({
     referrer: z.string(),
     country: z.optional(z.string()),
     deviceClass: z.optional(z.enum(['mobile', 'desktop', 'tablet', 'bot'])),
+    /** Sent from a page that counts no views (docs/analytics.md#views): not in the conversion rate. */
+    noView: z.optional(z.literal(true)),
     files: z.optional(
       z.array(
         z.object({
@@ -283,8 +285,15 @@ const Summary = z.object({
     spam: count(),
     dropped: count(),
     tests: count(),
-    /** stored / views over the range; null without views. */
+    /**
+     * Stored posts of pages that count their views, over those views (docs/analytics.md#views);
+     * null without views, or when views were not counted for some posts (`viewsNotCounted`).
+     */
     conversionRate: z.nullable(z.number()),
+    /** Stored posts from pages that count no views (own forms, the API): not in the rate. */
+    postsWithoutViews: count(),
+    /** More posts than views: views were not counted for some (a pasted form without its image). */
+    viewsNotCounted: z.boolean(),
   }),
   days: z.array(dated({ views: count(), stored: count(), spam: count(), dropped: count() })),
   dropped: z.object(

@@ -10,7 +10,8 @@ import type { Submission } from './submission-model.ts';
  * numbers. Counter names:
  *
  * - `s` stored (neither spam nor test), `p` spam (a test moved to spam
- *   too), `t` tests outside spam;
+ *   too), `t` tests outside spam; `nv` stored from a page that counts no
+ *   views (`meta.noView`);
  * - the rest only for stored ones: `dv:<device>`, `cc:<country>`,
  *   `rf:<referrer host>`, `a:<field>` answered, `o:<field>:<option>` choices
  *   (matched to an option ignoring case and surrounding spaces; a value
@@ -141,6 +142,7 @@ export function countersOf(
     counters[name] = (counters[name] ?? 0) + by;
   };
   add(`dv:${submission.meta.deviceClass ?? 'unknown'}`);
+  if (submission.meta.noView) add('nv');
   if (submission.meta.country) add(`cc:${submission.meta.country}`);
   const host = referrerHost(submission.meta.referrer);
   if (host) add(`rf:${host}`);

@@ -333,6 +333,7 @@ export function summaryReport(input: {
     DROP_REASONS.reduce((n, reason) => n + (counters[`d:${reason}`] ?? 0), 0);
   const views = total.v ?? 0;
   const stored = total.s ?? 0;
+  const conversion = conversionOf(views, stored, total.nv ?? 0);
   return {
     formId: form.id,
     type: form.type,
@@ -346,7 +347,7 @@ export function summaryReport(input: {
       spam: total.p ?? 0,
       dropped: droppedOf(total),
       tests: total.t ?? 0,
-      conversionRate: views > 0 ? Math.round((stored / views) * 10_000) / 10_000 : null,
+      ...conversion,
     },
     days: range.dates.map((date) => {
       const day = perDay.get(date) ?? {};
@@ -366,6 +367,27 @@ export function summaryReport(input: {
       (form.fields ?? []).map((field) => [field.id, fieldSummary(field, total)]),
     ),
     byType: byTypeBlock(form, total, perDay, range, signupsBefore),
+  };
+}
+
+/**
+ * The conversion rate (docs/analytics.md#views): the stored posts of pages
+ * that counted their views, over those views. Posts from a page that counts
+ * none (`nv`) stay out, and are counted apart; a rate over 1 means views were
+ * not counted for some posts (a form pasted before it carried the view
+ * image, whose posts are not marked): then no rate, `viewsNotCounted`, rather
+ * than 366.7 %. Without views, no rate either.
+ */
+function conversionOf(views: number, stored: number, withoutViews: number) {
+  const counted = stored - withoutViews;
+  const rate = views > 0 ? counted / views : null;
+  const trusted = rate !== null && rate <= 1;
+  return {
+    conversionRate: trusted ? Math.round(rate * 10_000) / 10_000 : null,
+    /** Stored posts of pages that count no views: not in the rate. */
+    postsWithoutViews: withoutViews,
+    /** More posts than views: some pages' views were not counted, so no rate is given. */
+    viewsNotCounted: rate !== null && !trusted,
   };
 }
 

@@ -158,7 +158,10 @@ describe('GET /f/{key}', () => {
     expect(response.status).toBe(200);
     expect(response.text).not.toContain('<script>alert');
     expect(response.text).not.toContain('<script>x');
-    expect(response.text).not.toContain('<img');
+    // The only image is the page's own view image (docs/analytics.md#views), not the label's.
+    expect(response.text.match(/<img[^>]*>/g)).toEqual([
+      `<img src="../f/${form.key}/views" alt="" width="1" height="1" hidden>`,
+    ]);
     expect(response.text).not.toContain('<b>');
     expect(response.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');
     expect(response.text).toContain('pattern="[a-z]+&quot;&lt;"');

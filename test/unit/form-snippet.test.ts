@@ -67,6 +67,14 @@ describe('the HTML form of the Share screen', () => {
     expect(off).not.toMatch(/name="cv"[^>]*required/);
   });
 
+  it('counts its views without script: `_views` in the form, and the view image after it', () => {
+    expect(snippet).toContain('<input type="hidden" name="_views" value="counted">');
+    expect(snippet).toContain(
+      '<img src="https://api.example/prod/f/abc123/views" alt="" width="1" height="1" hidden>',
+    );
+    expect(snippet.indexOf('<img')).toBeGreaterThan(snippet.indexOf('</form>'));
+  });
+
   it('text fields carry required, minlength, maxlength and pattern', () => {
     expect(partOf('name')).toMatch(
       /<input [^>]*name="name" required [^>]*minlength="2" maxlength="80"/,

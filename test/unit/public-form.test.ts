@@ -257,6 +257,24 @@ describe('the hosted page', () => {
   });
 });
 
+describe('the page counts its view (docs/analytics.md#views)', () => {
+  const view = publicFormOf(form({ key: 'k1' }), 'free', NOW, 900);
+  const image = '<img src="../f/k1/views" alt="" width="1" height="1" hidden>';
+
+  it('with its script, by the beacon; without script, by the image in <noscript>; its posts say so', () => {
+    const page = formPage(view, { base: '../', nonce: 'n' });
+    expect(page).toContain(`<noscript>${image}</noscript>`);
+    expect(page).toContain('<input type="hidden" name="_views" value="counted">');
+    // A page too large for its script counts by the image itself.
+    expect(formPage(view, { base: '../', nonce: 'n', script: false })).toContain(`${image}</main>`);
+  });
+
+  it('a closed form shows no form, so counts no view', () => {
+    const closed = publicFormOf(form({ key: 'k1', status: 'paused' }), 'free', NOW, 900);
+    expect(formPage(closed, { base: '../', nonce: 'n' })).not.toContain('/views');
+  });
+});
+
 describe('a bounded page', () => {
   const bloated = (type: 'select' | 'radio', text: (n: number) => string) =>
     publicFormOf(

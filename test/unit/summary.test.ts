@@ -310,6 +310,8 @@ describe('the summary report', () => {
       dropped: 0,
       tests: 0,
       conversionRate: 0.75,
+      postsWithoutViews: 0,
+      viewsNotCounted: false,
     });
     expect(report.byType).toEqual({ unread: 1, medianMinutesToFirstRead: 20 });
   });
@@ -480,5 +482,38 @@ describe('a choice field whose options changed (docs/forms.md#changing-options)'
       counts: { A: 1, B: 0, '(other)': 2 },
       former: {},
     });
+  });
+});
+
+describe('the conversion rate counts only posts whose views were counted (docs/analytics.md#views)', () => {
+  const range = summaryRange({ from: '2026-11-20', to: '2026-11-20', tz: 'UTC' }, NOW);
+  const totalsOf = (counters: Record<string, number>) =>
+    summaryReport({
+      form: { id: 'f', type: 'custom', fields: null },
+      range,
+      buckets: [{ hour: '2026112010', counters }],
+      signupDaysBefore: 0,
+      now: NOW,
+    }).totals;
+
+  it('a post from a page that counts no views is counted apart, not in the rate', () => {
+    const own = countersOf(submission({ meta: { userAgent: 'x', referrer: '', noView: true } }), {
+      type: 'custom',
+      fields: null,
+    });
+    expect(own).toMatchObject({ s: 1, nv: 1 });
+    expect(totalsOf({ v: 4, s: 3, nv: 1 })).toMatchObject({
+      conversionRate: 0.5,
+      postsWithoutViews: 1,
+      viewsNotCounted: false,
+    });
+  });
+
+  it('more posts than views: no rate, views not counted (not 366.7 %)', () => {
+    expect(totalsOf({ v: 3, s: 11 })).toMatchObject({
+      conversionRate: null,
+      viewsNotCounted: true,
+    });
+    expect(totalsOf({ s: 2 })).toMatchObject({ conversionRate: null, viewsNotCounted: false });
   });
 });

@@ -278,7 +278,7 @@ async function stepsAfterTheBody(
     id: randomUUIDv7(),
     formId: form.id,
     data,
-    meta: visitorMeta(form, team, request, files),
+    meta: visitorMeta(form, team, request, files, special),
     read: false,
     starred: false,
     isSpam: linkSpam,
@@ -483,8 +483,12 @@ function visitorMeta(
   team: Team,
   request: SubmitRequest,
   files: readonly (StoredFile & { field: string })[],
+  special: SpecialFields,
 ): Submission['meta'] {
   return {
+    // A page that counts its view says so in `_views`; a post without it (an own form, the
+    // API) stays out of the conversion rate (docs/analytics.md#views).
+    ...(special.views ? {} : { noView: true as const }),
     // The address itself, its keyed hash, or nothing (docs/people.md#visitor-addresses); the
     // block lists and rate limits above acted on the address as sent.
     ip: storedVisitorIp(
