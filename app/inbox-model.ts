@@ -1,4 +1,4 @@
-import type { FieldDefinition, Folder, Submission } from './model.ts';
+import type { FieldDefinition, Folder, SpamReason, Submission } from './model.ts';
 
 /**
  * What an inbox row says of a submission (docs/dashboard.md#the-inbox): who
@@ -166,6 +166,14 @@ export const SPAM_REASON_WORDS: Record<NonNullable<Submission['spamReason']>, st
   duplicate: 'Duplicate',
   moved: 'Moved by you',
 };
+
+/** The spam folder's narrowings by reason, as their links say them (undefined: any reason). */
+export const SPAM_REASON_FILTERS: readonly (readonly [SpamReason | undefined, string])[] = [
+  [undefined, 'Any reason'],
+  ['duplicate', 'Duplicates'],
+  ['links', 'Links'],
+  ['moved', 'Moved by you'],
+];
 
 export const FOLDER_NAMES: Record<Folder, string> = {
   all: 'All',

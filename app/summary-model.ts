@@ -205,3 +205,43 @@ export function minutes(value: number | null): string {
 /** The date `days` before `date`, both `YYYY-MM-DD`. */
 export const daysBefore = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+/** What the summary says of its conversion (docs/analytics.md#views). */
+export interface ConversionWords {
+  /** The fact itself: a rate, '–' without views, or why there is none. */
+  value: string;
+  /** What the rate leaves out, or why it is not given; none when it counts every post. */
+  note?: string;
+}
+
+/**
+ * The conversion rate in words: never a rate whose views were not counted.
+ * More posts than views means some came from a page that counted none (a
+ * form pasted before it carried its view image): no rate then, but why.
+ * Posts from pages that count no views at all (own forms, the API) are left
+ * out of the rate, and said so.
+ */
+export function conversionWords(totals: {
+  views: number;
+  conversionRate: number | null;
+  postsWithoutViews: number;
+  viewsNotCounted: boolean;
+}): ConversionWords {
+  const without = totals.postsWithoutViews;
+  const apart =
+    without > 0
+      ? `${without.toLocaleString()} ${without === 1 ? 'submission' : 'submissions'} came from pages that count no views (your own forms, the API) and ${without === 1 ? 'is' : 'are'} not in the rate.`
+      : undefined;
+  if (totals.viewsNotCounted) {
+    return {
+      value: 'Not counted',
+      note: [
+        'Views not counted for the pasted form: there are more submissions than views, as an HTML form pasted from Share before it carried its view image counts none, so no rate is given. Paste it again from Share to count them.',
+        apart,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    };
+  }
+  return { value: percent(totals.conversionRate), note: apart };
+}

@@ -5,7 +5,7 @@ import { questionColumns, shownColumns } from '../inbox-columns.ts';
 import { submissions } from '../inbox-model.ts';
 import { returnedFrom } from '../inbox-return.ts';
 import type { InboxView } from '../inbox-view.ts';
-import type { FieldDefinition, Folder, Submission } from '../model.ts';
+import type { FieldDefinition, Folder, SpamReason, Submission } from '../model.ts';
 import { Confirm, KeysDialog } from './confirm.tsx';
 import { AnswerTable } from './inbox-answer-table.tsx';
 import { BulkBar } from './inbox-bulk-bar.tsx';
@@ -31,6 +31,8 @@ export function InboxList(props: {
   reload: () => Promise<unknown>;
   /** The folder as of the list, when all of it may be selected (the inbox, not a search). */
   matching?: { asOf: string; total: number };
+  /** The spam folder narrowed to one spam reason. */
+  reason?: SpamReason;
   help: boolean;
   setHelp: (open: boolean) => void;
   /** Rows or a table, and the table's columns (docs/dashboard.md#the-table-view). */
@@ -51,6 +53,7 @@ export function InboxList(props: {
     action,
     reload: props.reload,
     matching: props.matching,
+    reason: props.reason,
   });
   const { selection } = triage;
   const hasSelection = selection.allMatching || selection.ids.size > 0;
@@ -106,7 +109,14 @@ export function InboxList(props: {
   return (
     <>
       {props.children}
-      {folder === 'spam' && props.matching && props.matching.total > 0 && (
+      {props.reason === 'duplicate' && props.matching && props.matching.total > 0 && (
+        <DuplicatesBack
+          count={props.matching.total}
+          busy={action.busy}
+          onMoveBack={() => void triage.change({ isSpam: false }, 'all')}
+        />
+      )}
+      {folder === 'spam' && !props.reason && props.matching && props.matching.total > 0 && (
         <p class="spam-rule">
           Spam is deleted by itself 30 days after it became spam.{' '}
           <button type="button" class="danger" onClick={() => triage.askDelete('folder')}>
@@ -178,5 +188,25 @@ export function InboxList(props: {
       )}
       {props.help && <KeysDialog keys={INBOX_KEYS} onClose={() => props.setHelp(false)} />}
     </>
+  );
+}
+
+/**
+ * The duplicates in spam, and one action that moves them all back
+ * (docs/dashboard.md#the-inbox): the rule once took the same answers from
+ * different people for duplicates, and a survey's real answers may be here.
+ */
+function DuplicatesBack(props: { count: number; busy: boolean; onMoveBack: () => void }) {
+  return (
+    <div class="spam-rule duplicates-back">
+      <p>
+        A duplicate is the same answers from the same visitor (address and browser) within 24 hours.
+        The rule once took the same answers from different people for duplicates too, so some here
+        may be real answers. Moved back, they count in the inbox and the summary.
+      </p>
+      <button type="button" disabled={props.busy} onClick={props.onMoveBack}>
+        Move all {submissions(props.count)} back to the inbox
+      </button>
+    </div>
   );
 }

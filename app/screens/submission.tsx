@@ -19,7 +19,7 @@ import {
 } from '../parts/submission-keys.tsx';
 import { SubmissionNeighbours } from '../parts/submission-neighbours.tsx';
 import { SubmissionOrigin } from '../parts/submission-origin.tsx';
-import { paths } from '../paths.ts';
+import { paths, reasonOf } from '../paths.ts';
 import { navigate } from '../router.ts';
 
 /**
@@ -38,7 +38,11 @@ export function SubmissionView(props: {
   const folder = (
     FOLDERS.includes(query.get('folder') as Folder) ? query.get('folder') : 'all'
   ) as Folder;
-  const place = { folder, pageSize: Number(query.get('pageSize')) || 15 };
+  const place = {
+    folder,
+    reason: reasonOf(query, folder),
+    pageSize: Number(query.get('pageSize')) || 15,
+  };
   const reads = useSubmissionReads(formId, submissionId, place);
   const { around, current } = reads;
   const dialog = useReturningFocus<'delete' | 'keys'>();

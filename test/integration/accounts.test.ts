@@ -3,6 +3,7 @@ import {
   asMember,
   authPost,
   cookieOf,
+  invitationTo,
   requestSignIn,
   setCookieOf,
   signedIn,
@@ -232,8 +233,9 @@ describe('members', () => {
     });
     expect(invited.status, invited.text).toBe(201);
     expect(invited.body).toMatchObject({ email, name: 'Grace', role: 'member' });
-    const { code } = await signInEmailTo(email);
-    const signedInMember = await verify({ email, code });
+    // The invitation's link signs the new member in (docs/people.md#invitations).
+    const { token } = await invitationTo(email);
+    const signedInMember = await verify({ token });
     expect(signedInMember.status).toBe(200);
     const memberCookie = cookieOf(signedInMember);
 

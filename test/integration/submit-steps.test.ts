@@ -312,11 +312,13 @@ describe('step 10: spam', () => {
     expect((list.body.forms as { submissionCount: number }[])[0]?.submissionCount).toBe(1);
   });
 
-  it('a duplicate in other case, spacing, hidden characters, NUL or an empty extra field is still spam', async () => {
+  it('a duplicate (the same visitor) in other case, spacing, hidden characters, NUL or an empty extra field is still spam', async () => {
     const form = await newForm('free');
+    // One visitor: a duplicate is the same answers from the same visitor.
+    const visitor = freshVisitor();
     const first = await submit(form.key, {
       json: { email: 'x@example.com', message: 'Cheap pills, today only' },
-      from: freshVisitor(),
+      from: visitor,
     });
     const { submissions } = await localStore();
     const isSpam = async (body: Record<string, unknown> | undefined) =>
@@ -330,7 +332,7 @@ describe('step 10: spam', () => {
       { message: 'Cheap pills, today only', email: 'x@example.com', phone: '' },
     ];
     for (const json of disguises) {
-      const again = await submit(form.key, { json, from: freshVisitor() });
+      const again = await submit(form.key, { json, from: visitor });
       expect(again.status).toBe(200);
       expect(await isSpam(again.body), JSON.stringify(json)).toBe(true);
     }
@@ -340,12 +342,12 @@ describe('step 10: spam', () => {
         ['message', 'cheap pills, today only'],
         ['email', 'x@example.com'],
       ],
-      from: freshVisitor(),
+      from: visitor,
     });
     expect(await isSpam(encoded.body)).toBe(true);
     const different = await submit(form.key, {
       json: { email: 'x@example.com', message: 'Cheap pills, tomorrow only' },
-      from: freshVisitor(),
+      from: visitor,
     });
     expect(await isSpam(different.body)).toBe(false);
   });

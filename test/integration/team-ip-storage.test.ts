@@ -4,8 +4,8 @@ import { visitorHash } from '#domain/visitor-ip.ts';
 import {
   asMember,
   cookieOf,
+  invitationTo,
   signedIn,
-  signInEmailTo,
   teamWithOwner,
   verify,
 } from '#test/support/accounts.ts';
@@ -172,8 +172,8 @@ describe('team setting ipStorage (docs/people.md#visitor-addresses)', () => {
     const email = `member-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const invited = await asMember(ownerCookie, 'POST', '/v1/team/members', { body: { email } });
     expect(invited.status, invited.text).toBe(201);
-    const { code } = await signInEmailTo(email);
-    const memberCookie = cookieOf(await verify({ email, code }));
+    const { token } = await invitationTo(email);
+    const memberCookie = cookieOf(await verify({ token }));
 
     const refused = await asMember(memberCookie, 'PATCH', '/v1/team', {
       body: { ipStorage: 'keyedHash' },

@@ -106,3 +106,12 @@ export async function reloadUntil<T>(page: Page, read: () => Promise<T>, expecte
     })
     .toEqual(expected);
 }
+
+/** Presses Tab until `target` has the focus: the keyboard's way to a control. */
+export async function tabTo(page: Page, target: Locator, most = 80): Promise<void> {
+  for (let presses = 0; presses < most; presses++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('Tab never reached the control');
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  conversionWords,
   DEVICE_WORDS,
   DROP_WORDS,
   deviceRows,
@@ -146,5 +147,24 @@ describe('the latest text answers as quotes', () => {
       ['tell_us_more', paragraph],
       ['lines', 'One two'],
     ]);
+  });
+});
+
+describe('the conversion in words (docs/analytics.md#views)', () => {
+  const totals = { views: 10, conversionRate: 0.4, postsWithoutViews: 0, viewsNotCounted: false };
+
+  it('a rate of counted views, with what it leaves out', () => {
+    expect(conversionWords(totals)).toEqual({ value: '40 %', note: undefined });
+    expect(conversionWords({ ...totals, postsWithoutViews: 3 }).note).toBe(
+      '3 submissions came from pages that count no views (your own forms, the API) and are not in the rate.',
+    );
+    expect(conversionWords({ ...totals, views: 0, conversionRate: null }).value).toBe('–');
+  });
+
+  it('never a rate whose views were not counted: “Views not counted for the pasted form”', () => {
+    const words = conversionWords({ ...totals, conversionRate: null, viewsNotCounted: true });
+    expect(words.value).toBe('Not counted');
+    expect(words.note).toMatch(/^Views not counted for the pasted form: /);
+    expect(words.note).not.toMatch(/%/);
   });
 });

@@ -23,6 +23,9 @@ export interface MarkupOptions {
 
 const e = escapeHtml;
 
+/** The special field a page that counts its views posts (docs/submit.md#special-fields). */
+export const VIEWS_COUNTED = '<input type="hidden" name="_views" value="counted">';
+
 /**
  * The title, description, and then the form (or the closed message). The
  * form carries the honeypot (`_gotcha`, hidden from people and assistive
@@ -56,9 +59,12 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       'aria-labelledby': ids.title,
     })}>`,
     required,
-    ...form.fields.map((field) => fieldMarkup(field)),
+    ...form.fields.map((field) => fieldMarkup(field, { errors: true, filesOff: form.filesOff })),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
+    // This page counts its view (the script's beacon, else the page's image), so its posts
+    // are in the conversion rate (docs/analytics.md#views).
+    VIEWS_COUNTED,
     captcha,
     `<div class="fs-status" id="${ids.status}" role="status" aria-live="polite"></div>`,
     `<button type="submit" class="fs-submit">${e(form.submitLabel)}</button>`,
