@@ -1,10 +1,15 @@
 import type { ComponentChildren, RefObject } from 'preact';
 import { type AnswerColumn, cellWords } from '../inbox-columns.ts';
-import { rowName, rowWords, SPAM_REASON_WORDS } from '../inbox-model.ts';
+import { rowName, rowWords } from '../inbox-model.ts';
 import type { FieldDefinition, Submission } from '../model.ts';
 import { When } from '../time.tsx';
+import {
+  RowChips,
+  SelectAndStarCells,
+  SelectAndStarHeads,
+  SubmissionLink,
+} from './inbox-row-parts.tsx';
 import type { Selection } from './inbox-selection.ts';
-import { Link } from './link.tsx';
 
 /**
  * Submissions as a table, a column per question the owner chose
@@ -33,17 +38,7 @@ export function AnswerTable(props: {
         <caption class="visually-hidden">{props.caption}</caption>
         <thead>
           <tr>
-            <th scope="col">
-              <input
-                type="checkbox"
-                aria-label="Select all on this page"
-                checked={items.length > 0 && items.every((each) => selection.has(each.id))}
-                onChange={(event) => selection.setPage(event.currentTarget.checked)}
-              />
-            </th>
-            <th scope="col">
-              <span class="visually-hidden">Starred</span>
-            </th>
+            <SelectAndStarHeads items={items} selection={selection} />
             {columns.map((column) => (
               <th scope="col" key={column.id}>
                 {column.label}
@@ -84,12 +79,10 @@ function Row(props: {
 }) {
   const { submission, columns } = props;
   const name = rowName(rowWords(submission, props.fields));
-  const reason = submission.isSpam && submission.spamReason;
   const link = (children: ComponentChildren) => (
-    <Link to={props.href} class="preview">
-      {!submission.read && <span class="visually-hidden">Unread: </span>}
+    <SubmissionLink submission={submission} href={props.href}>
       {children}
-    </Link>
+    </SubmissionLink>
   );
   const when = <When at={submission.createdAt} />;
   return (
@@ -97,25 +90,13 @@ function Row(props: {
       class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
       aria-selected={props.selected}
     >
-      <td>
-        <input
-          type="checkbox"
-          checked={props.selected}
-          aria-label={`Select: ${name}`}
-          onClick={(event) => props.onToggle(event.shiftKey)}
-        />
-      </td>
-      <td>
-        <button
-          type="button"
-          class="star"
-          aria-pressed={submission.starred}
-          aria-label={`Star: ${name}`}
-          onClick={props.onStar}
-        >
-          <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>
-        </button>
-      </td>
+      <SelectAndStarCells
+        submission={submission}
+        name={name}
+        selected={props.selected}
+        onToggle={props.onToggle}
+        onStar={props.onStar}
+      />
       {columns.map((column, index) => {
         const words = cellWords(submission, column, props.fields);
         return (
@@ -126,18 +107,7 @@ function Row(props: {
       })}
       <td class="received">
         {columns.length === 0 ? link(when) : when}
-        {(reason || submission.isTest || submission.data._invalid) && (
-          <span class="chips">
-            {reason && (
-              <span class="badge spam">
-                <span class="visually-hidden">Spam because: </span>
-                {SPAM_REASON_WORDS[reason]}
-              </span>
-            )}
-            {submission.isTest && <span class="badge test">test</span>}
-            {submission.data._invalid && <span class="badge invalid">invalid answers</span>}
-          </span>
-        )}
+        <RowChips submission={submission} />
       </td>
     </tr>
   );
