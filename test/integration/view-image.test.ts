@@ -108,6 +108,8 @@ describe('the conversion rate counts only views that were counted', () => {
     const after = await eventually(
       () => totals(form),
       (t) => t.stored === 2,
+      // The summary reads the table stream: seconds on a loaded machine (the poll ends when met).
+      { timeoutMs: 60_000 },
     );
     expect(after).toMatchObject({
       views: 2,
@@ -127,6 +129,7 @@ describe('the conversion rate counts only views that were counted', () => {
     const after = await eventually(
       () => totals(form),
       (t) => t.stored === 11,
+      { timeoutMs: 60_000 },
     );
     expect(after).toMatchObject({
       views: 3,

@@ -18,7 +18,7 @@ export const contract = defineContract({
       headers: { 'content-disposition': 'attachment; filename="<form>-<date>.csv"' },
     },
   ],
-  errors: [],
+  errors: ['csrf'],
 });
 
 export const handler = streamingRoute(
@@ -38,4 +38,7 @@ export const handler = streamingRoute(
       body: exportBody(form, columns, filter, startedAt.toISOString(), header),
     };
   },
+  // A GET that records `submissions.exported` in the member's name: a session proves its
+  // origin, as the export by email does (a link on another site would write the event).
+  { originProofOnReads: true },
 );
