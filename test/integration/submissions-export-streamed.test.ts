@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '#lib/local/stack.ts';
+import { type LocalStack, RANDOM_PORTS, startLocalStack } from '#lib/local/stack.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 
@@ -22,16 +22,7 @@ beforeAll(async () => {
   local = await startLocalStack({
     stateDir,
     inMemory: true,
-    ports: {
-      gateway: 0,
-      dynamodb: 0,
-      sqsS3: 0,
-      ses: 0,
-      scheduler: 0,
-      turnstile: 0,
-      chat: 0,
-      google: 0,
-    },
+    ports: RANDOM_PORTS,
     logLevel: 'warn',
     tableStream: false,
   });
