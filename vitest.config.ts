@@ -5,14 +5,18 @@ import { LongestFirst } from './test/support/longest-first.ts';
 const UNIT = ['test/unit/**/*.test.ts', 'lambdas/**/*.test.ts'];
 
 /**
- * Unit and infra files share one module cache per worker (`isolate: false`): each file no
+ * Unit, infra and integration files share one module cache per worker (`isolate: false`): each file no
  * longer imports the AWS SDK, the CDK library and the handlers anew (measured: unit 40 → 18 s
  * of CPU, infra 118 → 84 s). A file that replaces a module with `vi.mock` keeps its own
  * cache, so its fake never reaches another file: those files are found here, not listed.
  */
-const MOCKING = UNIT.flatMap((pattern) => globSync(pattern)).filter((file) =>
-  /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')),
-);
+const mocking = (patterns: string[]) =>
+  patterns
+    .flatMap((pattern) => globSync(pattern))
+    .filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')));
+const MOCKING = mocking(UNIT);
+const INTEGRATION = ['test/integration/**/*.test.ts'];
+const INTEGRATION_MOCKING = mocking(INTEGRATION);
 
 /**
  * Integration files that flip a switch of an emulator every file shares, so a file running
@@ -67,8 +71,16 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          exclude: ALONE,
+          include: INTEGRATION,
+          exclude: [...configDefaults.exclude, ...ALONE, ...INTEGRATION_MOCKING],
+          isolate: false,
+          ...integration,
+        },
+      },
+      {
+        test: {
+          name: 'integration-mocking',
+          include: INTEGRATION_MOCKING.filter((file) => !ALONE.includes(file)),
           ...integration,
         },
       },
