@@ -1,12 +1,12 @@
 import { domainToASCII } from 'node:url';
 import { submissionPageUrl } from './dashboard-links.ts';
 import { fillTemplate } from './email-placeholders.ts';
+import { pendingCount, type ScanStatus, scanOf } from './file-scans.ts';
 import { DEFAULT_NOTIFY_SUBJECT } from './form-defaults.ts';
 import type { PlanName } from './form-gating.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { html, type SafeHtml } from './html.ts';
 import { cutToCodePoints } from './submission-answers.ts';
-import { pendingCount, type ScanStatus, scanOf } from './file-scans.ts';
 import type { StoredFile, Submission } from './submission-model.ts';
 import {
   withoutBidiControls,

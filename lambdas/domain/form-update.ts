@@ -2,6 +2,7 @@ import { invalidRequest } from './errors.ts';
 import { assertPlanAllows, type PlanName } from './form-gating.ts';
 import type { FormRecord } from './form-model.ts';
 import type { FormUpdate } from './form-update-input.ts';
+import { withOptionHistory } from './option-history.ts';
 import type { Issue } from './validation-issues.ts';
 
 export { type FormUpdate, formUpdateInput, parseFormUpdate } from './form-update-input.ts';
@@ -29,6 +30,8 @@ export function applyFormUpdate(
   }
 
   applyStatus(current, update, next, now);
+  // Options taken out of a choice field stay known to its summary (docs/forms.md#changing-options).
+  if (update.fields !== undefined) next.fields = withOptionHistory(current.fields, next.fields);
   // The provider follows the keys: Turnstile is the only one there is.
   next.captchaProvider =
     next.captchaSiteKey !== null || next.captchaSecretKey !== null ? 'turnstile' : null;
@@ -37,6 +40,7 @@ export function applyFormUpdate(
     ...closeDateIssues(update, now),
     ...captchaIssues(update, next),
     ...completionIssues(update, next),
+    ...fileFieldIssues(update, next),
   ];
   if (issues.length > 0) throw invalidRequest('The form settings are not consistent', issues);
 
@@ -112,6 +116,38 @@ function completionIssues(update: FormUpdate, next: FormRecord): Issue[] {
       path: 'completionMode',
       code: 'custom',
       message: 'redirect needs a redirectUrl, saved before or in the same request',
+    },
+  ];
+}
+
+/**
+ * A file field needs a form that accepts files (docs/forms.md#file-fields):
+ * otherwise the hosted page could not offer it and a post without the file
+ * would be taken. So saving one while `allowUploads` is off (before and in
+ * the request) is refused at the field's type, and turning `allowUploads` off
+ * while one remains is refused at it. Checked only when the request touches
+ * either, so a form saved before this rule can still change its other settings.
+ */
+function fileFieldIssues(update: FormUpdate, next: FormRecord): Issue[] {
+  if (update.fields === undefined && update.allowUploads === undefined) return [];
+  if (next.allowUploads) return [];
+  const index = (next.fields ?? []).findIndex((field) => field.type === 'file');
+  if (index < 0) return [];
+  if (update.allowUploads === false) {
+    return [
+      {
+        path: 'allowUploads',
+        code: 'custom',
+        message: `Cannot be turned off while fields.${index} is a file field; remove it in the same request`,
+      },
+    ];
+  }
+  return [
+    {
+      path: `fields.${index}.type`,
+      code: 'custom',
+      message:
+        'A file field needs the form to accept files: set allowUploads to true (Pro), before or in the same request',
     },
   ];
 }

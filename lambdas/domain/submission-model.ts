@@ -39,6 +39,13 @@ export interface SubmissionMeta {
   deviceClass?: DeviceClass;
   /** Only when files were attached; `files[i]` is stored at `uploadKey(formId, id, i)`. */
   files?: StoredFile[];
+  /**
+   * Set on a post from a page that counts no views (without `_views`: not the
+   * hosted page, the embed or the pasted form with its view image; an own
+   * form, the API), so the summary's conversion leaves it out
+   * (docs/analytics.md#views). Absent on submissions stored before it.
+   */
+  noView?: true;
 }
 
 /**

@@ -5,8 +5,8 @@ import {
   lateAt,
   pendingCount,
   readScanMessage,
-  STORING_GRACE_SECONDS,
   type ScanMessage,
+  STORING_GRACE_SECONDS,
   uuidV7Time,
 } from '#domain/file-scans.ts';
 import { infectedFileEvent } from '#domain/infected-files.ts';

@@ -14,8 +14,8 @@ import {
   deliveryIdOf,
   pendingDelivery,
 } from '#domain/delivery-log.ts';
-import { type LateCheckJob, lateAt } from '#domain/file-scans.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
+import { type LateCheckJob, lateAt } from '#domain/file-scans.ts';
 import { type ChatKind, isChatKind } from '#domain/integrations.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { webhookMessageId } from '#domain/webhook-signature.ts';

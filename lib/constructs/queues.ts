@@ -155,7 +155,9 @@ export class Queues extends Construct {
 
   get(name: QueueName): ServiceQueue {
     if (!this.deployed(name)) {
-      throw new Error(`Queue "${name}" is not part of this deployment (lambdas/queues.ts deployedWhen)`);
+      throw new Error(
+        `Queue "${name}" is not part of this deployment (lambdas/queues.ts deployedWhen)`,
+      );
     }
     let queue = this.built.get(name);
     if (!queue) {
