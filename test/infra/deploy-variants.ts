@@ -18,6 +18,8 @@ export const DEPLOY_VARIANTS: Record<string, Record<string, unknown>> = {
   },
   /** Own domain, DNS elsewhere: the deployer's certificate in us-east-1. */
   certificate: { domainName: 'forms.acme.test', certificateArn: EDGE_CERTIFICATE },
+  /** A Region without GuardDuty Malware Protection for S3, or an owner who wants none. */
+  'scanning-off': { malwareScanning: 'off' },
   /** An account or region without SES tenants. */
   'tenants-off': { sesTenants: false },
   /** Every option on at once: the most resources and the longest templates. */

@@ -37,12 +37,14 @@ describe('the configuration set and its events', () => {
   });
 
   it('a rule takes this configuration set’s SES events to the emailEvents queue, its DLQ behind', () => {
-    const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule')) as {
-      Properties: {
-        EventPattern: unknown;
-        Targets: { Arn: unknown; DeadLetterConfig?: unknown }[];
-      };
-    }[];
+    const rules = (
+      Object.values(resourcesOfType(template, 'AWS::Events::Rule')) as {
+        Properties: {
+          EventPattern: { source?: unknown };
+          Targets: { Arn: unknown; DeadLetterConfig?: unknown }[];
+        };
+      }[]
+    ).filter((rule) => JSON.stringify(rule.Properties.EventPattern.source) === '["aws.ses"]');
     expect(rules).toHaveLength(1);
     const [rule] = rules;
     expect(rule!.Properties.EventPattern).toEqual({

@@ -277,7 +277,7 @@ describe('alarms', () => {
     expect(Object.keys(dimensionsOf(found[0]!))).toEqual(['service']);
   });
 
-  it('SES rejections: the sum of EmailRejected over both kinds > 0', () => {
+  it('SES rejections: the sum of EmailRejected over every kind (notification, auto-reply, malware) > 0', () => {
     const found = alarms().filter((alarm) =>
       JSON.stringify(alarm.Metrics ?? []).includes('"EmailRejected"'),
     );
@@ -296,7 +296,7 @@ describe('alarms', () => {
       expect(dims.service).toBe(METRICS_SERVICE);
       return dims.kind;
     });
-    expect(kinds.sort()).toEqual(['autoreply', 'notification']);
+    expect(kinds.sort()).toEqual(['autoreply', 'malware', 'notification']);
     expect(found[0]).toMatchObject({ Threshold: 0 });
   });
 

@@ -30,16 +30,21 @@ describe('webhookPayload', () => {
       '{"type":"submission.created","timestamp":"2026-11-23T09:00:05.123Z","data":{' +
         '"formId":"frm_123","submissionId":"0192f3a4-5b6c-7d8e-9f01-23456789abcd",' +
         '"submittedAt":"2026-11-23T09:00:00.000Z","test":false,"spam":false,' +
-        '"fields":{"name":"Zoë","email":"zoe@example.com"}}}',
+        '"fields":{"name":"Zoë","email":"zoe@example.com"},' +
+        '"files":[{"name":"cv.pdf","mime":"application/pdf","size":1234,"scan":"not_scanned"}]}}',
     );
   });
 
-  it('leaves out special fields (_invalid) and files, and carries test and spam', () => {
+  it('leaves out special fields (_invalid), the IP and any link to a file, and carries test and spam', () => {
     const body = JSON.parse(webhookPayload({ ...submission, isTest: true }, sentAt, true));
     expect(body.data.fields).toEqual({ name: 'Zoë', email: 'zoe@example.com' });
     expect(body.data.test).toBe(true);
     expect(body.data.spam).toBe(true);
-    expect(JSON.stringify(body)).not.toContain('cv.pdf');
+    // Each file only by its name, type, size and malware scan: never a link to fetch it.
+    expect(body.data.files).toEqual([
+      { name: 'cv.pdf', mime: 'application/pdf', size: 1234, scan: 'not_scanned' },
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/https?:|uploads|forms\//);
     expect(JSON.stringify(body)).not.toContain('203.0.113.9');
   });
 
