@@ -29,7 +29,7 @@ class LookAgainLater extends Error {}
  * trouble, and the stream dispatcher's late checks. A result becomes the
  * file's verdict with one conditional write keyed by the object's key and
  * ETag, only while the file is pending, so a repeated or late event changes
- * nothing; an infected file is deleted from the bucket first (its verdict and
+ * nothing; an infected file is then deleted from the bucket (its verdict and
  * threat names stay on the submission), counted and audited. What is not for
  * us, or has nothing left to change, is dropped and counted, never retried; a
  * body that is not JSON goes straight to the dead-letter queue.
@@ -66,21 +66,32 @@ async function handle(record: SQSRecord): Promise<void> {
   }
 }
 
-/** How soon a result for a submission still being stored is looked at again. */
-const STORING_RECHECK_SECONDS = 10;
+/**
+ * How soon a result for a submission still being stored is looked at again:
+ * within STORING_GRACE_SECONDS (60) that is 3 looks more at most, under the
+ * queue's 5 receives.
+ */
+const STORING_RECHECK_SECONDS = 20;
 
 async function recordResult(
   result: Extract<ScanMessage, { kind: 'result' }>,
   receiptHandle: string,
 ): Promise<void> {
   const file = { formId: result.formId, submissionId: result.submissionId, index: result.index };
-  // Gone before anything else: an infected object must not wait for a write that may fail.
-  if (result.verdict === 'infected') await deleteUpload(file.formId, file.submissionId, file.index);
+  const infected = result.verdict === 'infected';
+  // The verdict first: only the object this very event is about is deleted (a late or repeated
+  // event changes nothing). Meanwhile the bucket policy already refuses to read it: no clean tag.
   const outcome = await recordVerdict(result);
   if (!outcome.recorded) {
     if (outcome.why === 'no_submission' && (await mayBeStoring(file))) {
       await (await queues()).retryLater('scanResults', receiptHandle, STORING_RECHECK_SECONDS);
       throw new LookAgainLater('the submission is not stored yet; looked at again later');
+    }
+    // A retry after a failed deletion finds the verdict written: the deletion is done again.
+    // A file of no stored submission that is infected is not left in the bucket either.
+    const again = outcome.why === 'not_pending' && outcome.scan === 'infected';
+    if (infected && (again || outcome.why === 'no_submission')) {
+      await deleteUpload(file.formId, file.submissionId, file.index);
     }
     count('ScanEventDropped', 1, { reason: outcome.why });
     log.info('scan result changed nothing', { ...file, verdict: result.verdict, why: outcome.why });
@@ -88,9 +99,10 @@ async function recordResult(
   }
   count('FileScanned', 1, { verdict: result.verdict });
   log.info('file scanned', { ...file, verdict: result.verdict });
-  if (result.verdict !== 'infected') return;
+  if (!infected) return;
   count('FileInfected');
   log.warn('malware found in an uploaded file: deleted', { ...file, threats: result.threats });
+  // Audited before the deletion: a failed deletion is retried (above), the audit is not lost.
   await recordAuditOnce(
     infectedFileEvent({
       ...file,
@@ -100,6 +112,7 @@ async function recordResult(
       at: result.at,
     }),
   );
+  await deleteUpload(file.formId, file.submissionId, file.index);
 }
 
 /**

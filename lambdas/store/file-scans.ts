@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#config';
-import type { ScanVerdict } from '#domain/file-scans.ts';
+import type { ScanStatus, ScanVerdict } from '#domain/file-scans.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { documents } from './client.ts';
 import { toSubmission } from './folder-reads.ts';
@@ -22,7 +22,13 @@ export type VerdictRefusal =
 export type VerdictRecorded =
   /** The submission as the write left it, and its team (for the audit trail). */
   | { recorded: true; submission: Submission; teamId: string }
-  | { recorded: false; why: VerdictRefusal; teamId?: string };
+  | {
+      recorded: false;
+      why: VerdictRefusal;
+      teamId?: string;
+      /** The file's state as the refusing write found it (with `not_pending`). */
+      scan?: ScanStatus;
+    };
 
 /**
  * Records a file's verdict (docs/uploads-and-pages.md#malware-scanning): one
@@ -92,6 +98,6 @@ export async function recordVerdict(input: {
       : found.scan !== 'pending'
         ? 'not_pending'
         : 'other_object';
-    return { recorded: false, why, teamId: stood.teamId };
+    return { recorded: false, why, teamId: stood.teamId, scan: found?.scan };
   }
 }

@@ -171,6 +171,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     for (const stop of order) await stop?.().catch(() => undefined);
   };
   let sendEmailEvents: ((events: SesBusEvent[]) => Promise<void>) | undefined;
+  let sendScanEvent: ((event: unknown) => Promise<void>) | undefined;
   // Read before the stack writes its own environment: a GOOGLE_* given to the runner wins.
   const googleGiven = googleFromEnvironment();
   try {
@@ -190,6 +191,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startSqsS3({
         port: options.ports.sqsS3,
         dataDir: options.inMemory ? undefined : join(options.stateDir, 'sqs-s3'),
+        // GuardDuty's stand-in (docs/uploads-and-pages.md#locally), unless scanning is off.
+        scanner:
+          process.env.MALWARE_SCANNING === 'off'
+            ? undefined
+            : {
+                bucket: LOCAL_BUCKET,
+                delayMs: scannerDelayMs(),
+                // The queue exists only once the SQS emulator is up: the events wait for it.
+                publish: (event) => sendScanEvent?.(event) ?? Promise.resolve(),
+              },
       }).then(track),
       startSes({
         port: options.ports.ses,
@@ -247,6 +258,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           }),
         );
       }
+    };
+
+    // As the EventBridge rule's SQS target delivers GuardDuty's scan results.
+    sendScanEvent = async (event) => {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: queues.scanResults!.url,
+          MessageBody: JSON.stringify(event),
+        }),
+      );
     };
 
     const gateway = await startGateway({ port: options.ports.gateway });
@@ -422,6 +443,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * How long the scanner emulator takes before its verdict
+ * (`LOCAL_SCANNER_DELAY_MS`, 300 ms unless set): GuardDuty takes seconds.
+ */
+function scannerDelayMs(): number {
+  const set = process.env.LOCAL_SCANNER_DELAY_MS;
+  const given = set ? Number(set) : Number.NaN;
+  return Number.isInteger(given) && given >= 0 && given <= 3_600_000 ? given : 300;
 }
 
 interface DevAccount {

@@ -184,9 +184,12 @@ describe('npm run dev keeps its work across a restart', () => {
 
       // Every file link works.
       for (const id of acknowledged.keys()) {
-        const link = await fetch(`${base}/v1/forms/${created.id}/submissions/${id}/files/0`, {
-          headers,
-        });
+        // Once the file's malware scan is in (a scan cut off by the kill is made at the start).
+        const link = await eventually(
+          () => fetch(`${base}/v1/forms/${created.id}/submissions/${id}/files/0`, { headers }),
+          (response) => response.status !== 409,
+          { timeoutMs: 30_000, intervalMs: 200 },
+        );
         expect(link.status, `file link of ${id}`).toBe(200);
         const { url } = (await link.json()) as { url: string };
         const file = await fetch(url);

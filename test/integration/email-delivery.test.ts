@@ -12,6 +12,7 @@ import {
 import { forceFormAttributes, newForm, type TestForm } from '#test/support/forms.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
+import { asSent, scannerSetting } from '#test/support/uploads.ts';
 
 // Deliveries share the run's stream and queues: waits may be long under the full suite.
 vi.setConfig({ testTimeout: 120_000 });
@@ -233,6 +234,8 @@ describe('the HTML part escapes what visitors and owners wrote', () => {
       },
       { name: formName, type: 'custom' },
     );
+    // The file is still being checked for malware when the notification goes out.
+    await scannerSetting(form.id, { delayMs: 120_000 });
     // Double quotes included: undici's FormData would percent-encode them, so the part is written here.
     const fileName = `<img src=x onerror=alert(1)> & "q" 'x'.txt`;
     const fileBytes = Buffer.alloc(1536, 'a');
@@ -247,7 +250,7 @@ describe('the HTML part escapes what visitors and owners wrote', () => {
     expect(response.status, response.text).toBe(200);
     const id = response.body?.submissionId as string;
     const { submissions } = await localStore();
-    expect((await submissions.getSubmission(form.id, id))?.meta.files).toEqual([
+    expect(asSent((await submissions.getSubmission(form.id, id))?.meta.files)).toEqual([
       { field: 'upload', name: fileName, mime: 'text/plain', size: 1536 },
     ]);
 
@@ -269,11 +272,12 @@ describe('the HTML part escapes what visitors and owners wrote', () => {
     expect(html).toContain(
       '<th align="left" valign="top">&lt;i&gt;extra&lt;/i&gt;</th><td>a &lt; b &gt; c</td>',
     );
-    // The file by name and size, and no link to it.
+    // The file by name and size, where its malware scan stands, and no link to it.
     expect(html).toContain(
-      '<li>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot; &#39;x&#39;.txt (1.5 KB)</li>',
+      '<li>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot; &#39;x&#39;.txt (1.5 KB): being checked for malware</li>',
     );
-    expect(mail.body.text).toContain(`- ${fileName} (1.5 KB)`);
+    expect(mail.body.text).toContain(`- ${fileName} (1.5 KB): being checked for malware`);
+    expect(mail.body.text).toContain('1 file being checked for malware');
     const links = [...html.matchAll(/<a\s[^>]*>/g)].map((match) => match[0]);
     // One link: the submission's page in the dashboard.
     expect(links).toEqual([

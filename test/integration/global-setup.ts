@@ -13,6 +13,7 @@ import {
   TEST_RECEIVER_TIMEOUT_MS,
   TEST_RETENTION_DAY_SECONDS,
   TEST_RETENTION_SWEEP_SECONDS,
+  TEST_SCAN_LATE_SECONDS,
   TEST_SPAM_CAP,
   TEST_WEBHOOK_RETRY_DELAYS,
 } from './stack-settings.ts';
@@ -84,6 +85,7 @@ async function startRunStack(): Promise<RunStack> {
   process.env.IDEMPOTENCY_WINDOW_SECONDS = String(TEST_IDEMPOTENCY_WINDOW_SECONDS);
   process.env.RETENTION_DAY_SECONDS = String(TEST_RETENTION_DAY_SECONDS);
   process.env.RETENTION_SWEEP_SECONDS = String(TEST_RETENTION_SWEEP_SECONDS);
+  process.env.SCAN_LATE_SECONDS = String(TEST_SCAN_LATE_SECONDS);
   // The stack's keyed-hash secret, made here so tests can check a stored hash exactly.
   const keyedHashSecret = randomBytes(32).toString('hex');
   process.env.KEYED_HASH_SECRET = keyedHashSecret;

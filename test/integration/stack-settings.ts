@@ -37,3 +37,9 @@ export const TEST_RECEIVER_TIMEOUT_MS = 3000;
  * earlier [1, 2, 3], which two test files running at once used up).
  */
 export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 6];
+/**
+ * When a file still waiting for its malware scan counts as late on the test stack, in seconds
+ * (deployed: 30 minutes): the late check each such submission sends itself comes back within
+ * seconds, so the scan results queue drains while a test watches it.
+ */
+export const TEST_SCAN_LATE_SECONDS = 5;

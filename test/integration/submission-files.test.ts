@@ -3,6 +3,7 @@ import { api } from '#test/support/api.ts';
 import { newForm } from '#test/support/forms.ts';
 import { postAll } from '#test/support/inbox.ts';
 import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
+import { linkOnceScanned } from '#test/support/uploads.ts';
 
 describe('GET /v1/forms/{id}/submissions/{submissionId}/files/{index}', () => {
   it('links each file for 15 minutes; the link downloads the exact bytes as an attachment', async () => {
@@ -22,11 +23,8 @@ describe('GET /v1/forms/{id}/submissions/{submissionId}/files/{index}', () => {
     const id = posted.body?.submissionId as string;
 
     const before = Date.now();
-    const link = await api<{ url: string; name: string; mime: string; expiresAt: string }>(
-      'GET',
-      `/v1/forms/${form.id}/submissions/${id}/files/0`,
-      { key: form.apiKey },
-    );
+    // A link once the file's malware scan says it is clean (docs/uploads-and-pages.md#malware-scanning).
+    const link = await linkOnceScanned(form, id, 0);
     expect(link.status, link.text).toBe(200);
     expect(link.body).toMatchObject({
       name: 'Lebenslauf Müller (final).pdf',
@@ -46,11 +44,7 @@ describe('GET /v1/forms/{id}/submissions/{submissionId}/files/{index}', () => {
     expect(disposition).toContain(`filename*=UTF-8''Lebenslauf%20M%C3%BCller%20%28final%29.pdf`);
     expect(disposition).toContain('filename="Lebenslauf M_ller (final).pdf"');
 
-    const second = await api<{ url: string; name: string }>(
-      'GET',
-      `/v1/forms/${form.id}/submissions/${id}/files/1`,
-      { key: form.apiKey },
-    );
+    const second = await linkOnceScanned(form, id, 1);
     expect(second.body.name).toBe('note.txt');
     const note = await fetch(second.body.url);
     expect(Buffer.from(await note.arrayBuffer()).equals(html)).toBe(true);

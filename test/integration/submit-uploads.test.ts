@@ -4,7 +4,7 @@ import { stack } from '#test/support/api.ts';
 import { newForm, storedItems } from '#test/support/forms.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
-import { s3, uploadsOf } from '#test/support/uploads.ts';
+import { asSent, linkOnceScanned, s3, uploadsOf } from '#test/support/uploads.ts';
 
 describe('POST /s/{key} with files', () => {
   it('stores each file in S3 under the form and submission, and names them in meta.files with the answer name each came under', async () => {
@@ -21,10 +21,12 @@ describe('POST /s/{key} with files', () => {
     const { submissions } = await localStore();
     const stored = await submissions.getSubmission(form.id, id);
     expect(stored?.data).toEqual({ name: 'Ada' });
-    expect(stored?.meta.files).toEqual([
+    expect(asSent(stored?.meta.files)).toEqual([
       { field: 'cv', name: 'cv.pdf', mime: 'application/pdf', size: pdf.length },
       { field: 'photo', name: 'me.png', mime: 'image/png', size: 9 },
     ]);
+    // Readable once the scanner emulator tagged it clean (the bucket policy's rule).
+    await linkOnceScanned(form, id, 0);
     const object = await s3().send(
       new GetObjectCommand({ Bucket: stack().uploadsBucket, Key: `forms/${form.id}/${id}/0` }),
     );
@@ -50,7 +52,7 @@ describe('POST /s/{key} with files', () => {
     expect(response.status, response.text).toBe(200);
     const { submissions } = await localStore();
     const stored = await submissions.getSubmission(form.id, response.body?.submissionId as string);
-    expect(stored?.meta.files).toEqual([
+    expect(asSent(stored?.meta.files)).toEqual([
       { field: 'doc', name: 'reportfdp.txt', mime: 'text/plain', size: 10 },
     ]);
   });

@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { type BuildAppOptions, buildApp } from 'fauxqs';
 import type { EmulatorHandle } from './handle.ts';
+import { attachMalwareScanner, type MalwareScannerOptions } from './malware-scanner.ts';
 import { assertPortFree, LOOPBACK } from './ports.ts';
 
 export interface SqsS3Options {
@@ -14,6 +16,8 @@ export interface SqsS3Options {
    * persistence); in memory when absent.
    */
   dataDir?: string;
+  /** The scanner emulator on the uploads bucket (malware-scanner.ts), unless scanning is off. */
+  scanner?: Omit<MalwareScannerOptions, 'read'>;
 }
 
 type Stores = NonNullable<BuildAppOptions['stores']>;
@@ -42,6 +46,38 @@ export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle>
     (_request, body, done) => done(null, body),
   );
   answerBucketCors(app);
+  if (options.scanner) {
+    const { s3Store } = stores as unknown as {
+      s3Store: {
+        getObject(
+          bucket: string,
+          key: string,
+        ): { body: Buffer; etag: string; contentDisposition?: string };
+        hasBucket(bucket: string): boolean;
+        listObjects(
+          bucket: string,
+          options: { prefix: string; maxKeys: number },
+        ): { objects: { key: string }[] };
+      };
+    };
+    attachMalwareScanner(app, {
+      ...options.scanner,
+      read: (bucket, key) => {
+        try {
+          return s3Store.getObject(bucket, key);
+        } catch {
+          return undefined; // NoSuchKey, NoSuchBucket
+        }
+      },
+      list: (bucket, prefix) =>
+        s3Store.hasBucket(bucket)
+          ? s3Store
+              .listObjects(bucket, { prefix, maxKeys: 1_000_000 })
+              .objects.map((object) => object.key)
+          : [],
+      tagsFile: options.dataDir ? join(options.dataDir, 'scanner-tags.json') : undefined,
+    });
+  }
   await app.listen({ port: options.port, host: LOOPBACK });
   const address = app.server.address();
   if (address === null || typeof address === 'string') {
