@@ -36,7 +36,7 @@ export interface DeliveryAttempt {
 export type DeliveryTarget = 'webhook' | IntegrationKind;
 
 /**
- * What a delivery announces (docs/delivery.md#events): a stored submission, or
+ * What a delivery announces (docs/delivery.md#files-scanned): a stored submission, or
  * that its files have their malware scan's verdicts (docs/delivery.md#files-scanned).
  */
 export const DELIVERY_EVENTS = ['submission.created', 'submission.files_scanned'] as const;
