@@ -1,15 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
 import { deleteUpload, uploadExists } from '#aws/uploads.ts';
 import { config } from '#config';
-import {
-  lateAt,
-  pendingCount,
-  readScanMessage,
-  type ScanMessage,
-  STORING_GRACE_SECONDS,
-  uuidV7Time,
-} from '#domain/file-scans.ts';
+import { lateAt, pendingCount, STORING_GRACE_SECONDS, uuidV7Time } from '#domain/file-scans.ts';
 import { infectedFileEvent } from '#domain/infected-files.ts';
+import { readScanMessage, type ScanMessage } from '#domain/scan-events.ts';
 import { log } from '#log';
 import { count } from '#metrics';
 import { recordAuditOnce } from '#store/audit.ts';

@@ -15,8 +15,9 @@ import {
   pendingDelivery,
 } from '#domain/delivery-log.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
-import { type LateCheckJob, lateAt } from '#domain/file-scans.ts';
+import { lateAt } from '#domain/file-scans.ts';
 import { type ChatKind, isChatKind } from '#domain/integrations.ts';
+import type { LateCheckJob } from '#domain/scan-events.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { webhookMessageId } from '#domain/webhook-signature.ts';
 import { log } from '#log';

@@ -161,6 +161,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
       const off = await newForm('Bench no duplicates');
       const set = await api('PATCH', `/v1/forms/${off.id}`, { markDuplicates: false });
       if (set.status !== 200) throw new Error(`PATCH form answered ${set.status}`);
+      if (FILES) await allowUploads(api, off.id);
       return capacityOf(off.key);
     })(),
   };

@@ -4,11 +4,11 @@ import {
   downloadable,
   initialScan,
   pendingCount,
-  readScanMessage,
   scanStateOf,
   scanStateText,
   verdictOf,
 } from '#domain/file-scans.ts';
+import { readScanMessage } from '#domain/scan-events.ts';
 import { uploadKey, uploadOfKey } from '#domain/uploads.ts';
 
 /**

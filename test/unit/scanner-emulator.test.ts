@@ -1,6 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readScanMessage } from '#domain/file-scans.ts';
+import { readScanMessage } from '#domain/scan-events.ts';
 import { uploadKey } from '#domain/uploads.ts';
 import { scanResultEvent } from '#lib/local/emulators/malware-scanner.ts';
 import {
