@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { MAX_EXTRA_ANSWER_COLUMNS, NOT_AN_ANSWER } from './answer-columns.ts';
+import { scanOf } from './file-scans.ts';
 import type { FieldDefinition } from './form-model.ts';
 import { FOLDERS, type Folder } from './submission-folders.ts';
-import type { Submission } from './submission-model.ts';
+import type { StoredFile, Submission } from './submission-model.ts';
 import { inEnglish } from './validation-issues.ts';
 import { withoutHiddenCharacters } from './visible-text.ts';
 
@@ -147,8 +148,13 @@ const TRAILING_LABELS: Record<(typeof TRAILING_COLUMNS)[number], string> = {
 export function exportHeader(
   answerNames: readonly string[],
   labels?: { fields: readonly FieldDefinition[] | null },
+  /** The form's fields: a file field gets a column of its files' malware scan verdicts. */
+  scanned?: { fields: readonly FieldDefinition[] | null },
 ): string[] {
-  if (!labels) return [...LEADING_COLUMNS, ...answerNames, ...TRAILING_COLUMNS];
+  const scanColumns = fileFieldsOf(scanned?.fields ?? null).map((field) =>
+    labels ? `${field.label?.trim() || field.id}: malware scan` : `${field.id}:scan`,
+  );
+  if (!labels) return [...LEADING_COLUMNS, ...answerNames, ...TRAILING_COLUMNS, ...scanColumns];
   const fields = new Map((labels.fields ?? []).map((field) => [field.id, field]));
   const labelOf = (name: string) => fields.get(name)?.label?.trim() || name;
   const uses = new Map<string, number>();
@@ -160,7 +166,23 @@ export function exportHeader(
       return (uses.get(label) ?? 0) > 1 && label !== name ? `${label} (${name})` : label;
     }),
     ...TRAILING_COLUMNS.map((column) => TRAILING_LABELS[column]),
+    ...scanColumns,
   ];
+}
+
+const fileFieldsOf = (fields: readonly FieldDefinition[] | null) =>
+  (fields ?? []).filter((field) => field.type === 'file');
+
+/**
+ * A file's verdict in a scan column (docs/submissions.md#csv-columns):
+ * `clean`, `pending`, `infected (<threats>)`, `unsupported`, `failed`,
+ * `not_scanned`.
+ */
+function verdictWords(file: StoredFile): string {
+  const scan = scanOf(file);
+  return scan === 'infected'
+    ? `infected (${(file.threats ?? []).map(withoutHiddenCharacters).join(', ')})`
+    : scan;
 }
 
 /** Where a submission's files can be fetched from a spreadsheet, in a file field's cell. */
@@ -186,11 +208,24 @@ function filesByField(
   submission: Submission,
   fields: readonly FieldDefinition[] | null,
 ): Map<string, string[]> {
+  return new Map(
+    [...storedFilesByField(submission, fields)].map(([id, files]) => [
+      id,
+      files.map((file) => withoutHiddenCharacters(file.name)),
+    ]),
+  );
+}
+
+/** The stored files of each of the form's file fields (filesByField's, whole). */
+function storedFilesByField(
+  submission: Submission,
+  fields: readonly FieldDefinition[] | null,
+): Map<string, StoredFile[]> {
   const fileFields = (fields ?? []).filter((field) => field.type === 'file').map((f) => f.id);
-  const byField = new Map<string, string[]>(fileFields.map((id) => [id, []]));
+  const byField = new Map<string, StoredFile[]>(fileFields.map((id) => [id, []]));
   for (const file of submission.meta.files ?? []) {
     const under = fileFieldOf(file.field) ?? (fileFields.length === 1 ? fileFields[0] : undefined);
-    if (under !== undefined) byField.get(under)?.push(withoutHiddenCharacters(file.name));
+    if (under !== undefined) byField.get(under)?.push(file);
   }
   return byField;
 }
@@ -230,6 +265,12 @@ export function exportRow(
     meta.referrer ?? '',
     // Names stored before hidden characters were cleaned at upload are cleaned here too.
     (meta.files ?? []).map((file) => withoutHiddenCharacters(file.name)).join('; '),
+    // With `files`, each file field's verdicts, as exportHeader's scan columns.
+    ...(files
+      ? [...storedFilesByField(submission, files.fields).values()].map((held) =>
+          held.map(verdictWords).join('; '),
+        )
+      : []),
   ];
 }
 

@@ -75,7 +75,8 @@ describe('the CSV export, as an owner uses it', () => {
         'Which role?',
         'CV',
       ]);
-      expect(header!.at(-1)).toBe('Files');
+      // The fixed columns end with Files, then the CV field's malware scan verdicts.
+      expect(header!.slice(-2)).toEqual(['Files', 'CV: malware scan']);
       const page = `${stack().baseUrl}/app/forms/${form.id}/submissions/${submissionId}`;
       expect(row![4]).toBe(`ada-cv.pdf — ${page}`);
       link = row![4]!.split(' — ')[1]!;
@@ -121,6 +122,8 @@ describe('the CSV export, as an owner uses it', () => {
     expect(row![4]).toBe(
       `ada-cv.pdf — ${stack().baseUrl}/app/forms/${form.id}/submissions/${submissionId}`,
     );
-    expect(row!.at(-1)).toBe('ada-cv.pdf');
+    expect(header!.slice(-2)).toEqual(['files', 'cv:scan']);
+    expect(row!.at(-2)).toBe('ada-cv.pdf');
+    expect(row!.at(-1)).toMatch(/^(pending|clean)$/);
   });
 });

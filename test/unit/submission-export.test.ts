@@ -212,7 +212,42 @@ describe('the header by labels and the file columns (header=labels, docs/submiss
       'ada-cv.pdf; letter.pdf — https://forms.example.com/app/forms/f/submissions/01a20799-ee3a-7946-b5e7-cbed43dd04de',
     );
     // Every file is still named in `files`, a file of another name too.
-    expect(row.at(-1)).toBe('ada-cv.pdf; me.png; letter.pdf');
+    const header = exportHeader(['name', 'cv'], undefined, { fields: form });
+    expect(row).toHaveLength(header.length);
+    expect(row[header.indexOf('files')]).toBe('ada-cv.pdf; me.png; letter.pdf');
+  });
+
+  it('a file field has a column of its files’ malware scan verdicts, after the fixed ones', () => {
+    const two = [...form, { id: 'cover', type: 'file', label: 'Cover letter' } as FieldDefinition];
+    const header = exportHeader(['cv', 'cover'], undefined, { fields: two });
+    expect(header.slice(-3)).toEqual(['files', 'cv:scan', 'cover:scan']);
+    expect(exportHeader(['cv', 'cover'], { fields: two }, { fields: two }).slice(-1)).toEqual([
+      'Cover letter: malware scan',
+    ]);
+    const row = exportRow(
+      withFiles([
+        { field: 'cv', name: 'a.pdf', mime: 'application/pdf', size: 1, scan: 'clean' },
+        {
+          field: 'cv',
+          name: 'b.exe',
+          mime: 'application/pdf',
+          size: 1,
+          scan: 'infected',
+          threats: ['EICAR-Test-File (not a virus)', 'Trojan\u200B.X'],
+        },
+        { field: 'cover', name: 'c.zip', mime: 'application/zip', size: 1, scan: 'pending' },
+        { field: 'cover', name: 'old.pdf', mime: 'application/pdf', size: 1 },
+      ]),
+      ['cv', 'cover'],
+      { fields: two, pageOf: page },
+    );
+    expect(row).toHaveLength(header.length);
+    expect(row.slice(-2)).toEqual([
+      'clean; infected (EICAR-Test-File (not a virus), Trojan.X)',
+      'pending; not_scanned',
+    ]);
+    // Without the file cells (no form fields given), no scan columns either: header and rows agree.
+    expect(exportHeader(['cv'])).not.toContain('cv:scan');
   });
 
   it('a file stored before files kept their field goes to the form’s one file field; none, an empty cell', () => {

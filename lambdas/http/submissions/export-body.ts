@@ -72,7 +72,9 @@ async function* exportChunks(
     for await (const batch of walk()) columns.note(batch);
   }
   yield csvRecords([
-    exportHeader(columns.names, header === 'labels' ? { fields: form.fields } : undefined),
+    exportHeader(columns.names, header === 'labels' ? { fields: form.fields } : undefined, {
+      fields: form.fields,
+    }),
   ]);
   // A file field's cell links to the submission's page in the dashboard, a link that lasts.
   const files: FileCells = {
