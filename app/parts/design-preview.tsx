@@ -26,6 +26,8 @@ export function DesignPreview(props: { form: Form; draft: DesignDraft }) {
       fields: ((form.fields ?? DEFAULT_FIELDS) as PublicForm['fields']).filter(
         (field) => field.type !== 'file',
       ),
+      // The design's preview draws every field on one page.
+      pages: null,
       multipart: false,
       closedMessage: null,
       captchaSiteKey: null,

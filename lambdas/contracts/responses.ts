@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { AUDIT_ACTIONS } from '#domain/audit.ts';
 import { EMAIL_STATUSES } from '#domain/email-outcomes.ts';
+import { CONDITION_OPERATORS } from '#domain/form-logic.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { INTEGRATION_KINDS } from '#domain/integrations.ts';
 import { ROLES } from '#domain/members.ts';
@@ -22,12 +23,41 @@ const dateTime = () => z.iso.datetime({ offset: true });
 const count = () => z.int().check(z.minimum(0));
 const nullableString = () => z.nullable(z.string());
 
+/** One test of an earlier answer (docs/forms.md#conditions). */
+const condition = z.object({
+  field: z.string(),
+  op: z.enum(CONDITION_OPERATORS),
+  /** A list for `in`/`notIn`; none for `empty`/`notEmpty`. */
+  value: z.optional(z.union([z.string(), z.array(z.string())])),
+});
+
+/** Every condition holds (`all`), or one does (`any`). */
+const conditionGroup = z.union([
+  z.object({ all: z.array(condition) }),
+  z.object({ any: z.array(condition) }),
+]);
+
 const fieldDefinition = z.looseObject({
   id: z.string(),
   type: z.enum(FIELD_TYPES),
   label: z.optional(z.string()),
   required: z.optional(z.boolean()),
   options: z.optional(z.array(z.string())),
+  /** Asked only when this holds on earlier answers (docs/forms.md#logic). */
+  showIf: z.optional(conditionGroup),
+  /** Must be answered, when asked, if this holds. */
+  requiredIf: z.optional(conditionGroup),
+  /** Filled from the hosted page's URL query (`?id=value`); a `hidden` field always is. */
+  prefill: z.optional(z.boolean()),
+});
+
+/** A step of the form (docs/forms.md#pages). */
+const formPage = z.object({
+  id: z.string(),
+  title: z.optional(z.string()),
+  fields: z.array(z.string()),
+  /** Tried in order; the first that holds goes to `goTo` (a later page, or `end`). */
+  next: z.optional(z.array(z.object({ if: conditionGroup, goTo: z.string() }))),
 });
 
 const formSettings = {
@@ -42,6 +72,8 @@ const formSettings = {
   notifyEnabled: z.boolean(),
   notifyEmail: nullableString(),
   notifyCc: z.array(z.string()),
+  /** Routing by answer (Pro): every rule that holds adds its `to` (docs/forms.md#routing-by-answer). */
+  notifyRules: z.array(z.object({ if: conditionGroup, to: z.array(z.string()) })),
   notifySubject: z.string(),
   notifyFromName: z.string(),
   autoreplyEnabled: z.boolean(),
@@ -54,6 +86,8 @@ const formSettings = {
   completionMessage: nullableString(),
   redirectUrl: nullableString(),
   fields: z.nullable(z.array(fieldDefinition)),
+  /** The form's steps; null: one page of every field. */
+  pages: z.nullable(z.array(formPage)),
   design: z.looseObject({}),
   allowedOrigins: z.array(z.string()),
   blockedIps: z.array(z.string()),
@@ -136,6 +170,8 @@ const Submission = z.object({
         }),
       ),
     ),
+    /** The page the form was sent from, when it has pages (docs/forms.md#pages). */
+    endedOn: z.optional(z.string()),
   }),
   read: z.boolean(),
   starred: z.boolean(),
@@ -424,6 +460,8 @@ export const RESPONSES = {
     accent: nullableString(),
     submitLabel: z.string(),
     fields: z.array(fieldDefinition),
+    /** The form's steps, for the page's script to walk; null: one page. */
+    pages: z.nullable(z.array(formPage)),
     multipart: z.boolean(),
     closedMessage: nullableString(),
     captchaSiteKey: nullableString(),

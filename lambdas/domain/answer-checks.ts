@@ -78,8 +78,8 @@ function isOptionList(value: string, options: readonly string[]): boolean {
   return false;
 }
 
-/** The first problem of one non-blank answer, or null. */
-function problemOf(field: FieldDefinition, value: string): AnswerReason | null {
+/** The first problem of one non-blank answer, or null (also what a prefilled value must pass). */
+export function problemOf(field: FieldDefinition, value: string): AnswerReason | null {
   // Surrounding spaces mean nothing in formatted values (mobile keyboards add them).
   const trimmed = value.trim();
   switch (field.type) {
@@ -101,6 +101,7 @@ function problemOf(field: FieldDefinition, value: string): AnswerReason | null {
       return null;
     }
     case 'textarea':
+    case 'hidden':
       return field.maxLength !== undefined && codePoints(value) > field.maxLength
         ? 'too_long'
         : null;

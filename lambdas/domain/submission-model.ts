@@ -22,6 +22,8 @@ export interface SubmissionMeta {
   deviceClass?: DeviceClass;
   /** Only when files were attached; `files[i]` is stored at `uploadKey(formId, id, i)`. */
   files?: StoredFile[];
+  /** The page the form was sent from, when the form has pages (docs/forms.md#pages). */
+  endedOn?: string;
 }
 
 /**
