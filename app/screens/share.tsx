@@ -24,7 +24,9 @@ export function Share(props: { formId: string }) {
   );
 }
 
-export function SharePanel(props: { form: Pick<Form, 'endpoint' | 'key' | 'fields' | 'design'> }) {
+export function SharePanel(props: {
+  form: Pick<Form, 'endpoint' | 'key' | 'fields' | 'design' | 'pages'>;
+}) {
   const { form } = props;
   return (
     <section class="share" aria-label="Share">
@@ -46,7 +48,7 @@ export function SharePanel(props: { form: Pick<Form, 'endpoint' | 'key' | 'field
       <CopyField
         label="HTML form"
         hint="Your fields as a plain HTML form, ready to paste and style."
-        value={htmlSnippet(form.endpoint, form.fields, form.design)}
+        value={htmlSnippet(form.endpoint, form.fields, form.design, form.pages)}
         multiline
       />
     </section>

@@ -15,6 +15,8 @@ const e = escapeHtml;
 /** Element ids of a field's parts (field ids are `[A-Za-z][A-Za-z0-9_-]*`, unique in the form). */
 export const ids = {
   control: (fieldId: string) => `fs-f-${fieldId}`,
+  /** A page's section (forms with pages: page-sections.ts). */
+  page: (pageId: string) => `fs-pg-${pageId}`,
   help: (fieldId: string) => `fs-h-${fieldId}`,
   error: (fieldId: string) => `fs-e-${fieldId}`,
   /** The progress bar of a file being uploaded (drawn by the script). */
@@ -47,19 +49,34 @@ export function attributes(values: Record<string, string | number | boolean | un
     .join('');
 }
 
+/**
+ * The label, with the star of a required field. A field required only when
+ * its `requiredIf` holds carries the star hidden: the page's script shows it
+ * while the walk says so (client/form-steps.ts).
+ */
 function labelText(field: FieldDefinition): string {
   const label = field.label?.trim() ? field.label : field.id;
-  const marker = field.required ? '<span class="fs-req" aria-hidden="true"> *</span>' : '';
+  const marker = field.required
+    ? '<span class="fs-req" aria-hidden="true"> *</span>'
+    : field.requiredIf
+      ? '<span class="fs-req" aria-hidden="true" hidden> *</span>'
+      : '';
   return `${e(label)}${marker}`;
 }
 
 /**
  * How a field is drawn: with the error line the script fills (the hosted
  * page, the embed), or without it (the HTML form pasted into a site, which
- * has no script to fill it: the browser's own checks speak there).
+ * has no script to fill it: the browser's own checks speak there); and
+ * whether every walk asks it (`alwaysAsked`, the default). A required field
+ * the form's logic may skip (its own `showIf`, or a page a rule may jump
+ * past) carries no `required` attribute: without script the browser would
+ * hold back a post for a question the person was never asked, and the
+ * server's walk decides anyway (docs/forms.md#the-walk).
  */
 export interface FieldOptions {
   errors: boolean;
+  alwaysAsked?: boolean;
 }
 
 const WITH_ERRORS: FieldOptions = { errors: true };
@@ -90,6 +107,10 @@ const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
   file: 'file',
 };
 
+/** Whether the control carries HTML's `required`: required, and asked on every walk. */
+const requiredAttribute = (field: FieldDefinition, options: FieldOptions) =>
+  field.required === true && options.alwaysAsked !== false;
+
 /** A group of radios or checkboxes: a fieldset whose legend is the label. */
 function choiceGroup(
   field: FieldDefinition,
@@ -107,7 +128,7 @@ function choiceGroup(
         name: field.id,
         value: choice.value,
         // A required checkbox group is checked by the script (HTML cannot say "at least one").
-        required: type === 'radio' && field.required,
+        required: type === 'radio' && requiredAttribute(field, options),
         'aria-label': choice.ariaLabel,
       })}><label for="${id}">${e(choice.label)}</label></div>`;
     })
@@ -116,6 +137,7 @@ function choiceGroup(
     class: 'fs-field fs-group',
     id: ids.control(field.id),
     'aria-describedby': describedBy(field, options),
+    'data-fs-field': field.id,
   })}><legend>${labelText(field)}</legend>${helpAndError(field, options)}<div class="fs-choices${extraClass}">${inputs}</div></fieldset>`;
 }
 
@@ -130,10 +152,14 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
   const common = {
     id,
     name: field.id,
-    required: field.required === true,
+    required: requiredAttribute(field, options),
     'aria-describedby': describedBy(field, options),
   };
+  const box = attributes({ class: 'fs-field', 'data-fs-field': field.id });
   switch (field.type) {
+    case 'hidden':
+      // Never drawn: its value comes from the page's URL (prefill) or the site's own HTML.
+      return `<input${attributes({ type: 'hidden', id, name: field.id, value: '', 'data-fs-field': field.id })}>`;
     case 'radio':
       return choiceGroup(
         field,
@@ -165,7 +191,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
         );
       }
       // One tick: its label is the question.
-      return `<div class="fs-field fs-single"><div class="fs-choice"><input${attributes({
+      return `<div class="fs-field fs-single" data-fs-field="${e(field.id)}"><div class="fs-choice"><input${attributes({
         ...common,
         type: 'checkbox',
         value: 'yes',
@@ -180,10 +206,10 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
             : `<option value="${e(option)}">${e(option)}</option>`,
         )
         .join('');
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
+      return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
     }
     case 'textarea':
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<textarea${attributes(
+      return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<textarea${attributes(
         {
           ...common,
           rows: 5,
@@ -206,7 +232,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
         step: type === 'number' ? 'any' : undefined,
         inputmode: type === 'number' ? 'decimal' : undefined,
       })}>`;
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
+      return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
     }
   }
 }
