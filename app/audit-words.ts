@@ -77,7 +77,10 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
   'form.deleted': (s) => `${s.who} deleted the form ${s.text('name') || s.form}`,
   'form.key_rotated': (s) => `${s.who} rotated the form key of ${s.form}`,
   'form.notify_email_changed': (s) =>
-    `${s.who} changed where ${s.form} sends its notifications: from ${s.text('previous') || 'the team owner'} to ${s.text('notifyEmail') || 'the team owner'}`,
+    s.text('notifyEmail') === s.text('previous') &&
+    s.text('routedTo') !== s.text('previousRoutedTo')
+      ? `${s.who} changed how ${s.form} routes its notifications by answer: ${s.text('routedTo') || 'no rules'} (before: ${s.text('previousRoutedTo') || 'no rules'})`
+      : `${s.who} changed where ${s.form} sends its notifications: from ${s.text('previous') || 'the team owner'} to ${s.text('notifyEmail') || 'the team owner'}`,
   'form.retention_changed': (s) => {
     const days = s.count('retentionDays');
     const before = s.count('previousRetentionDays');

@@ -159,6 +159,16 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       }),
       'You changed where Contact sends its notifications: from the team owner to desk@example.com.',
     ],
+    [
+      event('form.notify_email_changed', me, FORM, {
+        notifyEmail: 'desk@example.com',
+        previous: 'desk@example.com',
+        notifyRules: 2,
+        routedTo: 'sales@example.com, boss@example.com',
+        previousRoutedTo: '',
+      }),
+      'You changed how Contact routes its notifications by answer: sales@example.com, boss@example.com (before: no rules).',
+    ],
   ],
   'form.retention_changed': [
     [

@@ -3,6 +3,7 @@ import { config } from '#config';
 import type { FormRecord } from '#domain/form-model.ts';
 import { toFullForm } from '#domain/form-model.ts';
 import { applyFormUpdate, formUpdateInput } from '#domain/form-update.ts';
+import { notificationChange } from '#domain/notify-changes.ts';
 import { auditByCaller } from '#http/audit-trail.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
@@ -28,15 +29,10 @@ export const handler = managementRoute(
       (current) => applyFormUpdate(current, input.body(), caller.team.plan, new Date()),
     );
     await syncCloseSchedule(before, after);
-    const ccBefore = (before.notifyCc ?? []).join(', ');
-    const ccAfter = after.notifyCc.join(', ');
-    if (before.notifyEmail !== after.notifyEmail || ccBefore !== ccAfter) {
-      // Where each post's notification goes: addresses, not secrets.
-      await auditByCaller(caller, event, 'form.notify_email_changed', after.id, {
-        notifyEmail: after.notifyEmail ?? '',
-        previous: before.notifyEmail ?? '',
-        ...(ccBefore !== ccAfter ? { notifyCc: ccAfter, previousCc: ccBefore } : {}),
-      });
+    const notifying = notificationChange(before, after);
+    // Where each post's notification goes: addresses, not secrets.
+    if (notifying) {
+      await auditByCaller(caller, event, 'form.notify_email_changed', after.id, notifying);
     }
     const keptBefore = before.retentionDays ?? null;
     if (keptBefore !== after.retentionDays) {
