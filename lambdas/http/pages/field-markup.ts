@@ -60,6 +60,12 @@ function labelText(field: FieldDefinition): string {
  */
 export interface FieldOptions {
   errors: boolean;
+  /**
+   * The value the field starts with: filled from the page's URL
+   * (`prefillValues`, docs/forms.md#hidden-fields-and-prefill), escaped like
+   * every setting.
+   */
+  value?: string;
 }
 
 const WITH_ERRORS: FieldOptions = { errors: true };
@@ -90,12 +96,18 @@ const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
   file: 'file',
 };
 
+/** The options a joined checkbox answer (`a,b`) names: each option found whole between commas. */
+function checkedOptions(value: string, options: readonly string[]): Set<string> {
+  const parts = `,${value},`;
+  return new Set(options.filter((option) => parts.includes(`,${option},`)));
+}
+
 /** A group of radios or checkboxes: a fieldset whose legend is the label. */
 function choiceGroup(
   field: FieldDefinition,
   options: FieldOptions,
   type: 'radio' | 'checkbox',
-  choices: { value: string; label: string; ariaLabel?: string }[],
+  choices: { value: string; label: string; ariaLabel?: string; checked?: boolean }[],
   extraClass = '',
 ): string {
   const inputs = choices
@@ -108,6 +120,7 @@ function choiceGroup(
         value: choice.value,
         // A required checkbox group is checked by the script (HTML cannot say "at least one").
         required: type === 'radio' && field.required,
+        checked: choice.checked === true,
         'aria-label': choice.ariaLabel,
       })}><label for="${id}">${e(choice.label)}</label></div>`;
     })
@@ -133,13 +146,21 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
     required: field.required === true,
     'aria-describedby': describedBy(field, options),
   };
+  const { value } = options;
   switch (field.type) {
+    case 'hidden':
+      // Never drawn: its value comes from the page's URL, or from the site's own script.
+      return `<input${attributes({ type: 'hidden', id, name: field.id, value: value ?? '' })}>`;
     case 'radio':
       return choiceGroup(
         field,
         options,
         'radio',
-        (field.options ?? []).map((option) => ({ value: option, label: option })),
+        (field.options ?? []).map((option) => ({
+          value: option,
+          label: option,
+          checked: option === value,
+        })),
       );
     case 'rating': {
       const { min, max } = ratingScale(field);
@@ -151,6 +172,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           value: String(min + i),
           label: String(min + i),
           ariaLabel: `${min + i} of ${max}`,
+          checked: value?.trim() === String(min + i),
         })),
         ' fs-rating',
       );
@@ -161,7 +183,11 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           field,
           options,
           'checkbox',
-          field.options.map((option) => ({ value: option, label: option })),
+          field.options.map((option) => ({
+            value: option,
+            label: option,
+            checked: value !== undefined && checkedOptions(value, field.options ?? []).has(option),
+          })),
         );
       }
       // One tick: its label is the question.
@@ -169,16 +195,18 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
         ...common,
         type: 'checkbox',
         value: 'yes',
+        checked: value !== undefined && value.trim() !== '',
       })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field, options)}</div>`;
     case 'select': {
       const choices = (field.options ?? [])
         // Without a value attribute an option sends its text with white space collapsed:
         // half the bytes of a long list, for every option that collapses to itself.
-        .map((option) =>
-          option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
-            ? `<option>${e(option)}</option>`
-            : `<option value="${e(option)}">${e(option)}</option>`,
-        )
+        .map((option) => {
+          const selected = option === value ? ' selected' : '';
+          return option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
+            ? `<option${selected}>${e(option)}</option>`
+            : `<option value="${e(option)}"${selected}>${e(option)}</option>`;
+        })
         .join('');
       return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
     }
@@ -190,7 +218,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           maxlength: field.maxLength,
           placeholder: field.placeholder,
         },
-      )}></textarea></div>`;
+      )}>${e(value ?? '')}</textarea></div>`;
     default: {
       const type = INPUT_TYPES[field.type] ?? 'text';
       const input = `<input${attributes({
@@ -198,6 +226,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
         type,
         autocomplete: autocompleteOf(field),
         placeholder: type === 'file' ? undefined : field.placeholder,
+        value: type === 'file' ? undefined : value,
         minlength: field.minLength,
         maxlength: field.maxLength,
         pattern: field.pattern,

@@ -19,6 +19,8 @@ export interface MarkupOptions {
   action: string;
   /** Heading level of the title: 1 on the hosted page, 2 inside a customer's page. */
   headingLevel: 1 | 2;
+  /** Values the fields start with, from the page's URL (`prefillValues`). */
+  prefill?: Readonly<Record<string, string>>;
 }
 
 const e = escapeHtml;
@@ -38,7 +40,7 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
     parts.push(`<p class="fs-closed" role="status">${e(form.closedMessage)}</p>`);
     return `<div class="fs">${parts.join('')}</div>`;
   }
-  const required = form.fields.some((field) => field.required)
+  const required = form.fields.some((field) => field.required && field.type !== 'hidden')
     ? '<p class="fs-note">Fields marked <span aria-hidden="true">*</span><span class="fs-sr">with a star</span> are required.</p>'
     : '';
   const captcha =
@@ -53,7 +55,15 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       'aria-labelledby': ids.title,
     })}>`,
     required,
-    ...form.fields.map((field) => fieldMarkup(field)),
+    ...form.fields.map((field) =>
+      fieldMarkup(field, {
+        errors: true,
+        value:
+          options.prefill && Object.hasOwn(options.prefill, field.id)
+            ? options.prefill[field.id]
+            : undefined,
+      }),
+    ),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
     captcha,

@@ -26,7 +26,7 @@ export function htmlFormSnippet(
 ): string {
   const drawn = fields ?? DEFAULT_FIELDS;
   const multipart = drawn.some((field) => field.type === 'file');
-  const required = drawn.some((field) => field.required)
+  const required = drawn.some((field) => field.required && field.type !== 'hidden')
     ? ['  <p class="fs-note">Fields marked * are required.</p>']
     : [];
   return [
