@@ -55,7 +55,7 @@ describe('prefillValues', () => {
   it('matches a choice as answers are compared and fills the option’s own words', () => {
     expect(
       prefillValues(FIELDS, {
-        plan: '  pro   PLAN ',
+        plan: '  pro PLAN ',
         size: 'large',
         topics: ['support', 'Yes, please'],
         news: 'on',
