@@ -24,7 +24,9 @@ export function htmlSnippet(
   endpoint: string,
   fields: FieldDefinition[] | null,
   design: { submitLabel?: unknown } = {},
+  /** The form cannot take files now: a file field is drawn disabled, saying so. */
+  filesOff = false,
 ): string {
   const label = typeof design.submitLabel === 'string' ? design.submitLabel.trim() : '';
-  return htmlFormSnippet(endpoint, fields, label || undefined);
+  return htmlFormSnippet(endpoint, fields, label || undefined, { filesOff });
 }

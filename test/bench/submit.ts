@@ -203,6 +203,13 @@ await withBenchStack(async ({ stack, api, newForm }) => {
       if (set.status !== 200) throw new Error(`PATCH team answered ${set.status}`);
       return capacityOf(form.key, 'hashed');
     })(),
+    // The duplicate rule off (docs/submit.md#link-spam-and-duplicates): no mark is claimed.
+    plainFormWithoutDuplicateRule: await (async () => {
+      const off = await newForm('Bench no duplicates');
+      const set = await api('PATCH', `/v1/forms/${off.id}`, { markDuplicates: false });
+      if (set.status !== 200) throw new Error(`PATCH form answered ${set.status}`);
+      return capacityOf(off.key);
+    })(),
   };
 
   const bundle = await bundleOf('http/submit/submit.ts');

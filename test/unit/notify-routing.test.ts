@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { notificationRecipients } from '#domain/email-messages.ts';
 import type { FieldDefinition, NotifyRule } from '#domain/form-model.ts';
-import { notificationChange } from '#domain/notify-changes.ts';
+import { notifyNote } from '#domain/form-audit.ts';
+import type { FormRecord } from '#domain/form-model.ts';
 import { routedRecipients } from '#domain/notify-routing.ts';
 
 const FIELDS: FieldDefinition[] = [
@@ -68,6 +69,8 @@ describe('routing by answer', () => {
 });
 
 describe('the audit of where notifications go', () => {
+  const notificationChange = (a: Partial<FormRecord>, b: Partial<FormRecord>) =>
+    notifyNote(a as FormRecord, b as FormRecord)?.details;
   const before = { notifyEmail: 'desk@example.com', notifyCc: [], notifyRules: [] };
 
   it('records a change of the routing rules with every address they name', () => {

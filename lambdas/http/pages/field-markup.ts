@@ -16,10 +16,14 @@ const e = escapeHtml;
 export const ids = {
   control: (fieldId: string) => `fs-f-${fieldId}`,
   help: (fieldId: string) => `fs-h-${fieldId}`,
+  /** The note of a file field the form cannot take files for now. */
+  off: (fieldId: string) => `fs-o-${fieldId}`,
   error: (fieldId: string) => `fs-e-${fieldId}`,
   /** The progress bar of a file being uploaded (drawn by the script). */
   progress: (fieldId: string, index: number) => `fs-p-${fieldId}-${index}`,
   status: 'fs-status',
+  /** A refusal of the whole post (too many posts, a closed form), shown above the form. */
+  alert: 'fs-alert',
   title: 'fs-title',
   success: 'fs-success',
 };
@@ -66,7 +70,16 @@ export interface FieldOptions {
    * every setting.
    */
   value?: string;
+  /**
+   * The form cannot take files now (uploads off, or a team no longer on Pro):
+   * a file field is still drawn, disabled and saying so, never left out
+   * (docs/forms.md#file-fields).
+   */
+  filesOff?: boolean;
 }
+
+/** What a file field says while the form cannot take files. */
+export const FILES_OFF_NOTE = 'This form cannot receive files at the moment.';
 
 const WITH_ERRORS: FieldOptions = { errors: true };
 
@@ -139,6 +152,7 @@ function choiceGroup(
  * The hosted page, the embed and the dashboard's HTML form all draw it here.
  */
 export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH_ERRORS): string {
+  if (field.type === 'file' && options.filesOff) return fileFieldOff(field, options);
   const id = ids.control(field.id);
   const common = {
     id,
@@ -238,4 +252,19 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
       return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
     }
   }
+}
+
+/** A file field the form cannot take files for: labelled, disabled, and saying why. */
+function fileFieldOff(field: FieldDefinition, options: FieldOptions): string {
+  const shown = { ...field, required: false };
+  const described = [describedBy(shown, options), ids.off(field.id)].filter(Boolean).join(' ');
+  const input = `<input${attributes({
+    id: ids.control(field.id),
+    name: field.id,
+    type: 'file',
+    disabled: true,
+    'aria-describedby': described,
+  })}>`;
+  const note = `<p class="fs-help fs-off" id="${ids.off(field.id)}">${e(FILES_OFF_NOTE)}</p>`;
+  return `<div class="fs-field"><label for="${ids.control(field.id)}">${labelText(shown)}</label>${helpAndError(shown, options)}${note}${input}</div>`;
 }

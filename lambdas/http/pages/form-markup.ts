@@ -25,6 +25,9 @@ export interface MarkupOptions {
 
 const e = escapeHtml;
 
+/** The special field a page that counts its views posts (docs/submit.md#special-fields). */
+export const VIEWS_COUNTED = '<input type="hidden" name="_views" value="counted">';
+
 /**
  * The title, description, and then the form (or the closed message). The
  * form carries the honeypot (`_gotcha`, hidden from people and assistive
@@ -48,6 +51,9 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       ? ''
       : `<div class="fs-field cf-turnstile" data-sitekey="${e(form.captchaSiteKey)}"></div>`;
   parts.push(
+    // A refusal of the whole post goes here, above the fields, focused so it is seen:
+    // not under the last field the visitor touched (docs/uploads-and-pages.md#hosted-form-page-and-embed).
+    `<div class="fs-alert" id="${ids.alert}" role="alert" tabindex="-1" hidden></div>`,
     `<form class="fs-form"${attributes({
       method: 'post',
       action: options.action,
@@ -58,6 +64,7 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
     ...form.fields.map((field) =>
       fieldMarkup(field, {
         errors: true,
+        filesOff: form.filesOff,
         value:
           options.prefill && Object.hasOwn(options.prefill, field.id)
             ? options.prefill[field.id]
@@ -66,6 +73,9 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
     ),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
+    // This page counts its view (the script's beacon, else the page's image), so its posts
+    // are in the conversion rate (docs/analytics.md#views).
+    VIEWS_COUNTED,
     captcha,
     `<div class="fs-status" id="${ids.status}" role="status" aria-live="polite"></div>`,
     `<button type="submit" class="fs-submit">${e(form.submitLabel)}</button>`,
@@ -154,6 +164,8 @@ const BASE_CSS = [
   '.fs [aria-invalid=true]{border-color:var(--fs-error)!important;outline:1px solid var(--fs-error)}',
   '.fs-error{color:var(--fs-error);font-size:.875rem;font-weight:600;margin:0 0 6px}',
   '.fs-error:empty{display:none}',
+  '.fs-alert{margin:0 0 16px;padding:10px 12px;border:2px solid var(--fs-error);border-radius:6px;color:var(--fs-error);font-weight:600;overflow-wrap:anywhere}',
+  '.fs-alert[hidden]{display:none}',
   '.fs-status{margin:0 0 12px}',
   '.fs-status:empty{display:none}',
   '.fs-status.fs-failed{color:var(--fs-error);font-weight:600}',

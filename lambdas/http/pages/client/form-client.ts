@@ -99,8 +99,30 @@ function showProblems(root: Root, form: PublicForm, problems: readonly AnswerPro
   return shown;
 }
 
+/**
+ * A refusal of the whole post (too many posts, a closed form, an address
+ * not allowed): above the form, focused (so it scrolls into sight) and
+ * announced; the status by the button is cleared, so it is said once.
+ */
+function showPostRefusal(root: Root, message: string) {
+  const alert = byId(root, ids.alert);
+  if (!alert) return setStatus(root, message, true);
+  setStatus(root, '', false);
+  alert.textContent = message;
+  alert.hidden = false;
+  alert.focus();
+}
+
+function clearPostRefusal(root: Root) {
+  const alert = byId(root, ids.alert);
+  if (!alert) return;
+  alert.hidden = true;
+  alert.textContent = '';
+}
+
 /** A refusal of the files, shown on their field like an answer's error, and announced. */
 function showFileRefusal(root: Root, refusal: UploadRefused) {
+  if (refusal.field === undefined) return showPostRefusal(root, refusal.message);
   const error = byId(root, ids.error(refusal.field));
   if (error) error.textContent = refusal.message;
   const controls = controlsOf(root, refusal.field);
@@ -238,6 +260,7 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
     event.preventDefault();
     if (button?.disabled) return;
     clearErrors(root, form);
+    clearPostRefusal(root);
     const { values, data, files } = collect(element);
     const problems = checkAnswers(form.fields, data, files);
     if (problems.length > 0) {
@@ -287,13 +310,9 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
       if (answer.error?.startsWith('upload_')) uploaded = new WeakMap();
       const serverProblems = problemsIn(answer);
       const shown = serverProblems.length > 0 ? showProblems(root, form, serverProblems) : 0;
-      setStatus(
-        root,
-        shown > 0
-          ? fewer(shown)
-          : (answer.message ?? `The form could not be sent (${response.status}).`),
-        true,
-      );
+      if (shown > 0) setStatus(root, fewer(shown), true);
+      else
+        showPostRefusal(root, answer.message ?? `The form could not be sent (${response.status}).`);
     } catch (error) {
       if (error instanceof UploadRefused) return showFileRefusal(root, error);
       setStatus(root, 'The form could not be sent: check your connection and try again.', true);
