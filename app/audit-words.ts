@@ -90,7 +90,9 @@ function notifyWords(s: Said): string {
   const routed = s.text('routedTo');
   const routedBefore = s.text('previousRoutedTo');
   if (routed !== routedBefore)
-    parts.push(`routing by answer: ${routed || 'no rules'} (before: ${routedBefore || 'no rules'})`);
+    parts.push(
+      `routing by answer: ${routed || 'no rules'} (before: ${routedBefore || 'no rules'})`,
+    );
   if (parts.length === 0) parts.push('the Cc list was put in another order');
   return `${s.who} changed where ${s.form} sends its notifications: ${parts.join('; ')}`;
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { notificationRecipients } from '#domain/email-messages.ts';
-import type { FieldDefinition, NotifyRule } from '#domain/form-model.ts';
 import { notifyNote } from '#domain/form-audit.ts';
-import type { FormRecord } from '#domain/form-model.ts';
+import type { FieldDefinition, FormRecord, NotifyRule } from '#domain/form-model.ts';
 import { routedRecipients } from '#domain/notify-routing.ts';
 
 const FIELDS: FieldDefinition[] = [
