@@ -26,6 +26,8 @@ interface Said {
   member: string;
   /** The form the event is about, by its name. */
   form: string;
+  /** Whether the screen still knows that form (else `form` says it was deleted). */
+  formKnown: boolean;
   text: (name: string) => string;
   count: (name: string) => number;
 }
@@ -41,6 +43,80 @@ const FOLDER_WORDS: Record<string, string> = {
   starred: 'the starred submissions',
   spam: 'the spam',
 };
+
+/** `a`, `a and b`, `a, b and c`. */
+const andList = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+/** A detail listing names (`a, b`), as a list; none when absent. */
+const namesIn = (text: string) =>
+  text
+    .split(',')
+    .map((each) => each.trim())
+    .filter(Boolean);
+
+/** The design's parts as the Design screen names them. */
+const DESIGN_WORDS: Record<string, string> = {
+  theme: 'theme',
+  accent: 'accent colour',
+  title: 'title',
+  description: 'description',
+  submitLabel: 'button label',
+  successMessage: 'message after sending',
+};
+
+/**
+ * Where notifications go, said as what changed: the address they go to
+ * ("from the team owner to desk@example.com") and the Cc added and removed
+ * by address. Events recorded before `ccAdded` and `ccRemoved` existed are
+ * read from the whole lists (`notifyCc`, `previousCc`).
+ */
+function notifyWords(s: Said): string {
+  const parts: string[] = [];
+  const to = s.text('notifyEmail');
+  const previous = s.text('previous');
+  if (to !== previous)
+    parts.push(`from ${previous || 'the team owner'} to ${to || 'the team owner'}`);
+  const cc = namesIn(s.text('notifyCc'));
+  const ccBefore = namesIn(s.text('previousCc'));
+  const added = s.text('ccAdded')
+    ? namesIn(s.text('ccAdded'))
+    : cc.filter((each) => !ccBefore.includes(each));
+  const removed = s.text('ccRemoved')
+    ? namesIn(s.text('ccRemoved'))
+    : ccBefore.filter((each) => !cc.includes(each));
+  if (added.length > 0) parts.push(`Cc added: ${added.join(', ')}`);
+  if (removed.length > 0) parts.push(`Cc removed: ${removed.join(', ')}`);
+  const routed = s.text('routedTo');
+  const routedBefore = s.text('previousRoutedTo');
+  if (routed !== routedBefore)
+    parts.push(
+      `routing by answer: ${routed || 'no rules'} (before: ${routedBefore || 'no rules'})`,
+    );
+  if (parts.length === 0) parts.push('the Cc list was put in another order');
+  return `${s.who} changed where ${s.form} sends its notifications: ${parts.join('; ')}`;
+}
+
+function fieldsWords(s: Said): string {
+  if (s.text('fields') === 'any')
+    return `${s.who} made ${s.form} accept any answers, unchecked (its list of fields was removed)`;
+  const parts = [
+    s.text('added') && `added ${s.text('added')}`,
+    s.text('removed') && `removed ${s.text('removed')}`,
+    s.text('changed') && `changed ${s.text('changed')}`,
+    s.text('reordered') === 'true' && 'put them in another order',
+  ].filter((part): part is string => Boolean(part));
+  return `${s.who} changed the fields of ${s.form}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`;
+}
+
+function autoreplyWords(s: Said): string {
+  const turned = s.text('turned');
+  const changed = andList(namesIn(s.text('changed')));
+  if (turned && changed)
+    return `${s.who} turned ${turned} the auto-reply of ${s.form} and changed its ${changed}`;
+  if (turned) return `${s.who} turned ${turned} the auto-reply of ${s.form}`;
+  return `${s.who} changed the auto-reply of ${s.form}: its ${changed}`;
+}
 
 const KIND_WORDS: Record<string, string> = {
   slack: 'a Slack channel',
@@ -74,10 +150,18 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
     s.text('reason') === 'member_removed'
       ? `The API key “${s.text('name')}” was revoked: the member who made it left the team`
       : `${s.who} revoked the API key “${s.text('name')}”`,
+  'form.created': (s) => {
+    const name = s.formKnown ? s.form : `${s.text('name') || 'a form'} (since deleted)`;
+    const from = s.text('copiedFromName');
+    return `${s.who} created the form ${name}${from ? `, a copy of ${from}` : ''}`;
+  },
   'form.deleted': (s) => `${s.who} deleted the form ${s.text('name') || s.form}`,
+  'form.fields_changed': fieldsWords,
+  'form.autoreply_changed': autoreplyWords,
+  'form.design_changed': (s) =>
+    `${s.who} changed the design of ${s.form}: its ${andList(namesIn(s.text('changed')).map((part) => DESIGN_WORDS[part] ?? part))}`,
   'form.key_rotated': (s) => `${s.who} rotated the form key of ${s.form}`,
-  'form.notify_email_changed': (s) =>
-    `${s.who} changed where ${s.form} sends its notifications: from ${s.text('previous') || 'the team owner'} to ${s.text('notifyEmail') || 'the team owner'}`,
+  'form.notify_email_changed': notifyWords,
   'form.retention_changed': (s) => {
     const days = s.count('retentionDays');
     const before = s.count('previousRetentionDays');
@@ -149,6 +233,7 @@ export function auditSentence(event: AuditEvent, names: AuditNames): string {
     who: whoActed(event, names),
     member: memberNamed(event, names),
     form: (event.target && names.forms.get(event.target)) || 'a form since deleted',
+    formKnown: Boolean(event.target && names.forms.has(event.target)),
     text: (name) => {
       const value = details[name];
       return value === undefined ? '' : String(value);

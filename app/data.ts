@@ -228,6 +228,13 @@ export interface Action {
   setNotice: (notice: string) => void;
   /** Forgets the last notice and failure (the person moved on). */
   clear: () => void;
+  /**
+   * What puts the last change back, offered beside its notice ("Undo", or
+   * the `z` key: docs/dashboard.md#undo) until the next run or `clear`.
+   */
+  undo: (() => void) | undefined;
+  /** Offers `undo` for the change the notice just said. */
+  offerUndo: (undo: () => void) => void;
 }
 
 /** Busy, failure and notice of a screen's actions, one run at a time (see `perform`). */
@@ -235,14 +242,17 @@ export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
-  const run = useCallback(
-    <T>(work: () => Promise<T>, done?: string | ((value: T) => string)) =>
-      perform(work, done, { busy: setBusy, done: setNotice, failed: setError }),
-    [],
-  );
+  // Held in an object: a function given to a state setter would be called as an updater.
+  const [undo, setUndo] = useState<{ run: () => void }>();
+  const run = useCallback(<T>(work: () => Promise<T>, done?: string | ((value: T) => string)) => {
+    setUndo(undefined);
+    return perform(work, done, { busy: setBusy, done: setNotice, failed: setError });
+  }, []);
   const clear = useCallback(() => {
     setNotice('');
     setError('');
+    setUndo(undefined);
   }, []);
-  return { busy, error, notice, run, setNotice, clear };
+  const offerUndo = useCallback((undo: () => void) => setUndo({ run: undo }), []);
+  return { busy, error, notice, run, setNotice, clear, undo: undo?.run, offerUndo };
 }

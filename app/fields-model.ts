@@ -47,6 +47,11 @@ export interface FieldDraft {
   stars: string;
   /** Where a rating starts: '1' (stars, the default) or '0' (a 0–max score, e.g. NPS). */
   ratingMin: '0' | '1';
+  /** A choice field's options as saved, and the former options it keeps (docs/forms.md#changing-options). */
+  savedOptions: readonly string[];
+  formerOptions: Readonly<Record<string, string | null>>;
+  /** Where the answers of an option taken out go, as chosen: an option now, or '' (kept apart). */
+  carry: Readonly<Record<string, string>>;
 }
 
 let made = 0;
@@ -82,6 +87,9 @@ export function emptyField(): FieldDraft {
     pattern: '',
     stars: '5',
     ratingMin: '1',
+    savedOptions: [],
+    formerOptions: {},
+    carry: {},
   };
 }
 
@@ -104,6 +112,8 @@ export function draftOfField(field: FieldDefinition): FieldDraft {
     pattern: text(field.pattern),
     stars: field.type === 'rating' ? text(field.max ?? 5) : '5',
     ratingMin: field.type === 'rating' && field.min === 0 ? '0' : '1',
+    savedOptions: field.options ?? [],
+    formerOptions: (field.formerOptions as Record<string, string | null> | undefined) ?? {},
   };
 }
 
@@ -122,10 +132,14 @@ export function definitionOf(draft: FieldDraft): Record<string, unknown> {
   };
   switch (draft.type) {
     case 'select':
-    case 'radio':
+    case 'radio': {
       // Blank lines skipped: a refused option is named by the line it is on (`entriesOf`).
-      field.options = entriesOf(draft.options).map((option) => option.text);
+      const options = entriesOf(draft.options).map((option) => option.text);
+      field.options = options;
+      const former = formerOptionsOf(draft, options);
+      if (Object.keys(former).length > 0) field.formerOptions = former;
       break;
+    }
     case 'number':
       set('min', draft.min);
       set('max', draft.max);
@@ -264,4 +278,107 @@ export function tryPattern(
   } catch {
     return 'invalid';
   }
+}
+
+/** What the form's files setting is to the fields screen (docs/forms.md#file-fields). */
+export interface FilesState {
+  allowUploads: boolean;
+  uploadLimitMb: number;
+  plan: 'free' | 'pro';
+}
+
+/**
+ * What a file field's type says while the form does not accept files: on
+ * Pro, that saving turns accepting files on (the save sends
+ * `allowUploads: true` with the fields); on Free, that it cannot be saved.
+ * Nothing once the form accepts files.
+ */
+export function filesNote(state: FilesState): string | undefined {
+  if (state.allowUploads) return undefined;
+  return state.plan === 'pro'
+    ? `Saving turns on accepting files for this form (Settings, Uploads): visitors attach files of up to ${state.uploadLimitMb} MB.`
+    : 'Files need the Pro plan: a form on the Free plan cannot accept files, so a file field cannot be saved.';
+}
+
+/** Whether saving these drafts turns accepting files on (Pro, files off, a file field among them). */
+export function savingTurnsFilesOn(drafts: readonly FieldDraft[], state: FilesState): boolean {
+  return state.plan === 'pro' && !state.allowUploads && drafts.some((d) => d.type === 'file');
+}
+
+/** On Free, a file field of a form that does not accept files is refused at its type. */
+export function fileFieldProblems(
+  drafts: readonly FieldDraft[],
+  state: FilesState,
+): FieldProblem[] {
+  if (state.allowUploads || state.plan === 'pro') return [];
+  return drafts.flatMap((draft, index) => {
+    if (draft.type !== 'file') return [];
+    const text = 'Files need the Pro plan: this form cannot accept files.';
+    const where = `Field ${index + 1} (${fieldName(draft, index + 1)}), type`;
+    return [
+      {
+        key: draft.key,
+        property: 'type',
+        control: `${draft.key}-type`,
+        text,
+        summary: `${where}: ${lowerFirst(text)}`,
+      },
+    ];
+  });
+}
+
+/** How answers meet options: without surrounding spaces, in any case (as the summary matches). */
+const folded = (value: string) => value.trim().toLowerCase();
+
+/** A saved option taken out of the field, and where its answers go unless the person chooses. */
+export interface TakenOut {
+  words: string;
+  /** An option now whose answers the old ones join (a rename), or '' (kept apart). */
+  goesTo: string;
+  /** The option now on the line it was on: the rename it most likely is. */
+  guess: string;
+}
+
+/**
+ * The saved options a choice field's draft no longer has (docs/forms.md#changing-options):
+ * each with where its answers go. An option edited in place (another text on
+ * its line) is taken for a rename, so its answers join the new words unless
+ * the person chooses to keep them apart; one removed is kept apart.
+ */
+export function optionsTakenOut(draft: FieldDraft): TakenOut[] {
+  if (draft.type !== 'select' && draft.type !== 'radio') return [];
+  const options = entriesOf(draft.options).map((option) => option.text);
+  const now = new Set(options.map(folded));
+  const before = new Set(draft.savedOptions.map(folded));
+  return draft.savedOptions.flatMap((words, line) => {
+    if (now.has(folded(words))) return [];
+    const onItsLine = options[line];
+    const guess = onItsLine !== undefined && !before.has(folded(onItsLine)) ? onItsLine : '';
+    const chosen = draft.carry[words];
+    const goesTo =
+      chosen !== undefined && (chosen === '' || options.includes(chosen)) ? chosen : guess;
+    return [{ words, goesTo, guess }];
+  });
+}
+
+/**
+ * The field's `formerOptions` to send: those saved (a former option that is
+ * an option again leaves; one renamed to an option taken out now follows it),
+ * and each option taken out now, renamed or kept apart.
+ */
+export function formerOptionsOf(
+  draft: FieldDraft,
+  options: readonly string[],
+): Record<string, string | null> {
+  const now = new Set(options.map(folded));
+  const taken = new Map(optionsTakenOut(draft).map((each) => [each.words, each.goesTo || null]));
+  const former: Record<string, string | null> = {};
+  for (const [words, target] of Object.entries(draft.formerOptions)) {
+    if (now.has(folded(words))) continue;
+    const leads =
+      target !== null && !options.includes(target) ? (taken.get(target) ?? null) : target;
+    former[words] = leads;
+  }
+  for (const [words, goesTo] of taken) former[words] = goesTo;
+  return former;
 }

@@ -18,6 +18,7 @@ export type SubmissionPage = ResponseBody<'SubmissionPage'>;
 export type Session = ResponseBody<'SessionView'>;
 
 export type Folder = 'all' | 'unread' | 'starred' | 'spam';
+export type SpamReason = NonNullable<Submission['spamReason']>;
 export const FOLDERS: Folder[] = ['all', 'unread', 'starred', 'spam'];
 export type SubmissionEmails = NonNullable<Submission['emails']>;
 export type EmailOutcome = NonNullable<SubmissionEmails['notification']>;

@@ -1,4 +1,4 @@
-import type { Folder } from './model.ts';
+import type { Folder, SpamReason } from './model.ts';
 
 /**
  * Every app path the dashboard links to or navigates to is built here, one
@@ -22,9 +22,11 @@ export type FormTab = (typeof FORM_TABS)[number];
 
 export const DEFAULT_PAGE_SIZE = 15;
 
-/** Where an inbox stands: its folder, page and size, and the search, each left out when default. */
+/** Where an inbox stands: its folder (and spam reason), page and size, and the search, each left out when default. */
 export interface InboxPlace {
   folder?: Folder;
+  /** The spam folder narrowed to one spam reason (docs/dashboard.md#the-inbox). */
+  reason?: SpamReason;
   page?: number;
   pageSize?: number;
   q?: string;
@@ -33,12 +35,21 @@ export interface InboxPlace {
 function withQuery(path: string, place: InboxPlace): string {
   const query = new URLSearchParams();
   if (place.folder && place.folder !== 'all') query.set('folder', place.folder);
+  if (place.reason && place.folder === 'spam') query.set('reason', place.reason);
   if (place.page && place.page !== 1) query.set('page', String(place.page));
   if (place.pageSize && place.pageSize !== DEFAULT_PAGE_SIZE)
     query.set('pageSize', String(place.pageSize));
   if (place.q) query.set('q', place.q);
   const text = query.toString();
   return text ? `${path}?${text}` : path;
+}
+
+const REASONS: readonly SpamReason[] = ['links', 'duplicate', 'moved'];
+
+/** The spam reason an inbox URL narrows spam to: only in the spam folder, only a known one. */
+export function reasonOf(query: URLSearchParams, folder: Folder): SpamReason | undefined {
+  const reason = query.get('reason') as SpamReason;
+  return folder === 'spam' && REASONS.includes(reason) ? reason : undefined;
 }
 
 export const paths = {

@@ -53,6 +53,15 @@ const KNOWN: [RegExp, (found: RegExpExecArray) => string][] = [
     () => 'Cannot be removed while the form sends people to your page',
   ],
   [/^redirect needs a redirectUrl/, () => 'Needs the page to go to'],
+  [
+    /^Cannot be turned off while fields\.(\d+) is a file field/,
+    (found) =>
+      `Cannot be turned off while field ${Number(found[1]) + 1} is a file field: remove it on the Fields screen first`,
+  ],
+  [
+    /^A file field needs the form to accept files/,
+    () => 'A file field needs the form to accept files (Settings, Uploads)',
+  ],
   [/^Must not exceed maxLength/, () => 'Must not be more than the longest answer'],
   [/^Must not exceed max$/, () => 'Must not be more than the largest number'],
   [/^Duplicate option "(.*)"$/s, (found) => `“${found[1]}” is listed twice`],

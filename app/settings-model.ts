@@ -1,4 +1,5 @@
 import { isCountryCode } from '#domain/country-codes.ts';
+import { placeholdersIn } from '#domain/email-placeholders.ts';
 import { PRO_SETTINGS } from '#domain/form-gating.ts';
 import type { FormType } from '#domain/form-model.ts';
 import { type FormUpdate, formUpdateInput } from '#domain/form-update-input.ts';
@@ -190,6 +191,12 @@ export const GROUPS: readonly Group[] = [
     id: 'settings-spam-and-security',
     title: 'Spam and security',
     settings: [
+      {
+        key: 'markDuplicates',
+        label: 'Send duplicates to spam',
+        kind: 'checkbox',
+        hint: 'A duplicate is the same answers from the same visitor (address and browser) within 24 hours. Different people giving the same answers are never duplicates. Turn it off for a survey people may answer twice on purpose.',
+      },
       {
         key: 'allowedOrigins',
         label: 'Websites allowed to post (one a line; none: any)',
@@ -439,3 +446,32 @@ export const problemsFromApi = (
 
 /** Settings a Free team cannot turn on (402 plan_required). */
 export const isPro = (key: string) => (PRO_SETTINGS as readonly string[]).includes(key);
+
+/** The auto-reply's texts, where answers fill `{{field.…}}` only with the switch on. */
+const REPLY_TEXTS = ['autoreplySubject', 'autoreplyBody'] as const;
+
+/**
+ * An auto-reply that would go out with blanks (docs/dashboard.md#settings-and-fields):
+ * while the reply is on and “Let answers fill placeholders in the reply” is
+ * off, each `{{field.…}}` of its subject or text would be sent empty (“Hi ,”),
+ * so the save is refused at that text, naming them. Nothing in other groups.
+ */
+export function emptyAnswerProblems(group: Group, draft: Draft): Problem[] {
+  if (group.id !== 'settings-auto-reply') return [];
+  if (draft.autoreplyEnabled !== true || draft.autoreplyAnswerPlaceholders !== false) return [];
+  return REPLY_TEXTS.flatMap((key) => {
+    const fields = [
+      ...new Set(
+        placeholdersIn(String(draft[key] ?? ''))
+          .filter((use) => use.kind === 'field')
+          .map((use) => use.written),
+      ),
+    ];
+    if (fields.length === 0) return [];
+    const setting = group.settings.find((each) => each.key === key)!;
+    const text = `${fields.join(', ')} would be sent empty: answers fill placeholders only with “Let answers fill placeholders in the reply” on. Remove ${fields.length === 1 ? 'it' : 'them'}, or turn that on.`;
+    return [
+      { key, control: controlId(key), text, summary: `${setting.label}: ${lowerFirst(text)}` },
+    ];
+  });
+}

@@ -24,8 +24,10 @@ export function htmlSnippet(
   endpoint: string,
   fields: FieldDefinition[] | null,
   design: { submitLabel?: unknown } = {},
+  /** The form cannot take files now: a file field is drawn disabled, saying so. */
+  filesOff = false,
   pages: Form['pages'] = null,
 ): string {
   const label = typeof design.submitLabel === 'string' ? design.submitLabel.trim() : '';
-  return htmlFormSnippet(endpoint, fields, label || undefined, pages);
+  return htmlFormSnippet(endpoint, fields, label || undefined, { filesOff, pages });
 }

@@ -1,4 +1,5 @@
 import type { Delivery, SubmissionPage } from './model.ts';
+import { RETRY_WINDOW } from './retry-words.ts';
 
 /**
  * The submission page's model: its neighbours in the folder and its webhook
@@ -80,7 +81,7 @@ export function deliveryWords(delivery: Delivery): { status: string; detail: str
     case 'retrying':
       return {
         status: 'Retrying',
-        detail: `${times(count)} so far; ${last ? `on the last, ${attemptWords(last)}` : 'none answered'}. It is tried again for about two hours.`,
+        detail: `${times(count)} so far; ${last ? `on the last, ${attemptWords(last)}` : 'none answered'}. It is tried again for ${RETRY_WINDOW}.`,
       };
     case 'failed':
       return {

@@ -112,8 +112,25 @@ export function excerpt(text: string, bound = QUOTE_BOUND): { text: string; cut:
   return { text: `${kept}…`, cut: true };
 }
 
-/** Field types whose answers are free text a person wrote. */
-const TEXT_TYPES = new Set<FieldDefinition['type']>(['text', 'textarea']);
+/**
+ * Words of answer names (without a field) about the sender rather than
+ * what they wrote: their name, address, phone or company is never quoted.
+ */
+const ABOUT_THE_SENDER = new Set(
+  'name firstname lastname fullname surname username email mail address street city town zip zipcode postcode postal country phone tel telephone mobile company'.split(
+    ' ',
+  ),
+);
+
+/** `your_name`, `e-mail`, `emailAddress`: the words of an answer name, lower case. */
+const nameWords = (name: string) =>
+  name
+    .split(/[\s_.-]+|(?<=[a-z])(?=[A-Z])/)
+    .map((word) => word.toLowerCase())
+    .filter(Boolean);
+
+/** An answer without a field is quoted when it is this long or of several lines: a paragraph. */
+const LONG_TEXT = 40;
 
 export interface TextAnswer {
   submissionId: string;
@@ -125,9 +142,14 @@ export interface TextAnswer {
 }
 
 /**
- * The text answers of the submissions given (newest first), at most `limit`:
- * answers to the form's text and paragraph fields; a form with no fields
- * listed takes every answer but hidden ones (`_…`) and email addresses.
+ * The long-text answers of the submissions given (newest first), at most
+ * `limit` (docs/analytics.md#latest-text-answers): answers to the form's
+ * paragraph fields (`textarea`) only, never a one-line text field, which
+ * holds names and addresses. A form with no fields listed quotes an
+ * answer only when it reads as a paragraph (40 characters or more, or
+ * several lines) and its name says nothing of the sender (name, email,
+ * address, phone, company…); never a hidden one (`_…`) or an email
+ * address.
  */
 export function latestTextAnswers(
   fields: readonly FieldDefinition[] | undefined,
@@ -135,14 +157,20 @@ export function latestTextAnswers(
   limit = 10,
 ): TextAnswer[] {
   const picked: [string, string][] | undefined = fields?.length
-    ? fields.filter((f) => TEXT_TYPES.has(f.type)).map((f) => [f.id, f.label || f.id])
+    ? fields.filter((f) => f.type === 'textarea').map((f) => [f.id, f.label || f.id])
     : undefined;
   const answers: TextAnswer[] = [];
   for (const submission of submissions) {
     const named =
       picked ??
       Object.keys(submission.data)
-        .filter((name) => !name.startsWith('_') && !/^\S+@\S+\.\S+$/.test(submission.data[name]!))
+        .filter((name) => {
+          const value = submission.data[name]!.trim();
+          if (name.startsWith('_')) return false;
+          if (nameWords(name).some((word) => ABOUT_THE_SENDER.has(word))) return false;
+          if (/^\S+@\S+\.\S+$/.test(value)) return false;
+          return value.length >= LONG_TEXT || /[\r\n]/.test(value);
+        })
         .map((name): [string, string] => [name, name]);
     for (const [id, label] of named) {
       const value = submission.data[id];
@@ -177,3 +205,43 @@ export function minutes(value: number | null): string {
 /** The date `days` before `date`, both `YYYY-MM-DD`. */
 export const daysBefore = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+/** What the summary says of its conversion (docs/analytics.md#views). */
+export interface ConversionWords {
+  /** The fact itself: a rate, '–' without views, or why there is none. */
+  value: string;
+  /** What the rate leaves out, or why it is not given; none when it counts every post. */
+  note?: string;
+}
+
+/**
+ * The conversion rate in words: never a rate whose views were not counted.
+ * More posts than views means some came from a page that counted none (a
+ * form pasted before it carried its view image): no rate then, but why.
+ * Posts from pages that count no views at all (own forms, the API) are left
+ * out of the rate, and said so.
+ */
+export function conversionWords(totals: {
+  views: number;
+  conversionRate: number | null;
+  postsWithoutViews: number;
+  viewsNotCounted: boolean;
+}): ConversionWords {
+  const without = totals.postsWithoutViews;
+  const apart =
+    without > 0
+      ? `${without.toLocaleString()} ${without === 1 ? 'submission' : 'submissions'} came from pages that count no views (your own forms, the API) and ${without === 1 ? 'is' : 'are'} not in the rate.`
+      : undefined;
+  if (totals.viewsNotCounted) {
+    return {
+      value: 'Not counted',
+      note: [
+        'Views not counted for the pasted form: there are more submissions than views, as an HTML form pasted from Share before it carried its view image counts none, so no rate is given. Paste it again from Share to count them.',
+        apart,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    };
+  }
+  return { value: percent(totals.conversionRate), note: apart };
+}

@@ -11,6 +11,7 @@ import {
   DEFAULT_PORTS,
   type LocalPorts,
   type LocalStack,
+  RANDOM_PORTS,
   startLocalStack,
 } from '#lib/local/stack.ts';
 
@@ -73,9 +74,7 @@ if (args.help) {
 if (!['debug', 'info', 'warn', 'error'].includes(args['log-level']))
   fail('--log-level must be debug, info, warn or error');
 
-const base = args['random-ports']
-  ? { gateway: 0, dynamodb: 0, sqsS3: 0, ses: 0, scheduler: 0, turnstile: 0, chat: 0, google: 0 }
-  : DEFAULT_PORTS;
+const base = args['random-ports'] ? RANDOM_PORTS : DEFAULT_PORTS;
 const ports: LocalPorts = {
   gateway: portOf(args.port, base.gateway, '--port'),
   dynamodb: portOf(args['dynamodb-port'], base.dynamodb, '--dynamodb-port'),

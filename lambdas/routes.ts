@@ -738,6 +738,18 @@ export const routes: readonly Route[] = [
       'The view beacon of the hosted page and the embed: one per page load that shows the form; bots are not counted, nor a visitor’s views past 10 a minute; nothing about the visitor is kept.',
   },
   {
+    ...publicPageDefaults,
+    name: 'countViewImage',
+    method: 'GET',
+    path: '/f/{key}/views',
+    handler: 'http/pages/get-view-image.ts',
+    // The beacon's grants: finds the form by its key, counts the visitor's views this minute
+    // (RATE# items), then adds to its hour bucket.
+    access: ['table:read', 'forms:update', 'rateLimits:count'],
+    summary:
+      'The view image of a page without script (the pasted HTML form; the hosted page inside <noscript>): the same view rules as the beacon, an empty 1 × 1 SVG, never cached.',
+  },
+  {
     ...pageDefaults,
     name: 'getEmbedScript',
     method: 'GET',

@@ -11,6 +11,8 @@
  * kind of table in lib/settings.ts.
  */
 
+import { DEFAULT_RETRY_DELAYS_SECONDS } from '#domain/webhook-delivery.ts';
+
 /** Parses a raw value (a context value or an environment variable, as text); throws a reason. */
 export type Parser<T> = (raw: string) => T;
 
@@ -193,7 +195,7 @@ export const SETTINGS = {
   /** Delays before each webhook retry (jittered ±20 %); their count is the retries. */
   webhookRetryDelaysSeconds: setting({
     env: 'WEBHOOK_RETRY_DELAYS_SECONDS',
-    default: [5, 30, 120, 300, 900, 1800, 3600] as readonly number[],
+    default: DEFAULT_RETRY_DELAYS_SECONDS,
     parse: secondsList,
   }),
   /**

@@ -1,6 +1,7 @@
 import { Component, type ComponentChildren } from 'preact';
 import { failureWords } from '../data.ts';
 import { paths } from '../paths.ts';
+import { ScreenCodeUnavailable } from './lazy.tsx';
 import { BackLink } from './link.tsx';
 
 interface Props {
@@ -26,6 +27,12 @@ export class ErrorBoundary extends Component<Props, { error?: unknown }> {
       this.setState({ error: undefined });
   }
 
+  /** A screen whose code did not load needs the page loaded anew; any other is drawn again. */
+  private tryAgain() {
+    if (this.state.error instanceof ScreenCodeUnavailable) window.location.reload();
+    else this.setState({ error: undefined });
+  }
+
   override render() {
     if (!this.state.error) return this.props.children;
     const Heading = this.props.level === 2 ? 'h2' : 'h1';
@@ -33,10 +40,14 @@ export class ErrorBoundary extends Component<Props, { error?: unknown }> {
       <main id="main">
         <div role="alert" class="problem">
           <Heading>This screen failed</Heading>
-          <p>{failureWords(this.state.error)}</p>
+          <p>
+            {this.state.error instanceof ScreenCodeUnavailable
+              ? 'Its code could not be loaded: check the connection and try again.'
+              : failureWords(this.state.error)}
+          </p>
         </div>
         <p>
-          <button type="button" onClick={() => this.setState({ error: undefined })}>
+          <button type="button" onClick={() => this.tryAgain()}>
             Try again
           </button>
         </p>

@@ -27,12 +27,24 @@ export function Problem(props: {
 }
 
 /** An action's outcome: its notice (announced politely), or its failure in words (an alert). */
-export function Outcome(props: { action: Pick<Action, 'notice' | 'error'> }) {
+export function Outcome(props: {
+  action: Pick<Action, 'notice' | 'error'> & Partial<Pick<Action, 'undo'>>;
+}) {
+  const { undo } = props.action;
   return (
     <>
       <p role="status" class="notice">
         {props.action.notice}
       </p>
+      {/* Beside the notice, never inside the live region: a button is not news. */}
+      {undo && props.action.notice && (
+        <button type="button" class="undo" aria-keyshortcuts="z" onClick={undo}>
+          Undo{' '}
+          <span class="key" aria-hidden="true">
+            z
+          </span>
+        </button>
+      )}
       {props.action.error && (
         <p role="alert" class="problem">
           {props.action.error}

@@ -11,6 +11,8 @@ export function FieldCard(props: {
   number: number;
   open: boolean;
   problems: Readonly<Record<string, string>>;
+  /** What a file field says while the form does not accept files. */
+  filesNote?: string;
   onToggle: () => void;
   onChange: (patch: Partial<FieldDraft>) => void;
   onUp?: () => void;
@@ -76,7 +78,12 @@ export function FieldCard(props: {
       {open && (
         <fieldset id={`${draft.key}-editor`} class="field-editor">
           <legend class="visually-hidden">{title}</legend>
-          <FieldEditor draft={draft} problems={props.problems} onChange={props.onChange} />
+          <FieldEditor
+            draft={draft}
+            problems={props.problems}
+            filesNote={props.filesNote}
+            onChange={props.onChange}
+          />
         </fieldset>
       )}
     </li>

@@ -8,10 +8,14 @@ import {
   emptyField,
   type FieldDraft,
   type FieldProblem,
+  type FilesState,
   fieldProblemsFromApi,
+  fileFieldProblems,
   idFromLabel,
+  savingTurnsFilesOn,
 } from '../fields-model.ts';
 import type { Form } from '../model.ts';
+import { useSession } from '../session.ts';
 import { useForm } from './form-screen.tsx';
 
 const snapshot = (drafts: readonly FieldDraft[]) => JSON.stringify(drafts.map(definitionOf));
@@ -35,6 +39,12 @@ export function useFieldDrafts(formId: string) {
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const focusId = useRef<string | undefined>(undefined);
+  const plan = useSession().team.plan;
+  const files: FilesState | undefined = loaded.form && {
+    allowUploads: loaded.form.allowUploads,
+    uploadLimitMb: loaded.form.uploadLimitMb,
+    plan,
+  };
   useEffect(() => {
     if (!focusId.current) return;
     document.getElementById(focusId.current)?.focus();
@@ -51,18 +61,29 @@ export function useFieldDrafts(formId: string) {
   const save = async (event: Event) => {
     event.preventDefault();
     setMessage('');
-    const { fields, problems: found } = checkFields(drafts);
+    const { fields, problems: checked } = checkFields(drafts);
+    const found = [...checked, ...(files ? fileFieldProblems(drafts, files) : [])];
     if (found.length > 0) return refuse(found);
     setProblems([]);
     setBusy(true);
+    // A file field needs a form that accepts files: on Pro the save turns it on, as the
+    // file field's type said it would (docs/dashboard.md#settings-and-fields).
+    const turnsFilesOn = files !== undefined && savingTurnsFilesOn(drafts, files);
     try {
       const form = await call('updateForm', {
         params: { id: formId },
-        body: { fields: fields.length > 0 ? fields : null },
+        body: {
+          fields: fields.length > 0 ? fields : null,
+          ...(turnsFilesOn ? { allowUploads: true } : {}),
+        },
       });
       loaded.setForm(form);
       setSaved(savedOf(form));
-      setMessage('Fields saved.');
+      setMessage(
+        turnsFilesOn
+          ? `Fields saved. The form accepts files now, up to ${form.uploadLimitMb} MB each.`
+          : 'Fields saved.',
+      );
     } catch (failure) {
       if (failure instanceof ApiError && failure.issues.length > 0)
         refuse(fieldProblemsFromApi(drafts, failure.issues));
@@ -74,6 +95,7 @@ export function useFieldDrafts(formId: string) {
 
   return {
     loaded,
+    files,
     drafts,
     open,
     problems,

@@ -1,6 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { FIELD_TYPES, type FieldDraft, type FieldType, tryPattern } from '../fields-model.ts';
+import {
+  FIELD_TYPES,
+  type FieldDraft,
+  type FieldType,
+  optionsTakenOut,
+  tryPattern,
+} from '../fields-model.ts';
+import { entriesOf } from '../problem-sentences.ts';
+import { describedBy, FieldNotes } from './field-notes.tsx';
 import { FieldInput } from './fields-input.tsx';
 
 type Change = (patch: Partial<FieldDraft>) => void;
@@ -12,9 +20,16 @@ type Change = (patch: Partial<FieldDraft>) => void;
 export function FieldEditor(props: {
   draft: FieldDraft;
   problems: Readonly<Record<string, string>>;
+  /** What a file field says while the form does not accept files. */
+  filesNote?: string;
   onChange: Change;
 }) {
   const { draft, problems, onChange } = props;
+  const typeId = `${draft.key}-type`;
+  const typeNotes = {
+    hint: draft.type === 'file' ? props.filesNote : undefined,
+    problem: problems.type,
+  };
   const input = (
     property: keyof FieldDraft,
     label: string,
@@ -36,9 +51,11 @@ export function FieldEditor(props: {
         hint: draft.idEdited ? undefined : 'Follows the label until you change it.',
       })}
       <div class="setting">
-        <label for={`${draft.key}-type`}>Type</label>
+        <label for={typeId}>Type</label>
         <select
-          id={`${draft.key}-type`}
+          id={typeId}
+          aria-describedby={describedBy(typeId, typeNotes)}
+          aria-invalid={problems.type ? true : undefined}
           value={draft.type}
           onChange={(event) => onChange({ type: event.currentTarget.value as FieldType })}
         >
@@ -48,6 +65,7 @@ export function FieldEditor(props: {
             </option>
           ))}
         </select>
+        <FieldNotes id={typeId} {...typeNotes} />
       </div>
       <div class="setting check">
         <input
@@ -60,8 +78,12 @@ export function FieldEditor(props: {
       </div>
       {input('helpText', 'Help text')}
       {input('placeholder', 'Placeholder')}
-      {(draft.type === 'select' || draft.type === 'radio') &&
-        input('options', 'Options, one a line', { multiline: true })}
+      {(draft.type === 'select' || draft.type === 'radio') && (
+        <>
+          {input('options', 'Options, one a line', { multiline: true })}
+          <TakenOutAnswers draft={draft} onChange={onChange} />
+        </>
+      )}
       {draft.type === 'number' && (
         <>
           {input('min', 'Smallest', { type: 'number' })}
@@ -141,5 +163,52 @@ function PatternTry(props: { draft: FieldDraft }) {
             : ''}
       </p>
     </div>
+  );
+}
+
+/**
+ * Where the answers of each option taken out go (docs/forms.md#changing-options):
+ * past answers keep the words they were given in, and the summary counts them
+ * under the option chosen here (a rename, the default for an option edited in
+ * place) or apart, by their words.
+ */
+function TakenOutAnswers(props: { draft: FieldDraft; onChange: Change }) {
+  const { draft } = props;
+  const taken = optionsTakenOut(draft);
+  if (taken.length === 0) return null;
+  const options = entriesOf(draft.options).map((option) => option.text);
+  const hintId = `${draft.key}-carry-hint`;
+  return (
+    <fieldset class="setting carry" aria-describedby={hintId}>
+      <legend>Answers given to options you took out</legend>
+      <p id={hintId} class="hint">
+        Past answers keep their words. The summary counts them under the option you pick here (as a
+        rename does), or apart, under their old words.
+      </p>
+      {taken.map((each, index) => {
+        const id = `${draft.key}-carry-${index}`;
+        return (
+          <div key={each.words} class="setting">
+            <label for={id}>Answers of “{each.words}”</label>
+            <select
+              id={id}
+              value={each.goesTo}
+              onChange={(event) =>
+                props.onChange({
+                  carry: { ...draft.carry, [each.words]: event.currentTarget.value },
+                })
+              }
+            >
+              {options.map((option) => (
+                <option key={option} value={option}>
+                  Count as “{option}”
+                </option>
+              ))}
+              <option value="">Keep apart, as “{each.words}”</option>
+            </select>
+          </div>
+        );
+      })}
+    </fieldset>
   );
 }

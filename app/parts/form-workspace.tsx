@@ -33,6 +33,9 @@ export const WorkspaceContext = createContext<{
   formSaved: (form: Form) => void;
 }>({ testsSent: 0, formSaved: () => undefined });
 
+/** The form's name, the page's `h1`: where focus goes when a form is opened. */
+export const FORM_TITLE_ID = 'form-title';
+
 /**
  * Every screen of one form sits under the same header: the way back to the
  * forms, the form's name and status, its tabs (the current one
@@ -88,7 +91,8 @@ export function FormWorkspace(props: {
       <div class="workspace-head" ref={head}>
         <BackLink to={paths.forms()}>All forms</BackLink>
         <div class="title">
-          <h1>
+          {/* Focused when a form is opened with nothing focused (docs/dashboard.md#inbox-keys). */}
+          <h1 id={FORM_TITLE_ID} tabIndex={-1}>
             {shown?.emoji && <span aria-hidden="true">{shown.emoji} </span>}
             {shown?.name ?? 'Loading…'}
           </h1>
@@ -97,7 +101,8 @@ export function FormWorkspace(props: {
             <a
               role="menuitem"
               tabIndex={-1}
-              href={`${BASE_PATH}/v1/forms/${formId}/export.csv?filter=${folder}`}
+              // Labels for a person (scripts keep the ids, the default): docs/submissions.md#csv-columns.
+              href={`${BASE_PATH}/v1/forms/${formId}/export.csv?filter=${folder}&header=labels`}
               download
             >
               Export CSV

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Action } from '../data.ts';
 import { FOLDER_NAMES } from '../inbox-model.ts';
 import type { Folder } from '../model.ts';
@@ -21,8 +22,19 @@ export function BulkBar(props: {
   const { selection } = triage;
   const busy = props.action.busy;
   const count = selection.allMatching ? (props.folderTotal ?? 0) : selection.ids.size;
+  const bar = useRef<HTMLDivElement>(null);
+  // Its height, for the page's room under the rows and the scroll padding that keeps a focused
+  // or ticked row clear of it: on a phone it wraps to two or three lines.
+  useLayoutEffect(() => {
+    const root = document.documentElement.style;
+    root.setProperty('--triage-bar-height', `${bar.current?.offsetHeight ?? 0}px`);
+  });
+  useLayoutEffect(
+    () => () => document.documentElement.style.removeProperty('--triage-bar-height'),
+    [],
+  );
   return (
-    <div class="triage-bar">
+    <div class="triage-bar" ref={bar}>
       <Outcome action={props.action} />
       {count > 0 && (
         <fieldset class="bulk">

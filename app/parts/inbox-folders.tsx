@@ -1,5 +1,5 @@
-import { FOLDER_NAMES } from '../inbox-model.ts';
-import { FOLDERS, type Folder } from '../model.ts';
+import { FOLDER_NAMES, SPAM_REASON_FILTERS } from '../inbox-model.ts';
+import { FOLDERS, type Folder, type SpamReason } from '../model.ts';
 import { paths } from '../paths.ts';
 import { Link } from './link.tsx';
 
@@ -21,6 +21,45 @@ export function FolderLinks(props: {
           {FOLDER_NAMES[each]} <span class="count">{props.counts[each]}</span>
         </Link>
       ))}
+    </nav>
+  );
+}
+
+/**
+ * The spam folder by why each is spam: any reason, or one of them
+ * (docs/dashboard.md#the-inbox). Counts show once a narrowed list has read them.
+ */
+export function SpamReasonLinks(props: {
+  formId: string;
+  reason: SpamReason | undefined;
+  pageSize: number;
+  counts?: Partial<Record<SpamReason, number>>;
+}) {
+  return (
+    <nav aria-label="Why spam" class="folders reasons">
+      {SPAM_REASON_FILTERS.map(([each, words]) => {
+        const count = each && props.counts?.[each];
+        return (
+          <Link
+            key={each ?? 'any'}
+            to={paths.inbox(props.formId, {
+              folder: 'spam',
+              reason: each,
+              page: 1,
+              pageSize: props.pageSize,
+            })}
+            aria-current={each === props.reason ? 'page' : undefined}
+          >
+            {words}
+            {count !== undefined && (
+              <>
+                {' '}
+                <span class="count">{count}</span>
+              </>
+            )}
+          </Link>
+        );
+      })}
     </nav>
   );
 }

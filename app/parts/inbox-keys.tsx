@@ -12,6 +12,8 @@ export interface InboxKeyActions {
   onDelete: (row: number | undefined) => void;
   onSelect: (row: number) => void;
   onClearSelection: () => void;
+  /** `z`: puts the last spam, read or star change back, when it can be. */
+  onUndo: () => void;
   onHelp: () => void;
 }
 
@@ -20,6 +22,8 @@ export interface InboxKeys {
   focused: number | undefined;
   /** Puts focus on row `row` (kept in the list's bounds) once the rows next render. */
   focusAfterChange: (row: number) => void;
+  /** Puts focus on row `row` now (kept in the list's bounds). */
+  focusRow: (row: number) => void;
 }
 
 const rowLinks = (rows: RefObject<HTMLTableSectionElement | null>) =>
@@ -28,7 +32,7 @@ const rowLinks = (rows: RefObject<HTMLTableSectionElement | null>) =>
 /**
  * The inbox's keys, as mail clients have them (docs/dashboard.md#inbox-keys):
  * j/k move, o or Enter open, e read/unread, s star, x select, ! spam,
- * # delete, Escape clears the selection, ? the list of keys. Ignored while
+ * # delete, z undo, Escape clears the selection, ? the list of keys. Ignored while
  * typing (`isTyping`) and while a dialog is open (`enabled`). Moving focuses
  * the row's link, so the screen reader and the browser follow; when a
  * dialog closes, focus goes back to the row it was on.
@@ -105,6 +109,9 @@ export function useInboxKeys(
           if (!options.hasSelection) return;
           options.onClearSelection();
           break;
+        case 'z':
+          options.onUndo();
+          break;
         case '?':
           options.onHelp();
           break;
@@ -154,6 +161,7 @@ export function useInboxKeys(
     focusAfterChange: (row) => {
       current.current.wanted = row;
     },
+    focusRow,
   };
 }
 
@@ -166,6 +174,7 @@ export const INBOX_KEYS: [string, string][] = [
   ['x', 'Select or unselect'],
   ['!', 'Spam, or not spam in the spam folder (the selected ones, if any)'],
   ['#', 'Delete (the selected ones, if any)'],
+  ['z', 'Undo the last spam, read or star change'],
   ['Escape', 'Clear the selection'],
   ['?', 'This list'],
 ];

@@ -1,10 +1,15 @@
 import type { ComponentChildren } from 'preact';
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { useAction } from '../data.ts';
+import { questionColumns, shownColumns } from '../inbox-columns.ts';
 import { submissions } from '../inbox-model.ts';
-import type { FieldDefinition, Folder, Submission } from '../model.ts';
+import { returnedFrom } from '../inbox-return.ts';
+import type { InboxView } from '../inbox-view.ts';
+import type { FieldDefinition, Folder, SpamReason, Submission } from '../model.ts';
 import { Confirm, KeysDialog } from './confirm.tsx';
+import { AnswerTable } from './inbox-answer-table.tsx';
 import { BulkBar } from './inbox-bulk-bar.tsx';
+import { ColumnChooser } from './inbox-column-chooser.tsx';
 import { INBOX_KEYS, useInboxKeys } from './inbox-keys.tsx';
 import { SubmissionTable } from './inbox-table.tsx';
 import { useTriage } from './inbox-triage.ts';
@@ -26,8 +31,13 @@ export function InboxList(props: {
   reload: () => Promise<unknown>;
   /** The folder as of the list, when all of it may be selected (the inbox, not a search). */
   matching?: { asOf: string; total: number };
+  /** The spam folder narrowed to one spam reason. */
+  reason?: SpamReason;
   help: boolean;
   setHelp: (open: boolean) => void;
+  /** Rows or a table, and the table's columns (docs/dashboard.md#the-table-view). */
+  view: InboxView;
+  setView: (view: InboxView) => void;
   /** Above the rows: what the list holds (a search's count, the spam folder's Empty spam). */
   children?: ComponentChildren;
   /** Under the rows: the pager, "search further". */
@@ -43,6 +53,7 @@ export function InboxList(props: {
     action,
     reload: props.reload,
     matching: props.matching,
+    reason: props.reason,
   });
   const { selection } = triage;
   const hasSelection = selection.allMatching || selection.ids.size > 0;
@@ -66,8 +77,31 @@ export function InboxList(props: {
     onDelete: (i) => triage.askDelete(i === undefined ? undefined : [items[i]!.id]),
     onSelect: (i) => selection.toggle(i, false),
     onClearSelection: selection.clear,
+    onUndo: () => action.undo?.(),
     onHelp: () => props.setHelp(true),
   });
+
+  // A row ticked where the bar then appears is scrolled clear of it: the bar never hides a row
+  // it acts on (docs/dashboard.md#the-inbox). A row already in sight does not move.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the selection changing
+  useEffect(() => {
+    const row = selection.lastToggled;
+    if (row === undefined || !selection.has(items[row]?.id ?? '')) return;
+    rows.current?.children[row]?.scrollIntoView({ block: 'nearest' });
+  }, [selection.ids]);
+
+  // Back from a submission (`u`, Escape, the back link, the browser's back), focus is on its row,
+  // so the keys go on from there (docs/dashboard.md#keys-on-a-submission).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is first shown
+  useEffect(() => {
+    const back = returnedFrom(props.formId);
+    const row = back === undefined ? -1 : items.findIndex((each) => each.id === back);
+    if (row >= 0) keys.focusRow(row);
+  }, []);
+
+  const table = props.view.view === 'table';
+  const allColumns = questionColumns(props.fields, items, props.view.columns);
+  const columns = shownColumns(allColumns, props.view.columns);
 
   const deleting = triage.deleting;
   const size = deleting ? triage.sizeOf(deleting) : 0;
@@ -75,7 +109,14 @@ export function InboxList(props: {
   return (
     <>
       {props.children}
-      {folder === 'spam' && props.matching && props.matching.total > 0 && (
+      {props.reason === 'duplicate' && props.matching && props.matching.total > 0 && (
+        <DuplicatesBack
+          count={props.matching.total}
+          busy={action.busy}
+          onMoveBack={() => void triage.change({ isSpam: false }, 'all')}
+        />
+      )}
+      {folder === 'spam' && !props.reason && props.matching && props.matching.total > 0 && (
         <p class="spam-rule">
           Spam is deleted by itself 30 days after it became spam.{' '}
           <button type="button" class="danger" onClick={() => triage.askDelete('folder')}>
@@ -83,7 +124,28 @@ export function InboxList(props: {
           </button>
         </p>
       )}
-      {items.length > 0 && (
+      {table && items.length > 0 && (
+        <ColumnChooser
+          all={allColumns}
+          shown={columns}
+          chosen={props.view.columns !== undefined}
+          onChange={(chosen) => props.setView({ view: 'table', columns: chosen })}
+        />
+      )}
+      {table && items.length > 0 && (
+        <AnswerTable
+          caption={props.caption}
+          items={items}
+          fields={props.fields}
+          columns={columns}
+          selection={selection}
+          focused={keys.focused}
+          rows={rows}
+          hrefOf={props.hrefOf}
+          onStar={(each) => void triage.change({ starred: !each.starred }, [each.id])}
+        />
+      )}
+      {!table && items.length > 0 && (
         <SubmissionTable
           caption={props.caption}
           items={items}
@@ -126,5 +188,25 @@ export function InboxList(props: {
       )}
       {props.help && <KeysDialog keys={INBOX_KEYS} onClose={() => props.setHelp(false)} />}
     </>
+  );
+}
+
+/**
+ * The duplicates in spam, and one action that moves them all back
+ * (docs/dashboard.md#the-inbox): the rule once took the same answers from
+ * different people for duplicates, and a survey's real answers may be here.
+ */
+function DuplicatesBack(props: { count: number; busy: boolean; onMoveBack: () => void }) {
+  return (
+    <div class="spam-rule duplicates-back">
+      <p>
+        A duplicate is the same answers from the same visitor (address and browser) within 24 hours.
+        The rule once took the same answers from different people for duplicates too, so some here
+        may be real answers. Moved back, they count in the inbox and the summary.
+      </p>
+      <button type="button" disabled={props.busy} onClick={props.onMoveBack}>
+        Move all {submissions(props.count)} back to the inbox
+      </button>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { FOLDER_NAMES } from '../inbox-model.ts';
-import type { Folder, SubmissionPage } from '../model.ts';
+import type { Folder, SpamReason, SubmissionPage } from '../model.ts';
 import { DEFAULT_PAGE_SIZE, paths } from '../paths.ts';
 import { navigate } from '../router.ts';
 import { Link } from './link.tsx';
@@ -7,9 +7,15 @@ import { Link } from './link.tsx';
 export const PAGE_SIZES = [DEFAULT_PAGE_SIZE, 25, 50, 100];
 
 /** Previous and next page of a folder, where the page stands, and the page size. */
-export function Pager(props: { formId: string; folder: Folder; list: SubmissionPage }) {
-  const { list, formId, folder } = props;
-  const pageLink = (page: number) => paths.inbox(formId, { folder, page, pageSize: list.pageSize });
+export function Pager(props: {
+  formId: string;
+  folder: Folder;
+  reason?: SpamReason;
+  list: SubmissionPage;
+}) {
+  const { list, formId, folder, reason } = props;
+  const pageLink = (page: number) =>
+    paths.inbox(formId, { folder, reason, page, pageSize: list.pageSize });
   return (
     <nav aria-label="Pages" class="pager">
       {list.page > 1 ? <Link to={pageLink(list.page - 1)}>Previous page</Link> : <span />}
@@ -24,7 +30,12 @@ export function Pager(props: { formId: string; folder: Folder; list: SubmissionP
           value={list.pageSize}
           onChange={(event) =>
             navigate(
-              paths.inbox(formId, { folder, page: 1, pageSize: Number(event.currentTarget.value) }),
+              paths.inbox(formId, {
+                folder,
+                reason,
+                page: 1,
+                pageSize: Number(event.currentTarget.value),
+              }),
             )
           }
         >

@@ -5,6 +5,8 @@ export interface Selection {
   /** Every submission of the folder as of the list, not only those shown. */
   allMatching: boolean;
   has: (id: string) => boolean;
+  /** The row ticked or unticked last (by pointer or `x`), until the selection is set otherwise. */
+  lastToggled: number | undefined;
   /** Ticks or unticks row `index`; with `range`, every row from the last one ticked. */
   toggle: (index: number, range: boolean) => void;
   setPage: (on: boolean) => void;
@@ -21,6 +23,7 @@ export function useSelection(items: readonly { id: string }[]): Selection {
     ids,
     allMatching,
     has: (id) => allMatching || ids.has(id),
+    lastToggled: anchor,
     toggle: (index, range) => {
       const next = new Set(ids);
       const on = !next.has(items[index]!.id);

@@ -1,9 +1,14 @@
 import type { RefObject } from 'preact';
-import { rowSummary, SPAM_REASON_WORDS } from '../inbox-model.ts';
+import { rowName, rowWords } from '../inbox-model.ts';
 import type { FieldDefinition, Submission } from '../model.ts';
 import { When } from '../time.tsx';
+import {
+  RowChips,
+  SelectAndStarCells,
+  SelectAndStarHeads,
+  SubmissionLink,
+} from './inbox-row-parts.tsx';
 import type { Selection } from './inbox-selection.ts';
-import { Link } from './link.tsx';
 
 /**
  * Submissions as rows that say who and what (docs/dashboard.md#the-inbox):
@@ -25,17 +30,7 @@ export function SubmissionTable(props: {
       <caption class="visually-hidden">{props.caption}</caption>
       <thead>
         <tr>
-          <th scope="col">
-            <input
-              type="checkbox"
-              aria-label="Select all on this page"
-              checked={items.length > 0 && items.every((each) => selection.has(each.id))}
-              onChange={(event) => selection.setPage(event.currentTarget.checked)}
-            />
-          </th>
-          <th scope="col">
-            <span class="visually-hidden">Starred</span>
-          </th>
+          <SelectAndStarHeads items={items} selection={selection} />
           <th scope="col">Submission</th>
         </tr>
       </thead>
@@ -67,61 +62,40 @@ function Row(props: {
   onStar: () => void;
 }) {
   const { submission } = props;
-  const { sender, answers } = rowSummary(submission, props.fields);
-  const what =
-    answers.join(' · ') || (sender.name || sender.email ? '(no other answers)' : '(no answers)');
-  const who = [sender.name, sender.email].filter(Boolean).join(', ');
-  const reason = submission.isSpam && submission.spamReason;
+  const words = rowWords(submission, props.fields);
+  const { sender, who, what } = words;
+  const preview = (
+    <SubmissionLink submission={submission} href={props.href}>
+      {what}
+    </SubmissionLink>
+  );
   return (
     <tr
       class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
       aria-selected={props.selected}
     >
-      <td>
-        <input
-          type="checkbox"
-          checked={props.selected}
-          aria-label={`Select: ${who ? `${who}: ` : ''}${what}`}
-          // The browser's own toggle and the selection's agree: the box shows what is selected.
-          onClick={(event) => props.onToggle(event.shiftKey)}
-        />
-      </td>
-      <td>
-        <button
-          type="button"
-          class="star"
-          aria-pressed={submission.starred}
-          aria-label={`Star: ${who ? `${who}: ` : ''}${what}`}
-          onClick={props.onStar}
-        >
-          <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>
-        </button>
-      </td>
+      <SelectAndStarCells
+        submission={submission}
+        name={rowName(words)}
+        selected={props.selected}
+        onToggle={props.onToggle}
+        onStar={props.onStar}
+      />
       <td class="summary">
-        <div class="row-head">
-          <span class="from">
-            {sender.name && <span class="name">{sender.name}</span>}
-            {sender.email && <span class="email">{sender.email}</span>}
-            {!who && <span class="nobody">No name or email</span>}
-          </span>
+        {/* Without a name or email the answers head the row: they say what each one is. */}
+        <div class={who ? 'row-head' : 'row-head answers-first'}>
+          {who ? (
+            <span class="from">
+              {sender.name && <span class="name">{sender.name}</span>}
+              {sender.email && <span class="email">{sender.email}</span>}
+            </span>
+          ) : (
+            preview
+          )}
           <When at={submission.createdAt} />
         </div>
-        <Link to={props.href} class="preview">
-          {!submission.read && <span class="visually-hidden">Unread: </span>}
-          {what}
-        </Link>
-        {(reason || submission.isTest || submission.data._invalid) && (
-          <span class="chips">
-            {reason && (
-              <span class="badge spam">
-                <span class="visually-hidden">Spam because: </span>
-                {SPAM_REASON_WORDS[reason]}
-              </span>
-            )}
-            {submission.isTest && <span class="badge test">test</span>}
-            {submission.data._invalid && <span class="badge invalid">invalid answers</span>}
-          </span>
-        )}
+        {who && preview}
+        <RowChips submission={submission} />
       </td>
     </tr>
   );

@@ -6,9 +6,18 @@ import { Loading } from './feedback.tsx';
  * A screen whose code is a chunk of its own, fetched when first shown or
  * when `preload` is called (a link to it pointed at): the inbox's first
  * paint does not wait for what only a later screen needs. A chunk that
- * fails to load is thrown to the error boundary, whose "Try again" asks
- * for it anew.
+ * fails to load is thrown to the error boundary as `ScreenCodeUnavailable`,
+ * whose "Try again" loads the page anew: a browser keeps a module import that
+ * failed for the page's life (Chromium 150 does, as the HTML standard says),
+ * so asking for the same chunk again in the page fails again without a fetch.
  */
+export class ScreenCodeUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('The screen could not be loaded', { cause });
+    this.name = 'ScreenCodeUnavailable';
+  }
+}
+
 export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
@@ -20,7 +29,7 @@ export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P
       },
       (error: unknown) => {
         loading = undefined;
-        throw error;
+        throw new ScreenCodeUnavailable(error);
       },
     );
     return loading;

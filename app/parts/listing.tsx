@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 
 /** A column heading; `{ hidden }` names a column of buttons for screen readers only. */
 export type Column = string | { hidden: string };
@@ -36,4 +36,23 @@ export function Alert(props: { text: string }) {
       {props.text}
     </p>
   ) : null;
+}
+
+/**
+ * Text that may wrap after `@`, `.` and `:` (an email address, a host, an IP
+ * address) as well as at its spaces, and nowhere inside a word: a narrow
+ * column breaks "bo@example.com" as "bo@ / example.com", never "exam / ple".
+ */
+export function Breakable(props: { text: string }) {
+  const parts = props.text.split(/(?<=[@.:])(?=\S)/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
 }

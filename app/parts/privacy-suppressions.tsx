@@ -8,7 +8,7 @@ import { When } from '../time.tsx';
 import { Confirm } from './confirm.tsx';
 import { Loading, Outcome } from './feedback.tsx';
 import { Link } from './link.tsx';
-import { Alert, Listing } from './listing.tsx';
+import { Alert, Breakable, Listing } from './listing.tsx';
 import { MoreButton } from './more-button.tsx';
 
 /**
@@ -119,7 +119,7 @@ function SuppressionRow(props: {
   return (
     <tr>
       <th scope="row" id={`suppressed-${index}`}>
-        {entry.email}
+        <Breakable text={entry.email} />
       </th>
       <td>{suppressionWhy(entry)}</td>
       <td>

@@ -3,7 +3,7 @@ import { useRef } from 'preact/hooks';
 import type { Form } from '../model.ts';
 import { controlId, type Problem, type Setting, type Value } from '../settings-model.ts';
 import { describedBy, FieldNotes } from './field-notes.tsx';
-import { PlaceholderButtons } from './placeholder-buttons.tsx';
+import { type Answers, PlaceholderButtons } from './placeholder-buttons.tsx';
 import { RecipientList } from './settings-recipients.tsx';
 
 const INPUT_TYPES: Partial<
@@ -44,7 +44,8 @@ export function Control(props: {
   problems: readonly Problem[];
   locked: boolean;
   form: Form;
-  answersEmpty?: string;
+  /** The auto-reply's texts: whether answers fill `{{field.…}}` now, and how to turn it on. */
+  answers?: Answers;
   onChange: (value: Value) => void;
 }) {
   const { setting, value, locked, form } = props;
@@ -98,7 +99,7 @@ export function Control(props: {
           control={field}
           value={value as string}
           onChange={props.onChange}
-          answersEmpty={props.answersEmpty}
+          answers={props.answers}
         />
       )}
     </div>

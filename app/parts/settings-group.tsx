@@ -5,8 +5,10 @@ import type { Form } from '../model.ts';
 import { useSession } from '../session.ts';
 import {
   changesOf,
+  controlId,
   type Draft,
   draftOf,
+  emptyAnswerProblems,
   type Group,
   isChanged,
   isPro,
@@ -17,8 +19,8 @@ import { Control } from './settings-control.tsx';
 import { ErrorSummary } from './settings-error-summary.tsx';
 import { SaveBar } from './settings-save-bar.tsx';
 
-const ANSWERS_EMPTY =
-  'Answer placeholders ({{field.…}}) stay empty in the reply while “Let answers fill placeholders in the reply” is off.';
+/** The auto-reply's texts: answers fill their `{{field.…}}` only with the switch on. */
+const REPLY_TEXTS: readonly string[] = ['autoreplySubject', 'autoreplyBody'];
 
 /**
  * One section of the settings, saved on its own: checked in the page with
@@ -53,7 +55,8 @@ export function GroupForm(props: {
   };
   const save = async (event: Event) => {
     event.preventDefault();
-    const { body, problems: found } = changesOf(group, saved, draft);
+    const { body, problems: checked } = changesOf(group, saved, draft);
+    const found = [...checked, ...emptyAnswerProblems(group, draft)];
     setMessage('');
     if (found.length > 0) return refuse(found);
     setProblems([]);
@@ -79,6 +82,7 @@ export function GroupForm(props: {
         {group.title}
       </h2>
       <ErrorSummary id={group.id} items={problems} attempt={attempt} />
+      {group.id === 'settings-auto-reply' && <ReplySender name={form.notifyFromName} />}
       {group.settings.map((setting) => (
         <Control
           key={setting.key}
@@ -87,9 +91,24 @@ export function GroupForm(props: {
           problems={problems.filter((problem) => problem.key === setting.key)}
           locked={free && isPro(setting.key)}
           form={form}
-          answersEmpty={
-            setting.key.startsWith('autoreply') && draft.autoreplyAnswerPlaceholders === false
-              ? ANSWERS_EMPTY
+          answers={
+            REPLY_TEXTS.includes(setting.key)
+              ? {
+                  on: draft.autoreplyAnswerPlaceholders === true,
+                  // The switch is Pro: a Free team is not offered to turn it on.
+                  turnOn:
+                    free && isPro('autoreplyAnswerPlaceholders')
+                      ? undefined
+                      : () => {
+                          setDraft((now) => ({ ...now, autoreplyAnswerPlaceholders: true }));
+                          // The switch, now ticked, takes the focus: what changed is where the person is.
+                          requestAnimationFrame(() =>
+                            document
+                              .getElementById(controlId('autoreplyAnswerPlaceholders'))
+                              ?.focus(),
+                          );
+                        },
+                }
               : undefined
           }
           onChange={(value) => setDraft((now) => ({ ...now, [setting.key]: value }))}
@@ -102,5 +121,30 @@ export function GroupForm(props: {
         message={message}
       />
     </form>
+  );
+}
+
+/**
+ * Who the auto-reply comes from, beside it: the form's sender name, which
+ * the notification shares (it is edited under Notifications; one control,
+ * so the two sections never hold two drafts of it).
+ */
+function ReplySender(props: { name: string }) {
+  return (
+    <p class="hint reply-sender">
+      Sent from “{props.name}”, the sender name of this form’s emails.{' '}
+      <button
+        type="button"
+        class="quiet"
+        onClick={() => {
+          const control = document.getElementById(controlId('notifyFromName'));
+          control?.scrollIntoView({ block: 'center' });
+          control?.focus();
+        }}
+      >
+        Change the sender name
+      </button>{' '}
+      under Notifications.
+    </p>
   );
 }

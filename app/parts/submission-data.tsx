@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { type ApiError, call } from '../api.ts';
 import { useQuery } from '../data.ts';
 import { readForm } from '../form-read.ts';
-import type { Folder, Form, Submission } from '../model.ts';
+import type { Folder, Form, SpamReason, Submission } from '../model.ts';
 import { neighbours } from '../submission-model.ts';
 
 /**
@@ -15,7 +15,7 @@ import { neighbours } from '../submission-model.ts';
 export function useSubmissionReads(
   formId: string,
   submissionId: string,
-  place: { folder: Folder; pageSize: number },
+  place: { folder: Folder; reason?: SpamReason; pageSize: number },
 ) {
   const [gone, setGone] = useState<{ id: string; error: ApiError }>();
   const key = `${formId}/${submissionId}`;
@@ -36,7 +36,7 @@ export function useSubmissionReads(
     neighbours(submissionId, (query) =>
       call('listSubmissions', {
         params: { id: formId },
-        query: { filter: place.folder, pageSize: place.pageSize, ...query },
+        query: { filter: place.folder, reason: place.reason, pageSize: place.pageSize, ...query },
         signal,
       }),
     ).catch(() => undefined),

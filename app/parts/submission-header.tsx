@@ -4,11 +4,15 @@ import type { Submission } from '../model.ts';
 /** What the page's buttons do; spam and delete then open the next submission. */
 export interface SubmissionTools {
   star: () => void;
-  unread: () => void;
+  /** Marks it read (`true`) or unread. */
+  read: (read: boolean) => void;
   spam: () => void;
   remove: () => void;
   keys: () => void;
 }
+
+/** The Reply link, which the `R` key clicks. */
+export const REPLY_LINK_ID = 'reply';
 
 /**
  * The page's title, its sender's name, else address, else "Submission of
@@ -37,15 +41,23 @@ export function SubmissionHeader(props: {
       {sender.name && sender.email && <p class="sender">{sender.email}</p>}
       <div class="tools">
         {sender.email && (
-          <a class="button" href={replyHref(sender.email, props.formName)}>
-            Reply
+          <a
+            class="button"
+            id={REPLY_LINK_ID}
+            href={replyHref(sender.email, props.formName)}
+            aria-keyshortcuts="Shift+R"
+          >
+            Reply{' '}
+            <span class="key" aria-hidden="true">
+              R
+            </span>
           </a>
         )}
         <button type="button" aria-pressed={submission.starred} onClick={tools.star}>
           {submission.starred ? 'Unstar' : 'Star'}
         </button>
-        <button type="button" onClick={tools.unread}>
-          Mark unread
+        <button type="button" onClick={() => tools.read(!submission.read)}>
+          {submission.read ? 'Mark unread' : 'Mark read'}
         </button>
         <button type="button" disabled={props.busy} onClick={tools.spam}>
           {submission.isSpam ? 'Not spam' : 'Spam'}

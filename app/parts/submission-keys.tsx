@@ -6,15 +6,22 @@ export interface SubmissionKeyActions {
   next: () => void;
   previous: () => void;
   back: () => void;
+  star: () => void;
+  read: () => void;
+  unread: () => void;
+  /** Opens the reply email, when the submission names an address to reply to. */
+  reply: (() => void) | undefined;
   spam: () => void;
   remove: () => void;
+  undo: () => void;
   help: () => void;
 }
 
 /**
  * The submission page's keys, as the inbox has them: j/k the next or
- * previous submission of the folder, u or Escape back to the inbox, ! spam,
- * # delete, ? the list of keys. They stand aside while typing, while a
+ * previous submission of the folder, u or Escape back to the inbox, s star,
+ * r read, U (Shift+u) unread, R (Shift+r) reply, ! spam, # delete, z undo,
+ * ? the list of keys. They stand aside while typing, while a
  * dialog is open (`enabled` false) and for a key another part already took
  * (the menu's Escape).
  */
@@ -34,8 +41,13 @@ export function useSubmissionKeys(actions: SubmissionKeyActions, enabled: boolea
         k: actions.previous,
         u: actions.back,
         Escape: actions.back,
+        s: actions.star,
+        r: actions.read,
+        U: actions.unread,
+        R: actions.reply,
         '!': actions.spam,
         '#': actions.remove,
+        z: actions.undo,
         '?': actions.help,
       };
       const action = Object.hasOwn(act, event.key) ? act[event.key] : undefined;
@@ -75,8 +87,13 @@ export function useReturningFocus<T>() {
 export const SUBMISSION_KEYS: [string, string][] = [
   ['j', 'Next (older) submission'],
   ['k', 'Previous (newer) submission'],
-  ['u or Escape', 'Back to the inbox'],
+  ['u or Escape', 'Back to the inbox, on this submission’s row'],
+  ['s', 'Star or unstar'],
+  ['r', 'Mark read'],
+  ['U (Shift+u)', 'Mark unread'],
+  ['R (Shift+r)', 'Reply by email (when it names an address)'],
   ['!', 'Spam or not spam, then the next one'],
   ['#', 'Delete (after a question), then the next one'],
+  ['z', 'Undo the last star, read or spam change'],
   ['?', 'This list'],
 ];

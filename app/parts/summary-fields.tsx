@@ -3,12 +3,26 @@ import { number } from '../summary-model.ts';
 import { CountTable } from './charts.tsx';
 import { Facts } from './summary-facts.tsx';
 
-/** A choice's answers in words: the API's `(other)` is the answers naming no option. */
-const choiceRows = (counts: Record<string, number>): [string, number][] =>
-  Object.entries(counts).map(([option, count]) => [
-    option === '(other)' ? 'Another answer' : option,
-    count,
-  ]);
+/**
+ * A choice's answers in words, rows that add up to the answers: each option
+ * now (renamed options' answers in it), then answers under words no longer
+ * among the options, by those words (docs/analytics.md#summary), then the
+ * API's `(other)`: answers naming no option.
+ */
+export const choiceRows = (
+  counts: Record<string, number>,
+  former: Record<string, number> = {},
+): [string, number][] => {
+  const { '(other)': other, ...options } = counts;
+  return [
+    ...Object.entries(options),
+    ...Object.entries(former).map(([words, count]): [string, number] => [
+      `${words} (no longer an option)`,
+      count,
+    ]),
+    ...(other ? [['Another answer', other] as [string, number]] : []),
+  ];
+};
 
 /** Each field of the form, its answers counted as its kind allows. */
 export function Fields(props: { form: Form; summary: FormAnalytics }) {
@@ -30,7 +44,7 @@ export function Fields(props: { form: Form; summary: FormAnalytics }) {
                   key={field.id}
                   title={title}
                   what="Answer"
-                  rows={choiceRows(summary.counts)}
+                  rows={choiceRows(summary.counts, summary.former)}
                 />
               );
             case 'rating':

@@ -1,6 +1,6 @@
 import { countryName } from '../answers.ts';
 import type { Form, FormAnalytics } from '../model.ts';
-import { deviceRows, droppedRows, number, percent } from '../summary-model.ts';
+import { conversionWords, deviceRows, droppedRows, number } from '../summary-model.ts';
 import { CountTable, DayBars } from './charts.tsx';
 import { FactList } from './summary-facts.tsx';
 import { Fields } from './summary-fields.tsx';
@@ -12,6 +12,7 @@ export function Report(props: { form: Form; summary: FormAnalytics }) {
   const { form, summary } = props;
   const { totals } = summary;
   const dates = summary.days.map((d) => d.date);
+  const conversion = conversionWords(totals);
   return (
     <>
       <FactList
@@ -21,11 +22,12 @@ export function Report(props: { form: Form; summary: FormAnalytics }) {
           ['Views', number(totals.views)],
           ['Submissions', number(totals.stored)],
           ['Tests', number(totals.tests)],
-          ['Conversion', percent(totals.conversionRate)],
+          ['Conversion', conversion.value],
           ['Spam', number(totals.spam)],
           ['Dropped', number(totals.dropped)],
         ]}
       />
+      {conversion.note && <p class="hint conversion-note">{conversion.note}</p>}
       <div class="charts">
         <DayBars
           title="Submissions each day"
@@ -47,7 +49,8 @@ export function Report(props: { form: Form; summary: FormAnalytics }) {
       <LatestAnswers form={form} />
       <p class="hint">
         Counted at {new Date(summary.asOf).toLocaleString()}. Views are page loads of the hosted
-        page and the embed (robots left out); deleting submissions does not lower past days.
+        page, the embed and the HTML form from Share (robots left out); deleting submissions does
+        not lower past days.
       </p>
     </>
   );

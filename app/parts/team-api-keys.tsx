@@ -6,7 +6,7 @@ import { When } from '../time.tsx';
 import { Confirm } from './confirm.tsx';
 import { CopyField } from './copy-field.tsx';
 import { Loading, Outcome } from './feedback.tsx';
-import { Alert, Listing } from './listing.tsx';
+import { Alert, Breakable, Listing } from './listing.tsx';
 import { TeamSection } from './team-section.tsx';
 
 /** The team's API keys, for owners: a new key is shown once; revoking works at once. */
@@ -36,7 +36,12 @@ export function TeamApiKeys() {
               <th scope="row">{key.name}</th>
               <td>
                 <When at={key.createdAt} />
-                {key.createdByEmail && ` by ${key.createdByEmail}`}
+                {key.createdByEmail && (
+                  <>
+                    {' by '}
+                    <Breakable text={key.createdByEmail} />
+                  </>
+                )}
               </td>
               <td>{key.lastUsedOn ?? 'Never'}</td>
               <td>

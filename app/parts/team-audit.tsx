@@ -5,7 +5,7 @@ import { failureWords, useAction, useQuery } from '../data.ts';
 import type { AuditEvent, Member } from '../model.ts';
 import { When } from '../time.tsx';
 import { Loading, Outcome } from './feedback.tsx';
-import { Alert, Listing } from './listing.tsx';
+import { Alert, Breakable, Listing } from './listing.tsx';
 import { MoreButton } from './more-button.tsx';
 import { TeamSection } from './team-section.tsx';
 
@@ -53,8 +53,12 @@ export function TeamAudit(props: { members: readonly Member[] | undefined; selfI
               <td>
                 <When at={event.at} />
               </td>
-              <td>{auditSentence(event, names)}</td>
-              <td>{event.ip ?? ''}</td>
+              <td>
+                <Breakable text={auditSentence(event, names)} />
+              </td>
+              <td>
+                <Breakable text={event.ip ?? ''} />
+              </td>
             </tr>
           ))}
         </Listing>

@@ -3,7 +3,7 @@ import { call } from '../api.ts';
 import type { Action } from '../data.ts';
 import type { Member } from '../model.ts';
 
-/** Owners invite by address and role; the invitee gets a sign-in email (docs/people.md#invitations). */
+/** Owners invite by address and role; the invitee gets an invitation, its link valid 7 days (docs/people.md#invitations). */
 export function TeamInviteForm(props: { action: Action; onInvited: () => Promise<void> }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Member['role']>('member');
@@ -15,7 +15,8 @@ export function TeamInviteForm(props: { action: Action; onInvited: () => Promise
         event.preventDefault();
         const invited = await props.action.run(
           () => call('inviteMember', { body: { email, role } }),
-          (member) => `Invited ${member.email}: a sign-in link is on its way.`,
+          (member) =>
+            `Invited ${member.email}: an invitation is on its way (its link works for 7 days).`,
         );
         if (!invited) return;
         setEmail('');

@@ -3,6 +3,7 @@ import type { Action } from '../data.ts';
 import type { Member } from '../model.ts';
 import { isPending, memberWords, roleWords } from '../team-model.ts';
 import { When } from '../time.tsx';
+import { Breakable } from './listing.tsx';
 
 /**
  * One member as an owner sees them: their role to change, when they last
@@ -25,7 +26,7 @@ export function TeamMemberRow(props: {
   return (
     <tr>
       <th scope="row">
-        {memberWords(member)}
+        <Breakable text={memberWords(member)} />
         {props.self && ' (you)'}
       </th>
       <td>
@@ -69,7 +70,8 @@ export function TeamMemberRow(props: {
               )
             }
           >
-            Resend the invitation
+            {/* "Resend" alone on a phone, so the members' table fits its width. */}
+            Resend<span class="wide-only"> the invitation</span>
           </button>
         )}
         {!props.soleOwner && (

@@ -1,6 +1,9 @@
 import type { TeamView } from '../model.ts';
 import { planWords } from '../team-model.ts';
 
+/** From 95 % of the month's allowance on: new submissions will soon be refused. */
+export const nearLimit = (team: TeamView) => team.usage.submissions >= team.usage.nearLimitFrom;
+
 /**
  * This month's submissions against the plan's allowance; from 95 % on
  * (`nearLimitFrom`) the bar turns to a warning, and at the allowance new
@@ -8,7 +11,7 @@ import { planWords } from '../team-model.ts';
  */
 export function UsageBar(props: { team: TeamView }) {
   const { usage, plan } = props.team;
-  const near = usage.submissions >= usage.nearLimitFrom;
+  const near = nearLimit(props.team);
   const allowance = usage.allowance.toLocaleString();
   return (
     <section class="usage" aria-labelledby="usage-title">

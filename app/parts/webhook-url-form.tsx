@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useAction } from '../data.ts';
 import type { Webhook } from '../model.ts';
+import { RETRY_WINDOW } from '../retry-words.ts';
 
 /** The address field of connect and change: the route's refusal shown at the field. */
 export function UrlForm(props: {
@@ -56,7 +57,7 @@ export function Connect(props: { formId: string; onConnected: (webhook: Webhook)
       <h2 id="connect-title">Connect a webhook</h2>
       <p class="hint">
         Every stored submission is sent to this address as JSON, signed with the Standard Webhooks
-        scheme, and retried for about a day when it fails.
+        scheme, and retried for {RETRY_WINDOW} when it fails.
       </p>
       <UrlForm
         formId={props.formId}

@@ -1,4 +1,4 @@
-import { ADD_FIELD_ID, type FieldProblem } from '../fields-model.ts';
+import { ADD_FIELD_ID, type FieldProblem, filesNote } from '../fields-model.ts';
 import { FieldCard } from '../parts/fields-card.tsx';
 import { useFieldDrafts } from '../parts/fields-drafts.ts';
 import { FormScreen } from '../parts/form-screen.tsx';
@@ -44,6 +44,7 @@ export function FieldsScreen(props: { formId: string }) {
                   number={index + 1}
                   open={builder.open.has(draft.key)}
                   problems={problemsAt(problems, draft.key)}
+                  filesNote={builder.files && filesNote(builder.files)}
                   onToggle={() => builder.toggle(draft.key)}
                   onChange={(patch) => builder.change(draft.key, patch)}
                   onUp={index > 0 ? () => builder.move(index, -1, `${draft.key}-up`) : undefined}

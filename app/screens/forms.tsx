@@ -8,10 +8,13 @@ import { Link } from '../parts/link.tsx';
 import { NewForm } from '../parts/new-form.tsx';
 import { StatusBadge } from '../parts/status-badge.tsx';
 import { submissionsAndTests } from '../parts/submission-count.tsx';
-import { UsageBar } from '../parts/usage-bar.tsx';
+import { nearLimit, UsageBar } from '../parts/usage-bar.tsx';
 import { paths } from '../paths.ts';
 
-/** The team's forms, newest first, this month's usage, and a new form. */
+/**
+ * The team's forms, newest first, then a new form and this month's usage
+ * (docs/dashboard.md#screens): on a phone the first form is in sight.
+ */
 export function Forms() {
   const shown = useQuery('forms', async (signal) => {
     const [list, team] = await Promise.all([
@@ -36,14 +39,15 @@ export function Forms() {
   return (
     <main id="main">
       <h1>Forms</h1>
-      {team && <UsageBar team={team} />}
-      <NewForm team={team} />
+      {/* The forms first, so the first one is in sight on a phone; then a new one, then usage,
+          unless new submissions are about to be refused: that warning comes first. */}
+      {team && nearLimit(team) && <UsageBar team={team} />}
       {error ? (
         <Problem error={error} retry={load} />
       ) : !forms ? (
         <Loading label="Loading forms…" />
       ) : forms.length === 0 ? (
-        <p>No forms yet: create your first one above.</p>
+        <p>No forms yet: create your first one below.</p>
       ) : (
         <ul class="forms" aria-label="Forms">
           {forms.map((form) => (
@@ -63,6 +67,8 @@ export function Forms() {
           ))}
         </ul>
       )}
+      <NewForm team={team} />
+      {team && !nearLimit(team) && <UsageBar team={team} />}
     </main>
   );
 }

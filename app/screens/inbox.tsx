@@ -3,23 +3,28 @@ import { call } from '../api.ts';
 import { type Query, useQuery } from '../data.ts';
 import { readForm } from '../form-read.ts';
 import { FOLDER_NAMES } from '../inbox-model.ts';
-import type { Folder, Form, SubmissionPage } from '../model.ts';
+import { type InboxView, useInboxView } from '../inbox-view.ts';
+import type { Folder, Form, SpamReason, SubmissionPage } from '../model.ts';
 import { FOLDERS } from '../model.ts';
 import { Problem, ScreenPending } from '../parts/feedback.tsx';
-import { WorkspaceContext } from '../parts/form-workspace.tsx';
-import { FolderLinks } from '../parts/inbox-folders.tsx';
+import { FORM_TITLE_ID, WorkspaceContext } from '../parts/form-workspace.tsx';
+import { FolderLinks, SpamReasonLinks } from '../parts/inbox-folders.tsx';
 import { InboxList } from '../parts/inbox-list.tsx';
 import { PAGE_SIZES, Pager } from '../parts/inbox-pager.tsx';
 import { SearchBox } from '../parts/inbox-search-box.tsx';
 import { submissionsAndTests } from '../parts/submission-count.tsx';
-import { DEFAULT_PAGE_SIZE, paths } from '../paths.ts';
+import { DEFAULT_PAGE_SIZE, paths, reasonOf } from '../paths.ts';
 import { navigate } from '../router.ts';
 import { SearchResults } from './search-results.tsx';
 import { SharePanel } from './share.tsx';
 
 type Page = SubmissionPage & { folderCounts: Record<Folder, number> };
 /** A page read, with the place it was read for (the URL may have moved on while it loads). */
-type Shown = { form: Form; list: Page; place: { folder: Folder; page: number; pageSize: number } };
+type Shown = {
+  form: Form;
+  list: Page;
+  place: { folder: Folder; reason?: SpamReason; page: number; pageSize: number };
+};
 
 /** How often the inbox looks for new submissions (and whenever the window regains focus). */
 const POLL_MS = 15_000;
@@ -33,14 +38,20 @@ function placeOf(query: URLSearchParams) {
   const pageSize = PAGE_SIZES.includes(Number(query.get('pageSize')))
     ? Number(query.get('pageSize'))
     : DEFAULT_PAGE_SIZE;
-  return { folder, page, pageSize, q: query.get('q') ?? '' };
+  return { folder, reason: reasonOf(query, folder), page, pageSize, q: query.get('q') ?? '' };
 }
 
 /**
  * New submissions: counted every 15 s and when the window regains focus,
  * not shown until asked, so nothing moves under the reader.
  */
-function useFreshCount(formId: string, folder: Folder, list: Page | undefined, on: boolean) {
+function useFreshCount(
+  formId: string,
+  place: { folder: Folder; reason?: SpamReason },
+  list: Page | undefined,
+  on: boolean,
+) {
+  const { folder, reason } = place;
   const [fresh, setFresh] = useState(0);
   useEffect(() => {
     setFresh(0);
@@ -50,7 +61,7 @@ function useFreshCount(formId: string, folder: Folder, list: Page | undefined, o
     const look = async () => {
       const latest = await call('listSubmissions', {
         params: { id: formId },
-        query: { filter: folder, pageSize: 1 },
+        query: { filter: folder, reason, pageSize: 1 },
         signal: looks.signal,
       }).catch(() => undefined);
       if (latest && !looks.signal.aborted && latest.total > list.total)
@@ -63,38 +74,54 @@ function useFreshCount(formId: string, folder: Folder, list: Page | undefined, o
       clearInterval(timer);
       window.removeEventListener('focus', look);
     };
-  }, [list, formId, folder, on]);
+  }, [list, formId, folder, reason, on]);
   return fresh;
+}
+
+/**
+ * A form opened (from the list of forms, a link, the next page) leaves
+ * nothing focused: focus goes to the form's heading, so a screen reader says
+ * which form it is and the keys start from the top (`j` the first row).
+ * A row focused already (back from a submission) keeps it.
+ */
+function useOpeningFocus(shown: boolean) {
+  useEffect(() => {
+    if (!shown) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    document.getElementById(FORM_TITLE_ID)?.focus();
+  }, [shown]);
 }
 
 /** A form's inbox: folders, a page of submissions to triage, search, new ones as they come. */
 export function Inbox(props: { formId: string; query: URLSearchParams }) {
   const { formId } = props;
-  const { folder, page, pageSize, q } = placeOf(props.query);
+  const { folder, reason, page, pageSize, q } = placeOf(props.query);
   const [help, setHelp] = useState(false);
+  const [view, setView] = useInboxView(formId);
   const { testsSent } = useContext(WorkspaceContext);
 
   // A page of another folder, page or size replaces the read under way (docs/dashboard.md#data-layer):
   // a slow answer for the page left never shows on the one opened since.
   const shown: Query<Shown> = useQuery(
     // A test submission sent from the workspace's menu is a reason to read again.
-    `${formId}|${folder}|${page}|${pageSize}|${testsSent}`,
+    `${formId}|${folder}|${reason}|${page}|${pageSize}|${testsSent}`,
     async (signal): Promise<Shown> => {
       const known = shown.data?.form;
       const [form, list] = await Promise.all([
         known?.id === formId ? known : readForm(formId, signal),
         call('listSubmissions', {
           params: { id: formId },
-          query: { filter: folder, page, pageSize },
+          query: { filter: folder, reason, page, pageSize },
           signal,
         }),
       ]);
-      return { form, list, place: { folder, page, pageSize } };
+      return { form, list, place: { folder, reason, page, pageSize } };
     },
   );
   const form = shown.data?.form.id === formId ? shown.data.form : undefined;
   const list = form && shown.data?.list;
-  const fresh = useFreshCount(formId, shown.data?.place.folder ?? folder, list, !q);
+  useOpeningFocus(Boolean(list));
+  const fresh = useFreshCount(formId, shown.data?.place ?? { folder, reason }, list, !q);
   if (!form || !list)
     return <ScreenPending error={shown.error} retry={shown.reload} label="Loading submissions…" />;
 
@@ -113,13 +140,14 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
             type="button"
             class="fresh"
             onClick={() => {
-              navigate(paths.inbox(formId, { folder, page: 1, pageSize }));
+              navigate(paths.inbox(formId, { folder, reason, page: 1, pageSize }));
               void shown.reload();
             }}
           >
             {fresh} new {fresh === 1 ? 'submission' : 'submissions'}: show
           </button>
         )}
+        {!nothingYet && <ViewSwitch view={view} setView={setView} />}
         {!nothingYet && (
           <button type="button" class="quiet keys-button" onClick={() => setHelp(true)}>
             Keyboard shortcuts
@@ -127,6 +155,14 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
         )}
       </div>
       <FolderLinks formId={formId} folder={folder} pageSize={pageSize} counts={counts} />
+      {folder === 'spam' && !q && counts.spam > 0 && (
+        <SpamReasonLinks
+          formId={formId}
+          reason={reason}
+          pageSize={pageSize}
+          counts={list.reasonCounts}
+        />
+      )}
       <SearchBox formId={formId} folder={folder} q={q} />
       {q ? (
         <SearchResults
@@ -137,6 +173,8 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
           pageSize={pageSize}
           help={help}
           setHelp={setHelp}
+          view={view}
+          setView={setView}
           onChanged={shown.reload}
         />
       ) : nothingYet ? (
@@ -148,9 +186,10 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
       ) : (
         <InboxList
           // Each place its own list: its selection and notices go when the person moves on.
-          key={`${formId}|${place.folder}|${place.page}|${place.pageSize}`}
+          key={`${formId}|${place.folder}|${place.reason}|${place.page}|${place.pageSize}`}
           formId={formId}
           folder={place.folder}
+          reason={place.reason}
           items={list.items}
           fields={form.fields}
           caption={`${FOLDER_NAMES[place.folder]}: page ${list.page} of ${list.pageCount}`}
@@ -160,11 +199,39 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
           matching={{ asOf: list.asOf, total: list.total }}
           help={help}
           setHelp={setHelp}
-          footer={<Pager formId={formId} folder={place.folder} list={list} />}
+          view={view}
+          setView={setView}
+          footer={<Pager formId={formId} folder={place.folder} reason={place.reason} list={list} />}
         >
-          {list.items.length === 0 && <p>No submissions in {FOLDER_NAMES[place.folder]}.</p>}
+          {list.items.length === 0 && (
+            <p>
+              No submissions in {FOLDER_NAMES[place.folder]}
+              {place.reason ? ' for this reason' : ''}.
+            </p>
+          )}
         </InboxList>
       )}
     </main>
+  );
+}
+
+/** Rows (who and what) or a table (a column per question), kept per form in this browser. */
+function ViewSwitch(props: { view: InboxView; setView: (view: InboxView) => void }) {
+  const { view, setView } = props;
+  return (
+    <fieldset class="view-switch">
+      <legend class="visually-hidden">Show submissions as</legend>
+      {(['rows', 'table'] as const).map((kind) => (
+        <button
+          key={kind}
+          type="button"
+          class="quiet"
+          aria-pressed={view.view === kind}
+          onClick={() => setView({ ...view, view: kind })}
+        >
+          {kind === 'rows' ? 'Rows' : 'Table'}
+        </button>
+      ))}
+    </fieldset>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { LatestRead } from '../data.ts';
 import { FOLDER_NAMES, matchesWords } from '../inbox-model.ts';
+import type { InboxView } from '../inbox-view.ts';
 import type { Folder, Form, Submission } from '../model.ts';
 import { Problem } from '../parts/feedback.tsx';
 import { InboxList } from '../parts/inbox-list.tsx';
@@ -93,6 +94,8 @@ export function SearchResults(props: {
   pageSize: number;
   help: boolean;
   setHelp: (open: boolean) => void;
+  view: InboxView;
+  setView: (view: InboxView) => void;
   /** After a change: the inbox's folder counts read again. */
   onChanged: () => Promise<unknown>;
 }) {
@@ -113,6 +116,8 @@ export function SearchResults(props: {
         reload={() => Promise.all([search.again(), onChanged()])}
         help={props.help}
         setHelp={props.setHelp}
+        view={props.view}
+        setView={props.setView}
         footer={
           <>
             {found.next && !running && (

@@ -3,6 +3,7 @@ import { CopyField } from '../parts/copy-field.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { Link } from '../parts/link.tsx';
 import { paths } from '../paths.ts';
+import { useSession } from '../session.ts';
 import { embedSnippet, hostedPageOf, htmlSnippet } from '../snippets.ts';
 
 /** How to publish a form: its endpoint, hosted page, embed and a ready HTML form. */
@@ -25,9 +26,11 @@ export function Share(props: { formId: string }) {
 }
 
 export function SharePanel(props: {
-  form: Pick<Form, 'endpoint' | 'key' | 'fields' | 'design' | 'pages'>;
+  form: Pick<Form, 'endpoint' | 'key' | 'fields' | 'design' | 'allowUploads' | 'pages'>;
 }) {
   const { form } = props;
+  const plan = useSession().team.plan;
+  const filesOff = !form.allowUploads || plan !== 'pro';
   return (
     <section class="share" aria-label="Share">
       <CopyField
@@ -48,7 +51,7 @@ export function SharePanel(props: {
       <CopyField
         label="HTML form"
         hint="Your fields as a plain HTML form, ready to paste and style."
-        value={htmlSnippet(form.endpoint, form.fields, form.design, form.pages)}
+        value={htmlSnippet(form.endpoint, form.fields, form.design, filesOff, form.pages)}
         multiline
       />
     </section>

@@ -4,9 +4,13 @@ import { failureWords } from '../data.ts';
 import { navigate } from '../router.ts';
 import { takePlace } from '../session.ts';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Sign in by email: the address, then the link in the email (it lands here
- * with the token in the URL fragment) or the 6-digit code it holds.
+ * with the token in the URL fragment) or the 6-digit code it holds. An
+ * invitation's link (docs/people.md#invitations) lands here too, with its
+ * team beside the token.
  */
 export function SignIn(props: { onSignedIn: () => void }) {
   const [email, setEmail] = useState('');
@@ -22,18 +26,24 @@ export function SignIn(props: { onSignedIn: () => void }) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a sign-in link's token is read once, on arrival
   useEffect(() => {
-    const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
+    const fragment = new URLSearchParams(window.location.hash.slice(1));
+    const token = fragment.get('token');
     if (!token) return;
+    // An invitation's link names its team: accepting it opens that team, not the one used last.
+    const team = fragment.get('team') ?? '';
+    const teamId = UUID.test(team) ? team : undefined;
     // The token leaves the address bar (and history) at once.
     window.history.replaceState(null, '', window.location.pathname);
     setBusy(true);
-    call('verifySignIn', { body: { token } })
+    call('verifySignIn', { body: teamId ? { token, teamId } : { token } })
       .then(done)
       .catch((failure: unknown) => {
         setBusy(false);
         setError(
           failure instanceof ApiError && failure.status === 401
-            ? 'This sign-in link has been used or has expired. Ask for a new one.'
+            ? teamId
+              ? 'This invitation link has been used or its 7 days are over. Sign in with your address below, or ask the team’s owner to send the invitation again.'
+              : 'This sign-in link has been used or has expired. Ask for a new one.'
             : messageOf(failure),
         );
       });

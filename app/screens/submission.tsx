@@ -1,5 +1,7 @@
+import { useEffect } from 'preact/hooks';
 import { answerRows, senderOf } from '../answers.ts';
 import { ApiError } from '../api.ts';
+import { openedSubmission } from '../inbox-return.ts';
 import { FOLDERS, type Folder } from '../model.ts';
 import { Confirm, KeysDialog } from '../parts/confirm.tsx';
 import { Loading, Outcome, Problem } from '../parts/feedback.tsx';
@@ -9,7 +11,7 @@ import { AnswerList } from '../parts/submission-answers.tsx';
 import { useSubmissionReads } from '../parts/submission-data.tsx';
 import { SubmissionDelivery } from '../parts/submission-delivery.tsx';
 import { SubmissionEmails } from '../parts/submission-emails.tsx';
-import { SubmissionHeader } from '../parts/submission-header.tsx';
+import { REPLY_LINK_ID, SubmissionHeader } from '../parts/submission-header.tsx';
 import {
   SUBMISSION_KEYS,
   useReturningFocus,
@@ -17,7 +19,7 @@ import {
 } from '../parts/submission-keys.tsx';
 import { SubmissionNeighbours } from '../parts/submission-neighbours.tsx';
 import { SubmissionOrigin } from '../parts/submission-origin.tsx';
-import { paths } from '../paths.ts';
+import { paths, reasonOf } from '../paths.ts';
 import { navigate } from '../router.ts';
 
 /**
@@ -36,7 +38,11 @@ export function SubmissionView(props: {
   const folder = (
     FOLDERS.includes(query.get('folder') as Folder) ? query.get('folder') : 'all'
   ) as Folder;
-  const place = { folder, pageSize: Number(query.get('pageSize')) || 15 };
+  const place = {
+    folder,
+    reason: reasonOf(query, folder),
+    pageSize: Number(query.get('pageSize')) || 15,
+  };
   const reads = useSubmissionReads(formId, submissionId, place);
   const { around, current } = reads;
   const dialog = useReturningFocus<'delete' | 'keys'>();
@@ -44,13 +50,24 @@ export function SubmissionView(props: {
   const open = (id: string | undefined) => id && navigate(paths.submission(formId, id, place));
   const act = useSubmissionActions({ formId, submissionId, reads, inbox, open });
 
+  // The inbox gone back to puts focus on this submission's row.
+  useEffect(() => openedSubmission(formId, submissionId), [formId, submissionId]);
+  const shownSubmission = current?.submission;
+  const replyTo = current && senderOf(current.submission.data, current.form.fields).email;
+
   useSubmissionKeys(
     {
       next: () => open(around?.next),
       previous: () => open(around?.previous),
       back: () => navigate(inbox),
+      star: () => shownSubmission && void act.flag({ starred: !shownSubmission.starred }),
+      read: () => shownSubmission && void act.flag({ read: true }),
+      unread: () => shownSubmission && void act.flag({ read: false }),
+      // The Reply link itself, so the key does exactly what a click does.
+      reply: replyTo ? () => document.getElementById(REPLY_LINK_ID)?.click() : undefined,
       spam: () => void act.spam(),
       remove: () => current && !act.busy && dialog.show('delete'),
+      undo: () => act.outcome.undo?.(),
       help: () => dialog.show('keys'),
     },
     dialog.open === undefined,
@@ -90,7 +107,7 @@ export function SubmissionView(props: {
         busy={act.busy}
         tools={{
           star: () => void act.flag({ starred: !submission.starred }),
-          unread: () => void act.flag({ read: false }),
+          read: (read) => void act.flag({ read }),
           spam: () => void act.spam(),
           remove: () => dialog.show('delete'),
           keys: () => dialog.show('keys'),

@@ -96,6 +96,8 @@ const formSettings = {
   captchaProvider: z.nullable(z.literal('turnstile')),
   captchaSiteKey: nullableString(),
   dontStoreIp: z.boolean(),
+  /** The duplicate rule: the same answers from the same visitor within 24 h go to spam. */
+  markDuplicates: z.boolean(),
   retentionDays: z.nullable(z.int().check(z.minimum(1), z.maximum(3650))),
   allowUploads: z.boolean(),
   uploadLimitMb: z.number(),
@@ -159,6 +161,8 @@ const Submission = z.object({
     referrer: z.string(),
     country: z.optional(z.string()),
     deviceClass: z.optional(z.enum(['mobile', 'desktop', 'tablet', 'bot'])),
+    /** Sent from a page that counts no views (docs/analytics.md#views): not in the conversion rate. */
+    noView: z.optional(z.literal(true)),
     files: z.optional(
       z.array(
         z.object({
@@ -273,7 +277,14 @@ const teamOfPerson = z.object({
 });
 
 const fieldSummary = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('choice'), answered: count(), counts: z.record(z.string(), count()) }),
+  z.object({
+    kind: z.literal('choice'),
+    answered: count(),
+    /** Each option now (renamed ones' answers included), then `(other)` when any. */
+    counts: z.record(z.string(), count()),
+    /** Answers under words no longer among the options, by those words (docs/analytics.md#summary). */
+    former: z.record(z.string(), count()),
+  }),
   z.object({ kind: z.literal('checkbox'), answered: count(), checked: count() }),
   z.object({
     kind: z.literal('rating'),
@@ -310,8 +321,15 @@ const Summary = z.object({
     spam: count(),
     dropped: count(),
     tests: count(),
-    /** stored / views over the range; null without views. */
+    /**
+     * Stored posts of pages that count their views, over those views (docs/analytics.md#views);
+     * null without views, or when views were not counted for some posts (`viewsNotCounted`).
+     */
     conversionRate: z.nullable(z.number()),
+    /** Stored posts from pages that count no views (own forms, the API): not in the rate. */
+    postsWithoutViews: count(),
+    /** More posts than views: views were not counted for some (a pasted form without its image). */
+    viewsNotCounted: z.boolean(),
   }),
   days: z.array(dated({ views: count(), stored: count(), spam: count(), dropped: count() })),
   dropped: z.object(
@@ -393,6 +411,13 @@ export const RESPONSES = {
         spam: ReturnType<typeof count>;
       },
     ),
+    /**
+     * With `reason` only: the spam folder's submissions by spam reason (`none`: stored
+     * before reasons were kept), docs/submissions.md#spam-reasons.
+     */
+    reasonCounts: z.optional(
+      z.object({ links: count(), duplicate: count(), moved: count(), none: count() }),
+    ),
     asOf: dateTime(),
   }),
   SearchPage: z.object({
@@ -463,6 +488,8 @@ export const RESPONSES = {
     /** The form's steps, for the page's script to walk; null: one page. */
     pages: z.nullable(z.array(formPage)),
     multipart: z.boolean(),
+    /** A file field is drawn but the form cannot take files now: disabled, saying so. */
+    filesOff: z.boolean(),
     closedMessage: nullableString(),
     captchaSiteKey: nullableString(),
     successTitle: z.string(),

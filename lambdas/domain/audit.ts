@@ -1,7 +1,9 @@
 /**
  * The team's audit trail: who did what, when and from where, kept a year.
  * Recorded: sign-ins, failed codes and links, sign-outs and sessions ended,
- * member and API key changes (invitations sent again too), form deletes, bulk deletes of submissions, and every
+ * member and API key changes (invitations sent again too), forms created (or
+ * copied) and deleted, what a save changed of a form's fields, auto-reply
+ * and design (lambdas/domain/form-audit.ts), bulk deletes of submissions, and every
  * way data leaves (docs/people.md#teams-members-keys-and-the-audit-trail):
  * the webhook connected, changed or disconnected, its secret rotated, an
  * integration connected, changed or disconnected (its host only), the
@@ -24,9 +26,13 @@ export const AUDIT_ACTIONS = [
   'member.updated',
   'api_key.created',
   'api_key.revoked',
+  'form.created',
   'form.deleted',
   'form.key_rotated',
   'form.notify_email_changed',
+  'form.fields_changed',
+  'form.autoreply_changed',
+  'form.design_changed',
   'form.retention_changed',
   'form.test_submitted',
   'integration.connected',

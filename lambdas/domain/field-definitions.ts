@@ -4,6 +4,7 @@ import { boundedText } from './bounded-text.ts';
 import { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
 import { conditionGroup } from './form-logic-input.ts';
 import { FIELD_TYPES, type FieldType } from './form-model.ts';
+import { MAX_FORMER_OPTIONS } from './option-history.ts';
 import { inEnglish } from './validation-issues.ts';
 
 export { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
@@ -133,6 +134,44 @@ const options = z.array(boundedText(1, 200)).check(
   }),
 );
 
+/** How answers meet options: without surrounding spaces, in any case. */
+const folded = (value: string) => value.trim().toLowerCase();
+
+const formerOptions = z.optional(
+  z.record(boundedText(1, 200), z.nullable(boundedText(1, 200))).check(
+    z.refine((former) => Object.keys(former).length <= MAX_FORMER_OPTIONS, {
+      message: `Can have at most ${MAX_FORMER_OPTIONS} former options`,
+    }),
+  ),
+);
+
+/**
+ * A choice field: its options, and the words of options taken out since, each
+ * counted under one of the options now (a rename) or apart (null). A former
+ * option is not an option now, and a rename names one that is.
+ */
+const choiceOf = <T extends 'select' | 'radio'>(type: T) =>
+  fieldOf(type, { options, formerOptions }).check(
+    z.superRefine((field, ctx) => {
+      const current = new Set(field.options.map(folded));
+      for (const [words, target] of Object.entries(field.formerOptions ?? {})) {
+        if (current.has(folded(words))) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['formerOptions', words],
+            message: `"${words}" is an option now, not a former one`,
+          });
+        } else if (target !== null && !field.options.includes(target)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['formerOptions', words],
+            message: `Must name one of the options, not "${target}"`,
+          });
+        }
+      }
+    }),
+  );
+
 const rating = fieldOf('rating', {
   // Filled on save so the stored form says how many stars it shows.
   max: z._default(z.int().check(z.minimum(3), z.maximum(10)), DEFAULT_RATING_MAX),
@@ -148,8 +187,8 @@ export const fieldDefinition = z.discriminatedUnion(
     textarea,
     number,
     rating,
-    fieldOf('select', { options }),
-    fieldOf('radio', { options }),
+    choiceOf('select'),
+    choiceOf('radio'),
     fieldOf('email', {}),
     fieldOf('date', {}),
     fieldOf('checkbox', {}),

@@ -77,6 +77,7 @@ export function defaultSettings(name: string, type: FormType): FormSettings {
     captchaProvider: null,
     captchaSiteKey: null,
     dontStoreIp: false,
+    markDuplicates: true,
     retentionDays: null,
     allowUploads: false,
     uploadLimitMb: DEFAULT_UPLOAD_LIMIT_MB,

@@ -110,11 +110,11 @@ export function operatorsFor(type: string): ConditionOperator[] {
 }
 
 /**
- * How answers and condition values meet: without surrounding spaces, runs of
- * white space as one space (a `<select>` sends its option so), in any case.
+ * How answers and condition values meet: without surrounding spaces, in any
+ * case, as the summary matches answers to options (summary-counters.ts).
  */
 export function foldAnswer(value: string): string {
-  return value.trim().replace(/\s+/g, ' ').toLowerCase();
+  return value.trim().toLowerCase();
 }
 
 const isBlank = (value: string | undefined): value is undefined =>

@@ -44,6 +44,12 @@ export type FieldDefinition = {
   requiredIf?: ConditionGroup;
   /** Filled from the hosted page's URL query (`?id=value`); a `hidden` field always is. */
   prefill?: boolean;
+  /**
+   * A select's or radio's options taken out since (docs/forms.md#changing-options):
+   * the old words → the option their answers now count under (a rename), or
+   * null (counted apart, by their words). Kept by the service on every save.
+   */
+  formerOptions?: Record<string, string | null>;
 };
 
 /**
@@ -109,6 +115,12 @@ export interface FormSettings {
   captchaProvider: 'turnstile' | null;
   captchaSiteKey: string | null;
   dontStoreIp: boolean;
+  /**
+   * Whether the same answers from the same visitor within 24 hours go to spam
+   * as `duplicate` (docs/submit.md#link-spam-and-duplicates). On by default;
+   * a survey whose visitors answer again on purpose may turn it off.
+   */
+  markDuplicates: boolean;
   /**
    * Days a submission is kept from its receipt; null keeps it until deleted
    * (docs/submissions.md#retention).

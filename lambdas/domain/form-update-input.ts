@@ -181,6 +181,7 @@ export const formUpdateInput = inEnglish(
       captchaSecretKey: nullish(boundedText(1, 500)),
       captchaEnabled: z.optional(z.boolean()),
       dontStoreIp: z.optional(z.boolean()),
+      markDuplicates: z.optional(z.boolean()),
       retentionDays: nullish(z.int().check(z.minimum(1), z.maximum(RETENTION_DAYS_MAX))),
       allowUploads: z.optional(z.boolean()),
       uploadLimitMb: z.optional(z.int().check(z.minimum(1), z.maximum(100))),

@@ -3,6 +3,7 @@ import { assertPlanAllows, type PlanName } from './form-gating.ts';
 import { logicIssues } from './form-logic-checks.ts';
 import type { FormRecord } from './form-model.ts';
 import type { FormUpdate } from './form-update-input.ts';
+import { withOptionHistory } from './option-history.ts';
 import type { Issue } from './validation-issues.ts';
 
 export { type FormUpdate, formUpdateInput, parseFormUpdate } from './form-update-input.ts';
@@ -30,6 +31,8 @@ export function applyFormUpdate(
   }
 
   applyStatus(current, update, next, now);
+  // Options taken out of a choice field stay known to its summary (docs/forms.md#changing-options).
+  if (update.fields !== undefined) next.fields = withOptionHistory(current.fields, next.fields);
   // The provider follows the keys: Turnstile is the only one there is.
   next.captchaProvider =
     next.captchaSiteKey !== null || next.captchaSecretKey !== null ? 'turnstile' : null;
@@ -39,6 +42,7 @@ export function applyFormUpdate(
     ...captchaIssues(update, next),
     ...completionIssues(update, next),
     ...formLogicIssues(current, update, next),
+    ...fileFieldIssues(update, next),
   ];
   if (issues.length > 0) {
     const [first] = issues;
@@ -142,4 +146,36 @@ function formLogicIssues(current: FormRecord, update: FormUpdate, next: FormReco
     { fields: next.fields, pages: next.pages ?? null, notifyRules: next.notifyRules ?? [] },
     { fields: current.fields },
   );
+}
+
+/**
+ * A file field needs a form that accepts files (docs/forms.md#file-fields):
+ * otherwise the hosted page could not offer it and a post without the file
+ * would be taken. So saving one while `allowUploads` is off (before and in
+ * the request) is refused at the field's type, and turning `allowUploads` off
+ * while one remains is refused at it. Checked only when the request touches
+ * either, so a form saved before this rule can still change its other settings.
+ */
+function fileFieldIssues(update: FormUpdate, next: FormRecord): Issue[] {
+  if (update.fields === undefined && update.allowUploads === undefined) return [];
+  if (next.allowUploads) return [];
+  const index = (next.fields ?? []).findIndex((field) => field.type === 'file');
+  if (index < 0) return [];
+  if (update.allowUploads === false) {
+    return [
+      {
+        path: 'allowUploads',
+        code: 'custom',
+        message: `Cannot be turned off while fields.${index} is a file field; remove it in the same request`,
+      },
+    ];
+  }
+  return [
+    {
+      path: `fields.${index}.type`,
+      code: 'custom',
+      message:
+        'A file field needs the form to accept files: set allowUploads to true (Pro), before or in the same request',
+    },
+  ];
 }

@@ -1,49 +1,63 @@
 import { problemOf } from './answer-checks.ts';
 import { MAX_ANSWER_LENGTH } from './field-rules.ts';
+import { foldAnswer } from './form-logic.ts';
 import type { FieldDefinition } from './form-model.ts';
 
 /**
- * Prefill (docs/forms.md#prefill): the answers a page fills in from outside
- * the form before the visitor sees it, from the URL's query string or (the
- * embed, the pasted form's script) the script tag's `data-prefill-*`. Only a
- * `hidden` field, or a field its owner marked `prefill: true`, is filled,
- * and only with a value that passes the field's own checks
- * (answer-checks.ts): a value over the field's limits, not among its options
- * or of the wrong kind is ignored, never posted. Pure, so the hosted page's
- * server and the page's script fill alike.
+ * Values a page's URL fills in (docs/forms.md#hidden-fields-and-prefill):
+ * `?field=value` for a `hidden` field, and for a visible one whose owner
+ * allowed it (`prefill: true`); never a file. A choice is matched as answers
+ * are compared (case and spaces aside) and filled with the option's own
+ * words; a value the field would refuse (over its length or the 10,000
+ * characters of any answer, not a number, not an option) is ignored rather
+ * than posted. Pure, for the hosted page on the
+ * server and the embed in the browser alike.
  */
-
 /** Whether a field takes a value from outside: a hidden field always, another when its owner allows. */
 export const isPrefillable = (field: Pick<FieldDefinition, 'type' | 'prefill'>) =>
   field.type === 'hidden' || (field.prefill === true && field.type !== 'file');
 
-/** How a single tick box is ticked from a URL: `?terms=yes` (or true, 1, on). */
-const TICKED = new Set(['yes', 'true', '1', 'on']);
-
-/**
- * The values to fill, by field id, from `valueOf` (the query string's or the
- * tag's value of a field id; undefined when it gives none). A single tick box
- * takes `yes`; a value the field would refuse is left out.
- */
-export function prefilledValues(
+export function prefillValues(
   fields: readonly FieldDefinition[],
-  valueOf: (fieldId: string) => string | null | undefined,
+  query: Readonly<Record<string, string | readonly string[] | undefined>>,
 ): Record<string, string> {
   const values: Record<string, string> = {};
   for (const field of fields) {
     if (!isPrefillable(field)) continue;
-    const given = valueOf(field.id);
-    if (typeof given !== 'string' || given.trim() === '' || given.length > MAX_ANSWER_LENGTH) {
-      continue;
+    const sent = Object.hasOwn(query, field.id) ? query[field.id] : undefined;
+    const value = fitted(field, typeof sent === 'string' ? [sent] : (sent ?? []));
+    if (value !== undefined) {
+      Object.defineProperty(values, field.id, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
-    let value = given;
-    if (field.type === 'checkbox' && !field.options?.length) {
-      if (!TICKED.has(given.trim().toLowerCase())) continue;
-      value = 'yes';
-    }
-    if (problemOf(field, value) !== null) continue;
-    // Field ids start with a letter: never `__proto__`.
-    values[field.id] = value;
   }
   return values;
+}
+
+/** The value to fill `field` with from what the URL sent, or undefined to leave it empty. */
+function fitted(field: FieldDefinition, sent: readonly string[]): string | undefined {
+  const given = sent.filter((value) => value.trim() !== '');
+  if (given.length === 0) return undefined;
+  const options = field.options ?? [];
+  const optionOf = (value: string) =>
+    options.find((option) => foldAnswer(option) === foldAnswer(value));
+  let value: string | undefined;
+  if ((field.type === 'select' || field.type === 'radio') && options.length > 0) {
+    value = given.length === 1 ? optionOf(given[0]!) : undefined;
+  } else if (field.type === 'checkbox' && options.length > 0) {
+    // Repeated (`?topics=a&topics=b`) or joined by commas, as a post joins them.
+    // An option holding a comma is matched whole before the value is split.
+    const chosen = given
+      .flatMap((each) => (optionOf(each) ? [each] : each.split(',')))
+      .map(optionOf);
+    value = chosen.every((option) => option !== undefined) ? chosen.join(',') : undefined;
+  } else {
+    value = given.length === 1 ? given[0] : undefined;
+  }
+  if (value === undefined || [...value].length > MAX_ANSWER_LENGTH) return undefined;
+  return problemOf(field, value) === null ? value : undefined;
 }

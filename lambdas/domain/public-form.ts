@@ -34,6 +34,12 @@ export interface PublicForm {
   pages: FormPage[] | null;
   /** Posts carry files (multipart): a file field is drawn and uploads are on. */
   multipart: boolean;
+  /**
+   * The form has a file field but cannot take files now (uploads off, or the
+   * team no longer on Pro): the field is drawn disabled with a note, never
+   * left out, and is not required of the visitor (docs/forms.md#file-fields).
+   */
+  filesOff: boolean;
   /** Set when the form takes no posts: the message to show instead of the fields. */
   closedMessage: string | null;
   /** The Turnstile site key when the form asks for a captcha (the secret never leaves the table). */
@@ -64,9 +70,10 @@ const text = (value: string | null | undefined): string | null =>
   value === null || value === undefined || value.trim() === '' ? null : value;
 
 /**
- * The public view of `form` at `now`. File fields are drawn only when the
- * form takes uploads (otherwise the endpoint answers `400 uploads_disabled`
- * to any file); a closed or paused form shows its closed message, the
+ * The public view of `form` at `now`. Every field is drawn: a file field of a
+ * form that takes no uploads now (the endpoint would answer `400
+ * uploads_disabled` to a file) is drawn disabled, saying so (`filesOff`),
+ * and asked of nobody; a closed or paused form shows its closed message, the
  * endpoint's own (`closedMessage` on Pro, else the default).
  */
 export function publicFormOf(
@@ -76,9 +83,8 @@ export function publicFormOf(
   minFillMs: number,
 ): PublicForm {
   const uploads = uploadsEnabled(form, plan);
-  const fields = (form.fields ?? DEFAULT_FIELDS).filter(
-    (field) => field.type !== 'file' || uploads,
-  );
+  const fields = form.fields ?? DEFAULT_FIELDS;
+  const hasFiles = fields.some((field) => field.type === 'file');
   const completion = completionTexts(form, plan);
   const captcha = form.captchaEnabled && text(form.captchaSiteKey) !== null;
   return {
@@ -88,9 +94,14 @@ export function publicFormOf(
     theme: form.design.theme ?? 'auto',
     accent: form.design.accent && ACCENT.test(form.design.accent) ? form.design.accent : null,
     submitLabel: text(form.design.submitLabel) ?? DEFAULT_SUBMIT_LABEL,
-    fields: fields.map((field) => structuredClone(field)),
+    fields: fields.map((field) => {
+      // A choice field's former options are the owner's history, not the visitor's choices.
+      const { formerOptions: _history, ...shown } = structuredClone(field);
+      return field.type === 'file' && !uploads ? { ...shown, required: false } : shown;
+    }),
     pages: form.fields && form.pages ? structuredClone(form.pages) : null,
-    multipart: fields.some((field) => field.type === 'file'),
+    multipart: hasFiles && uploads,
+    filesOff: hasFiles && !uploads,
     closedMessage: closedReasonAt(form, now) === null ? null : formClosed(form, plan).message,
     captchaSiteKey: captcha ? form.captchaSiteKey : null,
     successTitle: text(completion.title) ?? DEFAULT_SUCCESS_TITLE,

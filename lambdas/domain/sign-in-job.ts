@@ -1,9 +1,17 @@
+import type { Inviter } from './invitation.ts';
+
 /** A message of the sign-ins queue: someone asked for a sign-in email at this address. */
 export interface SignInJob {
   email: string;
   requestedAt: string;
   /** Why: a person asked (`sign_in`), or an owner invited them (`invite`). */
   reason: 'sign_in' | 'invite';
+  /**
+   * With `invite`: the team and who invited, for the invitation's own email
+   * (docs/people.md#invitations). Absent on invitations queued before it:
+   * those get a sign-in email, as they always did.
+   */
+  invitation?: { teamId: string; inviter: Inviter };
 }
 
 /**

@@ -83,22 +83,30 @@ export function isLinkSpam(data: Record<string, string>): boolean {
 }
 
 /**
- * SHA-256 hex of the form id and the answers as a person reads them: each
- * name and value in Unicode NFKC, case-folded, without format and control
- * characters (zero-width, bidi marks, BOM, NUL), runs of white space as one
- * space, trimmed; empty answers and `_invalid` left out; names sorted (by
- * code unit, locale-independent). So the same answers sent in another field
- * order or encoding, in other case, with stray spaces or hidden characters,
- * match. JSON encoding keeps `a=b,c` apart from `a,b=c`.
+ * SHA-256 hex of the form id, the visitor and the answers as a person reads
+ * them: a duplicate is the same answers from the same visitor
+ * (docs/submit.md#link-spam-and-duplicates), so two people who give the same
+ * score are two answers. `visitor` is `keyedVisitor` of the request (its
+ * address, an IPv6 one by /64, and user agent, under the deployment's
+ * secret). Each answer's name and value in Unicode NFKC, case-folded, without
+ * format and control characters (zero-width, bidi marks, BOM, NUL), runs of
+ * white space as one space, trimmed; empty answers and `_invalid` left out;
+ * names sorted (by code unit, locale-independent). So the same answers sent
+ * in another field order or encoding, in other case, with stray spaces or
+ * hidden characters, match. JSON encoding keeps `a=b,c` apart from `a,b=c`.
  */
-export function duplicateFingerprint(formId: string, data: Record<string, string>): string {
+export function duplicateFingerprint(
+  formId: string,
+  visitor: string,
+  data: Record<string, string>,
+): string {
   const answers = Object.entries(data)
     .filter(([name]) => name !== INVALID_MARKER)
     .map(([name, value]) => [comparable(name), comparable(value)] as const)
     .filter(([, value]) => value !== '')
     .sort(([a, x], [b, y]) => compareUnits(a, b) || compareUnits(x, y));
   return createHash('sha256')
-    .update(JSON.stringify([formId, answers]))
+    .update(JSON.stringify([formId, visitor, answers]))
     .digest('hex');
 }
 

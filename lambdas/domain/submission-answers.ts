@@ -30,6 +30,8 @@ export interface SpecialFields {
   replyTo?: string;
   /** From `cf-turnstile-response` or `_captcha`. */
   captchaToken?: string;
+  /** `_views`: the page counted its view (the hosted page, the embed, the pasted form's image). */
+  views?: string;
 }
 
 export interface NormalizedAnswers {
@@ -46,6 +48,7 @@ const SPECIAL_NAMES: Record<string, keyof SpecialFields> = {
   _replyto: 'replyTo',
   _captcha: 'captchaToken',
   'cf-turnstile-response': 'captchaToken',
+  _views: 'views',
 };
 
 /**

@@ -9,17 +9,23 @@ import { withoutHiddenCharacters } from './visible-text.ts';
 /**
  * The CSV export's columns and rows (docs/submissions.md#csv-columns):
  * `id,createdAt`, the form's field ids in order, other answer names by first appearance, then
- * the flags and visitor meta. "First appearance" is ever, oldest first, as
+ * the flags and visitor meta; named by ids, or by the fields' labels on asking. A file
+ * field's column lists its files with the link to the submission's page. "First appearance" is ever, oldest first, as
  * the form's column catalogue records it (the same header for every folder
  * and every export, so a spreadsheet's columns stay put); a form whose
  * catalogue is not complete (stored before it existed) falls back to the
  * order of first appearance in the folder's newest-first walk.
  */
 
+/** How the header names the columns: by id (for scripts, the default) or by label (for people). */
+export const EXPORT_HEADERS = ['ids', 'labels'] as const;
+export type ExportHeader = (typeof EXPORT_HEADERS)[number];
+
 /** Query string of `GET /v1/forms/{id}/export.csv`; values arrive as strings. */
 export const exportQuery = inEnglish(
   z.strictObject({
     filter: z._default(z.enum(FOLDERS), 'all'),
+    header: z._default(z.enum(EXPORT_HEADERS), 'ids'),
   }),
 );
 
@@ -113,18 +119,106 @@ export class AnswerColumns {
   }
 }
 
-export function exportHeader(answerNames: readonly string[]): string[] {
-  return [...LEADING_COLUMNS, ...answerNames, ...TRAILING_COLUMNS];
+/** The fixed columns in words, for `header=labels` (docs/submissions.md#csv-columns). */
+const LEADING_LABELS: Record<(typeof LEADING_COLUMNS)[number], string> = {
+  id: 'Submission',
+  createdAt: 'Received',
+};
+const TRAILING_LABELS: Record<(typeof TRAILING_COLUMNS)[number], string> = {
+  read: 'Read',
+  starred: 'Starred',
+  isSpam: 'Spam',
+  isTest: 'Test',
+  ip: 'IP address',
+  country: 'Country',
+  deviceClass: 'Device',
+  userAgent: 'Browser (user agent)',
+  referrer: 'Page (referrer)',
+  files: 'Files',
+};
+
+/**
+ * The header: ids (`id`, `createdAt`, the answer names, `read`…), or with
+ * `fields` (`header=labels`) the fields' labels and the fixed columns in
+ * words. A field without a label keeps its id; two fields of one label are
+ * told apart by their ids ("Name (first)", "Name (last)"); an answer that
+ * no field defines keeps its name.
+ */
+export function exportHeader(
+  answerNames: readonly string[],
+  labels?: { fields: readonly FieldDefinition[] | null },
+): string[] {
+  if (!labels) return [...LEADING_COLUMNS, ...answerNames, ...TRAILING_COLUMNS];
+  const fields = new Map((labels.fields ?? []).map((field) => [field.id, field]));
+  const labelOf = (name: string) => fields.get(name)?.label?.trim() || name;
+  const uses = new Map<string, number>();
+  for (const name of answerNames) uses.set(labelOf(name), (uses.get(labelOf(name)) ?? 0) + 1);
+  return [
+    ...LEADING_COLUMNS.map((column) => LEADING_LABELS[column]),
+    ...answerNames.map((name) => {
+      const label = labelOf(name);
+      return (uses.get(label) ?? 0) > 1 && label !== name ? `${label} (${name})` : label;
+    }),
+    ...TRAILING_COLUMNS.map((column) => TRAILING_LABELS[column]),
+  ];
 }
 
-/** One submission under the header of `answerNames`; an answer it lacks is an empty cell. */
-export function exportRow(submission: Submission, answerNames: readonly string[]): string[] {
+/** Where a submission's files can be fetched from a spreadsheet, in a file field's cell. */
+export interface FileCells {
+  fields: readonly FieldDefinition[] | null;
+  /**
+   * The dashboard's page of a submission: a link that lasts (it signs the
+   * reader in, then offers each file), unlike a file's signed URL, which
+   * ends 15 minutes after it is made (docs/submissions.md#file-links).
+   */
+  pageOf: (submissionId: string) => string;
+}
+
+/** The name a file was sent under, as answers are named (`docs[]` is `docs`). */
+const fileFieldOf = (field: string | undefined) => field?.replace(/\[\]$/, '') || undefined;
+
+/**
+ * The files of each of the form's file fields: those sent under its id, and
+ * files stored before files kept their field, when the form has one file
+ * field (docs/submissions.md#files).
+ */
+function filesByField(
+  submission: Submission,
+  fields: readonly FieldDefinition[] | null,
+): Map<string, string[]> {
+  const fileFields = (fields ?? []).filter((field) => field.type === 'file').map((f) => f.id);
+  const byField = new Map<string, string[]>(fileFields.map((id) => [id, []]));
+  for (const file of submission.meta.files ?? []) {
+    const under = fileFieldOf(file.field) ?? (fileFields.length === 1 ? fileFields[0] : undefined);
+    if (under !== undefined) byField.get(under)?.push(withoutHiddenCharacters(file.name));
+  }
+  return byField;
+}
+
+/**
+ * One submission under the header of `answerNames`; an answer it lacks is
+ * an empty cell. With `files`, a file field's cell says which files it
+ * holds and where to get them: "cv.pdf; letter.pdf — <the submission's
+ * page>" (empty when it holds none).
+ */
+export function exportRow(
+  submission: Submission,
+  answerNames: readonly string[],
+  files?: FileCells,
+): string[] {
   const { data, meta } = submission;
+  const byField = files ? filesByField(submission, files.fields) : new Map<string, string[]>();
+  const cell = (name: string) => {
+    const names = byField.get(name);
+    if (names)
+      return names.length > 0 ? `${names.join('; ')} — ${files!.pageOf(submission.id)}` : '';
+    // Own properties only: a field named `constructor` must not read Object's.
+    return Object.hasOwn(data, name) ? String(data[name]) : '';
+  };
   return [
     submission.id,
     submission.createdAt,
-    // Own properties only: a field named `constructor` must not read Object's.
-    ...answerNames.map((name) => (Object.hasOwn(data, name) ? String(data[name]) : '')),
+    ...answerNames.map(cell),
     String(submission.read),
     String(submission.starred),
     String(submission.isSpam),

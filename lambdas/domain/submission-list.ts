@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import { reasonOnlyInSpam } from './bulk-target.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { FOLDERS } from './submission-folders.ts';
-import { type Submission, submissionView } from './submission-model.ts';
+import { SPAM_REASONS, type Submission, submissionView } from './submission-model.ts';
 import { inEnglish } from './validation-issues.ts';
 
 export { type PageWindow, pageHolding, pageWindow } from './submission-pages.ts';
@@ -12,17 +13,24 @@ export { type PageWindow, pageHolding, pageWindow } from './submission-pages.ts'
  */
 export const PREVIEW_CHARACTERS = 140;
 
-/** Query string of `GET /v1/forms/{formId}/submissions`; values arrive as strings. */
+/**
+ * Query string of `GET /v1/forms/{formId}/submissions`; values arrive as
+ * strings. `reason` narrows the spam folder to one spam reason
+ * (docs/submissions.md#spam-reasons), so only with `filter=spam`.
+ */
 export const listQuery = inEnglish(
-  z.strictObject({
-    filter: z._default(z.enum(FOLDERS), 'all'),
-    page: z._default(
-      z.coerce.number().check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
-      1,
-    ),
-    pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 15),
-    around: z.optional(z.string().check(z.regex(UUID_PATTERN, 'Must be a submission id'))),
-  }),
+  z
+    .strictObject({
+      filter: z._default(z.enum(FOLDERS), 'all'),
+      reason: z.optional(z.enum(SPAM_REASONS)),
+      page: z._default(
+        z.coerce.number().check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
+        1,
+      ),
+      pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 15),
+      around: z.optional(z.string().check(z.regex(UUID_PATTERN, 'Must be a submission id'))),
+    })
+    .check(reasonOnlyInSpam()),
 );
 export type ListQuery = z.infer<typeof listQuery>;
 

@@ -24,6 +24,13 @@ export interface SubmissionMeta {
   files?: StoredFile[];
   /** The page the form was sent from, when the form has pages (docs/forms.md#pages). */
   endedOn?: string;
+  /**
+   * Set on a post from a page that counts no views (without `_views`: not the
+   * hosted page, the embed or the pasted form with its view image; an own
+   * form, the API), so the summary's conversion leaves it out
+   * (docs/analytics.md#views). Absent on submissions stored before it.
+   */
+  noView?: true;
 }
 
 /**

@@ -10,7 +10,8 @@ import type { Submission } from './submission-model.ts';
  * numbers. Counter names:
  *
  * - `s` stored (neither spam nor test), `p` spam (a test moved to spam
- *   too), `t` tests outside spam;
+ *   too), `t` tests outside spam; `nv` stored from a page that counts no
+ *   views (`meta.noView`);
  * - the rest only for stored ones: `dv:<device>`, `cc:<country>`,
  *   `rf:<referrer host>`, `a:<field>` answered, `o:<field>:<option>` choices
  *   (matched to an option ignoring case and surrounding spaces; a value
@@ -108,11 +109,23 @@ const isYes = (value: string) => folded(value) === 'yes';
 /**
  * The option a choice answer counts under: the option it is, else the one it
  * is in another case or with spaces around ("YES", " yes " count as "Yes",
- * as the rsvp block and its guests read them), else `(other)`.
+ * as the rsvp block and its guests read them), else a former option's
+ * (docs/forms.md#changing-options): the option it was renamed to, or its own
+ * words when kept apart; else `(other)`. So an answer counts the same before
+ * and after a change of the options, and a change of the submission moves
+ * what its receipt added.
  */
-export function optionOf(options: readonly string[], value: string): string {
+export function optionOf(
+  options: readonly string[],
+  value: string,
+  former: Readonly<Record<string, string | null>> = {},
+): string {
   if (options.includes(value)) return value;
-  return options.find((option) => folded(option) === folded(value)) ?? '(other)';
+  const option = options.find((each) => folded(each) === folded(value));
+  if (option !== undefined) return option;
+  const words = Object.keys(former).find((each) => folded(each) === folded(value));
+  if (words === undefined) return '(other)';
+  return former[words] ?? words;
 }
 
 /** The counters a submission adds, as it is now; `{}` for none. */
@@ -129,6 +142,7 @@ export function countersOf(
     counters[name] = (counters[name] ?? 0) + by;
   };
   add(`dv:${submission.meta.deviceClass ?? 'unknown'}`);
+  if (submission.meta.noView) add('nv');
   if (submission.meta.country) add(`cc:${submission.meta.country}`);
   const host = referrerHost(submission.meta.referrer);
   if (host) add(`rf:${host}`);
@@ -167,7 +181,7 @@ function fieldCounters(
   switch (field.type) {
     case 'select':
     case 'radio': {
-      add(`o:${field.id}:${optionOf(field.options ?? [], value)}`);
+      add(`o:${field.id}:${optionOf(field.options ?? [], value, field.formerOptions)}`);
       return;
     }
     case 'checkbox':

@@ -16,7 +16,14 @@ export interface HourBucket {
 }
 
 type FieldSummary =
-  | { kind: 'choice'; answered: number; counts: Record<string, number> }
+  | {
+      kind: 'choice';
+      answered: number;
+      /** Each option now (renamed ones' answers included), then `(other)` when any. */
+      counts: Record<string, number>;
+      /** Answers under words no longer among the options, by those words. */
+      former: Record<string, number>;
+    }
   | { kind: 'checkbox'; answered: number; checked: number }
   | {
       kind: 'rating';
@@ -72,14 +79,8 @@ function fieldSummary(field: FieldDefinition, total: Counters): FieldSummary {
   const answered = total[`a:${field.id}`] ?? 0;
   switch (field.type) {
     case 'select':
-    case 'radio': {
-      const counts: Record<string, number> = {};
-      for (const option of [...(field.options ?? []), '(other)']) {
-        const count = total[`o:${field.id}:${option}`] ?? 0;
-        if (count !== 0 || option !== '(other)') counts[option] = count;
-      }
-      return { kind: 'choice', answered, counts };
-    }
+    case 'radio':
+      return choiceSummary(field, total, answered);
     case 'checkbox':
       return { kind: 'checkbox', answered, checked: total[`c:${field.id}`] ?? 0 };
     case 'rating': {
@@ -126,6 +127,42 @@ function fieldSummary(field: FieldDefinition, total: Counters): FieldSummary {
     default:
       return { kind: 'text', answered };
   }
+}
+
+/**
+ * A choice field's rows, which always add up to `answered`
+ * (docs/analytics.md#summary): each option now, with the answers of the
+ * former options renamed to it (counted under the old words before the
+ * rename, under the new since); the answers of words no longer among the
+ * options (kept apart, or from before the field kept its former options)
+ * by those words in `former`; `(other)` for answers that named no option
+ * when received, and any answer counted without an option (the field was
+ * another type then).
+ */
+function choiceSummary(field: FieldDefinition, total: Counters, answered: number): FieldSummary {
+  const options = field.options ?? [];
+  const renamed = field.formerOptions ?? {};
+  // Without a prototype: an option may be named `__proto__` or `constructor`.
+  const counts: Record<string, number> = Object.create(null);
+  for (const option of options) counts[option] = 0;
+  const former: Record<string, number> = Object.create(null);
+  let other = 0;
+  for (const [words, count] of Object.entries(withPrefix(total, `o:${field.id}:`))) {
+    if (Object.hasOwn(counts, words)) counts[words]! += count;
+    else if (words === '(other)') other += count;
+    else if (
+      Object.hasOwn(renamed, words) &&
+      typeof renamed[words] === 'string' &&
+      Object.hasOwn(counts, renamed[words])
+    )
+      counts[renamed[words]]! += count;
+    else former[words] = (former[words] ?? 0) + count;
+  }
+  const rows = [...Object.values(counts), ...Object.values(former), other].reduce((a, b) => a + b);
+  other += Math.max(0, answered - rows);
+  if (other !== 0) counts['(other)'] = other;
+  for (const [words, count] of Object.entries(former)) if (count === 0) delete former[words];
+  return { kind: 'choice', answered, counts, former };
 }
 
 /** The median of a histogram of whole minutes; null when empty. */
@@ -296,6 +333,7 @@ export function summaryReport(input: {
     DROP_REASONS.reduce((n, reason) => n + (counters[`d:${reason}`] ?? 0), 0);
   const views = total.v ?? 0;
   const stored = total.s ?? 0;
+  const conversion = conversionOf(views, stored, total.nv ?? 0);
   return {
     formId: form.id,
     type: form.type,
@@ -309,7 +347,7 @@ export function summaryReport(input: {
       spam: total.p ?? 0,
       dropped: droppedOf(total),
       tests: total.t ?? 0,
-      conversionRate: views > 0 ? Math.round((stored / views) * 10_000) / 10_000 : null,
+      ...conversion,
     },
     days: range.dates.map((date) => {
       const day = perDay.get(date) ?? {};
@@ -329,6 +367,27 @@ export function summaryReport(input: {
       (form.fields ?? []).map((field) => [field.id, fieldSummary(field, total)]),
     ),
     byType: byTypeBlock(form, total, perDay, range, signupsBefore),
+  };
+}
+
+/**
+ * The conversion rate (docs/analytics.md#views): the stored posts of pages
+ * that counted their views, over those views. Posts from a page that counts
+ * none (`nv`) stay out, and are counted apart; a rate over 1 means views were
+ * not counted for some posts (a form pasted before it carried the view
+ * image, whose posts are not marked): then no rate, `viewsNotCounted`, rather
+ * than 366.7 %. Without views, no rate either.
+ */
+function conversionOf(views: number, stored: number, withoutViews: number) {
+  const counted = stored - withoutViews;
+  const rate = views > 0 ? counted / views : null;
+  const trusted = rate !== null && rate <= 1;
+  return {
+    conversionRate: trusted ? Math.round(rate * 10_000) / 10_000 : null,
+    /** Stored posts of pages that count no views: not in the rate. */
+    postsWithoutViews: withoutViews,
+    /** More posts than views: some pages' views were not counted, so no rate is given. */
+    viewsNotCounted: rate !== null && !trusted,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   withAttempt,
 } from '#domain/delivery-log.ts';
 import type { SheetsIntegration } from '#domain/integrations.ts';
+import { retryWindowWords } from '#domain/retry-window.ts';
 import type { AttemptResult } from '#domain/webhook-delivery.ts';
 import { webhookMessageId } from '#domain/webhook-signature.ts';
 import { log } from '#log';
@@ -152,7 +153,7 @@ async function appendRow(record: SQSRecord): Promise<void> {
   const reason = outcome.kind === 'failed' ? outcome.reason : 'failed';
   const lastError =
     verdict === 'retry'
-      ? `Google Sheets: ${reason}; no more retries (about two hours of them)`
+      ? `Google Sheets: ${reason}; no more retries (${retryWindowWords(config.webhookRetryDelaysSeconds)} of them)`
       : `Google Sheets: ${reason}`;
   await markIntegration(target, { status: 'failing', lastError }, now);
 }

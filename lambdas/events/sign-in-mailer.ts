@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { classifySendError, sendEmail } from '#aws/email.ts';
 import { config } from '#config';
+import type { EmailMessage } from '#domain/email-messages.ts';
+import { INVITATION_TTL_SECONDS, invitationEmail } from '#domain/invitation.ts';
 import { issueSignIn, SIGN_IN_TTL_SECONDS, signInEmail } from '#domain/sign-in.ts';
 import {
   isFailureJob,
@@ -12,7 +14,7 @@ import {
 import { errorFields, log } from '#log';
 import { recordAuditOnce } from '#store/audit.ts';
 import { getTeams, membershipsOf } from '#store/members.ts';
-import { putSignIn } from '#store/sign-ins.ts';
+import { putInvitationLink, putSignIn } from '#store/sign-ins.ts';
 import { queueWorker } from './batch-worker.ts';
 
 /**
@@ -66,7 +68,9 @@ async function recordFailure(job: SignInFailureJob): Promise<void> {
 async function mail(job: SignInJob): Promise<void> {
   const who = addressHash(job.email);
   const now = new Date();
-  if (now.getTime() - Date.parse(job.requestedAt) > SIGN_IN_TTL_SECONDS * 1000) {
+  // Past the life of what it would carry, an email is no use: 15 minutes, 7 days for an invitation.
+  const life = job.invitation ? INVITATION_TTL_SECONDS : SIGN_IN_TTL_SECONDS;
+  if (now.getTime() - Date.parse(job.requestedAt) > life * 1000) {
     log.info('sign-in email not sent: asked too long ago', who);
     return;
   }
@@ -75,16 +79,13 @@ async function mail(job: SignInJob): Promise<void> {
     log.info('sign-in email not sent: no member has this address', who);
     return;
   }
-  const teams = await getTeams(memberships.map((m) => m.teamId));
-  const issued = issueSignIn(job.email);
-  await putSignIn(job.email, issued, now);
-  const message = signInEmail({
-    to: job.email,
-    baseUrl: config.baseUrl,
-    token: issued.token,
-    code: issued.code,
-    teamNames: teams.map((team) => team.name),
-  });
+  const message = job.invitation
+    ? await invitationMessage(job, job.invitation, memberships, now)
+    : await signInMessage(job, memberships, now);
+  if (!message) {
+    log.info('invitation not sent: no longer a member of that team', who);
+    return;
+  }
   try {
     // With the stack's configuration set, so its reputation metrics and alarms count the
     // sign-in mail too (docs/operations.md#alarms). Tagged `kind=signin` alone: no form or
@@ -102,4 +103,49 @@ async function mail(job: SignInJob): Promise<void> {
     throw error;
   }
   log.info('sign-in email sent', { ...who, reason: job.reason });
+}
+
+/** A sign-in email: a link and a code, 15 minutes, to the address's teams. */
+async function signInMessage(
+  job: SignInJob,
+  memberships: readonly { teamId: string }[],
+  now: Date,
+): Promise<EmailMessage> {
+  const teams = await getTeams(memberships.map((m) => m.teamId));
+  const issued = issueSignIn(job.email);
+  await putSignIn(job.email, issued, now);
+  return signInEmail({
+    to: job.email,
+    baseUrl: config.baseUrl,
+    token: issued.token,
+    code: issued.code,
+    teamNames: teams.map((team) => team.name),
+  });
+}
+
+/**
+ * The invitation's own email (docs/people.md#invitations): who invited the
+ * address to which team, with a link that works once for 7 days and no
+ * code. None when the member was removed before it went out.
+ */
+async function invitationMessage(
+  job: SignInJob,
+  invitation: NonNullable<SignInJob['invitation']>,
+  memberships: readonly { teamId: string }[],
+  now: Date,
+): Promise<EmailMessage | undefined> {
+  if (!memberships.some((m) => m.teamId === invitation.teamId)) return undefined;
+  const [team] = await getTeams([invitation.teamId]);
+  if (!team) return undefined;
+  const { token, tokenHash } = issueSignIn(job.email);
+  const endsAt = await putInvitationLink(job.email, tokenHash, now, INVITATION_TTL_SECONDS);
+  return invitationEmail({
+    to: job.email,
+    baseUrl: config.baseUrl,
+    token,
+    teamId: invitation.teamId,
+    teamName: team.name,
+    inviter: invitation.inviter,
+    endsAt,
+  });
 }

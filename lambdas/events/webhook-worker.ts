@@ -14,6 +14,7 @@ import {
 } from '#domain/delivery-log.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { ChatIntegration } from '#domain/integrations.ts';
+import { retryWindowWords } from '#domain/retry-window.ts';
 import { holdUntil, isSlowAttempt, putBackSeconds, turnUntil } from '#domain/slow-receivers.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import type { AttemptResult } from '#domain/webhook-delivery.ts';
@@ -291,7 +292,9 @@ function lastErrorOf(
 ): string {
   const what =
     result.kind === 'response' ? `${receiver} answered HTTP ${result.status}` : result.message;
-  return verdict === 'retry' ? `${what}; no more retries (about two hours of them)` : what;
+  return verdict === 'retry'
+    ? `${what}; no more retries (${retryWindowWords(config.webhookRetryDelaysSeconds)} of them)`
+    : what;
 }
 
 /**

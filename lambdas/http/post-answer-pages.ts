@@ -63,10 +63,15 @@ export function thankYouPage(input: {
 }
 
 /**
- * A refusal: status, title, reason, and a "Go back" link to `backUrl` (the
- * page that posted) when it is an http(s) URL. Otherwise no link, since the
- * policy allows no script for `history.back()`, but a hint to use the
- * browser's back button, which also keeps what the visitor typed.
+ * A refusal: status, title, reason, and the way back to the form, which
+ * every refusal page gives (docs/uploads-and-pages.md#the-html-form): the
+ * browser's back button, which returns to the form with what the visitor
+ * typed (no script: the policy allows none for `history.back()`), and a
+ * link to `backUrl` (the Referer) when it is an http(s) URL. A Referer of
+ * an origin alone (the default referrer policy sends only that for a post
+ * from another site) is not the form's page: its link says where it goes
+ * ("Go to shop.example.com"), not "Go back". A 429 says when to try again
+ * (`retryAfterSeconds`, its Retry-After).
  */
 export function errorPage(input: {
   status: number;
@@ -74,20 +79,54 @@ export function errorPage(input: {
   message: string;
   backUrl?: string;
   design?: FormDesign;
+  /** The refusal of a post (not of a page opened): say how to get back to the form. */
+  posted?: boolean;
+  retryAfterSeconds?: number;
 }): string {
   const back = webUrl(input.backUrl);
+  const head = html`<p class="status">Error ${input.status}</p>
+<h1>${input.title}</h1>
+<p class="message">${input.message}</p>
+`;
+  if (!input.posted) {
+    return page(
+      input.title,
+      input.design ?? {},
+      html`${head}${
+        back === undefined
+          ? html`<p class="hint">Use your browser’s back button to return to the form.</p>`
+          : html`<p><a href="${back}">Go back</a></p>`
+      }`,
+    );
+  }
+  const onlyOrigin = back !== undefined && new URL(back).pathname === '/' && !new URL(back).search;
+  const wait = input.retryAfterSeconds;
   return page(
     input.title,
     input.design ?? {},
-    html`<p class="status">Error ${input.status}</p>
-<h1>${input.title}</h1>
-<p class="message">${input.message}</p>
-${
-  back === undefined
-    ? html`<p class="hint">Use your browser’s back button to return to the form.</p>`
-    : html`<p><a href="${back}">Go back</a></p>`
-}`,
+    html`${head}${
+      wait !== undefined && wait > 0
+        ? html`<p>Wait ${waitWords(wait)}, then send the form again.</p>
+`
+        : ''
+    }<p class="hint">Nothing was sent. Your browser’s back button returns to the form, with what you typed still in it.</p>${
+      back === undefined
+        ? ''
+        : onlyOrigin
+          ? html`
+<p><a href="${back}">Go to ${new URL(back).host}</a></p>`
+          : html`
+<p><a href="${back}">Go back to the form</a></p>`
+    }`,
   );
+}
+
+/** "a few seconds", "about 40 seconds", "about a minute". */
+function waitWords(seconds: number): string {
+  if (seconds <= 5) return 'a few seconds';
+  if (seconds < 60) return `about ${Math.ceil(seconds / 10) * 10} seconds`;
+  const minutes = Math.round(seconds / 60);
+  return minutes <= 1 ? 'about a minute' : `about ${minutes} minutes`;
 }
 
 /** For a browser that opens the submit address: what it is, and that there is nothing to see. */

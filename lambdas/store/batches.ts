@@ -45,6 +45,9 @@ export async function batchGetAll(
   keys: readonly Key[],
   options: { consistent?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
+  // DynamoDB refuses a BatchGet of no keys (ValidationException): a page whose index read
+  // found nothing (its submissions deleted since they were counted) reads nothing.
+  if (keys.length === 0) return [];
   const found: Record<string, unknown>[] = [];
   await untilProcessed('keys', [...keys], async (batch) => {
     const request = { Keys: batch, ConsistentRead: options.consistent };

@@ -6,7 +6,7 @@ import { isUuid } from '#domain/ids.ts';
 import { isKept } from '#domain/retention.ts';
 import { type Folder, type FolderSizes, foldersOf } from '#domain/submission-folders.ts';
 import type { ListQuery } from '#domain/submission-list.ts';
-import type { Submission } from '#domain/submission-model.ts';
+import type { SpamReason, Submission } from '#domain/submission-model.ts';
 import { pageHolding, pageWindow } from '#domain/submission-pages.ts';
 import { SEARCH_READ_LIMIT } from '#domain/submission-search.ts';
 import { batchGetAll } from './batches.ts';
@@ -346,6 +346,43 @@ export async function readSubmissionList(
     pageCount: window.pageCount,
     total,
   };
+}
+
+/** How many submissions of the spam folder hold each reason; `none`: spam stored before reasons were kept. */
+export type SpamReasonCounts = Record<SpamReason | 'none', number>;
+
+/**
+ * One page of the spam folder narrowed to one spam reason
+ * (docs/submissions.md#spam-reasons), and how many hold each reason. The
+ * reason is not in the folder's keys-only index, so the folder is walked
+ * whole (keys, then the submissions by BatchGet, 200 at a time): its cost is
+ * the spam folder's size, which the monthly spam cap and the 30 days spam is
+ * kept bound (docs/submissions.md#the-reason-filter). Only the ids of the
+ * matches are held; the page shown is read again by id.
+ */
+export async function readSpamByReason(
+  formId: string,
+  reason: SpamReason,
+  query: Pick<ListQuery, 'page' | 'pageSize' | 'around'>,
+  keptFrom?: string,
+): Promise<SubmissionListPage & { reasonCounts: SpamReasonCounts }> {
+  const reasonCounts: SpamReasonCounts = { links: 0, duplicate: 0, moved: 0, none: 0 };
+  const matching: string[] = [];
+  for await (const batch of walkFolder(formId, 'spam', { keptFrom, readAhead: 2 })) {
+    for (const submission of batch) {
+      // The index may lag behind a submission just moved out of spam.
+      if (!submission.isSpam) continue;
+      reasonCounts[submission.spamReason ?? 'none'] += 1;
+      if (submission.spamReason === reason) matching.push(submission.id);
+    }
+  }
+  const total = matching.length;
+  const position = query.around ? matching.indexOf(query.around) : -1;
+  const requested = position >= 0 ? pageHolding(position, query.pageSize) : query.page;
+  const window = pageWindow(total, query.pageSize, requested);
+  const ids = matching.slice(window.skip, window.skip + query.pageSize);
+  const items = ids.length > 0 ? await getSubmissionsById(formId, ids) : [];
+  return { items, page: window.page, pageCount: window.pageCount, total, reasonCounts };
 }
 
 /**

@@ -21,13 +21,11 @@ export function submitVisitorScope(formId: string, ip: string): string {
 }
 
 /**
- * The views beacon's limit on one visitor of one form: the address (an IPv6
- * visitor by its /64, as the submit path counts) and the user agent, hashed
- * so the item that expires two minutes later names neither.
+ * The views beacon's limit on one visitor of one form (`visitorIdentity`: the
+ * address, an IPv6 visitor by its /64, and the user agent), hashed so the
+ * item that expires two minutes later names neither.
  */
-export function viewVisitorScope(formId: string, ip: string, userAgent: string): string {
-  const visitor = createHash('sha256')
-    .update(`${visitorNetwork(ip)}\n${userAgent}`)
-    .digest('hex');
-  return `VIEW#${formId}#${visitor.slice(0, 32)}`;
+export function viewVisitorScope(formId: string, visitor: string): string {
+  const hash = createHash('sha256').update(visitor).digest('hex');
+  return `VIEW#${formId}#${hash.slice(0, 32)}`;
 }

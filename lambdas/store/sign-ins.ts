@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import {
   hashCode,
@@ -58,6 +58,33 @@ export async function putSignIn(email: string, issued: IssuedSignIn, now: Date):
       },
     },
   ]);
+}
+
+/**
+ * An invitation's link (docs/people.md#invitations): only the link's item,
+ * ending `ttlSeconds` from now; the address's code is left as it is, as an
+ * invitation carries no code.
+ */
+export async function putInvitationLink(
+  email: string,
+  tokenHash: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<Date> {
+  const endsAt = now.getTime() + ttlSeconds * 1000;
+  await documents.send(
+    new PutCommand({
+      TableName: config.tableName,
+      Item: {
+        ...signInTokenKey(tokenHash),
+        entity: 'signInToken',
+        email,
+        endsAt,
+        expiresAt: Math.ceil(endsAt / 1000) + LINK_KEPT_SECONDS,
+      },
+    }),
+  );
+  return new Date(endsAt);
 }
 
 export type LinkUse =

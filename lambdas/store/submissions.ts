@@ -455,7 +455,8 @@ export interface PostToStore {
   usage: MonthlyUsage;
   counters?: FormCounters;
   spamQuota: SpamQuota;
-  duplicateMark: NonNullable<SubmissionWrite['duplicateMark']>;
+  /** Absent when the form's duplicate rule is off (`markDuplicates`). */
+  duplicateMark?: SubmissionWrite['duplicateMark'];
   uploadClaims?: UploadClaims;
   idempotency?: IdempotencyClaim;
   now: Date;

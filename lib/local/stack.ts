@@ -62,6 +62,18 @@ export const DEFAULT_PORTS: LocalPorts = {
   google: 4016,
 };
 
+/** Every port chosen by the system (`--random-ports`, the tests' and benches' own stacks). */
+export const RANDOM_PORTS: LocalPorts = {
+  gateway: 0,
+  dynamodb: 0,
+  sqsS3: 0,
+  ses: 0,
+  scheduler: 0,
+  turnstile: 0,
+  chat: 0,
+  google: 0,
+};
+
 /**
  * The sample spreadsheet the local Google emulator starts with, shared with
  * the development service account (docs/integrations.md#local-emulator).

@@ -1,7 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalStack, type LocalStackInfo, startLocalStack } from '#lib/local/stack.ts';
+import {
+  type LocalStack,
+  type LocalStackInfo,
+  RANDOM_PORTS,
+  startLocalStack,
+} from '#lib/local/stack.ts';
 import { startDevProcess } from '#test/support/dev-process.ts';
 
 export interface BenchForm {
@@ -35,16 +40,7 @@ export async function withBenchStack(
   const stack = await startLocalStack({
     stateDir,
     inMemory: true,
-    ports: {
-      gateway: 0,
-      dynamodb: 0,
-      sqsS3: 0,
-      ses: 0,
-      scheduler: 0,
-      turnstile: 0,
-      chat: 0,
-      google: 0,
-    },
+    ports: RANDOM_PORTS,
     logLevel: 'error',
     tableStream: options.tableStream,
   });

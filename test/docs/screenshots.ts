@@ -240,6 +240,14 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     dark: true,
     ready: 'section.integration',
   });
+  await shoot('dashboard-inbox-table', `/app/forms/${feedback.id}`, {
+    width: 1280,
+    ready: 'tbody tr',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Table', exact: true }).click();
+      await page.getByRole('button', { name: 'Table', pressed: true }).waitFor();
+    },
+  });
   await shoot('dashboard-summary', `/app/forms/${feedback.id}/summary`, {
     width: 1280,
     ready: 'svg[role="img"]',

@@ -54,8 +54,10 @@ describe('the audit trail records every way data leaves', () => {
     const events = (trail.body.events as AuditRow[]).slice().reverse();
     const after = events.filter((e) => !['auth.signed_in'].includes(e.action));
     expect(after.map((e) => [e.action, e.target])).toEqual([
+      ['form.created', formId],
       ['webhook.connected', formId],
       ['webhook.url_changed', formId],
+      ['form.created', copy.body.id],
       ['webhook.connected', copy.body.id],
       ['webhook.disconnected', copy.body.id],
       ['webhook.disconnected', formId],
@@ -72,7 +74,7 @@ describe('the audit trail records every way data leaves', () => {
       host: 'other.example.net',
       previousHost: 'hooks.example.com',
     });
-    expect(after[2]?.details).toEqual({ host: 'other.example.net', copiedFrom: formId });
+    expect(after[4]?.details).toEqual({ host: 'other.example.net', copiedFrom: formId });
     expect(details('form.notify_email_changed')).toEqual({
       notifyEmail: 'inbox@example.com',
       previous: '',

@@ -5,8 +5,8 @@ import { type Route, routes } from '#routes';
 import {
   asMember,
   cookieOf,
+  invitationTo,
   signedIn,
-  signInEmailTo,
   teamWithOwner,
   verify,
 } from '#test/support/accounts.ts';
@@ -87,10 +87,10 @@ beforeAll(async () => {
 
   const invite = async (email: string) => {
     const invited = await api('POST', '/v1/team/members', { key: team.apiKey, body: { email } });
-    const { code } = await signInEmailTo(email);
+    const { token } = await invitationTo(email);
     return {
       userId: invited.body.userId as string,
-      cookie: cookieOf(await verify({ email, code })),
+      cookie: cookieOf(await verify({ token })),
     };
   };
   const member = await invite(`m-${crypto.randomUUID().slice(0, 8)}@example.com`);

@@ -12,6 +12,8 @@ vi.setConfig({ testTimeout: 120_000 });
 let browser: Browser;
 let cookie: string;
 let screens: [string, string, string, string?][];
+/** A form whose inbox this browser shows as a table (docs/dashboard.md#the-table-view). */
+let tableFormId: string;
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -44,12 +46,14 @@ beforeAll(async () => {
     key: owner.apiKey,
     body: { webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' },
   });
+  tableFormId = bounced.body.id as string;
   cookie = await signedIn(owner.email);
   const id = form.body.id as string;
   // [screen, path, a heading it shows once drawn, and a text it shows once read]
   screens = [
     ['forms', '', 'Forms'],
     ['inbox', `/forms/${id}`, 'Checked'],
+    ['inbox, table view', `/forms/${bounced.body.id}`, 'Bounced', 'Received'],
     ['inbox, spam folder (empty)', `/forms/${id}?folder=spam`, 'Checked'],
     ['search', `/forms/${id}?q=message`, '1 match for “message”'],
     ['submission', `/forms/${id}/submissions/${post.body?.submissionId}`, 'Where it came from'],
@@ -94,6 +98,12 @@ describe('every screen has no serious or critical axe finding', () => {
       await signedOut.close();
     }
     const dashboard = await openDashboard(browser, { ...options, cookie });
+    // The view is the browser's choice, kept per form: this form's inbox is a table.
+    // (The script runs in every frame: the email previews' sandboxed frames have no storage.)
+    await dashboard.context.addInitScript((id) => {
+      if (window.top !== window) return;
+      localStorage.setItem(`form-service:inbox-view:${id}`, JSON.stringify({ view: 'table' }));
+    }, tableFormId);
     try {
       for (const [name, path, heading, text] of screens) {
         await dashboard.page.goto(`${new URL(dashboard.page.url()).origin}/app${path}`);

@@ -1,13 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  asMember,
-  cookieOf,
-  signInEmailTo,
-  teamWithOwner,
-  verify,
-} from '#test/support/accounts.ts';
+import { asMember, cookieOf, invitationTo, teamWithOwner, verify } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible, openDashboard } from '#test/support/dashboard.ts';
@@ -276,8 +270,8 @@ describe('what became of the emails, on the dashboard', () => {
       body: { email: memberEmail, role: 'member' },
     });
     expect(invited.status, invited.text).toBe(201);
-    const { code } = await signInEmailTo(memberEmail);
-    const cookie = cookieOf(await verify({ email: memberEmail, code }));
+    const { token } = await invitationTo(memberEmail);
+    const cookie = cookieOf(await verify({ token }));
     const dashboard = await openDashboard(chromium(), { path: '/team/privacy', cookie });
     const { page } = dashboard;
     try {

@@ -163,7 +163,7 @@ describe('the notification link', () => {
     try {
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       await signInThroughPage(page, owner.email);
-      await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe(pagePath);
+      await expect.poll(() => new URL(page.url()).pathname).toBe(pagePath);
       await page.getByText('A table for two').waitFor();
       expect(await page.getByText('Grace Hopper').count()).toBeGreaterThan(0);
       expect(dashboard.errors).toEqual([]);
@@ -195,7 +195,7 @@ describe('the notification link', () => {
       // A mail reader opens the link in a new tab of the same browser.
       const tab = await page.context().newPage();
       await tab.goto(`${stack().baseUrl}/app/sign-in#token=${token}`);
-      await expect.poll(() => new URL(tab.url()).pathname, { timeout: 10_000 }).toBe(pagePath);
+      await expect.poll(() => new URL(tab.url()).pathname).toBe(pagePath);
       await tab.getByText('A table by the window').waitFor();
     } finally {
       await dashboard.close();

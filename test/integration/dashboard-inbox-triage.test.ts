@@ -97,8 +97,10 @@ describe('inbox rows that say who and what', () => {
       from: freshVisitor(),
     });
     const twice = { name: 'Echo Twice', email: 'echo@example.com', message: 'Same words' };
-    await submit(form.key, { json: twice, from: freshVisitor() });
-    await submit(form.key, { json: twice, from: freshVisitor() });
+    // The same answers from the same visitor: a duplicate.
+    const echo = freshVisitor();
+    await submit(form.key, { json: twice, from: echo });
+    await submit(form.key, { json: twice, from: echo });
     const dashboard = await open(dashboardAs(browser, owner.email, { path: `/forms/${form.id}` }));
     const { page } = dashboard;
     try {

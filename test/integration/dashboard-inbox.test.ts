@@ -170,6 +170,32 @@ describe('the inbox', () => {
     }
   });
 
+  it('a survey’s rows say what each answer is, not bare values and “No name or email”', async () => {
+    const { owner, form } = await inboxWith(2, {
+      fields: [
+        { id: 'attending', type: 'radio', label: 'Coming', options: ['Yes', 'No'] },
+        { id: 'guests', type: 'number', label: 'Guests', min: 0, max: 20 },
+        { id: 'score', type: 'rating', label: 'Score', min: 0, max: 10 },
+      ],
+      data: (i): Record<string, string> =>
+        i === 0 ? { attending: 'Yes', guests: '1' } : { score: '3' },
+    });
+    const dashboard = await open(dashboardAs(browser, owner.email, { path: `/forms/${form.id}` }));
+    const { page } = dashboard;
+    try {
+      const links = rowsOf(page).getByRole('link');
+      await expect
+        .poll(() => links.allTextContents())
+        .toEqual(['Unread: Score 3', 'Unread: Coming: Yes · Guests 1']);
+      expect(await page.getByText('No name or email').count()).toBe(0);
+      await page.getByRole('checkbox', { name: 'Select: Coming: Yes · Guests 1' }).waitFor();
+      await expectAccessible(page, 'survey rows');
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
   it('a new form shows how to post to it; a deleted form says it is gone', async () => {
     const owner = await teamWithOwner('pro');
     const created = await api('POST', '/v1/forms', { key: owner.apiKey, body: { name: 'Empty' } });

@@ -1,12 +1,6 @@
 import type { Download, Locator, Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  asMember,
-  cookieOf,
-  signInEmailTo,
-  teamWithOwner,
-  verify,
-} from '#test/support/accounts.ts';
+import { asMember, cookieOf, invitationTo, teamWithOwner, verify } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible, openDashboard } from '#test/support/dashboard.ts';
@@ -263,9 +257,9 @@ describe('the team Privacy screen (docs/dashboard.md#the-privacy-screen)', () =>
       body: { email: memberEmail, role: 'member' },
     });
     expect(invited.status, invited.text).toBe(201);
-    // The invitation is a sign-in email: its code signs the new member in.
-    const { code } = await signInEmailTo(memberEmail);
-    const cookie = cookieOf(await verify({ email: memberEmail, code }));
+    // The invitation's link signs the new member in (docs/people.md#invitations).
+    const { token } = await invitationTo(memberEmail);
+    const cookie = cookieOf(await verify({ token }));
     const dashboard = await openDashboard(chromium(), { path: '/team', cookie });
     const { page } = dashboard;
     try {

@@ -155,8 +155,14 @@ describe('the settings screen', () => {
         name: 'Insert a placeholder into Reply subject',
       });
       await subjectPlaceholders.getByRole('button', { name: '{{form.name}}' }).waitFor();
-      // The form's own placeholders, then one per answer (a file has none).
-      expect(await subjectPlaceholders.getByRole('button').allTextContents()).toEqual([
+      // The notification's subject: the form's own placeholders, then one per answer (a file
+      // has none); answers always fill it.
+      expect(
+        await page
+          .getByRole('group', { name: 'Insert a placeholder into Subject' })
+          .getByRole('button')
+          .allTextContents(),
+      ).toEqual([
         '{{form.name}}',
         '{{form.id}}',
         '{{submission.id}}',
@@ -164,24 +170,29 @@ describe('the settings screen', () => {
         '{{field.name}}',
         '{{field.email}}',
       ]);
-      // Answers stay empty in the reply while the switch is off: said beside them.
-      await subjectPlaceholders.getByText(/stay empty in the reply/).waitFor();
-      for (const name of ['Subject', 'Reply text']) {
-        await page.getByRole('group', { name: `Insert a placeholder into ${name}` }).waitFor();
-      }
+      // The reply's, while answers do not fill them: the form's own only, and a way to turn
+      // answers on (dashboard-autoreply-answers.test.ts follows it).
+      expect(await subjectPlaceholders.getByRole('button').allTextContents()).toEqual([
+        '{{form.name}}',
+        '{{form.id}}',
+        '{{submission.id}}',
+        '{{submission.createdAt}}',
+        'Use answers in the reply…',
+      ]);
+      await page.getByRole('group', { name: 'Insert a placeholder into Reply text' }).waitFor();
 
       // By keyboard: the cursor inside the text, then the button, then typing goes on after it.
       await subject.fill('Thanks, !');
       await subject.press('End');
       await subject.press('ArrowLeft');
-      await subjectPlaceholders.getByRole('button', { name: '{{field.name}}' }).focus();
+      await subjectPlaceholders.getByRole('button', { name: '{{form.name}}' }).focus();
       await page.keyboard.press('Enter');
-      await expect.poll(() => subject.inputValue()).toBe('Thanks, {{field.name}}!');
+      await expect.poll(() => subject.inputValue()).toBe('Thanks, {{form.name}}!');
       await expect
         .poll(() => page.evaluate(() => document.activeElement?.id))
         .toBe('setting-autoreplySubject');
       await page.keyboard.type(' :)');
-      expect(await subject.inputValue()).toBe('Thanks, {{field.name}} :)!');
+      expect(await subject.inputValue()).toBe('Thanks, {{form.name}} :)!');
 
       // A placeholder that does nothing is refused in the page, naming the known ones.
       const text = reply.getByLabel('Reply text', { exact: true });
@@ -198,15 +209,15 @@ describe('the settings screen', () => {
       await text.press('ArrowLeft');
       await reply
         .getByRole('group', { name: 'Insert a placeholder into Reply text' })
-        .getByRole('button', { name: '{{field.name}}' })
+        .getByRole('button', { name: '{{submission.id}}' })
         .click();
-      expect(await text.inputValue()).toBe('Dear {{field.name}},');
+      expect(await text.inputValue()).toBe('Dear {{submission.id}},');
       await reply.getByRole('button', { name: 'Save auto-reply' }).click();
       await reply.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       const after = await saved();
       expect([after.autoreplySubject, after.autoreplyBody]).toEqual([
-        'Thanks, {{field.name}} :)!',
-        'Dear {{field.name}},',
+        'Thanks, {{form.name}} :)!',
+        'Dear {{submission.id}},',
       ]);
       // The switch's help says what it does in plain words.
       await reply

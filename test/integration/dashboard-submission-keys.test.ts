@@ -123,8 +123,10 @@ describe('the submission page by keyboard', () => {
       await page.keyboard.press('u');
       await expect.poll(() => rows(page).count()).toBe(2);
       expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+      // Back on the row of the submission it left: Person 0, the page's last.
+      await expect.poll(() => focusedRow(page)).toContain('p0@example.com');
 
-      await page.keyboard.press('j');
+      await page.keyboard.press('k');
       await page.keyboard.press('Enter');
       await expect.poll(() => title(page).textContent()).toBe('Person 1');
       await page.getByRole('link', { name: 'Newer' }).waitFor();
@@ -175,6 +177,86 @@ describe('the submission page by keyboard', () => {
       await page.keyboard.press('Escape');
       await expect.poll(() => rows(page).count()).toBe(15);
       expect(await rows(page).first().textContent()).toContain('p16@example.com');
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('opening a form focuses its heading; on a submission s stars, r and U read and unread, R replies, z undoes; u returns focus to its row', async () => {
+    const { owner, form, ids } = await formWith(3);
+    const dashboard = await dashboardAs(browser, owner.email);
+    const { page } = dashboard;
+    const status = (text: string) => page.getByRole('status').filter({ hasText: text });
+    const stored = async () =>
+      (await api('GET', `/v1/forms/${form.id}/submissions/${ids[1]}`, { key: form.apiKey })).body;
+    try {
+      // The forms list, by keyboard: the form's link, Enter; focus lands on the form's heading.
+      await tabTo(page, page.getByRole('link', { name: 'Triage' }));
+      await page.keyboard.press('Enter');
+      await expect.poll(() => rows(page).count()).toBe(3);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+      expect(await focusedText(page)).toBe('Triage');
+      await page.keyboard.press('j');
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => title(page).textContent()).toBe('Person 1');
+
+      await page.keyboard.press('s');
+      await status('Starred').waitFor();
+      expect(await page.getByRole('button', { name: 'Unstar' }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+      expect((await stored()).starred).toBe(true);
+      await page.keyboard.press('z');
+      await status('Undone: unstarred').waitFor();
+      expect((await stored()).starred).toBe(false);
+
+      await page.keyboard.press('Shift+U');
+      await status('Marked unread').waitFor();
+      await page.getByRole('button', { name: 'Mark read' }).waitFor();
+      expect((await stored()).read).toBe(false);
+      await page.keyboard.press('r');
+      await status('Marked read').waitFor();
+      expect((await stored()).read).toBe(true);
+
+      // The Undo button beside the notice, reached with Tab.
+      await page.keyboard.press('s');
+      await status('Starred').waitFor();
+      await tabTo(page, page.getByRole('button', { name: 'Undo' }));
+      await page.keyboard.press('Enter');
+      await status('Undone: unstarred').waitFor();
+      expect((await stored()).starred).toBe(false);
+
+      // R clicks the Reply link: a mail to the sender about the form.
+      await page.evaluate(() => {
+        document.getElementById('reply')!.addEventListener('click', (event) => {
+          event.preventDefault();
+          document.body.dataset.replied = (event.currentTarget as HTMLAnchorElement).href;
+        });
+      });
+      await page.keyboard.press('Shift+R');
+      await expect
+        .poll(() => page.evaluate(() => document.body.dataset.replied))
+        .toBe('mailto:p1@example.com?subject=Re%3A%20Triage');
+
+      // ! opens the next; z puts the one it left back and opens it again.
+      await page.keyboard.press('!');
+      await expect.poll(() => title(page).textContent()).toBe('Person 0');
+      await status('Moved to spam').waitFor();
+      await page.keyboard.press('z');
+      await expect.poll(() => title(page).textContent()).toBe('Person 1');
+      await status('Undone: moved back out of spam.').waitFor();
+      expect((await stored()).isSpam).toBe(false);
+
+      // u: the inbox, with focus on this submission's row.
+      await page.keyboard.press('u');
+      await expect.poll(() => rows(page).count()).toBe(3);
+      await expect.poll(() => focusedRow(page)).toContain('p1@example.com');
+      await page.keyboard.press('?');
+      const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      expect(await help.getByRole('rowheader').allTextContents()).toContain('z');
+      await page.keyboard.press('Escape');
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();

@@ -175,7 +175,8 @@ describe('one submission', () => {
         (await file.createReadStream()) as unknown as ReadableStream,
       ).text();
       expect(text).toContain('Row one');
-      expect(text.split('\n')[0]).toContain('id,createdAt,name,email');
+      // Named by the fields' labels for a person (docs/submissions.md#csv-columns).
+      expect(text.split('\n')[0]).toContain('Submission,Received,Your name,Email address');
 
       await page.getByRole('button', { name: 'Actions' }).click();
       await page.getByRole('menuitem', { name: 'Send a test submission' }).click();

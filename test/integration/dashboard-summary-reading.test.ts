@@ -145,4 +145,54 @@ describe('the summary, read by a person', () => {
       await dashboard.close();
     }
   });
+
+  it('latest text answers quote the long-text answers only, never a name or an address', async () => {
+    const created = await api('POST', '/v1/forms', {
+      key: owner.apiKey,
+      body: { name: 'Quote requests', type: 'custom' },
+    });
+    const form = { id: created.body.id as string, key: created.body.key as string };
+    await api('PATCH', `/v1/forms/${form.id}`, {
+      key: owner.apiKey,
+      body: {
+        fields: [
+          { id: 'name', type: 'text', label: 'Your name' },
+          { id: 'street', type: 'text', label: 'Street address' },
+          { id: 'email', type: 'email', label: 'Email' },
+          { id: 'details', type: 'textarea', label: 'What needs doing?' },
+        ],
+      },
+    });
+    const posted = await submit(form.key, {
+      json: {
+        name: 'Ada Lovelace',
+        street: '12 Baker Street, London',
+        email: 'ada@example.com',
+        details: 'Two rooms to paint before March',
+      },
+      from: freshVisitor(),
+    });
+    expect(posted.status, posted.text).toBe(200);
+    const dashboard = await dashboardAs(browser, owner.email, {
+      path: `/forms/${form.id}/summary`,
+    });
+    const { page } = dashboard;
+    try {
+      const latest = page.getByRole('region', { name: 'Latest text answers' });
+      const quotes = latest.getByRole('listitem');
+      await expect.poll(() => quotes.count()).toBe(1);
+      expect(await quotes.locator('blockquote').textContent()).toBe(
+        'Two rooms to paint before March',
+      );
+      expect(await quotes.locator('figcaption').textContent()).toMatch(
+        /^What needs doing\?, received/,
+      );
+      const text = (await latest.textContent()) ?? '';
+      for (const kept of ['Ada Lovelace', 'Baker Street', 'ada@example.com'])
+        expect(text, `${kept} is not quoted`).not.toContain(kept);
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
 });

@@ -137,7 +137,7 @@ describe('the summary screen', () => {
     try {
       const alert = page.getByRole('alert');
       await expect
-        .poll(() => alert.textContent(), { timeout: 5_000 })
+        .poll(() => alert.textContent())
         .toContain('To: Must be between 2000-01-01 and 2100-12-31');
       expect(await page.getByLabel('To').getAttribute('max')).toBe('2100-12-31');
       expect(await page.getByLabel('From').getAttribute('min')).toBe('2000-01-01');

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { signInEmailsTo, teamWithOwner } from '#test/support/accounts.ts';
+import { invitationsTo, teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
 import {
@@ -74,14 +74,14 @@ describe('the team screen in words for people', () => {
         .toBe(2);
 
       const before = await eventually(
-        () => signInEmailsTo(ana),
+        async () => (await invitationsTo(ana)).length,
         (count) => count > 0,
       );
       await members.getByRole('button', { name: `Resend the invitation to ${ana}` }).click();
       await members.getByText(`A new invitation is on its way to ${ana}.`).waitFor();
       expect(
         await eventually(
-          () => signInEmailsTo(ana),
+          async () => (await invitationsTo(ana)).length,
           (count) => count > before,
         ),
       ).toBe(before + 1);

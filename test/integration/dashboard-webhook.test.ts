@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { retryWindowWords } from '#domain/retry-window.ts';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
@@ -7,6 +8,7 @@ import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
 import { eventually, newReceiver } from '#test/support/delivery.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
+import { TEST_WEBHOOK_RETRY_DELAYS } from './stack-settings.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -42,6 +44,13 @@ describe('the webhook screen', () => {
     try {
       await page.getByRole('link', { name: 'Webhook' }).click();
       await page.getByRole('heading', { name: 'Connect a webhook' }).waitFor();
+      // As this stack's worker retries (docs/delivery.md#retries: `1,2,3` here, "a few
+      // seconds"; "about two hours" by default), not a figure of its own ("about a day").
+      expect(retryWindowWords(TEST_WEBHOOK_RETRY_DELAYS)).toBe('a few seconds');
+      await page
+        .getByRole('region', { name: 'Connect a webhook' })
+        .getByText('retried for a few seconds when it fails', { exact: false })
+        .waitFor();
       await page.getByLabel('Webhook URL').fill('http://127.0.0.1/plain');
       await page.getByRole('button', { name: 'Connect' }).click();
       await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/https/);
@@ -64,7 +73,7 @@ describe('the webhook screen', () => {
       await expect
         .poll(() => page.getByRole('cell', { name: 'Delivered' }).count(), { timeout: 20_000 })
         .toBe(1);
-      // Four attempts, 1, 2 and 3 s apart in the test stack, all answered 500: failed.
+      // Four attempts, 1, 2 and 6 s apart in the test stack, all answered 500: failed.
       receiver.script(Array(4).fill({ status: 500 }), { status: 204 });
       await page.getByRole('button', { name: 'Send a test' }).click();
       await expect

@@ -256,6 +256,7 @@ describe("a form's workspace", () => {
       const alert = page.getByRole('alert').filter({ hasText: 'This screen failed' });
       await alert.waitFor();
       expect(await current(page)).toBe('Settings');
+      expect(await alert.textContent()).toContain('Its code could not be loaded');
       await page.unroute('**/app/assets/*.js', offline);
       await page.getByRole('button', { name: 'Try again' }).click();
       await page.getByRole('heading', { name: 'Settings of Offline' }).waitFor();

@@ -34,10 +34,13 @@ async function receiver(): Promise<WebhookReceiver> {
  * A Pro form whose webhook answers 500 asking for a few seconds' pause (a
  * Retry-After longer than the schedule's first delay), and one post to it,
  * seen `retrying`: the window in which the world changes under the delivery.
+ * The pause (8 s, within the test stack's retry window of 10 s) is the time
+ * a test has to change the world before the next attempt, however loaded the
+ * machine.
  */
 async function deliveryInRetry() {
   const hooks = await receiver();
-  hooks.script([], { status: 500, headers: { 'retry-after': '4' } });
+  hooks.script([], { status: 500, headers: { 'retry-after': '8' } });
   const form = await newForm('pro');
   await connectWebhook(form, hooks.url);
   const post = await submit(form.key, { json: { a: 'ends somehow' }, from: freshVisitor() });

@@ -75,7 +75,13 @@ const LOGIC = {
 };
 
 /** What the branch taken stores, whichever way it was sent. */
-const STORED = { name: 'Ada Lovelace', topic: 'Support', message: 'It broke', plan: '', source: '' };
+const STORED = {
+  name: 'Ada Lovelace',
+  topic: 'Support',
+  message: 'It broke',
+  plan: '',
+  source: '',
+};
 
 async function logicForm() {
   const owner = await teamWithOwner('pro');

@@ -7,6 +7,7 @@ import {
   axeFindings,
   launchChromium,
   offMachine,
+  PAGE_WAIT_MS,
   siteServing,
   visit,
 } from '#test/support/browser.ts';
@@ -247,7 +248,7 @@ describe('errors in place', () => {
     }
   });
 
-  it('a refusal from the endpoint is shown in the live region (a form closed after the page was drawn)', async () => {
+  it('a refusal of the whole post is shown above the form, focused and announced (a form closed after the page was drawn)', async () => {
     const form = await newForm('free', {}, { name: 'Closing', type: 'waitlist' });
     const visit = await open(pageUrl(form.key));
     try {
@@ -256,9 +257,18 @@ describe('errors in place', () => {
       await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'paused' } });
       await page.getByRole('button', { name: 'Send' }).click();
       await expect
-        .poll(() => page.locator('#fs-status').textContent(), { timeout: 10_000 })
+        .poll(() => page.getByRole('alert').textContent())
         .toBe('This form is closed and no longer accepts submissions.');
+      expect(
+        await page.getByRole('alert').evaluate((element) => element === document.activeElement),
+      ).toBe(true);
+      expect(await page.locator('#fs-status').textContent()).toBe('');
       expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+      // Sent again, the refusal goes until it is answered anew.
+      await api('PATCH', `/v1/forms/${form.id}`, { key: form.apiKey, body: { status: 'active' } });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('You are on the list').or(page.locator('.fs-success')).first().waitFor();
+      expect(await page.getByRole('alert').count(), 'the refusal is gone').toBe(0);
     } finally {
       await visit.close();
     }
@@ -535,7 +545,7 @@ describe('a form with a captcha', () => {
     const form = await newForm('free', captcha, { name: 'Guarded', type: 'waitlist' });
     const context = await browser.newContext();
     const page = await context.newPage();
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(PAGE_WAIT_MS);
     const answered = await withTurnstileStandIn(page);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -571,7 +581,7 @@ describe('a form with a captcha', () => {
 <body><main><h1>Join</h1><script src="${stack().baseUrl}/embed.js" data-form="${form.key}" async></script></main></body></html>`;
     const context = await browser.newContext();
     const page = await context.newPage();
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(PAGE_WAIT_MS);
     const answered = await withTurnstileStandIn(page);
     try {
       await page.goto(`${served.origin}/join`);

@@ -9,6 +9,7 @@ import {
   visit,
 } from '#test/support/browser.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
+import { submit } from '#test/support/submit.ts';
 
 /**
  * Direct uploads from the hosted page and the embed in Chromium: the script
@@ -187,6 +188,8 @@ describe('the hosted page uploads files straight to storage', () => {
         _gotcha: '',
         _t: expect.any(String),
         _uploads: [expect.stringMatching(/^[0-9a-f-]{36}$/)],
+        // The hosted page counted its view (docs/analytics.md): the post says so.
+        _views: 'counted',
       });
       expect(visited.requests).toContain(`${submitUrl(form.key)}/uploads`);
       expect(visited.requests).toContain(bucketUrl());
@@ -228,6 +231,41 @@ describe('the hosted page uploads files straight to storage', () => {
       expect(visited.requests).not.toContain(bucketUrl());
       expect(visited.requests).not.toContain(submitUrl(form.key));
       expect(await storedItems(form.id)).toEqual([]);
+      expect(await axeFindings(page)).toEqual([]);
+    } finally {
+      await visited.close();
+    }
+  }, 90_000);
+});
+
+describe('a refusal of the whole post', () => {
+  it('too many posts from this visitor: the message is above the form and focused, not under the file field', async () => {
+    const form = await reportsForm();
+    const visited = await visit(browser, pageUrl(form.key));
+    const { page } = visited;
+    try {
+      await page.getByLabel('Name').fill('Ada');
+      await page.locator('#fs-f-report').setInputFiles(pdf('cv.pdf', 4096));
+      // The burst and the click in one minute window (windows start on the minute).
+      await expect.poll(() => Date.now() % 60_000, { timeout: 20_000 }).toBeLessThan(40_000);
+      // This visitor (the browser posts from 127.0.0.1 too) reaches the form's limit a minute.
+      let status = 0;
+      for (let i = 0; i < 40 && status !== 429; i++) {
+        status = (await submit(form.key, { json: { name: `Burst ${i}` } })).status;
+      }
+      expect(status, 'the burst met the limit').toBe(429);
+      await page.getByRole('button', { name: 'Send' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Too many submissions' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe('Too many submissions; try again shortly');
+      expect(await alert.evaluate((element) => element === document.activeElement)).toBe(true);
+      const above = (await alert.boundingBox())!;
+      const name = (await page.getByLabel('Name').boundingBox())!;
+      expect(above.y + above.height, 'above the first field').toBeLessThanOrEqual(name.y);
+      expect(await page.locator('#fs-e-report').textContent()).toBe('');
+      expect(await page.locator('#fs-f-report').getAttribute('aria-invalid')).toBeNull();
+      expect(await page.locator('#fs-status').textContent()).toBe('');
+      expect(visited.requests).not.toContain(bucketUrl());
       expect(await axeFindings(page)).toEqual([]);
     } finally {
       await visited.close();

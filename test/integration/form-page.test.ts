@@ -6,6 +6,7 @@ import { embedScript } from '#http/pages/embed-script.ts';
 import { contract as formJsonContract } from '#http/pages/get-form-json.ts';
 import { contract as formPageContract } from '#http/pages/get-form-page.ts';
 import { buildEmbedScript } from '#lib/pages/embed-asset.ts';
+import { admin } from '#test/support/admin.ts';
 import { api } from '#test/support/api.ts';
 import { newForm } from '#test/support/forms.ts';
 import { TEST_MIN_FILL_TIME_MS } from './stack-settings.ts';
@@ -157,7 +158,10 @@ describe('GET /f/{key}', () => {
     expect(response.status).toBe(200);
     expect(response.text).not.toContain('<script>alert');
     expect(response.text).not.toContain('<script>x');
-    expect(response.text).not.toContain('<img');
+    // The only image is the page's own view image (docs/analytics.md#views), not the label's.
+    expect(response.text.match(/<img[^>]*>/g)).toEqual([
+      `<img src="../f/${form.key}/views" alt="" width="1" height="1" hidden>`,
+    ]);
     expect(response.text).not.toContain('<b>');
     expect(response.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');
     expect(response.text).toContain('pattern="[a-z]+&quot;&lt;"');
@@ -203,7 +207,7 @@ describe('GET /f/{key}', () => {
     ]);
   });
 
-  it('a form with uploads posts multipart and draws its file field, and its CSP lets the script post to the uploads bucket; without uploads the file field is left out', async () => {
+  it('a form with uploads posts multipart and draws its file field, and its CSP lets the script post to the uploads bucket; without uploads the file field is drawn disabled, saying so', async () => {
     const fields = [
       { id: 'name', type: 'text', label: 'Name' },
       { id: 'cv', type: 'file', label: 'Your CV' },
@@ -227,10 +231,14 @@ describe('GET /f/{key}', () => {
     expect(
       directives(withUploads.headers.get('content-security-policy')).get('connect-src'),
     ).toEqual(["'self'", bucketOrigin]);
-    const free = await newForm('free', { fields }, { name: 'Jobs', type: 'custom' });
-    const without = await page(free.key);
+    // A team back on Free: its form cannot take files; the field is drawn, disabled, saying so.
+    const toFree = await admin('team', 'plan', '--team', pro.teamId, '--plan', 'free');
+    expect(toFree.code, toFree.stderr).toBe(0);
+    const without = await page(pro.key);
     expect(without.text).not.toContain('enctype=');
-    expect(without.text).not.toContain('Your CV');
+    expect(without.text).toContain('Your CV');
+    expect(without.text).toMatch(/<input id="fs-f-cv" name="cv" type="file" disabled/);
+    expect(without.text).toContain('This form cannot receive files at the moment.');
     expect(directives(without.headers.get('content-security-policy')).get('connect-src')).toEqual([
       "'self'",
     ]);
@@ -280,6 +288,7 @@ describe('no secret setting reaches a visitor', () => {
         'closedMessage',
         'description',
         'fields',
+        'filesOff',
         'key',
         'minFillMs',
         'multipart',

@@ -2,8 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
-import { chromiumForFile, offMachine, siteServing } from '#test/support/browser.ts';
+import { chromiumForFile, offMachine, PAGE_WAIT_MS, siteServing } from '#test/support/browser.ts';
 import { dashboardAs } from '#test/support/dashboard.ts';
+import { submit } from '#test/support/submit.ts';
 
 /**
  * In Chromium, on a website of another origin: the HTML form copied from the
@@ -40,7 +41,7 @@ async function openAt(browser: Browser, url: string, offsetMs = 0) {
   const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
   if (offsetMs !== 0) await context.addInitScript(shiftedClock(offsetMs));
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   const requests: string[] = [];
   const errors: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
@@ -227,6 +228,74 @@ describe('a visitor whose clock runs 90 s fast', () => {
         'from the hosted page',
         'from the pasted form',
       ]);
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe('the pasted form refused for too many posts', () => {
+  it('its page says the way back (the back button keeps the answers) and when to try again, whatever the site’s referrer policy', async () => {
+    const owner = await teamWithOwner('pro');
+    const created = await api('POST', '/v1/forms', {
+      key: owner.apiKey,
+      body: { name: 'Busy', type: 'contact' },
+    });
+    const key = created.body.key as string;
+    const snippet = await shareSnippet(chromium(), owner.email, created.body.id as string);
+    const served = await siteServing({
+      '/contact': sitePage(snippet),
+      // A site that sends no Referer at all: the refusal page cannot link back.
+      '/private': sitePage(snippet).replace(
+        '<meta charset="utf-8">',
+        '<meta charset="utf-8"><meta name="referrer" content="no-referrer">',
+      ),
+    });
+    // The burst and the posts in one minute window (windows start on the minute).
+    await expect.poll(() => Date.now() % 60_000, { timeout: 20_000 }).toBeLessThan(40_000);
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 429; i++) {
+      status = (await submit(key, { json: { name: `Burst ${i}`, email: 'b@example.com' } })).status;
+    }
+    expect(status, 'this visitor (127.0.0.1, as the browser) met the limit').toBe(429);
+    try {
+      for (const [path, link] of [
+        ['/contact', `Go to ${new URL(served.origin).host}`],
+        ['/private', undefined],
+      ] as const) {
+        const visit = await openAt(chromium(), `${served.origin}${path}`);
+        try {
+          const { page } = visit;
+          await page.getByLabel('Name').fill('Ada Lovelace');
+          await page.getByLabel('Email').fill('ada@example.com');
+          await page.getByLabel('Message').fill('Kept when I go back');
+          await afterFillTime(page);
+          await page.getByRole('button', { name: 'Send' }).click();
+          await page.getByRole('heading', { name: 'Too many submissions' }).waitFor();
+          await page
+            .getByText(
+              /^Wait (a few seconds|about \d+ seconds|about a minute), then send the form again\.$/,
+            )
+            .waitFor();
+          await page
+            .getByText(
+              'Your browser’s back button returns to the form, with what you typed still in it.',
+              {
+                exact: false,
+              },
+            )
+            .waitFor();
+          expect(await page.getByRole('link').allTextContents()).toEqual(link ? [link] : []);
+          // What it says is so: back is the form, the answers in it.
+          await page.goBack();
+          await expect
+            .poll(() => page.getByLabel('Message').inputValue())
+            .toBe('Kept when I go back');
+          expect(new URL(page.url()).pathname).toBe(path);
+        } finally {
+          await visit.close();
+        }
+      }
     } finally {
       await served.close();
     }

@@ -30,8 +30,47 @@ declare module 'vitest' {
   }
 }
 
+/** What the run's one stack gives every test file, and how to stop it. */
+interface RunStack {
+  provided: {
+    localStack: LocalStackInfo;
+    stateDir: string;
+    receiverCertificate: Certificate;
+    chromiumEndpoint: string;
+    keyedHashSecret: string;
+  };
+  stop(): Promise<void>;
+}
+
+/**
+ * Both integration projects (`integration`, two files at once, and `integration-alone`,
+ * the files that flip an emulator-wide switch, one at a time after the rest: vitest.config.ts)
+ * run this setup in the one vitest process; the first starts the stack, the second shares it,
+ * the last to tear down stops it. Each project loads this module apart, so the stack is held
+ * on globalThis.
+ */
+const SHARED = Symbol.for('form-service.test-run-stack');
+type Shared = { stack: Promise<RunStack>; users: number };
+
 /** One local stack per test run: the real `npm run dev` process, in memory, on free ports. */
 export default async function setup(project: TestProject) {
+  const holder = globalThis as { [SHARED]?: Shared };
+  holder[SHARED] ??= { stack: startRunStack(), users: 0 };
+  const shared = holder[SHARED];
+  shared.users += 1;
+  const { provided, stop } = await shared.stack;
+  for (const [key, value] of Object.entries(provided)) {
+    project.provide(key as keyof typeof provided, value);
+  }
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
+    await stop();
+  };
+}
+
+async function startRunStack(): Promise<RunStack> {
   const stateDir = await mkdtemp(join(tmpdir(), 'form-service-test-'));
   // A spam cap a test can reach in a few seconds, and webhook retries seconds apart instead
   // of minutes (3 retries, growing); the fill-time minimum below; every other setting as deployed.
@@ -46,15 +85,14 @@ export default async function setup(project: TestProject) {
   process.env.RETENTION_DAY_SECONDS = String(TEST_RETENTION_DAY_SECONDS);
   process.env.RETENTION_SWEEP_SECONDS = String(TEST_RETENTION_SWEEP_SECONDS);
   // The stack's keyed-hash secret, made here so tests can check a stored hash exactly.
-  process.env.KEYED_HASH_SECRET = randomBytes(32).toString('hex');
-  project.provide('keyedHashSecret', process.env.KEYED_HASH_SECRET);
+  const keyedHashSecret = randomBytes(32).toString('hex');
+  process.env.KEYED_HASH_SECRET = keyedHashSecret;
   // Webhook receivers of the tests are HTTPS on 127.0.0.1 with this certificate; the stack
   // verifies TLS as deployed and trusts it the way a developer's machine would.
   const certificate = await localCertificate();
   const caFile = join(stateDir, 'webhook-receiver-ca.pem');
   await writeFile(caFile, certificate.cert);
   process.env.NODE_EXTRA_CA_CERTS = caFile;
-  project.provide('receiverCertificate', certificate);
   const dev = await startDevProcess([
     '--in-memory',
     '--random-ports',
@@ -63,19 +101,25 @@ export default async function setup(project: TestProject) {
     '--log-level',
     'warn',
   ]);
-  project.provide('localStack', dev.info);
-  project.provide('stateDir', stateDir);
   // One Chromium for every browser test of the run; test files connect to it.
   const chromiumServer = await startChromiumServer();
-  project.provide('chromiumEndpoint', chromiumServer?.wsEndpoint() ?? '');
-  return async () => {
-    await chromiumServer?.close();
-    const code = await dev.stop();
-    // What the stack logged (warnings and errors), for a failure that only the full suite shows.
-    const log = join(ROOT, '.local', 'test-output', 'stack.log');
-    await mkdir(dirname(log), { recursive: true });
-    await writeFile(log, dev.output());
-    await rm(stateDir, { recursive: true, force: true });
-    if (code !== 0) throw new Error(`dev stack exited with ${code}:\n${dev.output()}`);
+  return {
+    provided: {
+      localStack: dev.info,
+      stateDir,
+      receiverCertificate: certificate,
+      chromiumEndpoint: chromiumServer?.wsEndpoint() ?? '',
+      keyedHashSecret,
+    },
+    stop: async () => {
+      await chromiumServer?.close();
+      const code = await dev.stop();
+      // What the stack logged (warnings and errors), for a failure that only the full suite shows.
+      const log = join(ROOT, '.local', 'test-output', 'stack.log');
+      await mkdir(dirname(log), { recursive: true });
+      await writeFile(log, dev.output());
+      await rm(stateDir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`dev stack exited with ${code}:\n${dev.output()}`);
+    },
   };
 }

@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   asMember,
   cookieOf,
+  invitationTo,
   signedIn,
-  signInEmailTo,
   teamWithOwner,
   verify,
 } from '#test/support/accounts.ts';
@@ -26,9 +26,9 @@ async function teamWithSecondMember(role: 'owner' | 'member' = 'owner') {
     body: { email, role },
   });
   expect(invited.status, invited.text).toBe(201);
-  // The invitation is a sign-in email: its code signs the new member in.
-  const { code } = await signInEmailTo(email);
-  const cookie = cookieOf(await verify({ email, code }));
+  // The invitation's link signs the new member in (docs/people.md#invitations).
+  const { token } = await invitationTo(email);
+  const cookie = cookieOf(await verify({ token }));
   return { owner, ownerCookie, second: { userId: invited.body.userId as string, email, cookie } };
 }
 

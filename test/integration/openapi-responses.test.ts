@@ -323,6 +323,13 @@ describe('real answers match openapi.json', () => {
     expect(
       (await call('POST', '/f/no-such-form-key/views', { key: null, headers: browser })).status,
     ).toBe(404);
+    // The view image of a page without script: an SVG, and 404 for no form.
+    expect((await call('GET', `/f/${key}/views`, { key: null, headers: browser })).status).toBe(
+      200,
+    );
+    expect(
+      (await call('GET', '/f/no-such-form-key/views', { key: null, headers: browser })).status,
+    ).toBe(404);
     expect(
       (await call('GET', `/v1/forms/${created.body.id}/summary?tz=Europe%2FParis`)).status,
     ).toBe(200);

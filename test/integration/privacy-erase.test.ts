@@ -3,13 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { suppressionAddress } from '#domain/email-events.ts';
 import { emailHash } from '#domain/email-index.ts';
 import { suppressionKey } from '#store/keys.ts';
-import {
-  asMember,
-  cookieOf,
-  signInEmailTo,
-  teamWithOwner,
-  verify,
-} from '#test/support/accounts.ts';
+import { asMember, cookieOf, invitationTo, teamWithOwner, verify } from '#test/support/accounts.ts';
 import { admin } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
 import {
@@ -192,8 +186,8 @@ describe('POST /v1/privacy/erasures', () => {
       body: { email },
     });
     expect(invited.status, invited.text).toBe(201);
-    const { code } = await signInEmailTo(email);
-    const member = cookieOf(await verify({ email, code }));
+    const { token } = await invitationTo(email);
+    const member = cookieOf(await verify({ token }));
     const refused = await asMember(member, 'POST', '/v1/privacy/erasures', {
       body: { email: world.person },
     });

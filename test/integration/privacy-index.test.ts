@@ -173,31 +173,52 @@ describe('the export by email (docs/privacy.md#export-by-email)', () => {
 
   it('a session must prove it comes from the dashboard: a cross-site GET is 403 csrf and records nothing', async () => {
     const team = await teamWithOwner('pro');
-    const owner = await signedIn(team.email, team.teamId);
     const path = `/v1/privacy/submissions?email=${encodeURIComponent(`x-${unique()}@example.com`)}`;
-    const exportedEvents = async () => {
-      const trail = await api<{ events: { action: string }[] }>('GET', '/v1/team/audit', {
-        key: team.apiKey,
-      });
-      return trail.body.events.filter((e) => e.action === 'privacy.exported').length;
-    };
-    // What a link or an image on another site sends with the owner's cookie.
-    for (const headers of [
-      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } as Record<string, string>,
-      { 'sec-fetch-site': 'same-site' },
-      { 'sec-fetch-site': '', origin: '' },
-    ]) {
-      const refused = await asMember(owner, 'GET', path, { headers });
-      expect([refused.status, refused.body?.error], JSON.stringify(headers)).toEqual([403, 'csrf']);
-    }
-    expect(await exportedEvents()).toBe(0);
-    // The dashboard's own request (same origin) and an API key from anywhere still export.
-    expect((await asMember(owner, 'GET', path)).status).toBe(200);
-    const byKey = await api('GET', path, {
+    await expectOriginProofOnRead(team, path, 'privacy.exported');
+  });
+
+  it('the CSV export too: a cross-site GET with the cookie is 403 csrf and records no submissions.exported', async () => {
+    const team = await teamWithOwner('pro');
+    const created = await api<{ id: string }>('POST', '/v1/forms', {
       key: team.apiKey,
-      headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      body: { name: `Form ${unique()}`, type: 'custom' },
     });
-    expect(byKey.status, byKey.text).toBe(200);
-    expect(await exportedEvents()).toBe(2);
+    const path = `/v1/forms/${created.body.id}/export.csv?header=labels`;
+    await expectOriginProofOnRead(team, path, 'submissions.exported');
   });
 });
+
+/**
+ * A GET that records `action` in the member's name: refused (403 csrf, nothing recorded) for
+ * what a link or an image on another site sends with the owner's cookie; the dashboard's own
+ * request (same origin) and an API key from anywhere still go through, each recorded once.
+ */
+async function expectOriginProofOnRead(
+  team: Awaited<ReturnType<typeof teamWithOwner>>,
+  path: string,
+  action: string,
+) {
+  const owner = await signedIn(team.email, team.teamId);
+  const recorded = async () => {
+    const trail = await api<{ events: { action: string }[] }>('GET', '/v1/team/audit', {
+      key: team.apiKey,
+    });
+    return trail.body.events.filter((e) => e.action === action).length;
+  };
+  for (const headers of [
+    { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } as Record<string, string>,
+    { 'sec-fetch-site': 'same-site' },
+    { 'sec-fetch-site': '', origin: '' },
+  ]) {
+    const refused = await asMember(owner, 'GET', path, { headers });
+    expect([refused.status, refused.body?.error], JSON.stringify(headers)).toEqual([403, 'csrf']);
+  }
+  expect(await recorded()).toBe(0);
+  expect((await asMember(owner, 'GET', path)).status).toBe(200);
+  const byKey = await api('GET', path, {
+    key: team.apiKey,
+    headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+  });
+  expect(byKey.status, byKey.text).toBe(200);
+  expect(await recorded()).toBe(2);
+}

@@ -96,7 +96,7 @@ describe('a receiver that hangs', () => {
     expect(peakOpen(hanging.received, settle)).toBe(1);
 
     // It answers again: every delivery ends. One whose retry window (the schedule's sum × 1.2
-    // from its first attempt: 7.2 s on the test stack, about two hours deployed) ran out while
+    // from its first attempt: 10 s on the test stack, about two hours deployed) ran out while
     // it hung is failed, each of its attempts a timeout; every other one arrives, once.
     hanging.script([], { status: 204 });
     const switchedAt = Date.now();

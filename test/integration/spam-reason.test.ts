@@ -11,8 +11,12 @@ async function shown(form: TestForm, id: string) {
   return one.body as { isSpam: boolean; spamReason?: string };
 }
 
-async function posted(form: TestForm, json: Record<string, string>): Promise<string> {
-  const response = await submit(form.key, { json, from: freshVisitor() });
+async function posted(
+  form: TestForm,
+  json: Record<string, string>,
+  from = freshVisitor(),
+): Promise<string> {
+  const response = await submit(form.key, { json, from });
   expect(response.status, response.text).toBe(200);
   return response.body?.submissionId as string;
 }
@@ -23,8 +27,10 @@ describe('the spam reason (docs/submissions.md#spam-reasons)', () => {
     const links = await posted(form, {
       message: 'buy http://a.example http://b.example http://c.example',
     });
-    const first = await posted(form, { email: 'x@example.com', message: 'Hi there' });
-    const again = await posted(form, { message: 'Hi there', email: 'x@example.com' });
+    // A duplicate: the same answers from the same visitor.
+    const visitor = freshVisitor();
+    const first = await posted(form, { email: 'x@example.com', message: 'Hi there' }, visitor);
+    const again = await posted(form, { message: 'Hi there', email: 'x@example.com' }, visitor);
 
     expect(await shown(form, links)).toMatchObject({ isSpam: true, spamReason: 'links' });
     expect(await shown(form, again)).toMatchObject({ isSpam: true, spamReason: 'duplicate' });

@@ -29,5 +29,11 @@ export const TEST_RETENTION_SWEEP_SECONDS = 10;
  * still comes well within it.
  */
 export const TEST_RECEIVER_TIMEOUT_MS = 3000;
-/** The test stack's webhook retry delays, in seconds. */
-export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 3];
+/**
+ * The test stack's webhook retry delays, in seconds: the first two growing (a test measures
+ * that), the last long enough for a full schedule under a loaded machine. The retry window is
+ * the delays' sum × 1.2 (lambdas/domain/webhook-delivery.ts), so the last retry is given up when
+ * the first two came more than window − 1 − 3 s late in all: 6 s with [1, 2, 6] (3 s with the
+ * earlier [1, 2, 3], which two test files running at once used up).
+ */
+export const TEST_WEBHOOK_RETRY_DELAYS = [1, 2, 6];

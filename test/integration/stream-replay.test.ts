@@ -132,6 +132,25 @@ describe('npm run admin -- stream replay', () => {
         what: 'two notifications',
       },
     );
+    // Both notifications marked sent, not only in the inbox: SES has an email a moment before
+    // the worker marks it, and a replayed copy that came in between would find the claim held
+    // and go back to the queue for its visibility timeout (6 minutes), as it would deployed.
+    for (const id of [first, third]) {
+      await until(
+        () =>
+          api<{ emails?: { notification: { status: string } | null } }>(
+            'GET',
+            `/v1/forms/${form.id}/submissions/${id}`,
+            { key: form.apiKey },
+          ),
+        (answer) => ['sent', 'delivered'].includes(answer.body?.emails?.notification?.status ?? ''),
+        {
+          timeoutMs: DELIVERY_WAIT_MS,
+          intervalMs: 150,
+          what: `${id}'s notification marked sent or delivered`,
+        },
+      );
+    }
     expect(webhookIds(hooks)).not.toContain(`msg_${missed}`);
     // The summary's own reader took all three, the given-up one included.
     const summary = await until(

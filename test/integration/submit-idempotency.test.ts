@@ -239,7 +239,7 @@ describe.concurrent('Idempotency-Key on POST /s/{key} (docs/submit.md#idempotenc
     expect(Date.now() - startedAt).toBeGreaterThan((TEST_IDEMPOTENCY_WINDOW_SECONDS - 3) * 1000);
     expect(again.status).toBe(200);
     expect(again.body?.submissionId).not.toBe(first.body?.submissionId);
-    // Stored anew (as a duplicate of the first, so in spam) under the key, which replays it now.
+    // Stored anew (another visitor: not a duplicate) under the key, which replays it now.
     expect(await storedItems(form.id)).toHaveLength(2);
     const retry = await keyed(form, key, answers);
     expect([retry.body?.submissionId, replayed(retry)]).toEqual([again.body?.submissionId, 'true']);

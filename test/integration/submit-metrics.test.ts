@@ -143,9 +143,11 @@ describe('submit metrics (EMF on stdout, one line per post)', () => {
   it('spam as a duplicate: the first is accepted, the second SubmissionSpam rule=duplicate', async () => {
     const form = await newForm('free');
     const answers = { email: 'grace@example.com', message: 'Same words twice' };
-    const first = await post(form, { json: answers });
+    // A duplicate: the same answers from the same visitor.
+    const ip = freshIp();
+    const first = await post(form, { json: answers, ip });
     expect(onlyMetric(first.emf, form).name).toBe('SubmissionAccepted');
-    const second = await post(form, { json: answers });
+    const second = await post(form, { json: answers, ip });
     expect(second.status).toBe(200);
     expect(onlyMetric(second.emf, form)).toEqual({
       name: 'SubmissionSpam',

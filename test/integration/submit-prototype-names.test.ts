@@ -90,7 +90,8 @@ describe('POST /s/{key}: answers named like Object.prototype properties', () => 
       ],
     });
     const answers = { constructor: 'too long', toString: 'not-an-email', valueOf: 'v' };
-    const first = await submit(form.key, { json: answers, from: freshVisitor() });
+    const visitor = freshVisitor();
+    const first = await submit(form.key, { json: answers, from: visitor });
     expect(first.status, first.text).toBe(200);
     const stored = await readSubmission(form, first.body?.submissionId as string);
     expect(JSON.parse(stored.data._invalid!)).toEqual([
@@ -100,14 +101,14 @@ describe('POST /s/{key}: answers named like Object.prototype properties', () => 
     ]);
     expect(stored.data).toMatchObject(answers);
 
-    // The same answers in another order and encoding: a duplicate, so spam.
+    // The same answers from the same visitor in another order and encoding: a duplicate, so spam.
     const again = await submit(form.key, {
       form: [
         ['valueOf', 'v'],
         ['toString', 'not-an-email'],
         ['constructor', 'too long'],
       ],
-      from: freshVisitor(),
+      from: visitor,
     });
     expect(again.status).toBe(200);
     expect((await readSubmission(form, again.body?.submissionId as string)).isSpam).toBe(true);

@@ -43,6 +43,8 @@ describe('POST /s/{key}: accepted posts', () => {
         referrer: 'https://www.example.com/contact',
         country: 'DE',
         deviceClass: 'desktop',
+        // Posted without `_views`: a page that counts no views (docs/analytics.md#views).
+        noView: true,
       },
       read: false,
       starred: false,

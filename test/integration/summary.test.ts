@@ -31,7 +31,7 @@ type Item = Record<string, unknown> & {
   id: string;
   createdAt: string;
   data: Record<string, string>;
-  meta: { deviceClass?: string; country?: string; referrer: string };
+  meta: { deviceClass?: string; country?: string; referrer: string; noView?: boolean };
   isSpam?: boolean;
   isTest?: boolean;
   read?: boolean;
@@ -117,6 +117,7 @@ function recount(history: History, from: string, to: string, tz: string) {
     }
   }
   const stored: Item[] = [];
+  let withoutViews = 0;
   for (const item of history.items) {
     const day = inRange(item.createdAt);
     if (!day) continue;
@@ -129,6 +130,8 @@ function recount(history: History, from: string, to: string, tz: string) {
       totals.stored++;
       days.get(day)!.stored++;
       stored.push(item);
+      // Posted without `_views` (the API, as these posts are): counted apart from the rate.
+      if (item.meta.noView) withoutViews++;
     }
   }
   const devices: Record<string, number> = {
@@ -183,7 +186,8 @@ function recount(history: History, from: string, to: string, tz: string) {
             : (field.options?.find((o) => fold(o) === fold(value)) ?? '(other)');
           counts[option] = (counts[option] ?? 0) + 1;
         }
-        return { kind: 'choice', answered: given.length, counts };
+        // These histories never change a field's options: nothing under former words.
+        return { kind: 'choice', answered: given.length, counts, former: {} };
       }
       case 'checkbox':
         return { kind: 'checkbox', answered: given.length, checked: given.length };
@@ -290,9 +294,16 @@ function recount(history: History, from: string, to: string, tz: string) {
     tz,
     totals: {
       ...totals,
-      conversionRate: totals.views
-        ? Math.round((totals.stored / totals.views) * 10_000) / 10_000
-        : null,
+      // The documented rule (docs/analytics.md#views): posts of pages that counted their views,
+      // over those views; none over 1, where views were not counted.
+      ...(() => {
+        const rate = totals.views ? (totals.stored - withoutViews) / totals.views : null;
+        return {
+          conversionRate: rate !== null && rate <= 1 ? Math.round(rate * 10_000) / 10_000 : null,
+          postsWithoutViews: withoutViews,
+          viewsNotCounted: rate !== null && rate > 1,
+        };
+      })(),
     },
     days: dates.map((date) => ({ date, ...days.get(date)! })),
     dropped,

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { signInEmailsTo, signInEmailTo, teamWithOwner, verify } from '#test/support/accounts.ts';
+import {
+  invitationsTo,
+  invitationTo,
+  signInEmailsTo,
+  teamWithOwner,
+  verify,
+} from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { eventually } from '#test/support/delivery.ts';
 
@@ -12,16 +18,18 @@ describe('sending an invitation again', () => {
     const email = `pending-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const invited = await api('POST', '/v1/team/members', { key: owner.apiKey, body: { email } });
     expect(invited.status, invited.text).toBe(201);
-    const first = await signInEmailTo(email);
+    const first = await invitationTo(email);
 
     const resent = await api('POST', `/v1/team/members/${invited.body.userId}/invitation`, {
       key: owner.apiKey,
     });
     expect(resent.status, resent.text).toBe(202);
     expect(resent.body).toMatchObject({ email, userId: invited.body.userId, lastSignInAt: null });
-    const second = await signInEmailTo(email, 1);
+    const second = await invitationTo(email, 1);
     expect(second.token).not.toBe(first.token);
-    expect(second.code).not.toBe(first.code);
+    // The same kind of email: who invited to which team, a link of 7 days.
+    expect(second.email.subject).toBe(first.email.subject);
+    expect(second.email.body.text).toContain('for 7 days');
 
     const audit = await api('GET', '/v1/team/audit', { key: owner.apiKey });
     expect((audit.body.events as unknown[])[0]).toMatchObject({
@@ -37,7 +45,8 @@ describe('sending an invitation again', () => {
     });
     expect(again.status, again.text).toBe(409);
     expect(again.body).toMatchObject({ error: 'invitation_accepted' });
-    expect(await signInEmailsTo(email)).toBe(2);
+    expect(await invitationsTo(email)).toHaveLength(2);
+    expect(await signInEmailsTo(email)).toBe(0);
   });
 
   it('counts toward the address’s sign-in emails: past them 429 and nothing sent; an unknown member is 404', async () => {
@@ -54,7 +63,7 @@ describe('sending an invitation again', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(
       await eventually(
-        () => signInEmailsTo(email),
+        async () => (await invitationsTo(email)).length,
         (count) => count >= 5,
       ),
     ).toBe(5);

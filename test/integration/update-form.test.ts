@@ -169,6 +169,7 @@ describe('PATCH /v1/forms/{id} rules', () => {
       previous: '',
       notifyCc: 'Desk@Example.com, sales@example.com',
       previousCc: '',
+      ccAdded: 'Desk@Example.com, sales@example.com',
     });
   });
 

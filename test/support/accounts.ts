@@ -33,6 +33,23 @@ export async function signInEmailTo(to: string, seen = 0): Promise<SignInEmail> 
   return { token, code };
 }
 
+/** Invitation emails `to` has had so far (docs/people.md#invitations). */
+export async function invitationsTo(to: string) {
+  return (await emailsTo(to)).filter((email) => / invited you to the team /.test(email.subject));
+}
+
+/** The newest invitation `to` got after `seen` earlier ones, with its link's token. */
+export async function invitationTo(to: string, seen = 0) {
+  const emails = await eventually(
+    () => invitationsTo(to),
+    (list) => list.length > seen,
+  );
+  const email = emails.at(-1);
+  const token = /#token=([A-Za-z0-9_-]{43})/.exec(email?.body.text ?? '')?.[1];
+  if (!email || !token) throw new Error(`no invitation for ${to}: ${JSON.stringify(emails)}`);
+  return { token, email };
+}
+
 /**
  * A sign-in request over real HTTP, from `from` (a loopback address; each
  * call a person of its own unless told): sign-in and verification are

@@ -9,6 +9,14 @@ import { startChromium } from './chromium.ts';
 export { startChromiumServer } from './chromium.ts';
 
 /**
+ * How long a browser test's page waits for an element, a click's target or a navigation
+ * (playwright's default timeout, set on every page the tests open). A bound for a page under
+ * the suite's load (two test files, the stack and Chromium on two cores), not a claim about
+ * the product's speed: a wait ends as soon as what it waits for is there.
+ */
+export const PAGE_WAIT_MS = 20_000;
+
+/**
  * The run's one Chromium (started by the integration global setup), or a
  * Chromium of this file's own when none runs. Closing a shared one only
  * disconnects this file.
@@ -71,7 +79,7 @@ export async function visit(
 ): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width: 900, height: 900 }, ...options });
   const page = await context.newPage();
-  page.setDefaultTimeout(8000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   const requests: string[] = [];
   const errors: string[] = [];
   page.on('request', (request) => requests.push(request.url()));

@@ -11,7 +11,12 @@ import { seedSubmissions } from './seed-submissions.ts';
  */
 export async function inboxWith(
   count: number,
-  options: { fields?: unknown[]; message?: (i: number) => string } = {},
+  options: {
+    fields?: unknown[];
+    message?: (i: number) => string;
+    /** The i-th submission's answers instead of a name, an email and the message. */
+    data?: (i: number) => Record<string, string>;
+  } = {},
 ) {
   const owner = await teamWithOwner('pro');
   const created = await api('POST', '/v1/forms', {
@@ -35,7 +40,9 @@ export async function inboxWith(
     teamId: owner.teamId,
     count,
     receivedAt: (i) => new Date(Date.now() - (count - i) * 1000),
-    data: (i) => ({ name: `Person ${i}`, email: `p${i}@example.com`, message: message(i) }),
+    data:
+      options.data ??
+      ((i) => ({ name: `Person ${i}`, email: `p${i}@example.com`, message: message(i) })),
   });
   return { owner, form };
 }

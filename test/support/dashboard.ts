@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { signedIn, signInEmailsTo, signInEmailTo } from './accounts.ts';
 import { stack } from './api.ts';
-import { axeFindings } from './browser.ts';
+import { axeFindings, PAGE_WAIT_MS } from './browser.ts';
 
 /** A page of the dashboard, recording console errors, uncaught exceptions and failed requests. */
 export interface DashboardPage {
@@ -47,7 +47,7 @@ export async function openDashboard(
     ]);
   }
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   const errors: string[] = [];
   const failed: string[] = [];
   page.on('console', (message) => {
@@ -105,4 +105,13 @@ export async function reloadUntil<T>(page: Page, read: () => Promise<T>, expecte
       return read();
     })
     .toEqual(expected);
+}
+
+/** Presses Tab until `target` has the focus: the keyboard's way to a control. */
+export async function tabTo(page: Page, target: Locator, most = 80): Promise<void> {
+  for (let presses = 0; presses < most; presses++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('Tab never reached the control');
 }

@@ -19,7 +19,7 @@ export interface SeedOptions {
   teamId: string;
   count: number;
   /** Every seeded submission's flags; default unread, not starred, not spam, not a test. */
-  flags?: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam' | 'isTest'>>;
+  flags?: Partial<Pick<Submission, 'read' | 'starred' | 'isSpam' | 'isTest' | 'spamReason'>>;
   /** Answers of the i-th submission written (0 = oldest); default name, email and message. */
   data?: (i: number) => Record<string, string>;
   meta?: (i: number) => SubmissionMeta;

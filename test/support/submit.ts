@@ -130,6 +130,22 @@ export function burst(key: string, count: number, label = 'visitor'): Promise<Su
   );
 }
 
+/**
+ * The rate limits count in fixed one-minute windows (lambdas/domain/rate-limit.ts): a burst
+ * that crosses a minute's boundary is counted in two windows and does not reach the limit it
+ * should. Runs `burst` until one run starts and ends within one minute (at most three runs)
+ * and gives that run's result; each run must count against limits of its own (a fresh
+ * visitor, form or key). A burst of a few seconds, under the suite's load, crosses a boundary
+ * about once in twenty runs: the check it serves stays exact, its timing is taken out.
+ */
+export async function inOneMinute<T>(burst: () => Promise<T>): Promise<T> {
+  for (let run = 1; ; run++) {
+    const startedIn = Math.floor(Date.now() / 60_000);
+    const result = await burst();
+    if (Math.floor(Date.now() / 60_000) === startedIn || run === 3) return result;
+  }
+}
+
 /** How many answers had each status. */
 export function tally(responses: readonly { status: number }[]): Record<number, number> {
   const counts: Record<number, number> = {};

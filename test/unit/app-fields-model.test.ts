@@ -6,6 +6,11 @@ import {
   emptyField,
   type FieldDraft,
   fieldProblemsFromApi,
+  fileFieldProblems,
+  filesNote,
+  formerOptionsOf,
+  optionsTakenOut,
+  savingTurnsFilesOn,
   summaryLine,
 } from '#app/fields-model.ts';
 
@@ -122,5 +127,84 @@ describe('fields model: refusals in words', () => {
       control: 'fields-add',
       summary: 'Fields: can have at most 30 fields',
     });
+  });
+});
+
+describe('fields model: a file field on a form that does not accept files (docs/forms.md#file-fields)', () => {
+  const cv = draft({ id: 'cv', type: 'file', label: 'CV', required: true });
+  const name = draft({ id: 'name', type: 'text', label: 'Name' });
+  const pro = { allowUploads: false, uploadLimitMb: 10, plan: 'pro' as const };
+  const free = { ...pro, plan: 'free' as const };
+
+  it('on Pro, says that saving turns accepting files on, and the save does', () => {
+    expect(filesNote(pro)).toBe(
+      'Saving turns on accepting files for this form (Settings, Uploads): visitors attach files of up to 10 MB.',
+    );
+    expect(savingTurnsFilesOn([name, cv], pro)).toBe(true);
+    expect(savingTurnsFilesOn([name], pro)).toBe(false);
+    expect(fileFieldProblems([name, cv], pro)).toEqual([]);
+  });
+
+  it('on Free, says it cannot be saved, and refuses it at its type', () => {
+    expect(filesNote(free)).toMatch(/^Files need the Pro plan/);
+    expect(savingTurnsFilesOn([cv], free)).toBe(false);
+    expect(fileFieldProblems([name, cv], free)).toEqual([
+      expect.objectContaining({
+        key: cv.key,
+        property: 'type',
+        control: `${cv.key}-type`,
+        summary: 'Field 2 (CV), type: files need the Pro plan: this form cannot accept files.',
+      }),
+    ]);
+  });
+
+  it('says nothing once the form accepts files', () => {
+    expect(filesNote({ ...pro, allowUploads: true })).toBeUndefined();
+    expect(savingTurnsFilesOn([cv], { ...pro, allowUploads: true })).toBe(false);
+    expect(fileFieldProblems([cv], { ...free, allowUploads: true })).toEqual([]);
+  });
+});
+
+describe('fields model: options taken out, and their answers (docs/forms.md#changing-options)', () => {
+  const saved = draftOfField({
+    id: 'service',
+    type: 'radio',
+    label: 'Service',
+    options: ['Deep clean', 'Regular', 'Windows'],
+    formerOptions: { Spring: 'Deep clean' },
+  });
+
+  it('an option edited on its line is taken for a rename; one removed is kept apart', () => {
+    const edited = { ...saved, options: 'Deep cleaning\nRegular' };
+    expect(optionsTakenOut(edited)).toEqual([
+      { words: 'Deep clean', goesTo: 'Deep cleaning', guess: 'Deep cleaning' },
+      { words: 'Windows', goesTo: '', guess: '' },
+    ]);
+    // Sent: the rename, the option kept apart, and the older rename following its option.
+    expect(definitionOf(edited).formerOptions).toEqual({
+      Spring: 'Deep cleaning',
+      'Deep clean': 'Deep cleaning',
+      Windows: null,
+    });
+  });
+
+  it('the person may keep a rename apart, or send its answers to another option', () => {
+    const apart = { ...saved, options: 'Deep cleaning\nRegular', carry: { 'Deep clean': '' } };
+    expect(formerOptionsOf(apart, ['Deep cleaning', 'Regular'])).toMatchObject({
+      'Deep clean': null,
+      Spring: null,
+    });
+    const toRegular = { ...apart, carry: { 'Deep clean': 'Regular' } };
+    expect(optionsTakenOut(toRegular)[0]?.goesTo).toBe('Regular');
+  });
+
+  it('nothing taken out: the saved history round-trips, so the field is not "unsaved"', () => {
+    expect(optionsTakenOut(saved)).toEqual([]);
+    expect(definitionOf(saved).formerOptions).toEqual({ Spring: 'Deep clean' });
+    // An option back again (in another case) is no longer former.
+    expect(
+      definitionOf({ ...saved, options: 'Deep clean\nRegular\nWindows\nspring' }),
+    ).not.toHaveProperty('formerOptions');
+    expect(checkFields([{ ...saved, options: 'Deep cleaning\nRegular' }]).problems).toEqual([]);
   });
 });

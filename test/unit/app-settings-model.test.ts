@@ -7,6 +7,7 @@ import {
   countryLine,
   type Draft,
   draftOf,
+  emptyAnswerProblems,
   entriesOf,
   GROUPS,
   type Group,
@@ -175,5 +176,47 @@ describe('settings model: refusals in words', () => {
     expect(plainWords(fromApi({ path: 'x', code: 'custom', message: 'Invalid input' }))).toBe(
       'This value is not accepted',
     );
+  });
+});
+
+describe('settings model: an auto-reply that would be sent with blanks (docs/dashboard.md#settings-and-fields)', () => {
+  const reply = group('Auto-reply');
+  const on = { autoreplyEnabled: true, autoreplyAnswerPlaceholders: false };
+
+  it('while answers do not fill placeholders, a {{field.…}} in the reply is refused at its text', () => {
+    const { after } = edited(reply, {
+      ...on,
+      autoreplySubject: 'Thanks {{field.name}}',
+      autoreplyBody: 'Hi {{field.name}}, {{ field.name }} and {{field.email}}; {{form.name}}',
+    });
+    const problems = emptyAnswerProblems(reply, after);
+    expect(problems.map((p) => [p.key, p.control])).toEqual([
+      ['autoreplySubject', 'setting-autoreplySubject'],
+      ['autoreplyBody', 'setting-autoreplyBody'],
+    ]);
+    expect(problems[1]?.text).toBe(
+      '{{field.name}}, {{ field.name }}, {{field.email}} would be sent empty: answers fill placeholders only with “Let answers fill placeholders in the reply” on. Remove them, or turn that on.',
+    );
+    expect(problems[0]?.summary).toMatch(/^Reply subject: \{\{field\.name\}\} would be sent empty/);
+  });
+
+  it('nothing to say with answers on, the reply off, only form placeholders, or another group', () => {
+    const text = { autoreplyBody: 'Hi {{field.name}}' };
+    expect(
+      emptyAnswerProblems(
+        reply,
+        edited(reply, { ...on, ...text, autoreplyAnswerPlaceholders: true }).after,
+      ),
+    ).toEqual([]);
+    expect(
+      emptyAnswerProblems(reply, edited(reply, { ...on, ...text, autoreplyEnabled: false }).after),
+    ).toEqual([]);
+    expect(
+      emptyAnswerProblems(
+        reply,
+        edited(reply, { ...on, autoreplyBody: 'From {{form.name}}' }).after,
+      ),
+    ).toEqual([]);
+    expect(emptyAnswerProblems(notifications, { notifySubject: '{{field.name}}' })).toEqual([]);
   });
 });

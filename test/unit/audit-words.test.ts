@@ -159,6 +159,93 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       }),
       'You changed where Contact sends its notifications: from the team owner to desk@example.com.',
     ],
+    // Only the Cc changed: what was added and removed, not "from the team owner to the team owner".
+    [
+      event('form.notify_email_changed', ana, FORM, {
+        notifyEmail: '',
+        previous: '',
+        notifyCc: 'sales@example.com, ops@example.com',
+        previousCc: 'ops@example.com, old@example.com',
+        ccAdded: 'sales@example.com',
+        ccRemoved: 'old@example.com',
+      }),
+      'Ana Lopez changed where Contact sends its notifications: Cc added: sales@example.com; Cc removed: old@example.com.',
+    ],
+    // Recorded before ccAdded existed: read from the lists.
+    [
+      event('form.notify_email_changed', me, FORM, {
+        notifyEmail: '',
+        previous: '',
+        notifyCc: 'sales@example.com',
+        previousCc: '',
+      }),
+      'You changed where Contact sends its notifications: Cc added: sales@example.com.',
+    ],
+    [
+      event('form.notify_email_changed', me, FORM, {
+        notifyEmail: 'desk@example.com',
+        previous: 'desk@example.com',
+        notifyRules: 2,
+        routedTo: 'sales@example.com, boss@example.com',
+        previousRoutedTo: '',
+      }),
+      'You changed where Contact sends its notifications: routing by answer: sales@example.com, boss@example.com (before: no rules).',
+    ],
+  ],
+  'form.created': [
+    [
+      event('form.created', me, FORM, { name: 'Contact', type: 'contact' }),
+      'You created the form Contact.',
+    ],
+    [
+      event('form.created', ana, 'form-gone', {
+        name: 'Contact copy',
+        type: 'contact',
+        copiedFrom: FORM,
+        copiedFromName: 'Contact',
+      }),
+      'Ana Lopez created the form Contact copy (since deleted), a copy of Contact.',
+    ],
+  ],
+  'form.fields_changed': [
+    [
+      event('form.fields_changed', me, FORM, {
+        fields: 4,
+        added: 'Phone, Guests',
+        removed: 'Company',
+        changed: 'Message',
+        reordered: true,
+      }),
+      'You changed the fields of Contact: added Phone, Guests; removed Company; changed Message; put them in another order.',
+    ],
+    [
+      event('form.fields_changed', ana, FORM, { fields: 'any', removed: 'Name, Email' }),
+      'Ana Lopez made Contact accept any answers, unchecked (its list of fields was removed).',
+    ],
+  ],
+  'form.autoreply_changed': [
+    [
+      event('form.autoreply_changed', me, FORM, { enabled: true, turned: 'on' }),
+      'You turned on the auto-reply of Contact.',
+    ],
+    [
+      event('form.autoreply_changed', ana, FORM, {
+        enabled: false,
+        turned: 'off',
+        changed: 'subject',
+      }),
+      'Ana Lopez turned off the auto-reply of Contact and changed its subject.',
+    ],
+    [
+      event('form.autoreply_changed', key, FORM, { enabled: true, changed: 'subject, text' }),
+      'The API key “CRM sync” changed the auto-reply of Contact: its subject and text.',
+    ],
+  ],
+  'form.design_changed': [
+    [
+      event('form.design_changed', me, FORM, { changed: 'theme, accent, submitLabel' }),
+      'You changed the design of Contact: its theme, accent colour and button label.',
+    ],
   ],
   'form.retention_changed': [
     [

@@ -29,9 +29,9 @@ describe('addresses with invisible characters (docs/privacy.md#how-a-person-is-f
     it(`${name} is read as nothing by the mail path and the duplicate check alike`, () => {
       expect(plausibleAddress(`${char}ada@example.com`)).toBe('ada@example.com');
       expect(plausibleAddress(`ada@example.com${char}`)).toBe('ada@example.com');
-      expect(duplicateFingerprint('f', { email: `${char}ada@example.com${char}` })).toBe(
-        duplicateFingerprint('f', { email: 'ada@example.com' }),
-      );
+      expect(
+        duplicateFingerprint('f', 'visitor-1', { email: `${char}ada@example.com${char}` }),
+      ).toBe(duplicateFingerprint('f', 'visitor-1', { email: 'ada@example.com' }));
     });
   }
 

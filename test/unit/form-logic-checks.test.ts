@@ -9,6 +9,8 @@ const now = new Date('2026-03-01T12:00:00.000Z');
 
 const form = (overrides: Partial<FormRecord> = {}): FormRecord => ({
   ...newForm({ teamId: 't1', userId: 'u1', name: 'Quote', type: 'custom', now }),
+  // The fixture has a file field, which needs a form that accepts files.
+  allowUploads: true,
   ...overrides,
 });
 

@@ -16,7 +16,9 @@ const holds = (condition: Omit<Condition, 'field'>, type: string, answer: string
 
 describe('conditions', () => {
   it('compares choices case- and space-insensitively, as answers are', () => {
-    expect(foldAnswer('  Gold   Plan ')).toBe('gold plan');
+    expect(foldAnswer('  Gold Plan ')).toBe('gold plan');
+    // Inner spaces are the answer's own, as the summary reads them.
+    expect(holds({ op: 'eq', value: 'Gold Plan' }, 'select', 'gold  plan')).toBe(false);
     expect(holds({ op: 'eq', value: 'Yes' }, 'radio', ' yes ')).toBe(true);
     expect(holds({ op: 'eq', value: 'Yes' }, 'radio', 'No')).toBe(false);
     expect(holds({ op: 'neq', value: 'Yes' }, 'radio', 'YES')).toBe(false);

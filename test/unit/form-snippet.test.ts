@@ -55,6 +55,26 @@ describe('the HTML form of the Share screen', () => {
     expect(snippet).toMatch(/<div class="fs-hp" hidden>.*name="_gotcha"/);
   });
 
+  it('a form that cannot take files draws its file field disabled, saying so, and posts urlencoded', () => {
+    const required = [
+      ...FIELDS.slice(0, 1),
+      { id: 'cv', type: 'file', label: 'CV', required: true },
+    ];
+    const off = htmlSnippet(ENDPOINT, required as SharedFields, {}, true);
+    expect(off).not.toContain('enctype');
+    expect(off).toContain('This form cannot receive files at the moment.');
+    expect(off).toMatch(/<input id="fs-f-cv" name="cv" type="file" disabled/);
+    expect(off).not.toMatch(/name="cv"[^>]*required/);
+  });
+
+  it('counts its views without script: `_views` in the form, and the view image after it', () => {
+    expect(snippet).toContain('<input type="hidden" name="_views" value="counted">');
+    expect(snippet).toContain(
+      '<img src="https://api.example/prod/f/abc123/views" alt="" width="1" height="1" hidden>',
+    );
+    expect(snippet.indexOf('<img')).toBeGreaterThan(snippet.indexOf('</form>'));
+  });
+
   it('text fields carry required, minlength, maxlength and pattern', () => {
     expect(partOf('name')).toMatch(
       /<input [^>]*name="name" required [^>]*minlength="2" maxlength="80"/,

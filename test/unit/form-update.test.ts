@@ -417,3 +417,42 @@ describe('Pro settings', () => {
     expect(patch(form(), body, 'free')).toMatchObject({ name: 'X', blockedCountries: ['US'] });
   });
 });
+
+describe('file fields need a form that accepts files (docs/forms.md#file-fields)', () => {
+  const cv = { id: 'cv', type: 'file', label: 'CV', required: true };
+  const name = { id: 'name', type: 'text', label: 'Name' };
+
+  it('saving a file field while files are off is refused at its type, with the reason', () => {
+    const error = refusal(() => patch(form(), { fields: [name, cv] }));
+    expect(error.status).toBe(400);
+    expect(issuePaths(error)).toEqual(['fields.1.type']);
+    expect((error.issues as Issue[])[0]?.message).toContain('allowUploads');
+  });
+
+  it('is saved with allowUploads on, before or in the same request (Pro)', () => {
+    expect(patch(form(), { fields: [cv], allowUploads: true })).toMatchObject({
+      allowUploads: true,
+      fields: [cv],
+    });
+    expect(patch(form({ allowUploads: true }), { fields: [cv] }).fields).toEqual([cv]);
+  });
+
+  it('on Free the same request is 402 (accepting files is Pro), and without it 400', () => {
+    expect(refusal(() => patch(form(), { fields: [cv], allowUploads: true }, 'free')).status).toBe(
+      402,
+    );
+    expect(refusal(() => patch(form(), { fields: [cv] }, 'free')).status).toBe(400);
+  });
+
+  it('turning files off while a file field remains is refused at allowUploads; removing both passes', () => {
+    const accepting = form({ allowUploads: true, fields: [name, cv] as FormRecord['fields'] });
+    const error = refusal(() => patch(accepting, { allowUploads: false }));
+    expect(issuePaths(error)).toEqual(['allowUploads']);
+    expect(patch(accepting, { allowUploads: false, fields: [name] }).allowUploads).toBe(false);
+  });
+
+  it('a form saved before the rule can still change its other settings', () => {
+    const older = form({ fields: [cv] as FormRecord['fields'] });
+    expect(patch(older, { name: 'Jobs' }).name).toBe('Jobs');
+  });
+});

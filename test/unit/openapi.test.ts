@@ -60,6 +60,7 @@ describe('openapi.json', () => {
     const list = operation({ method: 'GET', path: '/v1/forms/{id}/submissions' })!;
     expect(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual([
       'filter',
+      'reason',
       'page',
       'pageSize',
       'around',

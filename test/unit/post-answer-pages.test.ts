@@ -184,6 +184,52 @@ describe('errorPage', () => {
     expect(html).toContain('back button');
   });
 
+  describe('the refusal of a post (posted: the pasted form, the hosted page without script)', () => {
+    const refused = { ...base, status: 429, title: 'Too many submissions', posted: true };
+
+    it('always says the way back: the browser’s back button keeps what was typed', () => {
+      for (const backUrl of [
+        undefined,
+        'https://shop.example.com/',
+        'https://shop.example.com/contact',
+      ]) {
+        expect(bodyOf(errorPage({ ...refused, backUrl }))).toContain(
+          'Nothing was sent. Your browser’s back button returns to the form, with what you typed still in it.',
+        );
+      }
+    });
+
+    it('links to the form’s page by its Referer; an origin alone is said as where it goes, not "Go back"', () => {
+      expect(errorPage({ ...refused, backUrl: 'https://shop.example.com/contact' })).toContain(
+        '<a href="https://shop.example.com/contact">Go back to the form</a>',
+      );
+      const home = errorPage({ ...refused, backUrl: 'https://shop.example.com/' });
+      expect(home).toContain('<a href="https://shop.example.com/">Go to shop.example.com</a>');
+      expect(home).not.toContain('Go back');
+    });
+
+    it('escapes the Referer it links to, and links to none that is not http(s)', () => {
+      const broken = errorPage({
+        ...refused,
+        backUrl: 'https://a.example/"><script>alert(1)</script>',
+      });
+      expect(broken).not.toContain('<script>');
+      expect(broken).toContain('href="https://a.example/&quot;&gt;&lt;script&gt;');
+      const scripted = errorPage({ ...refused, backUrl: 'javascript:alert(1)' });
+      expect(bodyOf(scripted)).not.toContain('<a ');
+      expect(scripted).toContain('back button returns to the form');
+    });
+
+    it('a 429 says when to send it again, from its Retry-After', () => {
+      expect(errorPage({ ...refused, retryAfterSeconds: 37 })).toContain(
+        'Wait about 40 seconds, then send the form again.',
+      );
+      expect(errorPage({ ...refused, retryAfterSeconds: 3 })).toContain('Wait a few seconds');
+      expect(errorPage({ ...refused, retryAfterSeconds: 60 })).toContain('Wait about a minute');
+      expect(errorPage(refused)).not.toContain('Wait');
+    });
+  });
+
   it('uses the design when given, the auto theme otherwise', () => {
     expect(styleOf(errorPage({ ...base, design: { theme: 'dark', accent: '#00aa00' } }))).toContain(
       '--accent:#00aa00',

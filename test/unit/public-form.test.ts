@@ -59,17 +59,38 @@ describe('publicFormOf: what a visitor may know of a form', () => {
     expect(publicFormOf(form({ fields: null }), 'free', NOW, 2000).fields).toEqual(DEFAULT_FIELDS);
   });
 
-  it('file fields only when the form takes uploads (Pro with allowUploads), and then multipart', () => {
+  it('file fields: multipart when the form takes uploads (Pro with allowUploads); otherwise drawn, disabled, never left out (docs/forms.md#file-fields)', () => {
     const fields: FieldDefinition[] = [
       { id: 'name', type: 'text' },
-      { id: 'cv', type: 'file', required: true },
+      { id: 'cv', type: 'file', label: 'CV', required: true },
     ];
-    const ids = (plan: 'free' | 'pro', allowUploads: boolean) =>
+    const view = (plan: 'free' | 'pro', allowUploads: boolean) =>
       publicFormOf(form({ fields, allowUploads }), plan, NOW, 2000);
-    expect(ids('pro', true).fields.map((f) => f.id)).toEqual(['name', 'cv']);
-    expect(ids('pro', true).multipart).toBe(true);
-    expect(ids('pro', false).fields.map((f) => f.id)).toEqual(['name']);
-    expect(ids('free', true).multipart).toBe(false);
+    expect(view('pro', true).fields.map((f) => f.id)).toEqual(['name', 'cv']);
+    expect(view('pro', true)).toMatchObject({ multipart: true, filesOff: false });
+    expect(view('pro', true).fields[1]?.required).toBe(true);
+    for (const [plan, allowUploads] of [
+      ['pro', false],
+      ['free', true],
+      ['free', false],
+    ] as const) {
+      const off = view(plan, allowUploads);
+      expect(
+        off.fields.map((f) => f.id),
+        `${plan} ${allowUploads}`,
+      ).toEqual(['name', 'cv']);
+      expect(off).toMatchObject({ multipart: false, filesOff: true });
+      // Asked of nobody: a visitor cannot send it.
+      expect(off.fields[1]?.required).toBe(false);
+    }
+    const page = markup(form({ fields, allowUploads: false }), 'pro');
+    expect(page).toMatch(/<label for="fs-f-cv">CV<\/label>/);
+    expect(page).toContain('This form cannot receive files at the moment.');
+    expect(page).toMatch(
+      /<input id="fs-f-cv" name="cv" type="file" disabled aria-describedby="fs-e-cv fs-o-cv">/,
+    );
+    expect(page).not.toContain('enctype');
+    expect(publicFormOf(form({ fields: null }), 'free', NOW, 2000).filesOff).toBe(false);
   });
 
   it('closed: the endpoint’s message (the form’s own on Pro only), for every reason', () => {
@@ -233,6 +254,24 @@ describe('the hosted page', () => {
     const html = formPage(view, { base: '../', nonce: 'n' });
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     expect(html).toContain('\\u003c/script>\\u003cscript>');
+  });
+});
+
+describe('the page counts its view (docs/analytics.md#views)', () => {
+  const view = publicFormOf(form({ key: 'k1' }), 'free', NOW, 900);
+  const image = '<img src="../f/k1/views" alt="" width="1" height="1" hidden>';
+
+  it('with its script, by the beacon; without script, by the image in <noscript>; its posts say so', () => {
+    const page = formPage(view, { base: '../', nonce: 'n' });
+    expect(page).toContain(`<noscript>${image}</noscript>`);
+    expect(page).toContain('<input type="hidden" name="_views" value="counted">');
+    // A page too large for its script counts by the image itself.
+    expect(formPage(view, { base: '../', nonce: 'n', script: false })).toContain(`${image}</main>`);
+  });
+
+  it('a closed form shows no form, so counts no view', () => {
+    const closed = publicFormOf(form({ key: 'k1', status: 'paused' }), 'free', NOW, 900);
+    expect(formPage(closed, { base: '../', nonce: 'n' })).not.toContain('/views');
   });
 });
 

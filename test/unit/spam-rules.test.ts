@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { keyedVisitor, visitorIdentity } from '#domain/same-visitor.ts';
 import {
   duplicateFingerprint,
   isLinkSpam,
   spamExpired,
   spamExpiredUpTo,
 } from '#domain/spam-rules.ts';
+
+const SECRET = 'a-test-secret-of-at-least-32-characters';
 
 describe('isLinkSpam', () => {
   it('leaves a message without links clean', () => {
@@ -77,50 +80,77 @@ describe('isLinkSpam', () => {
 
 describe('duplicateFingerprint', () => {
   const answers = { name: 'Ada', email: 'ada@example.com', message: 'Hi' };
+  const VISITOR = keyedVisitor(SECRET, visitorIdentity('198.51.100.7', 'Firefox/140'));
+
+  it('is the same answers from the same visitor: two people giving the same score are two answers', () => {
+    const score = { score: '9' };
+    const other = keyedVisitor(SECRET, visitorIdentity('198.51.100.8', 'Firefox/140'));
+    const otherBrowser = keyedVisitor(SECRET, visitorIdentity('198.51.100.7', 'Safari/18'));
+    expect(duplicateFingerprint('form1', other, score)).not.toBe(
+      duplicateFingerprint('form1', VISITOR, score),
+    );
+    expect(duplicateFingerprint('form1', otherBrowser, score)).not.toBe(
+      duplicateFingerprint('form1', VISITOR, score),
+    );
+    const again = keyedVisitor(SECRET, visitorIdentity('198.51.100.7', 'Firefox/140'));
+    expect(duplicateFingerprint('form1', again, score)).toBe(
+      duplicateFingerprint('form1', VISITOR, score),
+    );
+  });
 
   it('is a sha256 hex digest', () => {
-    expect(duplicateFingerprint('form1', answers)).toMatch(/^[0-9a-f]{64}$/);
+    expect(duplicateFingerprint('form1', VISITOR, answers)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('does not depend on field order', () => {
     const reordered = { message: 'Hi', email: 'ada@example.com', name: 'Ada' };
-    expect(duplicateFingerprint('form1', reordered)).toBe(duplicateFingerprint('form1', answers));
+    expect(duplicateFingerprint('form1', VISITOR, reordered)).toBe(
+      duplicateFingerprint('form1', VISITOR, answers),
+    );
   });
 
   it('ignores surrounding whitespace in values', () => {
     const padded = { name: ' Ada', email: 'ada@example.com\n', message: 'Hi  ' };
-    expect(duplicateFingerprint('form1', padded)).toBe(duplicateFingerprint('form1', answers));
+    expect(duplicateFingerprint('form1', VISITOR, padded)).toBe(
+      duplicateFingerprint('form1', VISITOR, answers),
+    );
   });
 
   it('ignores the _invalid marker', () => {
     const marked = { ...answers, _invalid: '[{"fieldId":"x","reason":"required"}]' };
-    expect(duplicateFingerprint('form1', marked)).toBe(duplicateFingerprint('form1', answers));
+    expect(duplicateFingerprint('form1', VISITOR, marked)).toBe(
+      duplicateFingerprint('form1', VISITOR, answers),
+    );
   });
 
   it('differs by form', () => {
-    expect(duplicateFingerprint('form2', answers)).not.toBe(duplicateFingerprint('form1', answers));
+    expect(duplicateFingerprint('form2', VISITOR, answers)).not.toBe(
+      duplicateFingerprint('form1', VISITOR, answers),
+    );
   });
 
   it('differs when an answer differs in its inner text, or a name differs', () => {
-    const base = duplicateFingerprint('form1', answers);
-    expect(duplicateFingerprint('form1', { ...answers, message: 'Hi there' })).not.toBe(base);
-    expect(duplicateFingerprint('form1', { ...answers, message: 'H i' })).not.toBe(base);
+    const base = duplicateFingerprint('form1', VISITOR, answers);
+    expect(duplicateFingerprint('form1', VISITOR, { ...answers, message: 'Hi there' })).not.toBe(
+      base,
+    );
+    expect(duplicateFingerprint('form1', VISITOR, { ...answers, message: 'H i' })).not.toBe(base);
     const { message, ...rest } = answers;
-    expect(duplicateFingerprint('form1', { ...rest, note: message })).not.toBe(base);
+    expect(duplicateFingerprint('form1', VISITOR, { ...rest, note: message })).not.toBe(base);
   });
 
   it('ignores case, in names and values, with Unicode case folding', () => {
-    const base = duplicateFingerprint('form1', answers);
-    expect(duplicateFingerprint('form1', { ...answers, message: 'HI' })).toBe(base);
+    const base = duplicateFingerprint('form1', VISITOR, answers);
+    expect(duplicateFingerprint('form1', VISITOR, { ...answers, message: 'HI' })).toBe(base);
     const { message, ...rest } = answers;
-    expect(duplicateFingerprint('form1', { ...rest, MESSAGE: message })).toBe(base);
-    expect(duplicateFingerprint('f', { street: 'Straße' })).toBe(
-      duplicateFingerprint('f', { street: 'STRASSE' }),
+    expect(duplicateFingerprint('form1', VISITOR, { ...rest, MESSAGE: message })).toBe(base);
+    expect(duplicateFingerprint('f', VISITOR, { street: 'Straße' })).toBe(
+      duplicateFingerprint('f', VISITOR, { street: 'STRASSE' }),
     );
   });
 
   it('ignores hidden characters, NUL and runs of white space', () => {
-    const base = duplicateFingerprint('form1', { message: 'Buy cheap pills now' });
+    const base = duplicateFingerprint('form1', VISITOR, { message: 'Buy cheap pills now' });
     for (const disguised of [
       'Buy\u200B cheap pills now',
       'Buy cheap\u0000 pills now',
@@ -128,34 +158,62 @@ describe('duplicateFingerprint', () => {
       'Buy cheap \u202Epills\u202C now',
       'Buy\u00A0cheap\u2003pills now',
     ]) {
-      expect(duplicateFingerprint('form1', { message: disguised }), JSON.stringify(disguised)).toBe(
-        base,
-      );
+      expect(
+        duplicateFingerprint('form1', VISITOR, { message: disguised }),
+        JSON.stringify(disguised),
+      ).toBe(base);
     }
   });
 
   it('compares in NFKC: composed and decomposed accents, full-width letters match', () => {
-    expect(duplicateFingerprint('f', { name: 'Jos\u00e9' })).toBe(
-      duplicateFingerprint('f', { name: 'Jose\u0301' }),
+    expect(duplicateFingerprint('f', VISITOR, { name: 'Jos\u00e9' })).toBe(
+      duplicateFingerprint('f', VISITOR, { name: 'Jose\u0301' }),
     );
-    expect(duplicateFingerprint('f', { name: '\uFF21\uFF44\uFF41' })).toBe(
-      duplicateFingerprint('f', { name: 'Ada' }),
+    expect(duplicateFingerprint('f', VISITOR, { name: '\uFF21\uFF44\uFF41' })).toBe(
+      duplicateFingerprint('f', VISITOR, { name: 'Ada' }),
     );
   });
 
   it('ignores empty answers', () => {
-    const base = duplicateFingerprint('form1', answers);
-    expect(duplicateFingerprint('form1', { ...answers, company: '' })).toBe(base);
-    expect(duplicateFingerprint('form1', { ...answers, company: ' \u200B ' })).toBe(base);
+    const base = duplicateFingerprint('form1', VISITOR, answers);
+    expect(duplicateFingerprint('form1', VISITOR, { ...answers, company: '' })).toBe(base);
+    expect(duplicateFingerprint('form1', VISITOR, { ...answers, company: ' \u200B ' })).toBe(base);
   });
 
   it('keeps names and values apart', () => {
-    expect(duplicateFingerprint('f', { a: 'b,c' })).not.toBe(
-      duplicateFingerprint('f', { 'a,b': 'c' }),
+    expect(duplicateFingerprint('f', VISITOR, { a: 'b,c' })).not.toBe(
+      duplicateFingerprint('f', VISITOR, { 'a,b': 'c' }),
     );
-    expect(duplicateFingerprint('f', { a: '', b: 'x' })).not.toBe(
-      duplicateFingerprint('f', { a: 'x', b: '' }),
+    expect(duplicateFingerprint('f', VISITOR, { a: '', b: 'x' })).not.toBe(
+      duplicateFingerprint('f', VISITOR, { a: 'x', b: '' }),
     );
+  });
+});
+
+describe('the same visitor (visitorIdentity, keyedVisitor)', () => {
+  it('is one IPv6 visitor across its /64, with the same user agent', () => {
+    expect(visitorIdentity('2001:db8:1:2::a', 'UA')).toBe(
+      visitorIdentity('2001:db8:1:2:ffff::1', 'UA'),
+    );
+    expect(visitorIdentity('2001:db8:1:3::a', 'UA')).not.toBe(
+      visitorIdentity('2001:db8:1:2::a', 'UA'),
+    );
+    expect(visitorIdentity('2001:db8:1:2::a', 'UA')).not.toBe(
+      visitorIdentity('2001:db8:1:2::a', 'UB'),
+    );
+  });
+
+  it('is an IPv4 visitor by its address; without one, by the user agent alone', () => {
+    expect(visitorIdentity('198.51.100.1', 'UA')).not.toBe(visitorIdentity('198.51.100.2', 'UA'));
+    expect(visitorIdentity(undefined, 'UA')).toBe('\nUA');
+  });
+
+  it('is keyed: another secret, another hash; the address is not in it', () => {
+    const identity = visitorIdentity('198.51.100.1', 'UA');
+    const hash = keyedVisitor(SECRET, identity);
+    expect(hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(keyedVisitor(`${SECRET}!`, identity)).not.toBe(hash);
+    expect(hash).not.toContain('198');
   });
 });
 

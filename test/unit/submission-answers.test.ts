@@ -83,6 +83,15 @@ describe('normalizeAnswers: names', () => {
     });
   });
 
+  it('takes `_views` (the page counted its view) as a special field, never an answer', () => {
+    const { data, special } = normalizeAnswers([
+      ['message', 'Hi'],
+      ['_views', 'counted'],
+    ]);
+    expect(data).toEqual({ message: 'Hi' });
+    expect(special.views).toBe('counted');
+  });
+
   it('drops __proto__ as a special name without touching the prototype', () => {
     const { data, special } = normalizeAnswers([
       ['__proto__', '{"polluted":true}'],

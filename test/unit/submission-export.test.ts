@@ -154,12 +154,92 @@ describe('exportHeader and exportRow', () => {
   });
 });
 
+describe('the header by labels and the file columns (header=labels, docs/submissions.md#csv-columns)', () => {
+  const form: FieldDefinition[] = [
+    { id: 'name', type: 'text', label: 'Your name' },
+    { id: 'first', type: 'text', label: ' Name ' },
+    { id: 'last', type: 'text', label: 'Name' },
+    { id: 'phone', type: 'tel' },
+    { id: 'cv', type: 'file', label: 'CV' },
+  ];
+
+  it('names fields by their labels (by id when two share one), others by name, fixed columns in words', () => {
+    expect(
+      exportHeader(['name', 'first', 'last', 'phone', 'cv', 'extra'], { fields: form }),
+    ).toEqual([
+      'Submission',
+      'Received',
+      'Your name',
+      'Name (first)',
+      'Name (last)',
+      'phone',
+      'CV',
+      'extra',
+      'Read',
+      'Starred',
+      'Spam',
+      'Test',
+      'IP address',
+      'Country',
+      'Device',
+      'Browser (user agent)',
+      'Page (referrer)',
+      'Files',
+    ]);
+    expect(exportHeader(['name'], { fields: null })).toEqual(
+      expect.arrayContaining(['Submission', 'name', 'Files']),
+    );
+  });
+
+  const page = (id: string) => `https://forms.example.com/app/forms/f/submissions/${id}`;
+  const withFiles = (files: NonNullable<Submission['meta']['files']>) =>
+    submission({
+      data: { cv: 'typed over the field' },
+      meta: { userAgent: '', referrer: '', files },
+    });
+
+  it('puts a file field’s files in its column with the submission’s page, a link that lasts', () => {
+    const row = exportRow(
+      withFiles([
+        { field: 'cv', name: 'ada-cv.pdf', mime: 'application/pdf', size: 10 },
+        { field: 'photo', name: 'me.png', mime: 'image/png', size: 9 },
+        { field: 'cv[]', name: 'letter\u200B.pdf', mime: 'application/pdf', size: 9 },
+      ]),
+      ['name', 'cv'],
+      { fields: form, pageOf: page },
+    );
+    expect(row[3]).toBe(
+      'ada-cv.pdf; letter.pdf — https://forms.example.com/app/forms/f/submissions/01a20799-ee3a-7946-b5e7-cbed43dd04de',
+    );
+    // Every file is still named in `files`, a file of another name too.
+    expect(row.at(-1)).toBe('ada-cv.pdf; me.png; letter.pdf');
+  });
+
+  it('a file stored before files kept their field goes to the form’s one file field; none, an empty cell', () => {
+    const legacy = withFiles([{ name: 'old.pdf', mime: 'application/pdf', size: 1 }]);
+    expect(exportRow(legacy, ['cv'], { fields: form, pageOf: page })[2]).toMatch(
+      /^old\.pdf — https:\/\//,
+    );
+    const two = [...form, { id: 'cover', type: 'file' } as FieldDefinition];
+    expect(exportRow(legacy, ['cv', 'cover'], { fields: two, pageOf: page }).slice(2, 4)).toEqual([
+      '',
+      '',
+    ]);
+    expect(exportRow(withFiles([]), ['cv'], { fields: form, pageOf: page })[2]).toBe('');
+  });
+});
+
 describe('exportQuery', () => {
   it('defaults to all and takes the four filters', () => {
-    expect(exportQuery.parse({})).toEqual({ filter: 'all' });
+    expect(exportQuery.parse({})).toEqual({ filter: 'all', header: 'ids' });
     for (const filter of ['all', 'unread', 'starred', 'spam']) {
-      expect(exportQuery.parse({ filter })).toEqual({ filter });
+      expect(exportQuery.parse({ filter })).toEqual({ filter, header: 'ids' });
     }
+  });
+
+  it('names the columns by ids unless asked for labels', () => {
+    expect(exportQuery.parse({ header: 'labels' })).toEqual({ filter: 'all', header: 'labels' });
+    expect(exportQuery.safeParse({ header: 'names' }).success).toBe(false);
   });
 
   it('refuses other filters and unknown parameters', () => {

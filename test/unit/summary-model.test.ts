@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  conversionWords,
   DEVICE_WORDS,
   DROP_WORDS,
   deviceRows,
@@ -102,14 +103,68 @@ describe('the latest text answers as quotes', () => {
     expect(latestTextAnswers(fields, submissions, 1)).toHaveLength(1);
   });
 
-  it('on a form with no fields listed, quotes every answer but hidden ones and addresses', () => {
+  it('quotes long-text answers only (textarea), never a name, an address or another one-line field', () => {
+    const fields = [
+      { id: 'name', type: 'text' as const, label: 'Your name' },
+      { id: 'street', type: 'text' as const, label: 'Street address' },
+      { id: 'email', type: 'email' as const, label: 'Email' },
+      { id: 'message', type: 'textarea' as const, label: 'Message' },
+    ];
+    const answers = latestTextAnswers(fields, [
+      {
+        id: 's',
+        createdAt: '2026-11-26T10:00:00.000Z',
+        data: {
+          name: 'Ada Lovelace',
+          street: '12 Baker Street, London',
+          email: 'ada@example.com',
+          message: 'Please call me back',
+        },
+      },
+    ]);
+    expect(answers.map((a) => [a.field, a.quote])).toEqual([['Message', 'Please call me back']]);
+  });
+
+  it('on a form with no fields listed, quotes paragraphs only: never hidden answers, addresses, names or short answers', () => {
+    const paragraph = 'The workshop ran long but the examples were clear and worth it.';
     const answers = latestTextAnswers(undefined, [
       {
         id: 's',
         createdAt: '2026-11-26T10:00:00.000Z',
-        data: { email: 'a@example.com', note: 'Hi', _invalid: '[]' },
+        data: {
+          email: 'a@example.com',
+          your_name: 'Ada Augusta King, Countess of Lovelace and more',
+          emailAddress: 'Ada Augusta King at the long address of the house',
+          address_line_1: '12 Baker Street, Marylebone, London NW1 6XE, United Kingdom',
+          note: 'Hi',
+          tell_us_more: paragraph,
+          lines: 'One\ntwo',
+          _invalid: '[]',
+        },
       },
     ]);
-    expect(answers.map((a) => [a.field, a.quote])).toEqual([['note', 'Hi']]);
+    expect(answers.map((a) => [a.field, a.quote])).toEqual([
+      ['tell_us_more', paragraph],
+      ['lines', 'One two'],
+    ]);
+  });
+});
+
+describe('the conversion in words (docs/analytics.md#views)', () => {
+  const totals = { views: 10, conversionRate: 0.4, postsWithoutViews: 0, viewsNotCounted: false };
+
+  it('a rate of counted views, with what it leaves out', () => {
+    expect(conversionWords(totals)).toEqual({ value: '40 %', note: undefined });
+    expect(conversionWords({ ...totals, postsWithoutViews: 3 }).note).toBe(
+      '3 submissions came from pages that count no views (your own forms, the API) and are not in the rate.',
+    );
+    expect(conversionWords({ ...totals, views: 0, conversionRate: null }).value).toBe('–');
+  });
+
+  it('never a rate whose views were not counted: “Views not counted for the pasted form”', () => {
+    const words = conversionWords({ ...totals, conversionRate: null, viewsNotCounted: true });
+    expect(words.value).toBe('Not counted');
+    expect(words.note).toMatch(/^Views not counted for the pasted form: /);
+    expect(words.note).not.toMatch(/%/);
   });
 });

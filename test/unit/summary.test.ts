@@ -310,6 +310,8 @@ describe('the summary report', () => {
       dropped: 0,
       tests: 0,
       conversionRate: 0.75,
+      postsWithoutViews: 0,
+      viewsNotCounted: false,
     });
     expect(report.byType).toEqual({ unread: 1, medianMinutesToFirstRead: 20 });
   });
@@ -355,6 +357,7 @@ describe('the summary report', () => {
       kind: 'choice',
       answered: 6,
       counts: { Yes: 3, No: 1, Maybe: 1, '(other)': 1 },
+      former: {},
     });
   });
 
@@ -385,5 +388,132 @@ describe('the summary report', () => {
         { date: '2026-11-21', average: null },
       ],
     });
+  });
+});
+
+describe('a choice field whose options changed (docs/forms.md#changing-options)', () => {
+  const range = summaryRange({ from: '2026-11-20', to: '2026-11-21', tz: 'UTC' }, NOW);
+  type Form = Parameters<typeof summaryReport>[0]['form'];
+  const service = (options: string[], formerOptions?: Record<string, string | null>): Form => ({
+    id: 'f',
+    type: 'custom',
+    fields: [
+      {
+        id: 'service',
+        type: 'radio',
+        label: 'Service',
+        options,
+        ...(formerOptions ? { formerOptions } : {}),
+      },
+    ],
+  });
+  const before = service(['Deep clean', 'Regular']);
+  /** 13 answers of each word, counted as the stream counted them then. */
+  const bucket = (form: Form, answer: string, n = 13) => ({
+    hour: '2026112010',
+    counters: Object.fromEntries(
+      Object.entries(countersOf(submission({ data: { service: answer } }), form)).map(([k, v]) => [
+        k,
+        v * n,
+      ]),
+    ),
+  });
+  const report = (form: Form, buckets: ReturnType<typeof bucket>[]) =>
+    summaryReport({ form, range, buckets, signupDaysBefore: 0, now: NOW }).fields.service;
+  const rowsOf = (field: ReturnType<typeof report>) =>
+    field && field.kind === 'choice'
+      ? [...Object.values(field.counts), ...Object.values(field.former)].reduce((a, b) => a + b, 0)
+      : -1;
+
+  it('renamed without its history (a form saved before it): rows still add up, the old words apart', () => {
+    const after = service(['Deep cleaning', 'Regular']);
+    const field = report(after, [bucket(before, 'Deep clean'), bucket(after, 'Deep cleaning')]);
+    expect(field).toEqual({
+      kind: 'choice',
+      answered: 26,
+      counts: { 'Deep cleaning': 13, Regular: 0 },
+      former: { 'Deep clean': 13 },
+    });
+    expect(rowsOf(field)).toBe(26);
+  });
+
+  it('renamed (old words → an option now): the old answers count under the new words, before and after', () => {
+    const renamed = service(['Deep cleaning', 'Regular'], { 'Deep clean': 'Deep cleaning' });
+    // Answers received before the rename (counted under the old words) and since, one of them
+    // in the old words (an old page): all under the new words.
+    const field = report(renamed, [
+      bucket(before, 'Deep clean'),
+      bucket(renamed, 'Deep cleaning', 12),
+      bucket(renamed, 'deep CLEAN', 1),
+    ]);
+    expect(field).toEqual({
+      kind: 'choice',
+      answered: 26,
+      counts: { 'Deep cleaning': 26, Regular: 0 },
+      former: {},
+    });
+  });
+
+  it('a change of an old submission moves what its receipt added, whatever the options now', () => {
+    const old = submission({ data: { service: 'Deep clean' } });
+    const renamed = service(['Deep cleaning', 'Regular'], { 'Deep clean': 'Deep cleaning' });
+    const apart = service(['Deep cleaning', 'Regular'], { 'Deep clean': null });
+    for (const form of [renamed, apart]) {
+      const moved = difference(countersOf(old, form), countersOf({ ...old, isSpam: true }, form));
+      const field = report(form, [
+        bucket(before, 'Deep clean', 2),
+        { hour: '2026112010', counters: moved },
+      ]);
+      expect(rowsOf(field)).toBe(1);
+      expect(field).toMatchObject({ answered: 1 });
+      expect(
+        Object.values(field && field.kind === 'choice' ? field.counts : {}).every((n) => n >= 0),
+      ).toBe(true);
+    }
+  });
+
+  it('answers counted when the field was another type are (other): the rows add up to answered', () => {
+    const field = report(service(['A', 'B']), [
+      { hour: '2026112010', counters: { s: 3, 'a:service': 3, 'o:service:A': 1 } },
+    ]);
+    expect(field).toEqual({
+      kind: 'choice',
+      answered: 3,
+      counts: { A: 1, B: 0, '(other)': 2 },
+      former: {},
+    });
+  });
+});
+
+describe('the conversion rate counts only posts whose views were counted (docs/analytics.md#views)', () => {
+  const range = summaryRange({ from: '2026-11-20', to: '2026-11-20', tz: 'UTC' }, NOW);
+  const totalsOf = (counters: Record<string, number>) =>
+    summaryReport({
+      form: { id: 'f', type: 'custom', fields: null },
+      range,
+      buckets: [{ hour: '2026112010', counters }],
+      signupDaysBefore: 0,
+      now: NOW,
+    }).totals;
+
+  it('a post from a page that counts no views is counted apart, not in the rate', () => {
+    const own = countersOf(submission({ meta: { userAgent: 'x', referrer: '', noView: true } }), {
+      type: 'custom',
+      fields: null,
+    });
+    expect(own).toMatchObject({ s: 1, nv: 1 });
+    expect(totalsOf({ v: 4, s: 3, nv: 1 })).toMatchObject({
+      conversionRate: 0.5,
+      postsWithoutViews: 1,
+      viewsNotCounted: false,
+    });
+  });
+
+  it('more posts than views: no rate, views not counted (not 366.7 %)', () => {
+    expect(totalsOf({ v: 3, s: 11 })).toMatchObject({
+      conversionRate: null,
+      viewsNotCounted: true,
+    });
+    expect(totalsOf({ s: 2 })).toMatchObject({ conversionRate: null, viewsNotCounted: false });
   });
 });

@@ -1,5 +1,6 @@
 import { config } from '#config';
 import { html } from '#domain/html.ts';
+import { retryWindowWords } from '#domain/retry-window.ts';
 import { cookieValue, SESSION_COOKIE } from '#domain/sessions.ts';
 import { header } from '#http/request.ts';
 import { withRequestId } from '#http/request-id.ts';
@@ -44,6 +45,7 @@ export const handler = withRequestId(async (event) => {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="base-path" content="${basePath}">
 <meta name="session" content="${session}">
+<meta name="webhook-retry-window" content="${retryWindowWords(config.webhookRetryDelaysSeconds)}">
 <meta name="color-scheme" content="light dark">
 <title>Forms</title>
 <link rel="icon" href="data:,">

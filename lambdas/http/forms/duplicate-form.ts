@@ -62,6 +62,12 @@ export const handler = managementRoute(
       webhook: webhook && copyWebhook(webhook, form.id, now),
       integrations: chats,
     });
+    await auditByCaller(caller, event, 'form.created', copy.id, {
+      name: copy.name,
+      type: copy.type,
+      copiedFrom: source.id,
+      copiedFromName: source.name,
+    });
     for (const integration of chats) {
       await auditByCaller(caller, event, 'integration.connected', copy.id, {
         kind: integration.kind,

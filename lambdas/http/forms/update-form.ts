@@ -1,5 +1,6 @@
 import { cancelFormClose, scheduleFormClose } from '#aws/scheduler.ts';
 import { config } from '#config';
+import { formChangeNotes } from '#domain/form-audit.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { toFullForm } from '#domain/form-model.ts';
 import { applyFormUpdate, formUpdateInput } from '#domain/form-update.ts';
@@ -28,24 +29,9 @@ export const handler = managementRoute(
       (current) => applyFormUpdate(current, input.body(), caller.team.plan, new Date()),
     );
     await syncCloseSchedule(before, after);
-    const ccBefore = (before.notifyCc ?? []).join(', ');
-    const ccAfter = after.notifyCc.join(', ');
-    if (before.notifyEmail !== after.notifyEmail || ccBefore !== ccAfter) {
-      // Where each post's notification goes: addresses, not secrets.
-      await auditByCaller(caller, event, 'form.notify_email_changed', after.id, {
-        notifyEmail: after.notifyEmail ?? '',
-        previous: before.notifyEmail ?? '',
-        ...(ccBefore !== ccAfter ? { notifyCc: ccAfter, previousCc: ccBefore } : {}),
-      });
-    }
-    const keptBefore = before.retentionDays ?? null;
-    if (keptBefore !== after.retentionDays) {
-      // How long submissions are kept decides when they are deleted (docs/submissions.md#retention):
-      // each key left out when they are kept until deleted.
-      await auditByCaller(caller, event, 'form.retention_changed', after.id, {
-        ...(after.retentionDays === null ? {} : { retentionDays: after.retentionDays }),
-        ...(keptBefore === null ? {} : { previousRetentionDays: keptBefore }),
-      });
+    // What the save changed, in the team's audit trail (lambdas/domain/form-audit.ts).
+    for (const note of formChangeNotes(before, after)) {
+      await auditByCaller(caller, event, note.action, after.id, note.details);
     }
     return json(200, toFullForm(after, config.baseUrl));
   },

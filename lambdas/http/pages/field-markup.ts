@@ -18,10 +18,14 @@ export const ids = {
   /** A page's section (forms with pages: page-sections.ts). */
   page: (pageId: string) => `fs-pg-${pageId}`,
   help: (fieldId: string) => `fs-h-${fieldId}`,
+  /** The note of a file field the form cannot take files for now. */
+  off: (fieldId: string) => `fs-o-${fieldId}`,
   error: (fieldId: string) => `fs-e-${fieldId}`,
   /** The progress bar of a file being uploaded (drawn by the script). */
   progress: (fieldId: string, index: number) => `fs-p-${fieldId}-${index}`,
   status: 'fs-status',
+  /** A refusal of the whole post (too many posts, a closed form), shown above the form. */
+  alert: 'fs-alert',
   title: 'fs-title',
   success: 'fs-success',
 };
@@ -77,7 +81,22 @@ function labelText(field: FieldDefinition): string {
 export interface FieldOptions {
   errors: boolean;
   alwaysAsked?: boolean;
+  /**
+   * The value the field starts with: filled from the page's URL
+   * (`prefillValues`, docs/forms.md#hidden-fields-and-prefill), escaped like
+   * every setting.
+   */
+  value?: string;
+  /**
+   * The form cannot take files now (uploads off, or a team no longer on Pro):
+   * a file field is still drawn, disabled and saying so, never left out
+   * (docs/forms.md#file-fields).
+   */
+  filesOff?: boolean;
 }
+
+/** What a file field says while the form cannot take files. */
+export const FILES_OFF_NOTE = 'This form cannot receive files at the moment.';
 
 const WITH_ERRORS: FieldOptions = { errors: true };
 
@@ -111,12 +130,18 @@ const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
 const requiredAttribute = (field: FieldDefinition, options: FieldOptions) =>
   field.required === true && options.alwaysAsked !== false;
 
+/** The options a joined checkbox answer (`a,b`) names: each option found whole between commas. */
+function checkedOptions(value: string, options: readonly string[]): Set<string> {
+  const parts = `,${value},`;
+  return new Set(options.filter((option) => parts.includes(`,${option},`)));
+}
+
 /** A group of radios or checkboxes: a fieldset whose legend is the label. */
 function choiceGroup(
   field: FieldDefinition,
   options: FieldOptions,
   type: 'radio' | 'checkbox',
-  choices: { value: string; label: string; ariaLabel?: string }[],
+  choices: { value: string; label: string; ariaLabel?: string; checked?: boolean }[],
   extraClass = '',
 ): string {
   const inputs = choices
@@ -129,6 +154,7 @@ function choiceGroup(
         value: choice.value,
         // A required checkbox group is checked by the script (HTML cannot say "at least one").
         required: type === 'radio' && requiredAttribute(field, options),
+        checked: choice.checked === true,
         'aria-label': choice.ariaLabel,
       })}><label for="${id}">${e(choice.label)}</label></div>`;
     })
@@ -148,6 +174,7 @@ function choiceGroup(
  * The hosted page, the embed and the dashboard's HTML form all draw it here.
  */
 export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH_ERRORS): string {
+  if (field.type === 'file' && options.filesOff) return fileFieldOff(field, options);
   const id = ids.control(field.id);
   const common = {
     id,
@@ -156,16 +183,21 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
     'aria-describedby': describedBy(field, options),
   };
   const box = attributes({ class: 'fs-field', 'data-fs-field': field.id });
+  const { value } = options;
   switch (field.type) {
     case 'hidden':
       // Never drawn: its value comes from the page's URL (prefill) or the site's own HTML.
-      return `<input${attributes({ type: 'hidden', id, name: field.id, value: '', 'data-fs-field': field.id })}>`;
+      return `<input${attributes({ type: 'hidden', id, name: field.id, value: value ?? '', 'data-fs-field': field.id })}>`;
     case 'radio':
       return choiceGroup(
         field,
         options,
         'radio',
-        (field.options ?? []).map((option) => ({ value: option, label: option })),
+        (field.options ?? []).map((option) => ({
+          value: option,
+          label: option,
+          checked: option === value,
+        })),
       );
     case 'rating': {
       const { min, max } = ratingScale(field);
@@ -177,6 +209,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           value: String(min + i),
           label: String(min + i),
           ariaLabel: `${min + i} of ${max}`,
+          checked: value?.trim() === String(min + i),
         })),
         ' fs-rating',
       );
@@ -187,24 +220,32 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           field,
           options,
           'checkbox',
-          field.options.map((option) => ({ value: option, label: option })),
+          field.options.map((option) => ({
+            value: option,
+            label: option,
+            checked: value !== undefined && checkedOptions(value, field.options ?? []).has(option),
+          })),
         );
       }
       // One tick: its label is the question.
-      return `<div class="fs-field fs-single" data-fs-field="${e(field.id)}"><div class="fs-choice"><input${attributes({
-        ...common,
-        type: 'checkbox',
-        value: 'yes',
-      })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field, options)}</div>`;
+      return `<div class="fs-field fs-single" data-fs-field="${e(field.id)}"><div class="fs-choice"><input${attributes(
+        {
+          ...common,
+          type: 'checkbox',
+          value: 'yes',
+          checked: value !== undefined && value.trim() !== '',
+        },
+      )}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field, options)}</div>`;
     case 'select': {
       const choices = (field.options ?? [])
         // Without a value attribute an option sends its text with white space collapsed:
         // half the bytes of a long list, for every option that collapses to itself.
-        .map((option) =>
-          option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
-            ? `<option>${e(option)}</option>`
-            : `<option value="${e(option)}">${e(option)}</option>`,
-        )
+        .map((option) => {
+          const selected = option === value ? ' selected' : '';
+          return option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
+            ? `<option${selected}>${e(option)}</option>`
+            : `<option value="${e(option)}"${selected}>${e(option)}</option>`;
+        })
         .join('');
       return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
     }
@@ -216,7 +257,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           maxlength: field.maxLength,
           placeholder: field.placeholder,
         },
-      )}></textarea></div>`;
+      )}>${e(value ?? '')}</textarea></div>`;
     default: {
       const type = INPUT_TYPES[field.type] ?? 'text';
       const input = `<input${attributes({
@@ -224,6 +265,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
         type,
         autocomplete: autocompleteOf(field),
         placeholder: type === 'file' ? undefined : field.placeholder,
+        value: type === 'file' ? undefined : value,
         minlength: field.minLength,
         maxlength: field.maxLength,
         pattern: field.pattern,
@@ -235,4 +277,19 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
       return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
     }
   }
+}
+
+/** A file field the form cannot take files for: labelled, disabled, and saying why. */
+function fileFieldOff(field: FieldDefinition, options: FieldOptions): string {
+  const shown = { ...field, required: false };
+  const described = [describedBy(shown, options), ids.off(field.id)].filter(Boolean).join(' ');
+  const input = `<input${attributes({
+    id: ids.control(field.id),
+    name: field.id,
+    type: 'file',
+    disabled: true,
+    'aria-describedby': described,
+  })}>`;
+  const note = `<p class="fs-help fs-off" id="${ids.off(field.id)}">${e(FILES_OFF_NOTE)}</p>`;
+  return `<div class="fs-field"><label for="${ids.control(field.id)}">${labelText(shown)}</label>${helpAndError(shown, options)}${note}${input}</div>`;
 }

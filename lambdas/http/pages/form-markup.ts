@@ -1,7 +1,12 @@
 import { escapeHtml } from '#domain/html.ts';
 import type { PublicForm } from '#domain/public-form.ts';
 import { attributes, fieldMarkup, ids } from './field-markup.ts';
-import { alwaysAskedFields, PAGE_SECTION_END, pageGroups, pageSectionStart } from './page-sections.ts';
+import {
+  alwaysAskedFields,
+  PAGE_SECTION_END,
+  pageGroups,
+  pageSectionStart,
+} from './page-sections.ts';
 
 export { ids } from './field-markup.ts';
 
@@ -20,9 +25,14 @@ export interface MarkupOptions {
   action: string;
   /** Heading level of the title: 1 on the hosted page, 2 inside a customer's page. */
   headingLevel: 1 | 2;
+  /** Values the fields start with, from the page's URL (`prefillValues`). */
+  prefill?: Readonly<Record<string, string>>;
 }
 
 const e = escapeHtml;
+
+/** The special field a page that counts its views posts (docs/submit.md#special-fields). */
+export const VIEWS_COUNTED = '<input type="hidden" name="_views" value="counted">';
 
 /**
  * The title, description, and then the form (or the closed message). The
@@ -39,7 +49,9 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
     parts.push(`<p class="fs-closed" role="status">${e(form.closedMessage)}</p>`);
     return `<div class="fs">${parts.join('')}</div>`;
   }
-  const required = form.fields.some((field) => field.required || field.requiredIf)
+  const required = form.fields.some(
+    (field) => (field.required && field.type !== 'hidden') || field.requiredIf,
+  )
     ? '<p class="fs-note">Fields marked <span aria-hidden="true">*</span><span class="fs-sr">with a star</span> are required.</p>'
     : '';
   const captcha =
@@ -47,6 +59,9 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       ? ''
       : `<div class="fs-field cf-turnstile" data-sitekey="${e(form.captchaSiteKey)}"></div>`;
   parts.push(
+    // A refusal of the whole post goes here, above the fields, focused so it is seen:
+    // not under the last field the visitor touched (docs/uploads-and-pages.md#hosted-form-page-and-embed).
+    `<div class="fs-alert" id="${ids.alert}" role="alert" tabindex="-1" hidden></div>`,
     `<form class="fs-form"${attributes({
       method: 'post',
       action: options.action,
@@ -54,9 +69,12 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       'aria-labelledby': ids.title,
     })}>`,
     required,
-    fieldsMarkup(form, options.headingLevel + 1),
+    fieldsMarkup(form, options.headingLevel + 1, options.prefill),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
+    // This page counts its view (the script's beacon, else the page's image), so its posts
+    // are in the conversion rate (docs/analytics.md#views).
+    VIEWS_COUNTED,
     captcha,
     `<div class="fs-status" id="${ids.status}" role="status" aria-live="polite"></div>`,
     `<button type="submit" class="fs-submit">${e(form.submitLabel)}</button>`,
@@ -70,10 +88,19 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
  * The fields, in sections by page when the form has pages (page-sections.ts):
  * one long form without script, steps with it.
  */
-function fieldsMarkup(form: PublicForm, pageHeadingLevel: number): string {
+function fieldsMarkup(
+  form: PublicForm,
+  pageHeadingLevel: number,
+  prefill: Readonly<Record<string, string>> | undefined,
+): string {
   const asked = alwaysAskedFields(form.fields, form.pages);
   const draw = (field: PublicForm['fields'][number]) =>
-    fieldMarkup(field, { errors: true, alwaysAsked: asked.has(field.id) });
+    fieldMarkup(field, {
+      errors: true,
+      alwaysAsked: asked.has(field.id),
+      filesOff: form.filesOff,
+      value: prefill && Object.hasOwn(prefill, field.id) ? prefill[field.id] : undefined,
+    });
   return pageGroups(form.fields, form.pages)
     .map(({ page, fields }) =>
       page
@@ -162,6 +189,8 @@ const BASE_CSS = [
   '.fs [aria-invalid=true]{border-color:var(--fs-error)!important;outline:1px solid var(--fs-error)}',
   '.fs-error{color:var(--fs-error);font-size:.875rem;font-weight:600;margin:0 0 6px}',
   '.fs-error:empty{display:none}',
+  '.fs-alert{margin:0 0 16px;padding:10px 12px;border:2px solid var(--fs-error);border-radius:6px;color:var(--fs-error);font-weight:600;overflow-wrap:anywhere}',
+  '.fs-alert[hidden]{display:none}',
   '.fs-status{margin:0 0 12px}',
   '.fs-status:empty{display:none}',
   '.fs-status.fs-failed{color:var(--fs-error);font-weight:600}',

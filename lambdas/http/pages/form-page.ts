@@ -56,16 +56,27 @@ function jsonBlock(value: unknown): string {
  */
 export function formPage(
   view: PublicForm,
-  options: { base: string; nonce: string; script?: boolean },
+  options: {
+    base: string;
+    nonce: string;
+    script?: boolean;
+    /** Values from the page's URL (`prefillValues`). */
+    prefill?: Readonly<Record<string, string>>;
+  },
 ): string {
   const { base, nonce } = options;
-  const open = view.closedMessage === null && options.script !== false;
+  const shown = view.closedMessage === null;
+  const open = shown && options.script !== false;
   const action = `${base}s/${encodeURIComponent(view.key)}`;
+  // Without the script (off in the browser, or left out of a page too large), the view image
+  // counts the view the beacon would have (docs/analytics.md#views).
+  const image = html`<img src="${base}f/${encodeURIComponent(view.key)}/views" alt="" width="1" height="1" hidden>`;
+  const viewImage = !shown ? '' : open ? html`<noscript>${image}</noscript>` : image;
   return htmlPage({
     title: view.title,
     head: html`<link rel="icon" href="data:,">
 <style nonce="${nonce}">${raw(`body{margin:0;background:var(--fs-bg);min-height:100vh}main{padding:24px 0}${formCss(view, ':root')}`)}</style>`,
-    body: html`<main>${raw(formMarkup(view, { action, headingLevel: 1 }))}</main>${
+    body: html`<main>${raw(formMarkup(view, { action, headingLevel: 1, prefill: options.prefill }))}${viewImage}</main>${
       open
         ? html`
 <script type="application/json" id="fs-data">${raw(jsonBlock(view))}</script>
@@ -94,7 +105,7 @@ export const MAX_PAGE_BYTES = 4_000_000;
  */
 export function boundedFormPage(
   view: PublicForm,
-  options: { base: string; nonce: string },
+  options: { base: string; nonce: string; prefill?: Readonly<Record<string, string>> },
 ): string | undefined {
   for (const script of [true, false]) {
     const page = formPage(view, { ...options, script });

@@ -4,7 +4,13 @@ import type { FieldDefinition } from '#domain/form-model.ts';
 import { escapeHtml } from '#domain/html.ts';
 import { isPrefillable } from '#domain/prefill.ts';
 import { fieldMarkup } from './field-markup.ts';
-import { alwaysAskedFields, PAGE_SECTION_END, pageGroups, pageSectionStart } from './page-sections.ts';
+import { VIEWS_COUNTED } from './form-markup.ts';
+import {
+  alwaysAskedFields,
+  PAGE_SECTION_END,
+  pageGroups,
+  pageSectionStart,
+} from './page-sections.ts';
 
 /**
  * The HTML form of the dashboard's Share screen: plain HTML a person pastes
@@ -29,21 +35,30 @@ import { alwaysAskedFields, PAGE_SECTION_END, pageGroups, pageSectionStart } fro
  * hiding and prefill to the HTML as pasted. Without it the form is one long
  * page, and the server's walk keeps only the answers of the questions asked.
  */
+/** The view image of the form whose endpoint is `{base}/s/{key}`: `{base}/f/{key}/views`. */
+export const viewImageOf = (endpoint: string) => endpoint.replace(/\/s\/([^/]+)$/, '/f/$1/views');
+
 export function htmlFormSnippet(
   endpoint: string,
   fields: readonly FieldDefinition[] | null,
   submitLabel = 'Send',
-  pages: readonly FormPage[] | null = null,
+  options: { filesOff?: boolean; pages?: readonly FormPage[] | null } = {},
 ): string {
-  const drawn = fields ?? DEFAULT_FIELDS;
-  const logicPages = fields ? pages : null;
-  const multipart = drawn.some((field) => field.type === 'file');
-  const required = drawn.some((field) => field.required || field.requiredIf)
+  // A file field of a form that cannot take files is drawn disabled, saying so, not left out.
+  const filesOff = options.filesOff === true;
+  const drawn = (fields ?? DEFAULT_FIELDS).map((field) =>
+    filesOff && field.type === 'file' ? { ...field, required: false } : field,
+  );
+  const logicPages = fields ? (options.pages ?? null) : null;
+  const multipart = !filesOff && drawn.some((field) => field.type === 'file');
+  const required = drawn.some(
+    (field) => (field.required && field.type !== 'hidden') || field.requiredIf,
+  )
     ? ['  <p class="fs-note">Fields marked * are required.</p>']
     : [];
   const asked = alwaysAskedFields(drawn, logicPages);
   const draw = (field: FieldDefinition, indent: string) =>
-    `${indent}${fieldMarkup(field, { errors: false, alwaysAsked: asked.has(field.id) })}`;
+    `${indent}${fieldMarkup(field, { errors: false, alwaysAsked: asked.has(field.id), filesOff })}`;
   const body = pageGroups(drawn, logicPages).flatMap(({ page, fields: grouped }) =>
     page
       ? [
@@ -68,8 +83,11 @@ export function htmlFormSnippet(
     '  <!-- Spam protection: leave these two as they are. -->',
     '  <div class="fs-hp" hidden><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     '  <input type="hidden" name="_t" value="">',
+    `  ${VIEWS_COUNTED}`,
     `  <button type="submit" class="fs-submit">${escapeHtml(submitLabel)}</button>`,
     '</form>',
+    '<!-- Counts a view of the form, without script, for its conversion rate. -->',
+    `<img src="${escapeHtml(viewImageOf(endpoint))}" alt="" width="1" height="1" hidden>`,
     '<!-- Optional: the time the page was drawn, for the fill-time check. -->',
     "<script>document.querySelectorAll('input[name=_t]').forEach(function (i) { i.value = Date.now(); });</script>",
     ...script,

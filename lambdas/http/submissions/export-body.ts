@@ -2,9 +2,16 @@ import { Readable } from 'node:stream';
 import { config } from '#config';
 import type { AnswerCatalogue } from '#domain/answer-columns.ts';
 import { csvRecords, UTF8_BOM } from '#domain/csv.ts';
+import { submissionPageUrl } from '#domain/dashboard-links.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { keptFrom } from '#domain/retention.ts';
-import { AnswerColumns, exportHeader, exportRow } from '#domain/submission-export.ts';
+import {
+  AnswerColumns,
+  type ExportHeader,
+  exportHeader,
+  exportRow,
+  type FileCells,
+} from '#domain/submission-export.ts';
 import type { Folder } from '#domain/submission-folders.ts';
 import { log } from '#log';
 import { walkFolder } from '#store/folder-reads.ts';
@@ -35,9 +42,12 @@ export function exportBody(
   catalogue: AnswerCatalogue | undefined,
   folder: Folder,
   createdUpTo: string,
+  header: ExportHeader = 'ids',
 ): Readable {
   // One chunk in the buffer: the next batch is read only once this one is taken.
-  return Readable.from(exportChunks(form, catalogue, folder, createdUpTo), { highWaterMark: 1 });
+  return Readable.from(exportChunks(form, catalogue, folder, createdUpTo, header), {
+    highWaterMark: 1,
+  });
 }
 
 async function* exportChunks(
@@ -45,6 +55,7 @@ async function* exportChunks(
   catalogue: AnswerCatalogue | undefined,
   folder: Folder,
   createdUpTo: string,
+  header: ExportHeader,
 ): AsyncGenerator<string> {
   // The first byte leaves before any read: an edge-optimized API closes a
   // streamed response that sends nothing for 30 s.
@@ -60,18 +71,26 @@ async function* exportChunks(
   } else {
     for await (const batch of walk()) columns.note(batch);
   }
-  yield csvRecords([exportHeader(columns.names)]);
+  yield csvRecords([
+    exportHeader(columns.names, header === 'labels' ? { fields: form.fields } : undefined),
+  ]);
+  // A file field's cell links to the submission's page in the dashboard, a link that lasts.
+  const files: FileCells = {
+    fields: form.fields,
+    pageOf: (id) => submissionPageUrl(config.baseUrl, form.id, id),
+  };
   let rows = 0;
   let lateNames = 0;
   for await (const batch of walk()) {
     rows += batch.length;
     // A post committed after the catalogue was read may carry a name the header lacks.
     if (onePass) lateNames += columns.lateNames(batch);
-    yield csvRecords(batch.map((submission) => exportRow(submission, columns.names)));
+    yield csvRecords(batch.map((submission) => exportRow(submission, columns.names, files)));
   }
   log.info('export written', {
     formId: form.id,
     folder,
+    header,
     rows,
     passes: onePass ? 1 : 2,
     answerColumns: columns.names.length,

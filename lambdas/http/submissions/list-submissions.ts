@@ -5,7 +5,7 @@ import { listQuery, toListItem } from '#domain/submission-list.ts';
 import { defineContract } from '#http/contract.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { json } from '#http/respond.ts';
-import { readSubmissionList } from '#store/folder-reads.ts';
+import { readSpamByReason, readSubmissionList } from '#store/folder-reads.ts';
 import { getTeamFormWithFolders } from '#store/forms.ts';
 
 export const contract = defineContract({
@@ -22,7 +22,11 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   const { form, folders } = await getTeamFormWithFolders(caller.team.teamId, pathParameters.id);
   const request = input.query();
   const from = keptFrom(form.retentionDays, new Date(asOf), config.retentionDaySeconds);
-  const list = await readSubmissionList(form.id, folders, request, from);
+  // The spam folder narrowed to one reason is walked whole; a folder is read by its index.
+  const narrowed = request.reason
+    ? await readSpamByReason(form.id, request.reason, request, from)
+    : undefined;
+  const list = narrowed ?? (await readSubmissionList(form.id, folders, request, from));
   return json(200, {
     items: list.items.map(toListItem),
     page: list.page,
@@ -35,6 +39,8 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
     testCount: testCountOf(folders, form.submissionCount),
     // Every folder's size (all excludes spam): the dashboard's folder tabs, from the same read.
     folderCounts: folders,
+    // With a reason: how many of the spam folder hold each (those walked to find the page).
+    ...(narrowed ? { reasonCounts: narrowed.reasonCounts } : {}),
     asOf,
   });
 });

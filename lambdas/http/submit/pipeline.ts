@@ -11,6 +11,7 @@ import type { PlanName } from '#domain/form-gating.ts';
 import type { FormDesign, FormRecord } from '#domain/form-model.ts';
 import type { RecordedAnswer } from '#domain/idempotency.ts';
 import { isFormKey } from '#domain/ids.ts';
+import { keyedVisitor, visitorIdentity } from '#domain/same-visitor.ts';
 import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
 import {
   isBotByHoneypotOrTiming,
@@ -288,7 +289,7 @@ async function stepsAfterTheBody(
     id: randomUUIDv7(),
     formId: form.id,
     data,
-    meta: visitorMeta(form, team, request, files),
+    meta: visitorMeta(form, team, request, files, special),
     read: false,
     starred: false,
     isSpam: linkSpam,
@@ -319,10 +320,18 @@ async function stepsAfterTheBody(
     },
     counters: context.counters,
     spamQuota: spamQuotaAt(now, config.spamMonthlyCapPerForm),
-    duplicateMark: {
-      fingerprint: duplicateFingerprint(form.id, data),
-      expiresAt: Math.floor(now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
-    },
+    // The same answers from the same visitor (docs/submit.md#link-spam-and-duplicates),
+    // unless the owner turned the rule off: then no mark is claimed (one item fewer).
+    duplicateMark: form.markDuplicates
+      ? {
+          fingerprint: duplicateFingerprint(
+            form.id,
+            keyedVisitor(config.keyedHashSecret, visitorIdentity(request.ip, request.userAgent)),
+            data,
+          ),
+          expiresAt: Math.floor(now.getTime() / 1000) + DUPLICATE_WINDOW_SECONDS,
+        }
+      : undefined,
     // An upload id is used once: of posts racing with one, the transaction stores one.
     uploadClaims:
       direct.length > 0
@@ -490,8 +499,12 @@ function visitorMeta(
   team: Team,
   request: SubmitRequest,
   files: readonly (StoredFile & { field: string })[],
+  special: SpecialFields,
 ): Submission['meta'] {
   return {
+    // A page that counts its view says so in `_views`; a post without it (an own form, the
+    // API) stays out of the conversion rate (docs/analytics.md#views).
+    ...(special.views ? {} : { noView: true as const }),
     // The address itself, its keyed hash, or nothing (docs/people.md#visitor-addresses); the
     // block lists and rate limits above acted on the address as sent.
     ip: storedVisitorIp(

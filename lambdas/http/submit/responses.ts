@@ -86,11 +86,14 @@ export function errorResponse(error: unknown, wantsHtml: boolean, backUrl: strin
       : new ServiceError('internal_error', 'Something went wrong on our side');
   if (!(error instanceof ServiceError)) log.error('unexpected error', errorFields(error));
   if (wantsHtml) {
+    const retryAfter = Number(failure.headers?.['retry-after']);
     const page = errorPage({
       status: failure.status,
       title: TITLES[failure.status] ?? 'The submission was not accepted',
       message: failure.message,
       backUrl,
+      posted: true,
+      ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
     });
     return html(failure.status, page, failure.headers);
   }

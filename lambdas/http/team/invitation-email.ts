@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { enqueue } from '#aws/queues.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { SignInJob } from '#domain/sign-in-job.ts';
+import type { Caller } from '#http/middleware/caller-auth.ts';
 import { sourceIpOf } from '#http/request.ts';
 import { admitSignInEmail } from '#store/sign-in-counts.ts';
 
@@ -26,8 +27,23 @@ export async function admitInvitation(email: string, event: APIGatewayProxyEvent
   }
 }
 
-export async function queueInvitation(email: string, now: Date): Promise<void> {
+/**
+ * Queues the invitation's own email (docs/people.md#invitations): which team,
+ * and who invited (the caller's name and address; an operator's key names
+ * nobody).
+ */
+export async function queueInvitation(email: string, now: Date, caller: Caller): Promise<void> {
+  const inviter = caller.member
+    ? { name: caller.member.name, email: caller.member.email }
+    : caller.email
+      ? { email: caller.email }
+      : {};
   await enqueue('signIns', [
-    { email, requestedAt: now.toISOString(), reason: 'invite' } satisfies SignInJob,
+    {
+      email,
+      requestedAt: now.toISOString(),
+      reason: 'invite',
+      invitation: { teamId: caller.team.teamId, inviter },
+    } satisfies SignInJob,
   ]);
 }

@@ -11,7 +11,8 @@ import { requireOwner } from './require-owner.ts';
 
 /**
  * `POST /v1/team/members { email, name?, role? }` (owners): adds the member
- * and sends them a sign-in email; 409 `already_member`. The email counts
+ * and sends them an invitation (who invited them to which team, a link
+ * valid 7 days: docs/people.md#invitations); 409 `already_member`. The email counts
  * toward the address's sign-in emails like any other: over them, 429 and
  * nobody is added, so inviting and removing again and again sends no more
  * mail (docs/people.md#sign-in-bounds).
@@ -20,7 +21,11 @@ export const contract = defineContract({
   tag: 'Team',
   body: inviteMemberInput,
   answers: [
-    { status: 201, description: 'The new member; a sign-in link is on its way.', body: 'Member' },
+    {
+      status: 201,
+      description: 'The new member; an invitation with a link valid 7 days is on its way.',
+      body: 'Member',
+    },
   ],
   errors: ['owner_only', 'already_member'],
 });
@@ -40,7 +45,7 @@ export const handler = managementRoute(contract, async ({ caller, input, event }
     lastSignInAt: null,
   };
   await addMember(member);
-  await queueInvitation(member.email, now);
+  await queueInvitation(member.email, now, caller);
   await auditByCaller(caller, event, 'member.invited', member.userId, {
     email: member.email,
     role: member.role,

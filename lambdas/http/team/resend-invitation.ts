@@ -35,7 +35,7 @@ export const handler = managementRoute(contract, async ({ caller, pathParameters
   if (member.lastSignInAt !== null) throw invitationAccepted();
   const now = new Date();
   await admitInvitation(member.email, event, now);
-  await queueInvitation(member.email, now);
+  await queueInvitation(member.email, now, caller);
   await auditByCaller(caller, event, 'member.invitation_resent', member.userId, {
     email: member.email,
     role: member.role,

@@ -21,14 +21,25 @@ interface Grant {
 
 /** A refusal of the uploads route (413, 415, 400 uploads_disabled, 423, 429…) or of storage. */
 export class UploadRefused extends Error {
-  /** The field the refusal is shown on. */
-  readonly field: string;
+  /**
+   * The field the refusal is shown on; none for a refusal of the whole post
+   * (too many posts, a closed form), which is shown above the form.
+   */
+  readonly field: string | undefined;
 
-  constructor(message: string, field: string) {
+  constructor(message: string, field: string | undefined) {
     super(message);
     this.field = field;
   }
 }
+
+/** The uploads route's refusals that are about the files chosen (docs/uploads-and-pages.md). */
+const FILE_REFUSALS = new Set([
+  'file_too_large',
+  'file_type_not_allowed',
+  'too_many_files',
+  'payload_too_large',
+]);
 
 /** Every non-empty file of the form's file inputs, in the form's order. */
 export function chosenFiles(element: HTMLFormElement): ChosenFile[] {
@@ -64,11 +75,14 @@ export async function requestUploads(url: string, files: readonly ChosenFile[]):
   });
   const answer = (await response.json().catch(() => ({}))) as {
     uploads?: Grant[];
+    error?: string;
     message?: string;
   };
   if (!response.ok || !Array.isArray(answer.uploads) || answer.uploads.length !== files.length) {
     const message = answer.message ?? `The files could not be sent (${response.status}).`;
-    throw new UploadRefused(message, fieldOf(message, files));
+    // Only a refusal of the files is shown at their field; a 429 or a closed form is the post's.
+    const aboutFiles = !response.ok && FILE_REFUSALS.has(answer.error ?? '');
+    throw new UploadRefused(message, aboutFiles ? fieldOf(message, files) : undefined);
   }
   return answer.uploads;
 }

@@ -108,8 +108,30 @@ function showProblems(root: Root, form: PublicForm, problems: readonly AnswerPro
   return shown;
 }
 
+/**
+ * A refusal of the whole post (too many posts, a closed form, an address
+ * not allowed): above the form, focused (so it scrolls into sight) and
+ * announced; the status by the button is cleared, so it is said once.
+ */
+function showPostRefusal(root: Root, message: string) {
+  const alert = byId(root, ids.alert);
+  if (!alert) return setStatus(root, message, true);
+  setStatus(root, '', false);
+  alert.textContent = message;
+  alert.hidden = false;
+  alert.focus();
+}
+
+function clearPostRefusal(root: Root) {
+  const alert = byId(root, ids.alert);
+  if (!alert) return;
+  alert.hidden = true;
+  alert.textContent = '';
+}
+
 /** A refusal of the files, shown on their field like an answer's error, and announced. */
 function showFileRefusal(root: Root, refusal: UploadRefused) {
+  if (refusal.field === undefined) return showPostRefusal(root, refusal.message);
   const error = byId(root, ids.error(refusal.field));
   if (error) error.textContent = refusal.message;
   const controls = controlsOf(root, refusal.field);
@@ -263,7 +285,7 @@ function applyLogic(
   place: Place,
   check: (fields: FieldDefinition[]) => boolean,
 ): Steps | undefined {
-  prefill(element, form.fields, prefillSource(place.script, window.location.search));
+  prefill(element, form.fields, prefillSource(place.script, window.location.search, form.fields));
   if (!hasLogic(form)) return undefined;
   return formSteps({
     element,
@@ -318,6 +340,7 @@ export function enhance(
     // Enter on a step before the last moves on, as Next does.
     if (steps && !steps.atLastStep()) return steps.next();
     clearErrors(root, form);
+    clearPostRefusal(root);
     const { values, data, files } = collect(element);
     // Only what the walk asks, required as it says: a question on a branch not taken never blocks.
     const problems = checkAnswers(steps ? steps.askedFields() : form.fields, data, files);
@@ -370,13 +393,9 @@ export function enhance(
       const serverProblems = problemsIn(answer);
       if (serverProblems[0]) steps?.showStepOf(serverProblems[0].fieldId);
       const shown = serverProblems.length > 0 ? showProblems(root, form, serverProblems) : 0;
-      setStatus(
-        root,
-        shown > 0
-          ? fewer(shown)
-          : (answer.message ?? `The form could not be sent (${response.status}).`),
-        true,
-      );
+      if (shown > 0) setStatus(root, fewer(shown), true);
+      else
+        showPostRefusal(root, answer.message ?? `The form could not be sent (${response.status}).`);
     } catch (error) {
       if (error instanceof UploadRefused) return showFileRefusal(root, error);
       setStatus(root, 'The form could not be sent: check your connection and try again.', true);
