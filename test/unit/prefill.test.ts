@@ -96,9 +96,11 @@ describe('the hosted page, prefilled', () => {
     formPage(view, { base: '../', nonce: 'n', prefill: prefillValues(view.fields, query) });
 
   it('draws a hidden field as a hidden input, empty when the URL has no value', () => {
-    expect(page({})).toContain('<input type="hidden" id="fs-f-source" name="source" value="" data-fs-field="source">');
+    expect(page({})).toContain(
+      '<input type="hidden" id="fs-f-source" name="source" value="" data-fs-field="source">',
+    );
     expect(page({ source: 'ads' })).toContain(
-      '<input type="hidden" id="fs-f-source" name="source" value="ads">',
+      '<input type="hidden" id="fs-f-source" name="source" value="ads" data-fs-field="source">',
     );
   });
 
