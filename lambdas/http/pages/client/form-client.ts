@@ -313,7 +313,11 @@ export function enhance(
     clearErrors(root, form);
     const { data, files } = collect(element);
     const problems = checkAnswers(fields, data, files);
-    if (problems.length === 0) return true;
+    // A step that passes clears the count a refused Next left by the button.
+    if (problems.length === 0) {
+      setStatus(root, '', false);
+      return true;
+    }
     setStatus(root, fewer(showProblems(root, form, problems)), true);
     return false;
   });

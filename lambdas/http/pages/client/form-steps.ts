@@ -96,6 +96,9 @@ function liveRegion(): HTMLElement {
 
 const labelOf = (field: FieldDefinition) => (field.label?.trim() ? field.label : field.id);
 
+/** Words for the live region as a sentence: a full stop, unless a label ends with its own ("Which?"). */
+const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
+
 export function formSteps(options: StepsOptions): Steps {
   const { element } = options;
   const fields = options.form.fields;
@@ -205,8 +208,8 @@ export function formSteps(options: StepsOptions): Steps {
     asked = active;
     if (stepped) drawStep();
     const words: string[] = [];
-    if (added.length > 0) words.push(`Now asked: ${added.join(', ')}.`);
-    if (removed.length > 0) words.push(`No longer asked: ${removed.join(', ')}.`);
+    if (added.length > 0) words.push(sentence(`Now asked: ${added.join(', ')}`));
+    if (removed.length > 0) words.push(sentence(`No longer asked: ${removed.join(', ')}`));
     if (tell && stepped && last.pages.length !== stepCount) {
       words.push(`This form now has ${last.pages.length} steps.`);
     }
