@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
@@ -11,7 +11,7 @@ import {
   type Visit,
   visit,
 } from '#test/support/browser.ts';
-import { dashboardAs } from '#test/support/dashboard.ts';
+import { shareSnippet } from '#test/support/dashboard.ts';
 import { storedItems } from '#test/support/forms.ts';
 
 /**
@@ -96,17 +96,6 @@ async function logicForm() {
   return { ...owner, formId, key: created.body.key as string };
 }
 
-async function shareSnippet(browser: Browser, email: string, formId: string): Promise<string> {
-  const dashboard = await dashboardAs(browser, email, { path: `/forms/${formId}/share` });
-  try {
-    const field = dashboard.page.getByLabel('HTML form', { exact: true });
-    await field.waitFor();
-    return await field.inputValue();
-  } finally {
-    await dashboard.close();
-  }
-}
-
 const sitePage = (body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A customer's site</title><link rel="icon" href="data:,"></head>
 <body><main><h1>Write to us</h1>
@@ -137,6 +126,20 @@ function postedAnswers(page: Page, key: string): Promise<Record<string, unknown>
     });
 }
 
+/** Presses Send and waits for `thanks`: the answers the page posted. */
+async function send(page: Page, key: string, thanks: Locator): Promise<Record<string, unknown>> {
+  const posted = postedAnswers(page, key);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await thanks.waitFor();
+  return posted;
+}
+
+/** What the browser hid was not posted: "Which?" (cleared) and the skipped company. */
+function expectNoHiddenAnswer(posted: Record<string, unknown>) {
+  expect(Object.keys(posted)).not.toContain('detail');
+  expect(Object.keys(posted)).not.toContain('company');
+}
+
 /** The element that has the focus, inside an open shadow root too: its tag, name and text. */
 function focused(page: Page) {
   return page.evaluate(() => {
@@ -158,7 +161,8 @@ const said = (page: Page) => page.locator('p.fs-sr[aria-live=polite]').textConte
  * typed into), then Support (it goes, and the company step with it), Next
  * past an empty company never asked, the message, Send.
  */
-async function throughTheSteps(page: Page, heading: (name: string) => Promise<void>) {
+async function throughTheSteps(page: Page) {
+  const heading = (name: string) => page.getByRole('heading', { name, exact: true }).waitFor();
   await heading('Step 1 of 3: About you');
   const which = page.getByLabel('Which?');
   expect(await which.isVisible()).toBe(false);
@@ -203,42 +207,30 @@ describe('a three-step form whose second step an answer skips', () => {
       // 1. The hosted page.
       const hosted = await visit(chromium(), `${stack().baseUrl}/f/${form.key}`);
       visits.push(hosted);
-      const focusedHeading = (page: Page) => async (name: string) => {
-        await page.getByRole('heading', { name, exact: true }).waitFor();
-      };
-      await throughTheSteps(hosted.page, focusedHeading(hosted.page));
+      await throughTheSteps(hosted.page);
       expect(await axeFindings(hosted.page), 'axe on the last step').toEqual([]);
       await hosted.page.screenshot({ path: new URL('logic-hosted-step.png', OUTPUT_DIR).pathname });
-      const hostedPost = postedAnswers(hosted.page, form.key);
-      await hosted.page.getByRole('button', { name: 'Send' }).click();
-      await hosted.page.locator('#fs-success').waitFor();
-      // What the browser hid was not posted: "Which?" cleared and the skipped company left out.
-      expect(Object.keys(await hostedPost)).not.toContain('detail');
-      expect(Object.keys(await hostedPost)).not.toContain('company');
+      expectNoHiddenAnswer(await send(hosted.page, form.key, hosted.page.locator('#fs-success')));
       expect((await onlyStored(form.formId, 1)).data).toEqual(STORED);
 
       // 2. The embed on another website.
       const embedded = await visit(chromium(), `${served.origin}/embedded`);
       visits.push(embedded);
-      await throughTheSteps(embedded.page, focusedHeading(embedded.page));
+      await throughTheSteps(embedded.page);
       expect(await axeFindings(embedded.page), 'axe on the embed').toEqual([]);
-      const embeddedPost = postedAnswers(embedded.page, form.key);
-      await embedded.page.getByRole('button', { name: 'Send' }).click();
-      await embedded.page.getByText('Your submission has been received.').waitFor();
-      expect(Object.keys(await embeddedPost)).not.toContain('detail');
-      expect(Object.keys(await embeddedPost)).not.toContain('company');
+      const received = embedded.page.getByText('Your submission has been received.');
+      expectNoHiddenAnswer(await send(embedded.page, form.key, received));
       expect((await onlyStored(form.formId, 2)).data).toEqual(STORED);
 
       // 3. The pasted form with its script.
       const pasted = await visit(chromium(), `${served.origin}/pasted`);
       visits.push(pasted);
-      await throughTheSteps(pasted.page, focusedHeading(pasted.page));
+      await throughTheSteps(pasted.page);
+      // The parts the script adds (the step's heading, Back, the live region) on a plain site.
+      expect(await axeFindings(pasted.page), 'axe on the pasted form').toEqual([]);
       await afterFillTime(pasted.page);
-      const pastedPost = postedAnswers(pasted.page, form.key);
-      await pasted.page.getByRole('button', { name: 'Send' }).click();
-      await pasted.page.getByRole('heading', { name: 'Thank you!' }).waitFor();
-      expect(Object.keys(await pastedPost)).not.toContain('detail');
-      expect(Object.keys(await pastedPost)).not.toContain('company');
+      const thanks = pasted.page.getByRole('heading', { name: 'Thank you!' });
+      expectNoHiddenAnswer(await send(pasted.page, form.key, thanks));
       expect((await onlyStored(form.formId, 3)).data).toEqual(STORED);
 
       // 4. The pasted form without script: one long page, every field in sight.
@@ -255,11 +247,13 @@ describe('a three-step form whose second step an answer skips', () => {
         await page.getByRole('textbox', { name: 'Company' }).getAttribute('required'),
       ).toBeNull();
       await afterFillTime(page);
-      const plainPost = postedAnswers(page, form.key);
-      await page.getByRole('button', { name: 'Send' }).click();
-      await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
+      const plainPost = await send(
+        page,
+        form.key,
+        page.getByRole('heading', { name: 'Thank you!' }),
+      );
       // "Which?" and the company were posted; the server's walk dropped them.
-      expect(await plainPost).toMatchObject({ detail: 'A question', company: '' });
+      expect(plainPost).toMatchObject({ detail: 'A question', company: '' });
       expect((await onlyStored(form.formId, 4)).data).toEqual(STORED);
 
       for (const each of visits) {
@@ -448,10 +442,8 @@ describe('prefill from the URL', () => {
       visits.push(pasted);
       await supportBranch(pasted.page);
       await afterFillTime(pasted.page);
-      const posted = postedAnswers(pasted.page, form.key);
-      await pasted.page.getByRole('button', { name: 'Send' }).click();
-      await pasted.page.getByRole('heading', { name: 'Thank you!' }).waitFor();
-      expect(await posted).toMatchObject({ plan: 'Pro', source: '' });
+      const thanks = pasted.page.getByRole('heading', { name: 'Thank you!' });
+      expect(await send(pasted.page, form.key, thanks)).toMatchObject({ plan: 'Pro', source: '' });
       expect((await onlyStored(form.formId, 3)).data).toEqual({
         name: 'Ada Lovelace',
         topic: 'Support',
