@@ -351,6 +351,13 @@ describe('the steps on the hosted page', () => {
         plan: '',
         source: '',
       });
+      // The funnel's beacons: the view on load, the first answer, each page's first arrival
+      // (page 2 again after Back is not counted again).
+      const beacons = () =>
+        visit_.requests
+          .filter((url) => new URL(url).pathname.endsWith(`/f/${form.key}/views`))
+          .map((url) => new URL(url).search);
+      await expect.poll(beacons).toEqual(['', '?reached=started', '?reached=2', '?reached=3']);
       expect(visit_.errors).toEqual([]);
     } finally {
       await visit_.close();
