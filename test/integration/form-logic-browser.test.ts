@@ -218,6 +218,9 @@ describe('a three-step form whose second step an answer skips', () => {
       visits.push(embedded);
       await throughTheSteps(embedded.page);
       expect(await axeFindings(embedded.page), 'axe on the embed').toEqual([]);
+      await embedded.page.screenshot({
+        path: new URL('logic-embed-step.png', OUTPUT_DIR).pathname,
+      });
       const received = embedded.page.getByText('Your submission has been received.');
       expectNoHiddenAnswer(await send(embedded.page, form.key, received));
       expect((await onlyStored(form.formId, 2)).data).toEqual(STORED);
@@ -228,6 +231,7 @@ describe('a three-step form whose second step an answer skips', () => {
       await throughTheSteps(pasted.page);
       // The parts the script adds (the step's heading, Back, the live region) on a plain site.
       expect(await axeFindings(pasted.page), 'axe on the pasted form').toEqual([]);
+      await pasted.page.screenshot({ path: new URL('logic-pasted-step.png', OUTPUT_DIR).pathname });
       await afterFillTime(pasted.page);
       const thanks = pasted.page.getByRole('heading', { name: 'Thank you!' });
       expectNoHiddenAnswer(await send(pasted.page, form.key, thanks));
