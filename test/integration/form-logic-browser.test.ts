@@ -451,6 +451,11 @@ describe('prefill from the URL', () => {
       // The pasted form's script: the page's query; a source over its 20 characters is not filled.
       const pasted = await visit(chromium(), `${served.origin}/pasted?plan=Pro&source=${tooLong}`);
       visits.push(pasted);
+      // Next checks the step with the browser's own checks: an empty name keeps it there.
+      await pasted.page.getByRole('button', { name: 'Next' }).click();
+      // reportValidity puts the focus on the refused field.
+      expect(await focused(pasted.page)).toMatchObject({ name: 'name' });
+      expect(await pasted.page.locator('.fs-step').textContent()).toBe('Step 1 of 3: About you');
       await supportBranch(pasted.page);
       await afterFillTime(pasted.page);
       const thanks = pasted.page.getByRole('heading', { name: 'Thank you!' });
