@@ -324,3 +324,11 @@ export function hasLogic(form: LogicForm): boolean {
     )
   );
 }
+
+/**
+ * Whether a field takes a value from outside (docs/forms.md#hidden-fields-and-prefill): a
+ * hidden field always, another when its owner allows. Here, not in prefill.ts, so the
+ * Share screen's snippet can ask without bundling the answer checks.
+ */
+export const isPrefillable = (field: { type: string; prefill?: boolean }) =>
+  field.type === 'hidden' || (field.prefill === true && field.type !== 'file');

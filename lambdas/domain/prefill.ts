@@ -1,6 +1,6 @@
 import { problemOf } from './answer-checks.ts';
 import { MAX_ANSWER_LENGTH } from './field-rules.ts';
-import { foldAnswer } from './form-logic.ts';
+import { foldAnswer, isPrefillable } from './form-logic.ts';
 import type { FieldDefinition } from './form-model.ts';
 
 /**
@@ -13,10 +13,6 @@ import type { FieldDefinition } from './form-model.ts';
  * than posted. Pure, for the hosted page on the
  * server and the embed in the browser alike.
  */
-/** Whether a field takes a value from outside: a hidden field always, another when its owner allows. */
-export const isPrefillable = (field: Pick<FieldDefinition, 'type' | 'prefill'>) =>
-  field.type === 'hidden' || (field.prefill === true && field.type !== 'file');
-
 export function prefillValues(
   fields: readonly FieldDefinition[],
   query: Readonly<Record<string, string | readonly string[] | undefined>>,

@@ -1,8 +1,7 @@
 import { DEFAULT_FIELDS } from '#domain/default-fields.ts';
-import { type FormPage, hasLogic } from '#domain/form-logic.ts';
+import { type FormPage, hasLogic, isPrefillable } from '#domain/form-logic.ts';
 import type { FieldDefinition } from '#domain/form-model.ts';
 import { escapeHtml } from '#domain/html.ts';
-import { isPrefillable } from '#domain/prefill.ts';
 import { fieldMarkup } from './field-markup.ts';
 import { VIEWS_COUNTED } from './form-markup.ts';
 import {
