@@ -29,3 +29,13 @@ export function viewVisitorScope(formId: string, visitor: string): string {
   const hash = createHash('sha256').update(visitor).digest('hex');
   return `VIEW#${formId}#${hash.slice(0, 32)}`;
 }
+
+/**
+ * The step beacons' limit on one visitor of one form (docs/analytics.md#the-funnel):
+ * a budget of its own, so a visitor going through a form's pages never uses
+ * up the views of their next page loads; hashed like the views' scope.
+ */
+export function stepVisitorScope(formId: string, visitor: string): string {
+  const hash = createHash('sha256').update(visitor).digest('hex');
+  return `STEP#${formId}#${hash.slice(0, 32)}`;
+}
