@@ -128,7 +128,8 @@ describe('POST /f/{key}/views?reached=…: the steps of the funnel', () => {
       const answer = await beacon(form.key, visitor, query);
       expect(answer.status, `${query}: ${answer.text}`).toBe(400);
       expect(answer.body?.error).toBe('invalid_request');
-      return (answer.body?.issues as { path: string; message: string }[]).map((i) => i.path);
+      const issues = (answer.body?.issues ?? []) as { path: string }[];
+      return issues.map((issue) => issue.path);
     };
     // The form has 3 pages: 4 is past its last, and 10 is past it too.
     expect(await refusal('?reached=4')).toEqual(['reached']);
