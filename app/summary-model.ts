@@ -276,7 +276,7 @@ export function funnelRows(
   });
   return [
     row('Views', funnel.views),
-    row('Started (answered anything)', funnel.started),
+    row('Started', funnel.started),
     ...funnel.reached.map((reached) => {
       const title = titles.get(reached.page);
       return row(`Reached step ${reached.step}${title ? `: ${title}` : ''}`, reached.count);

@@ -16,7 +16,8 @@ export function Funnel(props: { form: Form; summary: FormAnalytics }) {
     <section class="counts funnel" aria-labelledby="funnel-title">
       <h2 id="funnel-title">Funnel</h2>
       <p class="hint">
-        How far visitors got through the form’s steps: page loads, not people; no answer is kept.
+        How far visitors got through the form’s steps: page loads, not people. Started: answered
+        anything. No answer is kept.
       </p>
       <table>
         <thead>
@@ -30,7 +31,7 @@ export function Funnel(props: { form: Form; summary: FormAnalytics }) {
           {rows.map((row) => (
             <tr key={row.step}>
               <th scope="row">{row.step}</th>
-              <td>
+              <td class="funnel-count">
                 <span class="count-bar" style={{ width: `${row.width * 100}%` }} />
                 <span class="count-number">{row.count.toLocaleString()}</span>
               </td>

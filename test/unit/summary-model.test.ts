@@ -192,7 +192,7 @@ describe('the funnel’s rows (docs/analytics.md#the-funnel)', () => {
     );
     expect(rows.map(({ step, count, width }) => [step, count, width])).toEqual([
       ['Views', 8, 1],
-      ['Started (answered anything)', 6, 0.75],
+      ['Started', 6, 0.75],
       ['Reached step 2: Your company', 4, 0.5],
       ['Reached step 3', 3, 0.375],
       ['Sent', 1, 0.125],
