@@ -367,6 +367,27 @@ const Summary = z.object({
     z.object({ yes: count(), no: count(), maybe: count(), guests: z.number() }),
     z.object({}),
   ]),
+  /**
+   * How far visitors of the form's pages got (docs/analytics.md#the-funnel), from beacons
+   * that carry no answer: views, those who answered anything, arrivals on each page from
+   * the second (the form's pages now; none without pages), and the stored posts of those pages.
+   */
+  funnel: z.object({
+    views: count(),
+    /** Page loads where the visitor answered anything. */
+    started: count(),
+    reached: z.array(
+      z.object({
+        /** The page's place in the form, from 2. */
+        step: z.int().check(z.minimum(2)),
+        /** The page's id. */
+        page: z.string(),
+        count: count(),
+      }),
+    ),
+    /** Stored submissions from pages that count their views (stored less postsWithoutViews). */
+    sent: count(),
+  }),
 });
 
 export const RESPONSES = {
