@@ -35,8 +35,11 @@ export async function newForm(
   };
 }
 
-/** Every submission item of a form, straight from the table. */
-export async function storedItems(formId: string): Promise<Record<string, unknown>[]> {
+/** Every submission item of a form (or every item under another sort-key prefix), straight from the table. */
+export async function storedItems(
+  formId: string,
+  prefix = 'SUB#',
+): Promise<Record<string, unknown>[]> {
   const { documents } = await localStore();
   const items: Record<string, unknown>[] = [];
   let cursor: Record<string, unknown> | undefined;
@@ -45,7 +48,7 @@ export async function storedItems(formId: string): Promise<Record<string, unknow
       new QueryCommand({
         TableName: stack().tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sub)',
-        ExpressionAttributeValues: { ':pk': `FORM#${formId}`, ':sub': 'SUB#' },
+        ExpressionAttributeValues: { ':pk': `FORM#${formId}`, ':sub': prefix },
         ExclusiveStartKey: cursor,
       }),
     );
