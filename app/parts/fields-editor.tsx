@@ -85,7 +85,7 @@ export function FieldEditor(props: {
         <label for={`${draft.key}-required`}>Required</label>
       </div>
       {draft.type !== 'file' && draft.type !== 'hidden' && (
-        <div class="setting check">
+        <div class="setting check wide">
           <input
             id={prefillId}
             type="checkbox"

@@ -1,8 +1,8 @@
 import type { FieldDraft } from '../fields-model.ts';
 import { type GroupDraft, type LogicFieldView, newCondition } from '../logic-model.ts';
-import { groupPrefix } from '../logic-problems.ts';
+import { groupPrefix, logicControl } from '../logic-problems.ts';
 import { FieldNotes } from './field-notes.tsx';
-import { ConditionsEditor } from './logic-conditions.tsx';
+import { ConditionsEditor, focusSoon } from './logic-conditions.tsx';
 
 /** What a field's rules may read: the fields before it, and every field by key. */
 export interface LogicContext {
@@ -42,11 +42,11 @@ export function FieldLogic(props: {
                 id={`${prefix}-add`}
                 disabled={none}
                 aria-describedby={none ? hintId : undefined}
-                onClick={() =>
-                  props.onChange({
-                    [which]: { every: true, conditions: [newCondition(logic.candidates.at(-1)!)] },
-                  })
-                }
+                onClick={() => {
+                  const added = newCondition(logic.candidates.at(-1)!);
+                  props.onChange({ [which]: { every: true, conditions: [added] } });
+                  focusSoon(logicControl(prefix, added.key, 'field'));
+                }}
               >
                 {legend}
               </button>
@@ -63,11 +63,19 @@ export function FieldLogic(props: {
             candidates={logic.candidates}
             views={logic.views}
             problems={problems}
-            onChange={(next) =>
-              props.onChange({ [which]: next.conditions.length > 0 ? next : null })
-            }
+            onChange={(next) => {
+              props.onChange({ [which]: next.conditions.length > 0 ? next : null });
+              if (next.conditions.length === 0) focusSoon(`${prefix}-add`);
+            }}
           >
-            <button type="button" class="quiet" onClick={() => props.onChange({ [which]: null })}>
+            <button
+              type="button"
+              class="quiet"
+              onClick={() => {
+                props.onChange({ [which]: null });
+                focusSoon(`${prefix}-add`);
+              }}
+            >
               {which === 'showIf' ? 'Always show' : 'Stop requiring on answers'}
             </button>
           </ConditionsEditor>

@@ -8,9 +8,9 @@ import {
   pageName,
   type RuleDraft,
 } from '../logic-model.ts';
-import { rulePrefix } from '../logic-problems.ts';
+import { logicControl, rulePrefix } from '../logic-problems.ts';
 import { describedBy, FieldNotes } from './field-notes.tsx';
-import { ConditionsEditor } from './logic-conditions.tsx';
+import { ConditionsEditor, focusSoon } from './logic-conditions.tsx';
 
 /**
  * One page of a form with steps (docs/dashboard.md#logic): its title, its
@@ -112,7 +112,10 @@ export function PageSection(props: {
               type="button"
               class="quiet"
               aria-label={`Remove jump ${index + 1} of ${name}`}
-              onClick={() => setRule(index, null)}
+              onClick={() => {
+                setRule(index, null);
+                focusSoon(thenId);
+              }}
             >
               Remove jump
             </button>
@@ -120,25 +123,24 @@ export function PageSection(props: {
         );
       })}
       {props.later.length > 0 && (
-        <div class="setting">
+        <div class="setting page-then">
           <button
             type="button"
             class="quiet"
             id={thenId}
             disabled={props.candidates.length === 0}
             aria-label={`Then go to…: a jump from ${name}`}
-            onClick={() =>
-              props.onChange({
-                next: [
-                  ...page.next,
-                  {
-                    key: newLogicKey('rule'),
-                    when: { every: true, conditions: [newCondition(props.candidates.at(-1)!)] },
-                    goTo: props.later[1]?.key ?? END,
-                  },
-                ],
-              })
-            }
+            onClick={() => {
+              const rule: RuleDraft = {
+                key: newLogicKey('rule'),
+                when: { every: true, conditions: [newCondition(props.candidates.at(-1)!)] },
+                goTo: props.later[1]?.key ?? END,
+              };
+              props.onChange({ next: [...page.next, rule] });
+              focusSoon(
+                logicControl(rulePrefix(page.key, rule.key), rule.when.conditions[0]!.key, 'field'),
+              );
+            }}
           >
             Then go to…
           </button>

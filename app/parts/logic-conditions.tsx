@@ -12,6 +12,9 @@ import {
 import { logicControl } from '../logic-problems.ts';
 import { describedBy, FieldNotes } from './field-notes.tsx';
 
+/** Puts the keyboard on a control once the render that draws it is done (a rule added or taken out). */
+export const focusSoon = (id: string) => setTimeout(() => document.getElementById(id)?.focus(), 0);
+
 /**
  * The conditions of one rule, built from menus (docs/dashboard.md#logic):
  * for each, a field among the earlier ones, a test its type takes, and a
@@ -67,12 +70,13 @@ export function ConditionsEditor(props: {
               views={props.views}
               problems={problems}
               onChange={(next) => set(index, next)}
-              onRemove={() =>
+              onRemove={() => {
                 props.onChange({
                   ...group,
                   conditions: group.conditions.filter((_, at) => at !== index),
-                })
-              }
+                });
+                focusSoon(addId);
+              }}
             />
           </li>
         ))}
@@ -84,12 +88,11 @@ export function ConditionsEditor(props: {
           id={addId}
           aria-describedby={describedBy(addId, { problem: problems[addId] })}
           disabled={candidates.length === 0}
-          onClick={() =>
-            props.onChange({
-              ...group,
-              conditions: [...group.conditions, newCondition(candidates.at(-1)!)],
-            })
-          }
+          onClick={() => {
+            const added = newCondition(candidates.at(-1)!);
+            props.onChange({ ...group, conditions: [...group.conditions, added] });
+            focusSoon(logicControl(prefix, added.key, 'field'));
+          }}
         >
           Add a condition
         </button>

@@ -49,8 +49,9 @@ export function TryForm(props: { entries: readonly Entry[] }) {
     go(last ? at : at + 1, last);
   };
   const name = (id: string) => byId.get(id)?.name ?? id;
+  const title = stepped ? pages[pageIndex]?.title.trim() : '';
   const stepTitle = stepped
-    ? `Step ${at + 1} of ${result.pages.length}: ${pageName(pages[pageIndex]!, pageIndex + 1)}`
+    ? `Step ${at + 1} of ${result.pages.length}${title ? `: ${title}` : ''}`
     : 'The form';
   return (
     <section class="try-form" aria-labelledby="try-form-heading">
