@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { chromiumForFile } from '#test/support/browser.ts';
-import { dashboardAs, expectAccessible, tabTo } from '#test/support/dashboard.ts';
+import { dashboardAs, expectAccessible, summaryFact, tabTo } from '#test/support/dashboard.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
 
 /**
  * The form's logic on the fields screen (docs/dashboard.md#logic): a save
@@ -57,6 +58,7 @@ async function formWith(body: Record<string, unknown>) {
     body: { name: 'Signup', type: 'contact' },
   });
   const formId = created.body.id as string;
+  const key = created.body.key as string;
   const patched = await api('PATCH', `/v1/forms/${formId}`, { key: owner.apiKey, body });
   expect(patched.status, patched.text).toBe(200);
   const read = async () =>
@@ -65,12 +67,12 @@ async function formWith(body: Record<string, unknown>) {
       pages: unknown;
       notifyRules: unknown;
     };
-  return { owner, formId, read };
+  return { owner, formId, key, read };
 }
 
 describe('the fields screen and the form’s logic', () => {
   it('keeps the logic the API gave: a label changed, every rule, page, hidden and prefilled field and routing rule is saved as it was', async () => {
-    const { owner, formId, read } = await formWith(LOGIC);
+    const { owner, formId, key, read } = await formWith(LOGIC);
     const before = await read();
     const dashboard = await dashboardAs(chromium(), owner.email, {
       path: `/forms/${formId}/fields`,
@@ -104,6 +106,19 @@ describe('the fields screen and the form’s logic', () => {
       expect(after.pages).toEqual(LOGIC.pages);
       expect(after.fields[1]?.showIf).toEqual(LOGIC.fields[1]!.showIf);
       expect(after.fields[3]).toMatchObject({ type: 'hidden', maxLength: 40 });
+
+      // A visitor on the Free branch: the submission page says the step it was sent from.
+      const sent = await submit(key, {
+        json: { plan: 'Free', email: 'ada@example.com' },
+        from: freshVisitor(),
+      });
+      expect(sent.status, sent.text).toBe(200);
+      const id = sent.body?.submissionId as string;
+      await page.goto(page.url().replace(/\/fields$/, `/submissions/${id}`));
+      await page.getByRole('heading', { name: 'Where it came from' }).waitFor();
+      await expect
+        .poll(() => summaryFact(page, 'Sent from').textContent())
+        .toBe('Step 3 of 3: Contact');
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
