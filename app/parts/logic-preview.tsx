@@ -143,7 +143,7 @@ export function TryForm(props: { entries: readonly Entry[] }) {
 }
 
 /** One field of the preview, drawn simply by its type. */
-function TryField(props: {
+export function TryField(props: {
   view: LogicFieldView | undefined;
   id: string;
   required: boolean;

@@ -295,4 +295,34 @@ describe('the fields screen and the form’s logic', () => {
       await dashboard.close();
     }
   });
+
+  it('the Emails preview says where a notification would go for the answers tried (routing by answer)', async () => {
+    const { owner, formId } = await formWith(LOGIC);
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/emails`,
+    });
+    const { page } = dashboard;
+    try {
+      const routing = page.getByRole('region', { name: 'Routing by answer' });
+      await routing.getByText('When “Plan” is “Team”: sales@example.com').waitFor();
+      // The sample answers take the first option: no rule holds.
+      await routing.getByText(`No rule holds: this answer would go to ${owner.email}.`).waitFor();
+      await routing.getByLabel('Plan').selectOption('Team');
+      await routing
+        .getByRole('status')
+        .filter({ hasText: 'This answer would go to sales@example.com.' })
+        .waitFor();
+      // The notification above is made for that answer: its To is the rule's address.
+      const notification = page.getByRole('region', { name: 'Notification to you' });
+      const to = notification.locator('xpath=.//dt[.="To"]/following-sibling::dd');
+      await expect.poll(() => to.textContent()).toBe('sales@example.com');
+      await expectAccessible(page, 'routing by answer on the Emails screen');
+      await notification.screenshot({
+        path: new URL('dashboard-logic-routing.png', OUTPUT_DIR).pathname,
+      });
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
 });
