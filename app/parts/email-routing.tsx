@@ -38,7 +38,7 @@ export function ruleWords(rule: Rule, fields: readonly LogicFieldView[]): string
 }
 
 /**
- * Routing by answer on the Emails screen (docs/dashboard.md#emails): the
+ * Routing by answer on the Emails screen (docs/dashboard.md#logic): the
  * form's rules in words, and answers to try: the notification above is made
  * for them, and the line says where this answer would go, as the email
  * worker decides (notify-routing.ts, the form's one evaluator).
