@@ -38,7 +38,7 @@ export function logicProblemOf(
       property: '',
       control: ADD_FIELD_ID,
       text,
-      summary: `A notification rule (Settings, Notifications): ${lowerFirst(text)}`,
+      summary: `A routing rule of the notification (set through the API): ${lowerFirst(text)}`,
     };
   }
   if (root === 'pages') {

@@ -2,7 +2,7 @@ import { groupParts } from '#domain/form-logic.ts';
 import type { LogicFieldView } from '../logic-model.ts';
 import { operatorWords } from '../logic-model.ts';
 import type { Form } from '../model.ts';
-import { TryField } from './logic-preview.tsx';
+import { TryField } from './logic-try-field.tsx';
 
 type Rule = Form['notifyRules'][number];
 

@@ -25,7 +25,7 @@ import {
   savingTurnsFilesOn,
 } from '../fields-model.ts';
 import type { PageDraft } from '../logic-model.ts';
-import { logicProblemOf } from '../logic-problems.ts';
+import { ADD_PAGE_ID, logicProblemOf } from '../logic-problems.ts';
 import type { Form } from '../model.ts';
 import { fromApi, type RawIssue } from '../problem-sentences.ts';
 import { useSession } from '../session.ts';
@@ -221,6 +221,7 @@ export function useFieldDrafts(formId: string) {
       const { entries: next, added } = withPageBreak(entries);
       update(() => next, `${added.key}-title`);
     },
-    removePage: (key: string) => update((now) => withoutPage(now, key)),
+    // The keyboard goes to the button that adds one back.
+    removePage: (key: string) => update((now) => withoutPage(now, key), ADD_PAGE_ID),
   };
 }
