@@ -198,7 +198,9 @@ describe('the fields screen and the form’s logic', () => {
         .click();
       const jump = first.getByRole('group', { name: 'Jump 1' });
       await jump.getByLabel('Field').selectOption({ label: 'Plan' });
-      await jump.getByLabel('Value').selectOption('Free');
+      await jump.getByLabel('Test').selectOption({ label: 'is one of' });
+      // The values are the field's options, ticked.
+      await jump.getByRole('group', { name: 'Values' }).getByLabel('Free').check();
       await jump.getByLabel('Then go to').selectOption({ label: 'The end: send the form' });
 
       // A rule that reads a later field is refused at its menu, with the field's label.
@@ -211,18 +213,35 @@ describe('the fields screen and the form’s logic', () => {
       await moved.getByText(/^Names field “Plan”, which comes after it/).waitFor();
       await page.getByRole('button', { name: 'Move down: Seats' }).click();
 
+      // A hidden field (added last, so on the last page) and Email filled from the address.
+      await page.getByRole('button', { name: 'Add a field' }).click();
+      const added = page.getByRole('group', { name: /^Field 4/ });
+      await added.getByLabel('Label', { exact: true }).fill('Campaign');
+      await added.getByLabel('Type').selectOption({ label: 'Hidden (from the page address)' });
+      await added.getByText('Never shown: filled from the page address (?campaign=…)').waitFor();
+      expect(await added.getByLabel('Can be filled from the page address').count()).toBe(0);
+      await page.getByRole('button', { name: /^Field 3: Email/ }).click();
+      await page
+        .getByRole('group', { name: 'Field 3: Email' })
+        .getByLabel('Can be filled from the page address')
+        .check();
+
       await page.getByRole('button', { name: 'Save fields' }).click();
       await page.getByText('Fields saved.').waitFor();
       const saved = await read();
       expect(saved.fields[1]?.showIf).toEqual(when('plan', 'eq', 'Team'));
+      expect(saved.fields.slice(2)).toEqual([
+        { id: 'email', type: 'email', label: 'Email', prefill: true },
+        { id: 'campaign', type: 'hidden', label: 'Campaign' },
+      ]);
       expect(saved.pages).toEqual([
         {
           id: 'page-1',
           title: 'Your plan',
           fields: ['plan', 'seats'],
-          next: [{ if: when('plan', 'eq', 'Free'), goTo: 'end' }],
+          next: [{ if: when('plan', 'in', ['Free']), goTo: 'end' }],
         },
-        { id: 'page-2', title: 'Contact', fields: ['email'] },
+        { id: 'page-2', title: 'Contact', fields: ['email', 'campaign'] },
       ]);
 
       // Try the form: Team shows Seats and goes on to Contact; Free hides it and ends.
