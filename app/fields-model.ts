@@ -24,7 +24,7 @@ export const FIELD_TYPES = [
   ['tel', 'Phone'],
   ['url', 'Web address'],
   ['file', 'File'],
-  ['hidden', 'Hidden (from the page address)'],
+  ['hidden', 'Hidden'],
 ] as const;
 
 export type FieldType = (typeof FIELD_TYPES)[number][0];

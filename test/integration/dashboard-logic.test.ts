@@ -217,7 +217,7 @@ describe('the fields screen and the form’s logic', () => {
       await page.getByRole('button', { name: 'Add a field' }).click();
       const added = page.getByRole('group', { name: /^Field 4/ });
       await added.getByLabel('Label', { exact: true }).fill('Campaign');
-      await added.getByLabel('Type').selectOption({ label: 'Hidden (from the page address)' });
+      await added.getByLabel('Type').selectOption({ label: 'Hidden' });
       await added.getByText('Never shown: filled from the page address (?campaign=…)').waitFor();
       expect(await added.getByLabel('Can be filled from the page address').count()).toBe(0);
       await page.getByRole('button', { name: /^Field 3: Email/ }).click();
