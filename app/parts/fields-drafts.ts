@@ -143,7 +143,8 @@ export function useFieldDrafts(formId: string) {
     // A file field needs a form that accepts files: on Pro the save turns it on, as the
     // file field's type said it would (docs/dashboard.md#settings-and-fields).
     const turnsFilesOn = files !== undefined && savingTurnsFilesOn(drafts, files);
-    const rules = renamedRules(form, savedIds.current, entries);
+    // Routing is Pro: on a team back on Free the save is refused at the rule instead (in words).
+    const rules = plan === 'pro' ? renamedRules(form, savedIds.current, entries) : undefined;
     try {
       const savedForm = await call('updateForm', {
         params: { id: formId },

@@ -107,9 +107,23 @@ describe('the fields screen and the form’s logic', () => {
       expect(after.fields[1]?.showIf).toEqual(LOGIC.fields[1]!.showIf);
       expect(after.fields[3]).toMatchObject({ type: 'hidden', maxLength: 40 });
 
+      // Plan's id retyped: the rule, the jump and the routing rule that name it follow it.
+      await page.getByRole('button', { name: /^Field 1: Plan/ }).click();
+      await page.getByRole('group', { name: 'Field 1: Plan' }).getByLabel(/^Id/).fill('tier');
+      await page.getByRole('button', { name: 'Save fields' }).click();
+      await expect.poll(async () => (await read()).fields[0]?.id).toBe('tier');
+      const renamed = await read();
+      expect(renamed.fields[1]?.showIf).toEqual(when('tier', 'eq', 'Team'));
+      expect((renamed.pages as typeof LOGIC.pages)[0]!.next).toEqual([
+        { if: when('tier', 'eq', 'Free'), goTo: 'contact' },
+      ]);
+      expect(renamed.notifyRules).toEqual([
+        { if: when('tier', 'eq', 'Team'), to: ['sales@example.com'] },
+      ]);
+
       // A visitor on the Free branch: the submission page says the step it was sent from.
       const sent = await submit(key, {
-        json: { plan: 'Free', email: 'ada@example.com' },
+        json: { tier: 'Free', email: 'ada@example.com' },
         from: freshVisitor(),
       });
       expect(sent.status, sent.text).toBe(200);
