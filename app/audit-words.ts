@@ -87,6 +87,12 @@ function notifyWords(s: Said): string {
     : ccBefore.filter((each) => !cc.includes(each));
   if (added.length > 0) parts.push(`Cc added: ${added.join(', ')}`);
   if (removed.length > 0) parts.push(`Cc removed: ${removed.join(', ')}`);
+  const routed = s.text('routedTo');
+  const routedBefore = s.text('previousRoutedTo');
+  if (routed !== routedBefore)
+    parts.push(
+      `routing by answer: ${routed || 'no rules'} (before: ${routedBefore || 'no rules'})`,
+    );
   if (parts.length === 0) parts.push('the Cc list was put in another order');
   return `${s.who} changed where ${s.form} sends its notifications: ${parts.join('; ')}`;
 }

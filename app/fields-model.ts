@@ -1,4 +1,5 @@
 import { fieldPattern, fieldsInput } from '#domain/field-definitions.ts';
+import { type GroupDraft, groupDraftOf, groupOf } from './logic-model.ts';
 import type { FieldDefinition } from './model.ts';
 import { entriesOf, fromApi, lowerFirst, plainWords, type RawIssue } from './problem-sentences.ts';
 
@@ -23,6 +24,7 @@ export const FIELD_TYPES = [
   ['tel', 'Phone'],
   ['url', 'Web address'],
   ['file', 'File'],
+  ['hidden', 'Hidden'],
 ] as const;
 
 export type FieldType = (typeof FIELD_TYPES)[number][0];
@@ -52,6 +54,12 @@ export interface FieldDraft {
   formerOptions: Readonly<Record<string, string | null>>;
   /** Where the answers of an option taken out go, as chosen: an option now, or '' (kept apart). */
   carry: Readonly<Record<string, string>>;
+  /** May be filled from the page's address (`?id=value`); a hidden field always is. */
+  prefill: boolean;
+  /** Asked only when this holds on earlier answers (docs/forms.md#logic); null: always. */
+  showIf: GroupDraft | null;
+  /** Must be answered when this holds (besides `required`); null: only when `required`. */
+  requiredIf: GroupDraft | null;
 }
 
 let made = 0;
@@ -90,10 +98,21 @@ export function emptyField(): FieldDraft {
     savedOptions: [],
     formerOptions: {},
     carry: {},
+    prefill: false,
+    showIf: null,
+    requiredIf: null,
   };
 }
 
-export function draftOfField(field: FieldDefinition): FieldDraft {
+/**
+ * A saved field as its card holds it. `keyOf` finds the key of the field a
+ * rule names (the form's other drafts); without it the rules are left for
+ * the caller to read (`draftsOfFields`).
+ */
+export function draftOfField(
+  field: FieldDefinition,
+  keyOf?: (id: string) => string | undefined,
+): FieldDraft {
   const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
   return {
     ...emptyField(),
@@ -114,19 +133,59 @@ export function draftOfField(field: FieldDefinition): FieldDraft {
     ratingMin: field.type === 'rating' && field.min === 0 ? '0' : '1',
     savedOptions: field.options ?? [],
     formerOptions: (field.formerOptions as Record<string, string | null> | undefined) ?? {},
+    prefill: field.prefill === true,
+    showIf: keyOf ? groupDraftOf(field.showIf, keyOf) : null,
+    requiredIf: keyOf ? groupDraftOf(field.requiredIf, keyOf) : null,
   };
+}
+
+/**
+ * The saved fields as drafts, their rules naming one another by key (each
+ * draft's key made first, then the rules read with them).
+ */
+export function draftsOfFields(fields: readonly FieldDefinition[]): FieldDraft[] {
+  const drafts = fields.map((field) => draftOfField(field));
+  const keys = new Map(drafts.map((draft) => [draft.id, draft.key]));
+  const keyOf = (id: string) => keys.get(id);
+  return drafts.map((draft, index) => ({
+    ...draft,
+    showIf: groupDraftOf(fields[index]!.showIf, keyOf),
+    requiredIf: groupDraftOf(fields[index]!.requiredIf, keyOf),
+  }));
+}
+
+/** The id each draft's key stands for now (rules name fields by key). */
+export function idsByKey(drafts: readonly FieldDraft[]): (key: string) => string {
+  const ids = new Map(drafts.map((draft) => [draft.key, draft.id]));
+  return (key) => ids.get(key) ?? key;
+}
+
+/** The drafts as the API takes them, their rules naming fields by their ids now. */
+export function definitionsOf(drafts: readonly FieldDraft[]): Record<string, unknown>[] {
+  const idOf = idsByKey(drafts);
+  return drafts.map((draft) => definitionOf(draft, idOf));
 }
 
 const numberOrText = (value: string) =>
   value.trim() === '' || !Number.isFinite(Number(value)) ? value : Number(value);
 
-/** A draft as the API takes it: only the properties its type has. */
-export function definitionOf(draft: FieldDraft): Record<string, unknown> {
+/**
+ * A draft as the API takes it: only the properties its type has, and its
+ * rules (`idOf` gives the id of the field a rule names by key).
+ */
+export function definitionOf(
+  draft: FieldDraft,
+  idOf: (key: string) => string = (key) => key,
+): Record<string, unknown> {
   const field: Record<string, unknown> = { id: draft.id, type: draft.type };
   if (draft.label) field.label = draft.label;
   if (draft.required) field.required = true;
   if (draft.placeholder) field.placeholder = draft.placeholder;
   if (draft.helpText) field.helpText = draft.helpText;
+  // A file cannot come from an address; a hidden field always does (the flag kept as saved).
+  if (draft.prefill && draft.type !== 'file') field.prefill = true;
+  if (draft.showIf) field.showIf = groupOf(draft.showIf, idOf);
+  if (draft.requiredIf) field.requiredIf = groupOf(draft.requiredIf, idOf);
   const set = (name: string, value: string) => {
     if (value.trim() !== '') field[name] = numberOrText(value);
   };
@@ -150,6 +209,7 @@ export function definitionOf(draft: FieldDraft): Record<string, unknown> {
       if (draft.pattern !== '') field.pattern = draft.pattern;
       break;
     case 'textarea':
+    case 'hidden':
       set('maxLength', draft.maxLength);
       break;
     case 'rating':
@@ -177,12 +237,18 @@ const PROPERTY_WORDS: Record<string, string> = {
   pattern: 'pattern',
   stars: 'stars',
   ratingMin: 'scale start',
+  prefill: 'filled from the page address',
 };
 
 /** What a collapsed card says of its field: its type in words, and whether it is required. */
 export function summaryLine(draft: FieldDraft): string {
   const type = FIELD_TYPES.find(([each]) => each === draft.type)?.[1] ?? draft.type;
-  return `${type}, ${draft.required ? 'required' : 'optional'}`;
+  const rules = [
+    draft.showIf && 'shown only if…',
+    draft.requiredIf && !draft.required && 'required if…',
+    draft.prefill && draft.type !== 'hidden' && 'filled from the address',
+  ].filter(Boolean);
+  return [`${type}, ${draft.required ? 'required' : 'optional'}`, ...rules].join(', ');
 }
 
 /** The name of a field on screen: its label, else its id, else its place. */
@@ -247,7 +313,7 @@ export function checkFields(drafts: readonly FieldDraft[]): {
   fields: FieldsInput;
   problems: FieldProblem[];
 } {
-  const checked = fieldsInput.safeParse(drafts.map(definitionOf));
+  const checked = fieldsInput.safeParse(definitionsOf(drafts));
   if (checked.success) return { fields: checked.data, problems: [] };
   return {
     fields: [],

@@ -1,5 +1,5 @@
 import { htmlFormSnippet } from '#http/pages/form-snippet.ts';
-import type { FieldDefinition } from './model.ts';
+import type { FieldDefinition, Form } from './model.ts';
 
 /** The hosted page of a form: its endpoint's `/s/` becomes `/f/`. */
 export const hostedPageOf = (endpoint: string) => endpoint.replace(/\/s\/([^/]+)$/, '/f/$1');
@@ -26,7 +26,8 @@ export function htmlSnippet(
   design: { submitLabel?: unknown } = {},
   /** The form cannot take files now: a file field is drawn disabled, saying so. */
   filesOff = false,
+  pages: Form['pages'] = null,
 ): string {
   const label = typeof design.submitLabel === 'string' ? design.submitLabel.trim() : '';
-  return htmlFormSnippet(endpoint, fields, label || undefined, { filesOff });
+  return htmlFormSnippet(endpoint, fields, label || undefined, { filesOff, pages });
 }

@@ -97,3 +97,23 @@ export function deliveryWords(delivery: Delivery): { status: string; detail: str
       };
   }
 }
+
+/**
+ * Which step a submission was sent from (docs/dashboard.md#a-submission), for
+ * a form with steps: "Step 2 of 3: Contact" by the form's pages now;
+ * undefined for a form without steps. A step since taken out is named by
+ * its id; a submission from before the form had steps says so.
+ */
+export function endedOnWords(
+  endedOn: string | undefined,
+  pages: readonly { id: string; title?: string }[] | null | undefined,
+): string | undefined {
+  if (!pages || pages.length === 0) {
+    return endedOn ? `A step no longer in the form (${endedOn})` : undefined;
+  }
+  if (!endedOn) return 'Not recorded (sent before the form had steps, or through the API)';
+  const at = pages.findIndex((page) => page.id === endedOn);
+  if (at < 0) return `A step no longer in the form (${endedOn})`;
+  const title = pages[at]!.title?.trim();
+  return `Step ${at + 1} of ${pages.length}${title ? `: ${title}` : ''}`;
+}

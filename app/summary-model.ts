@@ -1,5 +1,5 @@
 import type { DEVICES, SummaryDropReason } from '#domain/summary-counters.ts';
-import type { FieldDefinition, Submission } from './model.ts';
+import type { FieldDefinition, FormAnalytics, Submission } from './model.ts';
 
 /**
  * The summary screen's pure parts (docs/dashboard.md#screens): where a trend
@@ -244,4 +244,43 @@ export function conversionWords(totals: {
     };
   }
   return { value: percent(totals.conversionRate), note: apart };
+}
+
+/** One row of the funnel as the summary draws it. */
+export interface FunnelRow {
+  step: string;
+  count: number;
+  /** The row's count over the views, in words ('–' without views). */
+  share: string;
+  /** The row's count over the views, 0 to 1, for its bar (0 without views). */
+  width: number;
+}
+
+/**
+ * The funnel's rows (docs/analytics.md#the-funnel): views, started, each
+ * page from the second under its title (or "Step n" when it has none), and
+ * sent, each with its share of the views. A row may pass the views (a
+ * pasted form without its script posts without steps): the bar then stops
+ * at full width, the share says how much.
+ */
+export function funnelRows(
+  funnel: FormAnalytics['funnel'],
+  pages: readonly { id: string; title?: string | null }[] | null | undefined,
+): FunnelRow[] {
+  const titles = new Map((pages ?? []).map((page) => [page.id, page.title?.trim() ?? '']));
+  const row = (step: string, count: number): FunnelRow => ({
+    step,
+    count,
+    share: funnel.views > 0 ? percent(count / funnel.views) : '–',
+    width: funnel.views > 0 ? Math.min(1, count / funnel.views) : 0,
+  });
+  return [
+    row('Views', funnel.views),
+    row('Started', funnel.started),
+    ...funnel.reached.map((reached) => {
+      const title = titles.get(reached.page);
+      return row(`Reached step ${reached.step}${title ? `: ${title}` : ''}`, reached.count);
+    }),
+    row('Sent', funnel.sent),
+  ];
 }

@@ -213,7 +213,7 @@ export const routes: readonly Route[] = [
     path: '/v1/forms/{id}/summary',
     handler: 'http/forms/get-summary.ts',
     summary:
-      "The form's analytics of a range of days in a time zone: views, stored, spam, dropped, devices, countries, referrers, fields and its type's block.",
+      "The form's analytics of a range of days in a time zone: views, stored, spam, dropped, devices, countries, referrers, fields, its type's block and the funnel.",
   },
   {
     ...formsArea,
@@ -731,11 +731,12 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/f/{key}/views',
     handler: 'http/pages/post-view.ts',
-    // Finds the form by its key, counts the visitor's views this minute (RATE# items), then
-    // adds to its hour bucket: UpdateItem on FORM# items only.
+    // Finds the form by its key (and, for a page step, reads its pages), counts the visitor's
+    // views or steps this minute (RATE# items), then adds to its hour bucket: UpdateItem on
+    // FORM# items only.
     access: ['table:read', 'forms:update', 'rateLimits:count'],
     summary:
-      'The view beacon of the hosted page and the embed: one per page load that shows the form; bots are not counted, nor a visitor’s views past 10 a minute; nothing about the visitor is kept.',
+      'The view beacon of the hosted page and the embed: one per page load that shows the form; with ?reached=started or ?reached=<page>, a step of the funnel instead; bots are not counted, nor a visitor’s views past 10 a minute, nor their steps past 10 a minute; nothing about the visitor is kept.',
   },
   {
     ...publicPageDefaults,

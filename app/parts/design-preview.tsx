@@ -26,6 +26,8 @@ export function DesignPreview(props: { form: Form; draft: DesignDraft }) {
       // Every field, as the hosted page draws it; the preview never sends, so a file field is
       // drawn as it would be, disabled only when the form cannot take files.
       fields: (form.fields ?? DEFAULT_FIELDS) as PublicForm['fields'],
+      // The design's preview draws every field on one page.
+      pages: null,
       multipart: false,
       filesOff: !form.allowUploads && (form.fields ?? []).some((field) => field.type === 'file'),
       closedMessage: null,

@@ -1,5 +1,6 @@
 import { type FieldDraft, fieldName, summaryLine } from '../fields-model.ts';
 import { FieldEditor } from './fields-editor.tsx';
+import type { LogicContext } from './fields-logic.tsx';
 
 /**
  * One field of the builder: a line that says what it is (label, type in
@@ -13,6 +14,7 @@ export function FieldCard(props: {
   problems: Readonly<Record<string, string>>;
   /** What a file field says while the form does not accept files. */
   filesNote?: string;
+  logic: LogicContext;
   onToggle: () => void;
   onChange: (patch: Partial<FieldDraft>) => void;
   onUp?: () => void;
@@ -82,6 +84,7 @@ export function FieldCard(props: {
             draft={draft}
             problems={props.problems}
             filesNote={props.filesNote}
+            logic={props.logic}
             onChange={props.onChange}
           />
         </fieldset>

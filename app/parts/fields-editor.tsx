@@ -10,6 +10,7 @@ import {
 import { entriesOf } from '../problem-sentences.ts';
 import { describedBy, FieldNotes } from './field-notes.tsx';
 import { FieldInput } from './fields-input.tsx';
+import { FieldLogic, type LogicContext } from './fields-logic.tsx';
 
 type Change = (patch: Partial<FieldDraft>) => void;
 
@@ -22,14 +23,21 @@ export function FieldEditor(props: {
   problems: Readonly<Record<string, string>>;
   /** What a file field says while the form does not accept files. */
   filesNote?: string;
+  logic: LogicContext;
   onChange: Change;
 }) {
   const { draft, problems, onChange } = props;
   const typeId = `${draft.key}-type`;
   const typeNotes = {
-    hint: draft.type === 'file' ? props.filesNote : undefined,
+    hint:
+      draft.type === 'file'
+        ? props.filesNote
+        : draft.type === 'hidden'
+          ? `Never shown: filled from the page address (?${draft.id || 'id'}=…) or by your site's own hidden input.`
+          : undefined,
     problem: problems.type,
   };
+  const prefillId = `${draft.key}-prefill`;
   const input = (
     property: keyof FieldDraft,
     label: string,
@@ -76,6 +84,21 @@ export function FieldEditor(props: {
         />
         <label for={`${draft.key}-required`}>Required</label>
       </div>
+      {draft.type !== 'file' && draft.type !== 'hidden' && (
+        <div class="setting check wide">
+          <input
+            id={prefillId}
+            type="checkbox"
+            checked={draft.prefill}
+            aria-describedby={`${prefillId}-hint`}
+            onChange={(event) => onChange({ prefill: event.currentTarget.checked })}
+          />
+          <label for={prefillId}>Can be filled from the page address</label>
+          <p id={`${prefillId}-hint`} class="hint">
+            A link ending in ?{draft.id || 'id'}=… fills it in on the hosted page and the embed.
+          </p>
+        </div>
+      )}
       {input('helpText', 'Help text')}
       {input('placeholder', 'Placeholder')}
       {(draft.type === 'select' || draft.type === 'radio') && (
@@ -93,7 +116,7 @@ export function FieldEditor(props: {
       {draft.type === 'rating' && (
         <RatingScale draft={draft} problems={problems} onChange={onChange} input={input} />
       )}
-      {(draft.type === 'text' || draft.type === 'textarea') &&
+      {(draft.type === 'text' || draft.type === 'textarea' || draft.type === 'hidden') &&
         input('maxLength', 'Longest answer (characters)', { type: 'number' })}
       {draft.type === 'text' && (
         <>
@@ -102,6 +125,7 @@ export function FieldEditor(props: {
           {draft.pattern && <PatternTry draft={draft} />}
         </>
       )}
+      <FieldLogic draft={draft} logic={props.logic} problems={problems} onChange={onChange} />
     </div>
   );
 }

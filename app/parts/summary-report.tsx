@@ -4,6 +4,7 @@ import { conversionWords, deviceRows, droppedRows, number } from '../summary-mod
 import { CountTable, DayBars } from './charts.tsx';
 import { FactList } from './summary-facts.tsx';
 import { Fields } from './summary-fields.tsx';
+import { Funnel } from './summary-funnel.tsx';
 import { LatestAnswers } from './summary-latest.tsx';
 import { TypeBlock } from './summary-type-block.tsx';
 
@@ -43,6 +44,7 @@ export function Report(props: { form: Form; summary: FormAnalytics }) {
           series={[{ name: 'Views', values: summary.days.map((d) => d.views), tone: 'series-c' }]}
         />
       </div>
+      <Funnel form={form} summary={summary} />
       <TypeBlock summary={summary} dates={dates} />
       <Visitors summary={summary} />
       <Fields form={form} summary={summary} />

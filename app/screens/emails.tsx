@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import {
   autoReply,
   DEFAULT_AUTOREPLY_BODY,
@@ -5,12 +6,15 @@ import {
   notificationRecipients,
   ownerNotification,
 } from '#domain/email-messages.ts';
+import { keptAnswers, walk } from '#domain/form-logic.ts';
 import type { FormRecord } from '#domain/form-model.ts';
+import { routedRecipients } from '#domain/notify-routing.ts';
 import { BASE_PATH } from '../base.ts';
 import { sampleSubmission } from '../email-sample.ts';
 import type { Form } from '../model.ts';
 import { EmailEmptyMarks } from '../parts/email-empty-marks.tsx';
 import { EmailPreview } from '../parts/email-preview.tsx';
+import { EmailRouting, routingFields } from '../parts/email-routing.tsx';
 import { FormScreen, useForm } from '../parts/form-screen.tsx';
 import { Link } from '../parts/link.tsx';
 import { paths } from '../paths.ts';
@@ -35,13 +39,20 @@ function Previews(props: { form: Form }) {
   const session = useSession();
   // The settings the templates read are the same in the API's view of a form.
   const record = form as unknown as FormRecord;
-  const submission = sampleSubmission(form);
+  const [tried, setTried] = useState<Record<string, string>>({});
+  const sample = sampleSubmission(form);
+  // The answers tried for routing by answer replace the sample's; as on the submit path, only
+  // the answers of fields the walk asks are kept (docs/forms.md#the-walk).
+  const answers = { ...sample.data, ...tried };
+  const submission = { ...sample, data: keptAnswers(form, walk(form, answers), answers) };
   // The worker's own choice of recipients; a member previewing does not know the owner's address.
   const owner = session.role === 'owner' ? session.user.email : 'the team’s owner';
-  const { to: recipient, cc } = notificationRecipients(form, {
-    plan: session.team.plan,
-    ownerEmail: owner,
-  });
+  const routed = routedRecipients(record, submission);
+  const { to: recipient, cc } = notificationRecipients(
+    form,
+    { plan: session.team.plan, ownerEmail: owner },
+    routed,
+  );
   const notification = {
     ...ownerNotification({
       form: record,
@@ -72,6 +83,18 @@ function Previews(props: { form: Form }) {
         <EmailEmptyMarks texts={notificationTexts} kind="unknown" formId={form.id}>
           Not placeholders, so sent as nothing (saving the setting again asks to correct them):
         </EmailEmptyMarks>
+        {(form.notifyRules ?? []).length > 0 && (
+          <EmailRouting
+            form={form}
+            fields={routingFields(form)}
+            answers={answers}
+            routed={routed}
+            to={recipient}
+            cc={cc}
+            pro={session.team.plan === 'pro'}
+            onAnswer={(id, value) => setTried({ ...tried, [id]: value })}
+          />
+        )}
       </EmailPreview>
       <EmailPreview
         title="Auto-reply to the submitter"

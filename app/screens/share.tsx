@@ -26,7 +26,7 @@ export function Share(props: { formId: string }) {
 }
 
 export function SharePanel(props: {
-  form: Pick<Form, 'endpoint' | 'key' | 'fields' | 'design' | 'allowUploads'>;
+  form: Pick<Form, 'endpoint' | 'key' | 'fields' | 'design' | 'allowUploads' | 'pages'>;
 }) {
   const { form } = props;
   const plan = useSession().team.plan;
@@ -51,7 +51,7 @@ export function SharePanel(props: {
       <CopyField
         label="HTML form"
         hint="Your fields as a plain HTML form, ready to paste and style."
-        value={htmlSnippet(form.endpoint, form.fields, form.design, filesOff)}
+        value={htmlSnippet(form.endpoint, form.fields, form.design, filesOff, form.pages)}
         multiline
       />
     </section>

@@ -122,7 +122,7 @@ export function SubmissionView(props: {
       />
       <SubmissionEmails form={form} submission={submission} />
       <SubmissionDelivery formId={formId} submissionId={submissionId} />
-      <SubmissionOrigin submission={submission} dontStoreIp={form.dontStoreIp} />
+      <SubmissionOrigin submission={submission} dontStoreIp={form.dontStoreIp} pages={form.pages} />
       {dialog.open === 'delete' && (
         <Confirm
           title="Delete this submission?"

@@ -3,6 +3,7 @@ import { AUDIT_ACTIONS } from '#domain/audit.ts';
 import { DELIVERY_EVENTS } from '#domain/delivery-log.ts';
 import { EMAIL_STATUSES } from '#domain/email-outcomes.ts';
 import { SCAN_STATUSES } from '#domain/file-scans.ts';
+import { CONDITION_OPERATORS } from '#domain/form-logic.ts';
 import { FIELD_TYPES, FORM_TYPES } from '#domain/form-model.ts';
 import { INTEGRATION_KINDS } from '#domain/integrations.ts';
 import { ROLES } from '#domain/members.ts';
@@ -24,12 +25,41 @@ const dateTime = () => z.iso.datetime({ offset: true });
 const count = () => z.int().check(z.minimum(0));
 const nullableString = () => z.nullable(z.string());
 
+/** One test of an earlier answer (docs/forms.md#conditions). */
+const condition = z.object({
+  field: z.string(),
+  op: z.enum(CONDITION_OPERATORS),
+  /** A list for `in`/`notIn`; none for `empty`/`notEmpty`. */
+  value: z.optional(z.union([z.string(), z.array(z.string())])),
+});
+
+/** Every condition holds (`all`), or one does (`any`). */
+const conditionGroup = z.union([
+  z.object({ all: z.array(condition) }),
+  z.object({ any: z.array(condition) }),
+]);
+
 const fieldDefinition = z.looseObject({
   id: z.string(),
   type: z.enum(FIELD_TYPES),
   label: z.optional(z.string()),
   required: z.optional(z.boolean()),
   options: z.optional(z.array(z.string())),
+  /** Asked only when this holds on earlier answers (docs/forms.md#logic). */
+  showIf: z.optional(conditionGroup),
+  /** Must be answered, when asked, if this holds. */
+  requiredIf: z.optional(conditionGroup),
+  /** Filled from the hosted page's URL query (`?id=value`); a `hidden` field always is. */
+  prefill: z.optional(z.boolean()),
+});
+
+/** A step of the form (docs/forms.md#pages). */
+const formPage = z.object({
+  id: z.string(),
+  title: z.optional(z.string()),
+  fields: z.array(z.string()),
+  /** Tried in order; the first that holds goes to `goTo` (a later page, or `end`). */
+  next: z.optional(z.array(z.object({ if: conditionGroup, goTo: z.string() }))),
 });
 
 const formSettings = {
@@ -44,6 +74,8 @@ const formSettings = {
   notifyEnabled: z.boolean(),
   notifyEmail: nullableString(),
   notifyCc: z.array(z.string()),
+  /** Routing by answer (Pro): every rule that holds adds its `to` (docs/forms.md#routing-by-answer). */
+  notifyRules: z.array(z.object({ if: conditionGroup, to: z.array(z.string()) })),
   notifySubject: z.string(),
   notifyFromName: z.string(),
   autoreplyEnabled: z.boolean(),
@@ -56,6 +88,8 @@ const formSettings = {
   completionMessage: nullableString(),
   redirectUrl: nullableString(),
   fields: z.nullable(z.array(fieldDefinition)),
+  /** The form's steps; null: one page of every field. */
+  pages: z.nullable(z.array(formPage)),
   design: z.looseObject({}),
   allowedOrigins: z.array(z.string()),
   blockedIps: z.array(z.string()),
@@ -147,6 +181,8 @@ const Submission = z.object({
     /** Sent from a page that counts no views (docs/analytics.md#views): not in the conversion rate. */
     noView: z.optional(z.literal(true)),
     files: z.optional(z.array(FileOfSubmission)),
+    /** The page the form was sent from, when it has pages (docs/forms.md#pages). */
+    endedOn: z.optional(z.string()),
   }),
   read: z.boolean(),
   starred: z.boolean(),
@@ -340,6 +376,27 @@ const Summary = z.object({
     z.object({ yes: count(), no: count(), maybe: count(), guests: z.number() }),
     z.object({}),
   ]),
+  /**
+   * How far visitors of the form's pages got (docs/analytics.md#the-funnel), from beacons
+   * that carry no answer: views, those who answered anything, arrivals on each page from
+   * the second (the form's pages now; none without pages), and the stored posts of those pages.
+   */
+  funnel: z.object({
+    views: count(),
+    /** Page loads where the visitor answered anything. */
+    started: count(),
+    reached: z.array(
+      z.object({
+        /** The page's place in the form, from 2. */
+        step: z.int().check(z.minimum(2)),
+        /** The page's id. */
+        page: z.string(),
+        count: count(),
+      }),
+    ),
+    /** Stored submissions from pages that count their views (stored less postsWithoutViews). */
+    sent: count(),
+  }),
 });
 
 export const RESPONSES = {
@@ -458,6 +515,8 @@ export const RESPONSES = {
     accent: nullableString(),
     submitLabel: z.string(),
     fields: z.array(fieldDefinition),
+    /** The form's steps, for the page's script to walk; null: one page. */
+    pages: z.nullable(z.array(formPage)),
     multipart: z.boolean(),
     /** A file field is drawn but the form cannot take files now: disabled, saying so. */
     filesOff: z.boolean(),

@@ -1,3 +1,4 @@
+import { decimalOf, isCalendarDate } from './answer-values.ts';
 import { fieldPattern, ratingScale } from './field-rules.ts';
 import type { FieldDefinition } from './form-model.ts';
 import type { AnswerProblem, AnswerReason } from './submission-model.ts';
@@ -11,10 +12,6 @@ import type { AnswerProblem, AnswerReason } from './submission-model.ts';
 const MAX_EMAIL_LENGTH = 254;
 // One @, no whitespace, a domain of at least two non-empty dot-separated labels.
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u;
-// Plain decimal notation with an optional exponent (what <input type=number> sends);
-// Number() alone would also take hex, binary, "Infinity" and "".
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A whole number without a leading zero: `0`, `7`, `10` (never `07` or `7.0`).
 const RATING = /^(?:0|[1-9]\d?)$/;
 const TEL = /^[0-9 +\-().]{5,32}$/;
@@ -46,20 +43,6 @@ const codePoints = (value: string) => {
   for (const _ of value) count++;
   return count;
 };
-
-const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-// By hand: Date.UTC maps years 0-99 to 1900-1999.
-const daysInMonth = (year: number, month: number) =>
-  month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
-
-function isCalendarDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
 
 function isHttpUrl(value: string): boolean {
   if (!HTTP_URL.test(value)) return false;
@@ -95,16 +78,16 @@ function isOptionList(value: string, options: readonly string[]): boolean {
   return false;
 }
 
-/** The first problem of one non-blank answer, or null. */
-function problemOf(field: FieldDefinition, value: string): AnswerReason | null {
+/** The first problem of one non-blank answer, or null (also what a prefilled value must pass). */
+export function problemOf(field: FieldDefinition, value: string): AnswerReason | null {
   // Surrounding spaces mean nothing in formatted values (mobile keyboards add them).
   const trimmed = value.trim();
   switch (field.type) {
     case 'email':
       return trimmed.length <= MAX_EMAIL_LENGTH && EMAIL.test(trimmed) ? null : 'invalid_email';
     case 'number': {
-      const number = Number(trimmed);
-      if (!DECIMAL.test(trimmed) || !Number.isFinite(number)) return 'invalid_number';
+      const number = decimalOf(trimmed);
+      if (number === null) return 'invalid_number';
       if (field.min !== undefined && number < field.min) return 'too_small';
       if (field.max !== undefined && number > field.max) return 'too_large';
       return null;
@@ -118,6 +101,7 @@ function problemOf(field: FieldDefinition, value: string): AnswerReason | null {
       return null;
     }
     case 'textarea':
+    case 'hidden':
       return field.maxLength !== undefined && codePoints(value) > field.maxLength
         ? 'too_long'
         : null;

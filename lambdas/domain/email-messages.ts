@@ -502,7 +502,11 @@ export function malwareNotice(input: MalwareNoticeInput): EmailMessage | undefin
 /**
  * Who gets a form's notification: `notifyEmail`, else the team owner, and
  * `notifyCc` in Cc, each address once whatever its case. Both are Pro
- * settings: a team that went back to Free mails its owner alone.
+ * settings: a team that went back to Free mails its owner alone. `routed`
+ * are the addresses of the `notifyRules` that hold on the submission
+ * (`routedRecipients`, Pro too): when there are any, they take the place of
+ * `notifyEmail` (the first in To, the others in Cc before `notifyCc`);
+ * none, and it is `notifyEmail` as before (docs/forms.md#routing-by-answer).
  *
  * One message to all of them rather than one each
  * (docs/delivery.md#notification-email): SES takes or refuses a message as
@@ -513,11 +517,13 @@ export function malwareNotice(input: MalwareNoticeInput): EmailMessage | undefin
 export function notificationRecipients(
   form: Pick<FormRecord, 'notifyEmail' | 'notifyCc'>,
   team: { plan: PlanName; ownerEmail: string },
+  routed: readonly string[] = [],
 ): { to: string; cc: string[] } {
   if (team.plan !== 'pro') return { to: team.ownerEmail, cc: [] };
-  const to = form.notifyEmail || team.ownerEmail;
+  const [first, ...others] = routed;
+  const to = first ?? (form.notifyEmail || team.ownerEmail);
   const seen = new Set([to.toLowerCase()]);
-  const cc = (form.notifyCc ?? []).filter((address) => {
+  const cc = [...others, ...(form.notifyCc ?? [])].filter((address) => {
     const folded = address.toLowerCase();
     if (seen.has(folded)) return false;
     seen.add(folded);

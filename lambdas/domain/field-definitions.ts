@@ -2,6 +2,7 @@ import safeRegex from 'safe-regex2';
 import * as z from 'zod/mini';
 import { boundedText } from './bounded-text.ts';
 import { DEFAULT_RATING_MAX, fieldPattern, MAX_ANSWER_LENGTH } from './field-rules.ts';
+import { conditionGroup } from './form-logic-input.ts';
 import { FIELD_TYPES, type FieldType } from './form-model.ts';
 import { MAX_FORMER_OPTIONS } from './option-history.ts';
 import { inEnglish } from './validation-issues.ts';
@@ -61,12 +62,28 @@ const common = {
   required: z.optional(z.boolean()),
   placeholder: z.optional(boundedText(0, 200)),
   helpText: z.optional(boundedText(0, 500)),
+  // The form's logic (docs/forms.md#logic): whether the field is asked, and
+  // when it must be answered, from earlier answers.
+  showIf: z.optional(conditionGroup),
+  requiredIf: z.optional(conditionGroup),
 };
 
-/** A field type's schema: the common properties plus its own, nothing else. */
+/** Filled from the hosted page's URL (`?id=value`), as a hidden field always is. */
+const prefill = { prefill: z.optional(z.boolean()) };
+
+/**
+ * A field type's schema: the common properties plus its own, nothing else.
+ * Every type but `file` may be prefilled (a file cannot come from a URL).
+ */
 const fieldOf = <T extends FieldType, S extends z.core.$ZodShape>(type: T, shape: S) =>
   z.strictObject(
-    { ...common, type: z.literal(type), ...shape },
+    {
+      ...common,
+      // Typed as present on every type; left out of the file schema, which then refuses it.
+      ...((type === 'file' ? {} : prefill) as typeof prefill),
+      type: z.literal(type),
+      ...shape,
+    },
     {
       error: (issue) =>
         issue.code === 'unrecognized_keys' ? `Not allowed on a ${type} field` : undefined,
@@ -178,6 +195,9 @@ export const fieldDefinition = z.discriminatedUnion(
     fieldOf('tel', {}),
     fieldOf('url', {}),
     fieldOf('file', {}),
+    // Never drawn: filled from the page's URL or by the site's own hidden input,
+    // and bounded like any answer.
+    fieldOf('hidden', { maxLength: length(1) }),
   ],
   {
     error: (issue) =>

@@ -36,11 +36,24 @@ function canonical(value: unknown): string {
 
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
-function notifyNote(before: FormRecord, after: FormRecord): AuditNote | undefined {
+/** Each address a form's routing rules name, once, comma-separated. */
+function routedAddresses(rules: FormRecord['notifyRules'] | undefined): string {
+  const seen = new Set<string>();
+  for (const rule of rules ?? []) for (const address of rule.to) seen.add(address);
+  return [...seen].join(', ');
+}
+
+/**
+ * Where notifications go: the address, the Cc added and removed, and the
+ * routing rules when they changed (their conditions too: they decide who
+ * reads which answers), by their count and every address they name.
+ */
+export function notifyNote(before: FormRecord, after: FormRecord): AuditNote | undefined {
   const ccBefore = before.notifyCc ?? [];
   const ccAfter = after.notifyCc ?? [];
   const ccChanged = ccBefore.join(', ') !== ccAfter.join(', ');
-  if (before.notifyEmail === after.notifyEmail && !ccChanged) return undefined;
+  const rulesChanged = !same(before.notifyRules ?? [], after.notifyRules ?? []);
+  if (before.notifyEmail === after.notifyEmail && !ccChanged && !rulesChanged) return undefined;
   const added = ccAfter.filter((address) => !ccBefore.includes(address));
   const removed = ccBefore.filter((address) => !ccAfter.includes(address));
   // Where each post's notification goes: addresses, not secrets.
@@ -52,6 +65,13 @@ function notifyNote(before: FormRecord, after: FormRecord): AuditNote | undefine
       ...(ccChanged ? { notifyCc: ccAfter.join(', '), previousCc: ccBefore.join(', ') } : {}),
       ...(added.length > 0 ? { ccAdded: added.join(', ') } : {}),
       ...(removed.length > 0 ? { ccRemoved: removed.join(', ') } : {}),
+      ...(rulesChanged
+        ? {
+            notifyRules: (after.notifyRules ?? []).length,
+            routedTo: routedAddresses(after.notifyRules),
+            previousRoutedTo: routedAddresses(before.notifyRules),
+          }
+        : {}),
     },
   };
 }

@@ -26,6 +26,8 @@ const PRO_WHEN: { [K in keyof FormUpdate]?: (value: NonNullable<FormUpdate[K]>) 
   notifyEmail: () => true,
   // An empty list is the default (nobody besides notifyEmail): always allowed.
   notifyCc: (value) => value.length > 0,
+  // Routing by answer; an empty list (no rules) is the default.
+  notifyRules: (value) => value.length > 0,
   notifyFromName: (value) => value !== DEFAULT_NOTIFY_FROM_NAME,
   autoreplyEnabled: (value) => value,
   autoreplySubject: () => true,

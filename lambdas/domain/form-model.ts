@@ -1,3 +1,4 @@
+import type { ConditionGroup, FormPage } from './form-logic.ts';
 import type { IntegrationKind } from './integrations.ts';
 
 /** The form as the service stores it and as the API shows it. */
@@ -18,6 +19,7 @@ export const FIELD_TYPES = [
   'tel',
   'url',
   'file',
+  'hidden',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -36,6 +38,12 @@ export type FieldDefinition = {
   min?: number;
   max?: number;
   options?: string[];
+  /** Asked only when this holds on earlier answers (docs/forms.md#logic). */
+  showIf?: ConditionGroup;
+  /** Must be answered, when asked, if this holds on earlier answers. */
+  requiredIf?: ConditionGroup;
+  /** Filled from the hosted page's URL query (`?id=value`); a `hidden` field always is. */
+  prefill?: boolean;
   /**
    * A select's or radio's options taken out since (docs/forms.md#changing-options):
    * the old words → the option their answers now count under (a rename), or
@@ -43,6 +51,12 @@ export type FieldDefinition = {
    */
   formerOptions?: Record<string, string | null>;
 };
+
+/**
+ * Who else a submission's notification goes to when its answers match
+ * (docs/forms.md#routing-by-answer), Pro.
+ */
+export type NotifyRule = { if: ConditionGroup; to: string[] };
 
 export type FormDesign = {
   theme?: 'light' | 'dark' | 'auto';
@@ -71,6 +85,8 @@ export interface FormSettings {
   notifyEmail: string | null;
   /** Up to 4 more recipients of the notification (Pro), in the message's Cc. */
   notifyCc: string[];
+  /** Routing by answer: every rule that holds adds its `to` (docs/forms.md#routing-by-answer). */
+  notifyRules: NotifyRule[];
   notifySubject: string;
   notifyFromName: string;
   autoreplyEnabled: boolean;
@@ -89,6 +105,8 @@ export interface FormSettings {
   completionMessage: string | null;
   redirectUrl: string | null;
   fields: FieldDefinition[] | null;
+  /** The form's steps (docs/forms.md#pages); null: one page of every field. */
+  pages: FormPage[] | null;
   design: FormDesign;
   allowedOrigins: string[];
   blockedIps: string[];

@@ -4,6 +4,7 @@ import { boundedText } from './bounded-text.ts';
 import { placeholderProblem } from './email-placeholders.ts';
 import { invalidRequest } from './errors.ts';
 import { fieldsInput } from './field-definitions.ts';
+import { conditionGroup, pagesInput } from './form-logic-input.ts';
 import { FORM_TYPES } from './form-model.ts';
 import { RETENTION_DAYS_MAX } from './retention.ts';
 import { inEnglish, issuesOf } from './validation-issues.ts';
@@ -74,6 +75,17 @@ const notifyAddress = z.pipe(
 /** Recipients besides `notifyEmail`: with it, 5 at most (docs/delivery.md#notification-email). */
 export const MAX_NOTIFY_CC = 4;
 
+/** Each address once, in any case, as first written. */
+function oncePerAddress(addresses: string[]): string[] {
+  const seen = new Set<string>();
+  return addresses.filter((address) => {
+    const folded = address.toLowerCase();
+    if (seen.has(folded)) return false;
+    seen.add(folded);
+    return true;
+  });
+}
+
 /**
  * The other recipients of the notification: each an address, a bad one an
  * issue at its index; the same address twice (in any case) kept once, as
@@ -85,16 +97,37 @@ const notifyCc = z.pipe(
     .check(
       z.maxLength(MAX_NOTIFY_CC, `Must be at most ${MAX_NOTIFY_CC} addresses besides notifyEmail`),
     ),
-  z.transform((addresses: string[]) => {
-    const seen = new Set<string>();
-    return addresses.filter((address) => {
-      const folded = address.toLowerCase();
-      if (seen.has(folded)) return false;
-      seen.add(folded);
-      return true;
-    });
-  }),
+  z.transform((addresses: string[]) => oncePerAddress(addresses)),
 );
+
+/** Routing rules a form may have, and the addresses one may add (docs/forms.md#routing-by-answer). */
+export const MAX_NOTIFY_RULES = 10;
+/** With notifyCc's 4, every rule holding stays within SES's 50 recipients a message. */
+export const MAX_RULE_RECIPIENTS = 4;
+
+/** Who else a submission's notification goes to when its answers match (Pro). */
+const notifyRules = z
+  .array(
+    z.strictObject(
+      {
+        if: conditionGroup,
+        to: z.pipe(
+          z
+            .array(notifyAddress)
+            .check(
+              z.minLength(1, 'Must name at least one address'),
+              z.maxLength(MAX_RULE_RECIPIENTS, `Must be at most ${MAX_RULE_RECIPIENTS} addresses`),
+            ),
+          z.transform((addresses: string[]) => oncePerAddress(addresses)),
+        ),
+      },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys' ? 'Not a key of a routing rule' : undefined,
+      },
+    ),
+  )
+  .check(z.maxLength(MAX_NOTIFY_RULES, `Must have at most ${MAX_NOTIFY_RULES} rules`));
 
 /** An optional setting that may also be set to null (cleared). */
 const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
@@ -118,6 +151,7 @@ export const formUpdateInput = inEnglish(
       notifyEnabled: z.optional(z.boolean()),
       notifyEmail: nullish(notifyAddress),
       notifyCc: z.optional(notifyCc),
+      notifyRules: z.optional(notifyRules),
       notifySubject: z.optional(withPlaceholders(headerText(1, 500))),
       notifyFromName: z.optional(headerText(1, 100)),
       autoreplyEnabled: z.optional(z.boolean()),
@@ -138,6 +172,7 @@ export const formUpdateInput = inEnglish(
         ),
       ),
       fields: nullish(fieldsInput),
+      pages: nullish(pagesInput),
       design: z.optional(design),
       allowedOrigins: z.optional(allowedOriginsInput),
       blockedIps: z.optional(blockedIpsInput),

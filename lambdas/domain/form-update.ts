@@ -1,5 +1,6 @@
 import { invalidRequest } from './errors.ts';
 import { assertPlanAllows, type PlanName } from './form-gating.ts';
+import { logicIssues } from './form-logic-checks.ts';
 import type { FormRecord } from './form-model.ts';
 import type { FormUpdate } from './form-update-input.ts';
 import { withOptionHistory } from './option-history.ts';
@@ -40,9 +41,17 @@ export function applyFormUpdate(
     ...closeDateIssues(update, now),
     ...captchaIssues(update, next),
     ...completionIssues(update, next),
+    ...formLogicIssues(current, update, next),
     ...fileFieldIssues(update, next),
   ];
-  if (issues.length > 0) throw invalidRequest('The form settings are not consistent', issues);
+  if (issues.length > 0) {
+    const [first] = issues;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    throw invalidRequest(
+      `The form settings are not consistent: ${first!.path}: ${first!.message}${more}`,
+      issues,
+    );
+  }
 
   next.updatedAt = now.toISOString();
   return next;
@@ -118,6 +127,25 @@ function completionIssues(update: FormUpdate, next: FormRecord): Issue[] {
       message: 'redirect needs a redirectUrl, saved before or in the same request',
     },
   ];
+}
+
+/**
+ * The form's logic as it would be saved (docs/forms.md#what-a-save-refuses):
+ * checked when the request changes the fields, the pages or the routing, so
+ * a rule naming a field this request removes is refused at the rule.
+ */
+function formLogicIssues(current: FormRecord, update: FormUpdate, next: FormRecord): Issue[] {
+  if (
+    update.fields === undefined &&
+    update.pages === undefined &&
+    update.notifyRules === undefined
+  ) {
+    return [];
+  }
+  return logicIssues(
+    { fields: next.fields, pages: next.pages ?? null, notifyRules: next.notifyRules ?? [] },
+    { fields: current.fields },
+  );
 }
 
 /**

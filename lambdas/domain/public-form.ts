@@ -1,5 +1,6 @@
 import { DEFAULT_FIELDS } from './default-fields.ts';
 import type { PlanName } from './form-gating.ts';
+import type { FormPage } from './form-logic.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import {
   closedReasonAt,
@@ -26,6 +27,11 @@ export interface PublicForm {
   submitLabel: string;
   /** The fields drawn: the form's, or DEFAULT_FIELDS for a form that takes any field. */
   fields: FieldDefinition[];
+  /**
+   * The form's steps (docs/forms.md#pages), which the page's script walks with
+   * the same evaluator as the server; null: one page.
+   */
+  pages: FormPage[] | null;
   /** Posts carry files (multipart): a file field is drawn and uploads are on. */
   multipart: boolean;
   /**
@@ -93,6 +99,7 @@ export function publicFormOf(
       const { formerOptions: _history, ...shown } = structuredClone(field);
       return field.type === 'file' && !uploads ? { ...shown, required: false } : shown;
     }),
+    pages: form.fields && form.pages ? structuredClone(form.pages) : null,
     multipart: hasFiles && uploads,
     filesOff: hasFiles && !uploads,
     closedMessage: closedReasonAt(form, now) === null ? null : formClosed(form, plan).message,

@@ -39,6 +39,8 @@ export interface SubmissionMeta {
   deviceClass?: DeviceClass;
   /** Only when files were attached; `files[i]` is stored at `uploadKey(formId, id, i)`. */
   files?: StoredFile[];
+  /** The page the form was sent from, when the form has pages (docs/forms.md#pages). */
+  endedOn?: string;
   /**
    * Set on a post from a page that counts no views (without `_views`: not the
    * hosted page, the embed or the pasted form with its view image; an own

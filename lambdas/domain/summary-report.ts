@@ -1,5 +1,6 @@
 import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
+import { funnelOf } from './funnel.ts';
 import { type Counters, DEVICES, DROP_REASONS, hourStart } from './summary-counters.ts';
 import { dateIn, type SummaryRange } from './summary-range.ts';
 
@@ -303,7 +304,7 @@ function byTypeBlock(
 }
 
 export function summaryReport(input: {
-  form: Pick<FormRecord, 'id' | 'type' | 'fields'>;
+  form: Pick<FormRecord, 'id' | 'type' | 'fields'> & Partial<Pick<FormRecord, 'pages'>>;
   range: SummaryRange;
   buckets: readonly HourBucket[];
   /**
@@ -367,6 +368,7 @@ export function summaryReport(input: {
       (form.fields ?? []).map((field) => [field.id, fieldSummary(field, total)]),
     ),
     byType: byTypeBlock(form, total, perDay, range, signupsBefore),
+    funnel: funnelOf(total, form.pages),
   };
 }
 

@@ -1,3 +1,4 @@
+import { askedAnswers } from './asked-answers.ts';
 import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';
@@ -35,6 +36,9 @@ function sampleFor(field: FieldDefinition, now: Date): string | undefined {
       return undefined;
     case 'textarea':
       return 'This is a test submission sent from the API.';
+    case 'hidden':
+      // What a page's URL would carry (`?source=…`).
+      return 'test';
     case 'text':
       return 'Sample answer';
   }
@@ -58,17 +62,24 @@ export function sampleAnswers(fields: FieldDefinition[] | null, now: Date): Reco
 
 /**
  * The sample submission as the delivery pipeline will read it: `isTest`
- * true, unread, no visitor address (nobody visited).
+ * true, unread, no visitor address (nobody visited). A form with logic is
+ * walked with the samples as a post is (docs/forms.md#the-walk), so the
+ * sample holds only what a person answering so would have been asked.
  */
 export function testSubmission(
-  form: Pick<FormRecord, 'id' | 'fields'>,
+  form: Pick<FormRecord, 'id' | 'fields' | 'pages'>,
   input: { id: string; userAgent: string; now: Date },
 ): Submission {
+  const asked = askedAnswers(form, sampleAnswers(form.fields, input.now), []);
   return {
     id: input.id,
     formId: form.id,
-    data: sampleAnswers(form.fields, input.now),
-    meta: { userAgent: input.userAgent, referrer: '' },
+    data: asked.data,
+    meta: {
+      userAgent: input.userAgent,
+      referrer: '',
+      ...(asked.endedOn !== undefined ? { endedOn: asked.endedOn } : {}),
+    },
     read: false,
     starred: false,
     isSpam: false,

@@ -15,6 +15,7 @@ import {
 } from '#domain/email-messages.ts';
 import { tenantIsPaused, tenantNameOf } from '#domain/email-tenants.ts';
 import { mailboxOf } from '#domain/mailbox.ts';
+import { routedRecipients } from '#domain/notify-routing.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { errorFields, log } from '#log';
 import { count } from '#metrics';
@@ -267,15 +268,19 @@ async function readyTenant(
 function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undefined {
   const { form, team, submission, hints } = context;
   if (submission.isSpam) return undefined;
-  const { to: recipient, cc } = notificationRecipients(form, team);
   // Whether or not notifications are on: a file was found infected (scanChannelsFor).
   if (job.kind === 'malware') {
-    return malwareNotice({ form, submission, recipient, cc, baseUrl: config.baseUrl });
+    const { to, cc } = notificationRecipients(form, team);
+    return malwareNotice({ form, submission, recipient: to, cc, baseUrl: config.baseUrl });
   }
   if (job.kind === 'notification') {
     if (!form.notifyEnabled) return undefined;
+    // Routing by answer: the rules that hold on the stored answers (docs/forms.md#routing-by-answer).
+    const routed = routedRecipients(form, submission);
+    const { to: recipient, cc } = notificationRecipients(form, team, routed);
     return ownerNotification({ form, submission, hints, recipient, cc, baseUrl: config.baseUrl });
   }
+  const { to: recipient } = notificationRecipients(form, team);
   if (team.plan !== 'pro' || !form.autoreplyEnabled) return undefined;
   const to = submitterAddress(submission, form, hints);
   return to ? autoReply({ form, submission, to, replyTo: recipient }) : undefined;

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import type { AnswerCatalogue } from '#domain/answer-columns.ts';
 import { formLimitReached, notFound, ServiceError, unauthorized } from '#domain/errors.ts';
@@ -245,6 +245,25 @@ export async function listTeamForms(teamId: string): Promise<ListedForm[]> {
 export async function findFormKey(key: string): Promise<FormKeyMapping | undefined> {
   const item = await getItem(formKeyMappingKey(key), { consistent: true });
   return item ? { formId: item.formId as string, teamId: item.teamId as string } : undefined;
+}
+
+/**
+ * How many pages a form has (0 without pages), or undefined when it is gone:
+ * the step beacon's check (docs/analytics.md#the-funnel). One eventually
+ * consistent GetItem of the form item, projected to its pages, so the
+ * counter shards and the answer catalogue are not read.
+ */
+export async function formPageCount(formId: string): Promise<number | undefined> {
+  const { Item } = await documents.send(
+    new GetCommand({
+      TableName: config.tableName,
+      Key: formKey(formId),
+      ProjectionExpression: 'pk, #pages',
+      ExpressionAttributeNames: { '#pages': 'pages' },
+    }),
+  );
+  if (!Item) return undefined;
+  return Array.isArray(Item.pages) ? Item.pages.length : 0;
 }
 
 /** A form of the caller's team; any other form (or none) is the same 404. */

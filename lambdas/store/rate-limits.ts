@@ -26,6 +26,18 @@ export function submitVisitorScope(formId: string, ip: string): string {
  * item that expires two minutes later names neither.
  */
 export function viewVisitorScope(formId: string, visitor: string): string {
-  const hash = createHash('sha256').update(visitor).digest('hex');
-  return `VIEW#${formId}#${hash.slice(0, 32)}`;
+  return `VIEW#${formId}#${visitorHash(visitor)}`;
+}
+
+/** A visitor as 128 bits of its SHA-256: a rate window's key never names the address or agent. */
+const visitorHash = (visitor: string) =>
+  createHash('sha256').update(visitor).digest('hex').slice(0, 32);
+
+/**
+ * The step beacons' limit on one visitor of one form (docs/analytics.md#the-funnel):
+ * a budget of its own, so a visitor going through a form's pages never uses
+ * up the views of their next page loads; hashed like the views' scope.
+ */
+export function stepVisitorScope(formId: string, visitor: string): string {
+  return `STEP#${formId}#${visitorHash(visitor)}`;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
+import { isStepCounter } from '#domain/funnel.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { type Counters, hourOf, hourStart, type Recount } from '#domain/summary-counters.ts';
 import type { HourBucket } from '#domain/summary-report.ts';
@@ -316,12 +317,13 @@ export async function* submissionsOldestFirst(
   } while (cursor);
 }
 
-/** Counters that only the submit path and the beacon write: a rebuild keeps them. */
-const notFromSubmissions = (name: string) => name === 'v' || name.startsWith('d:');
+/** Counters that only the submit path and the beacons write (views, drops, steps): a rebuild keeps them. */
+const notFromSubmissions = (name: string) =>
+  name === 'v' || name.startsWith('d:') || isStepCounter(name);
 
 /**
  * Replaces a form's rollups by a recount: every hour, month and address
- * mark is written anew, keeping the views and dropped posts of each hour
+ * mark is written anew, keeping the views, dropped posts and funnel steps of each hour
  * and the last stream record each item took (so a record taken before the
  * rebuild is not taken again). Run it while the form's stream is quiet: a
  * change the stream applies during the rebuild may be counted twice.

@@ -53,6 +53,45 @@ const LARGE_SETTINGS = {
   autoreplyBody: 'Hello, thank you for writing to us. We will answer soon. '.repeat(30),
 };
 
+/**
+ * A form at the logic's limits (docs/forms.md#logic): 30 fields on 10 pages,
+ * each field after the first three shown on a group of 10 conditions, each
+ * page's 10 rules of 10 conditions. The posts answer name, email and message:
+ * the walk reads every condition, and the fields it does not reach are empty.
+ */
+const LOGIC_SETTINGS = (() => {
+  const first = [
+    { id: 'name', type: 'text', required: true },
+    { id: 'email', type: 'email', required: true },
+    { id: 'message', type: 'textarea' },
+  ];
+  const ten = (i: number) =>
+    Array.from({ length: 10 }, (_, j) => ({
+      field: first[(i + j) % 3]!.id,
+      op: j % 2 === 0 ? 'notEmpty' : 'contains',
+      ...(j % 2 === 0 ? {} : { value: 'e' }),
+    }));
+  const others = Array.from({ length: 27 }, (_, i) => ({
+    id: `q${i}`,
+    type: 'text',
+    requiredIf: { any: ten(i) },
+    showIf: { all: ten(i + 1) },
+  }));
+  const ids = [...first, ...others].map((field) => field.id);
+  const pages = Array.from({ length: 10 }, (_, p) => ({
+    id: `page${p}`,
+    fields: ids.slice(p * 3, p * 3 + 3),
+    next:
+      p < 9
+        ? Array.from({ length: 10 }, (_, r) => ({
+            if: { all: ten(r).map((c) => ({ ...c, op: 'empty', value: undefined })) },
+            goTo: `page${p + 1}`,
+          }))
+        : [],
+  }));
+  return { fields: [...first, ...others], pages };
+})();
+
 await withBenchStack(async ({ stack, api, newForm }) => {
   const { baseUrl } = stack.info;
   const form = await newForm('Bench');
@@ -100,6 +139,23 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     cpu.push((used.user + used.system) / 1000);
   }
   cpu.sort((a, b) => a - b);
+
+  // The same for a form at the logic's limits: the walk's cost in the handler.
+  const logic = await newForm('Bench logic');
+  const logicPatched = await api('PATCH', `/v1/forms/${logic.id}`, LOGIC_SETTINGS);
+  if (logicPatched.status !== 200) {
+    throw new Error(`PATCH logic form answered ${logicPatched.status}`);
+  }
+  const logicCpu: number[] = [];
+  for (let i = 0; i < CPU_SAMPLES; i++) {
+    const event = submitEvent(logic.key, 60_000 + i);
+    const before = process.cpuUsage();
+    const result = await handler(event, {} as Context);
+    const used = process.cpuUsage(before);
+    if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
+    logicCpu.push((used.user + used.system) / 1000);
+  }
+  logicCpu.sort((a, b) => a - b);
 
   // Capacity per accepted post, as DynamoDB bills it: reads and writes the
   // handler's client consumed (indexes included), for a plain form and for
@@ -151,6 +207,7 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     replayOfAKeyedPost: await capacityOf(form.key, 'replayed'),
     largeForm: await capacityOf(large.key),
     largeFormWithKey: await capacityOf(large.key, 'keyed'),
+    logicForm: await capacityOf(logic.key),
     plainFormOfAHashingTeam: await (async () => {
       const set = await api('PATCH', '/v1/team', { ipStorage: 'keyedHash' });
       if (set.status !== 200) throw new Error(`PATCH team answered ${set.status}`);
@@ -180,6 +237,10 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     handlerCpuMsPerRequest: {
       p50: Number(percentile(cpu, 50).toFixed(2)),
       p99: Number(percentile(cpu, 99).toFixed(2)),
+    },
+    logicFormHandlerCpuMsPerRequest: {
+      p50: Number(percentile(logicCpu, 50).toFixed(2)),
+      p99: Number(percentile(logicCpu, 99).toFixed(2)),
     },
     capacity,
     bundleBytes: bundle.bytes,

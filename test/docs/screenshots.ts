@@ -144,6 +144,46 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
+  // A form that branches (docs/dashboard.md#logic): steps, a field shown on one answer, a jump.
+  const signup = await newForm('Workshop signup');
+  const when = (field: string, op: string, value: string) => ({ all: [{ field, op, value }] });
+  await api('PATCH', `/v1/forms/${signup.id}`, {
+    fields: [
+      {
+        id: 'who',
+        type: 'radio',
+        label: 'Who is coming?',
+        options: ['Just me', 'A team'],
+        required: true,
+      },
+      {
+        id: 'team_size',
+        type: 'number',
+        label: 'How many people?',
+        min: 2,
+        showIf: when('who', 'eq', 'A team'),
+      },
+      {
+        id: 'invoice',
+        type: 'text',
+        label: 'Invoice address',
+        requiredIf: { all: [{ field: 'team_size', op: 'gte', value: '5' }] },
+      },
+      { id: 'source', type: 'hidden', label: 'Source' },
+      { id: 'email', type: 'email', label: 'Email', required: true, prefill: true },
+    ],
+    pages: [
+      {
+        id: 'who',
+        title: 'Who',
+        fields: ['who', 'team_size'],
+        next: [{ if: when('who', 'eq', 'Just me'), goTo: 'contact' }],
+      },
+      { id: 'billing', title: 'Billing', fields: ['invoice', 'source'] },
+      { id: 'contact', title: 'Contact', fields: ['email'] },
+    ],
+  });
+
   // A session as the dashboard gets one: the sign-in email's code, verified.
   const cookie = await sessionCookie(stack.info, api, 'pro@dev.local');
 
@@ -216,6 +256,31 @@ await withBenchStack(async ({ stack, api, newForm }) => {
   await shoot('dashboard-fields', `/app/forms/${form.id}/fields`, {
     width: 1280,
     ready: 'ol.field-list li',
+  });
+  await shoot('dashboard-logic', `/app/forms/${signup.id}/fields`, {
+    width: 1280,
+    ready: 'section.page-section',
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Field 2: How many people/ }).click();
+      // The field's rule and the page's jump in one picture.
+      await page
+        .getByRole('group', { name: 'Show only if' })
+        .evaluate((rule) => rule.scrollIntoView({ block: 'start' }));
+      await page.evaluate(() => window.scrollBy(0, -160));
+    },
+  });
+  await shoot('dashboard-logic-try', `/app/forms/${signup.id}/fields`, {
+    width: 1280,
+    ready: 'section.page-section',
+    act: async (page) => {
+      const preview = page.getByRole('region', { name: 'Try the form' });
+      await preview.getByRole('button', { name: 'Try the form' }).click();
+      await preview.getByLabel('Who is coming? (required)').selectOption('A team');
+      await preview.getByLabel('How many people?').fill('6');
+      await preview.getByRole('button', { name: 'Next' }).click();
+      await preview.getByRole('heading', { name: 'Step 2 of 3: Billing' }).waitFor();
+      await preview.scrollIntoViewIfNeeded();
+    },
   });
   await shoot('dashboard-share', `/app/forms/${form.id}/share`, {
     width: 1280,

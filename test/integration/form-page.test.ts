@@ -292,6 +292,8 @@ describe('no secret setting reaches a visitor', () => {
         'key',
         'minFillMs',
         'multipart',
+        // The steps the page's script walks: page ids, titles, fields and jumps, no setting.
+        'pages',
         'redirectUrl',
         'renderedAt',
         'submitLabel',

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { teamWithOwner } from '#test/support/accounts.ts';
 import { api, stack } from '#test/support/api.ts';
 import { chromiumForFile, offMachine, PAGE_WAIT_MS, siteServing } from '#test/support/browser.ts';
-import { dashboardAs } from '#test/support/dashboard.ts';
+import { shareSnippet } from '#test/support/dashboard.ts';
 import { submit } from '#test/support/submit.ts';
 
 /**
@@ -62,17 +62,6 @@ async function storedAnswers(formId: string, apiKey: string) {
   });
   expect(listed.status, listed.text).toBe(200);
   return (listed.body.items as { data: Record<string, string> }[]).map((item) => item.data);
-}
-
-async function shareSnippet(browser: Browser, email: string, formId: string): Promise<string> {
-  const dashboard = await dashboardAs(browser, email, { path: `/forms/${formId}/share` });
-  try {
-    const field = dashboard.page.getByLabel('HTML form', { exact: true });
-    await field.waitFor();
-    return await field.inputValue();
-  } finally {
-    await dashboard.close();
-  }
 }
 
 describe('the HTML form from the Share screen, pasted into another website', () => {

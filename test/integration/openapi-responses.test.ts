@@ -323,6 +323,14 @@ describe('real answers match openapi.json', () => {
     expect(
       (await call('POST', '/f/no-such-form-key/views', { key: null, headers: browser })).status,
     ).toBe(404);
+    // A step of the funnel, and a step the form does not have (docs/analytics.md#the-funnel).
+    expect(
+      (await call('POST', `/f/${key}/views?reached=started`, { key: null, headers: browser }))
+        .status,
+    ).toBe(204);
+    expect(
+      (await call('POST', `/f/${key}/views?reached=2`, { key: null, headers: browser })).status,
+    ).toBe(400);
     // The view image of a page without script: an SVG, and 404 for no form.
     expect((await call('GET', `/f/${key}/views`, { key: null, headers: browser })).status).toBe(
       200,

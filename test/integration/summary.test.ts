@@ -73,6 +73,8 @@ interface History {
   deleted: Set<string>;
   /** Each counted view and dropped post: its reason and instant. */
   views: number[];
+  /** Each counted `started` beacon's instant (the forms have no pages: no other step). */
+  started: number[];
   dropped: { reason: string; at: number }[];
   /** Per waitlist address, the first stored signup's id. */
   firstSignups: Set<string>;
@@ -312,6 +314,12 @@ function recount(history: History, from: string, to: string, tz: string) {
     referrers: topOf(referrers, 'host'),
     fields: Object.fromEntries(history.fields.map((f) => [f.id, fieldSummary(f)])),
     byType: byType(),
+    funnel: {
+      views: totals.views,
+      started: history.started.filter((at) => inRange(new Date(at).toISOString())).length,
+      reached: [],
+      sent: totals.stored - withoutViews,
+    },
   };
 }
 
@@ -452,14 +460,30 @@ async function makeHistory(type: string, seed: number): Promise<History> {
   dropped.push({ reason: 'closed', at: Date.now() });
   await patch({ status: 'active' });
   const views: number[] = [];
-  for (const agent of [BROWSER, BROWSER, BOT, BROWSER]) {
+  // The funnel's first step (docs/analytics.md#the-funnel): three page loads answer something.
+  const started: number[] = [];
+  for (const [agent, answers] of [
+    [BROWSER, true],
+    [BROWSER, false],
+    [BOT, true],
+    [BROWSER, true],
+  ] as const) {
+    const from = freshVisitor();
     const view = await submit(form.key, {
       path: `/f/${form.key}/views`,
       headers: { 'user-agent': agent },
-      from: freshVisitor(),
+      from,
     });
     expect(view.status).toBe(204);
     if (agent === BROWSER) views.push(Date.now());
+    if (!answers) continue;
+    const step = await submit(form.key, {
+      path: `/f/${form.key}/views?reached=started`,
+      headers: { 'user-agent': agent },
+      from,
+    });
+    expect(step.status).toBe(204);
+    if (agent === BROWSER) started.push(Date.now());
   }
 
   // Changes: reads (some twice, some undone), stars, spam moves both ways, deletes.
@@ -499,7 +523,7 @@ async function makeHistory(type: string, seed: number): Promise<History> {
       firstSignups.add(item.id);
     }
   }
-  return { form, type, fields, items, deleted, views, dropped, firstSignups };
+  return { form, type, fields, items, deleted, views, started, dropped, firstSignups };
 }
 
 describe('the form summary', () => {
@@ -688,7 +712,7 @@ describe('the form summary', () => {
   });
 
   it.each(['waitlist', 'custom'])(
-    'npm run admin -- summary rebuild recounts a %s form from its submissions, keeping its views and dropped posts',
+    'npm run admin -- summary rebuild recounts a %s form from its submissions, keeping its views, dropped posts and funnel steps',
     async (type) => {
       const history = histories.get(type)!;
       const today = dateIn(Date.now(), 'UTC');

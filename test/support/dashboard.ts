@@ -115,3 +115,19 @@ export async function tabTo(page: Page, target: Locator, most = 80): Promise<voi
   }
   throw new Error('Tab never reached the control');
 }
+
+/** The HTML form of a form's Share screen, as the owner `email` copies it (`htmlFormSnippet`). */
+export async function shareSnippet(
+  browser: Browser,
+  email: string,
+  formId: string,
+): Promise<string> {
+  const dashboard = await dashboardAs(browser, email, { path: `/forms/${formId}/share` });
+  try {
+    const field = dashboard.page.getByLabel('HTML form', { exact: true });
+    await field.waitFor();
+    return await field.inputValue();
+  } finally {
+    await dashboard.close();
+  }
+}

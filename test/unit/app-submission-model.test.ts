@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Delivery } from '#app/model.ts';
-import { deliveryWords, type ListPage, neighbours } from '#app/submission-model.ts';
+import { deliveryWords, endedOnWords, type ListPage, neighbours } from '#app/submission-model.ts';
 
 /** A folder of ids, newest first, listed `size` at a time as the API does. */
 function folder(ids: string[], size: number): { list: ListPage; asked: unknown[] } {
@@ -98,5 +98,24 @@ describe('a webhook delivery in words, no status names or codes', () => {
       detail: 'Not sent because webhooks need the Pro plan.',
     });
     expect(JSON.stringify(cancelled)).not.toMatch(/_/);
+  });
+});
+
+describe('the step a submission was sent from', () => {
+  const pages = [
+    { id: 'start', title: 'Your plan' },
+    { id: 'team' },
+    { id: 'contact', title: ' Contact ' },
+  ];
+  it('is said by its place and title for a form with steps, and not at all for one without', () => {
+    expect(endedOnWords('contact', pages)).toBe('Step 3 of 3: Contact');
+    expect(endedOnWords('team', pages)).toBe('Step 2 of 3');
+    expect(endedOnWords(undefined, null)).toBeUndefined();
+    expect(endedOnWords(undefined, [])).toBeUndefined();
+  });
+  it('a step taken out since, or a submission from before the steps, says so', () => {
+    expect(endedOnWords('gone', pages)).toBe('A step no longer in the form (gone)');
+    expect(endedOnWords('gone', null)).toBe('A step no longer in the form (gone)');
+    expect(endedOnWords(undefined, pages)).toMatch(/^Not recorded/);
   });
 });

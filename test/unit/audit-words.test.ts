@@ -181,6 +181,16 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       }),
       'You changed where Contact sends its notifications: Cc added: sales@example.com.',
     ],
+    [
+      event('form.notify_email_changed', me, FORM, {
+        notifyEmail: 'desk@example.com',
+        previous: 'desk@example.com',
+        notifyRules: 2,
+        routedTo: 'sales@example.com, boss@example.com',
+        previousRoutedTo: '',
+      }),
+      'You changed where Contact sends its notifications: routing by answer: sales@example.com, boss@example.com (before: no rules).',
+    ],
   ],
   'form.created': [
     [

@@ -50,6 +50,7 @@ const ALLOWED: Record<FieldType, string[]> = {
   tel: [],
   url: [],
   file: [],
+  hidden: ['maxLength'],
 };
 
 describe('field definitions: common properties', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { htmlSnippet } from '#app/snippets.ts';
 import { newForm } from '#domain/form-defaults.ts';
+import type { FormPage } from '#domain/form-logic.ts';
 import type { FieldDefinition, FormRecord } from '#domain/form-model.ts';
 import { publicFormOf } from '#domain/public-form.ts';
 import { fieldMarkup } from '#http/pages/field-markup.ts';
@@ -166,5 +167,59 @@ describe('the HTML form of the Share screen', () => {
       ' name="message"',
     ]);
     expect(any).toContain('<button type="submit" class="fs-submit">Send</button>');
+  });
+});
+
+describe('the HTML form of a form with logic', () => {
+  const fields: FieldDefinition[] = [
+    { id: 'name', type: 'text', label: 'Name', required: true },
+    { id: 'kind', type: 'radio', label: 'Kind', options: ['Personal', 'Business'], required: true },
+    {
+      id: 'vat',
+      type: 'text',
+      label: 'VAT number',
+      requiredIf: { all: [{ field: 'kind', op: 'eq', value: 'Business' }] },
+    },
+    { id: 'company', type: 'text', label: 'Company', required: true },
+    { id: 'source', type: 'hidden' },
+  ];
+  const pages: FormPage[] = [
+    {
+      id: 'about',
+      title: 'About you',
+      fields: ['name', 'kind', 'vat'],
+      next: [{ if: { all: [{ field: 'kind', op: 'eq', value: 'Personal' }] }, goTo: 'end' }],
+    },
+    { id: 'business', title: 'Your company', fields: ['company', 'source'] },
+  ];
+  const html = htmlSnippet(ENDPOINT, fields as SharedFields, {}, false, pages);
+  const script =
+    '<script src="https://api.example/prod/embed.js" data-logic="abc123" async></script>';
+
+  it('draws its pages as sections and ends with the logic script, after the form', () => {
+    expect(html).toContain(
+      '<section class="fs-page" id="fs-pg-about" data-fs-page="about" aria-labelledby="fs-pg-about-title"><h2 class="fs-page-title" id="fs-pg-about-title">About you</h2>',
+    );
+    expect(html).toContain('data-fs-page="business"');
+    expect(html.endsWith(script)).toBe(true);
+    expect(html.indexOf(script)).toBeGreaterThan(html.indexOf('</form>'));
+  });
+
+  it('marks required only what every walk asks; a requiredIf field’s star is hidden until it holds', () => {
+    expect(html).toMatch(/<input id="fs-f-name" name="name" required/);
+    expect(html).toMatch(/<input id="fs-f-company" name="company" type="text"/);
+    expect(html).toContain(
+      '<label for="fs-f-vat">VAT number<span class="fs-req" aria-hidden="true" hidden> *</span></label>',
+    );
+    expect(html).toContain(
+      '<input type="hidden" id="fs-f-source" name="source" value="" data-fs-field="source">',
+    );
+  });
+
+  it('a form without logic gets no script; one with only a hidden field gets it, for prefill', () => {
+    expect(snippet).not.toContain('data-logic');
+    const hiddenOnly = htmlSnippet(ENDPOINT, [fields[0]!, fields[4]!] as SharedFields);
+    expect(hiddenOnly.endsWith(script)).toBe(true);
+    expect(hiddenOnly).not.toContain('<section');
   });
 });

@@ -189,7 +189,7 @@ describe('formMarkup', () => {
     expect(html).toContain('<p class="fs-help" id="fs-h-email">We reply here</p>');
     expect(html).toContain('<p class="fs-error" id="fs-e-email"></p>');
     expect(html).toContain(
-      '<fieldset class="fs-field fs-group" id="fs-f-when" aria-describedby="fs-e-when"><legend>When',
+      '<fieldset class="fs-field fs-group" id="fs-f-when" aria-describedby="fs-e-when" data-fs-field="when"><legend>When',
     );
     expect(
       html.match(/type="radio" id="fs-f-when-\d" name="when" value="[^"]+" required>/g),

@@ -6,6 +6,7 @@ import {
   deviceRows,
   droppedRows,
   excerpt,
+  funnelRows,
   latestTextAnswers,
   linePlot,
 } from '#app/summary-model.ts';
@@ -166,5 +167,54 @@ describe('the conversion in words (docs/analytics.md#views)', () => {
     expect(words.value).toBe('Not counted');
     expect(words.note).toMatch(/^Views not counted for the pasted form: /);
     expect(words.note).not.toMatch(/%/);
+  });
+});
+
+describe('the funnel’s rows (docs/analytics.md#the-funnel)', () => {
+  const pages = [
+    { id: 'about', fields: ['a'] },
+    { id: 'business', title: ' Your company ', fields: ['b'] },
+    { id: 'done', fields: ['c'] },
+  ];
+
+  it('names each row, the pages by their title or their number, with its share of the views', () => {
+    const rows = funnelRows(
+      {
+        views: 8,
+        started: 6,
+        reached: [
+          { step: 2, page: 'business', count: 4 },
+          { step: 3, page: 'done', count: 3 },
+        ],
+        sent: 1,
+      },
+      pages,
+    );
+    expect(rows.map(({ step, count, width }) => [step, count, width])).toEqual([
+      ['Views', 8, 1],
+      ['Started', 6, 0.75],
+      ['Reached step 2: Your company', 4, 0.5],
+      ['Reached step 3', 3, 0.375],
+      ['Sent', 1, 0.125],
+    ]);
+    expect(rows.map((row) => row.share.replace(/\s/g, ' '))).toEqual([
+      '100 %',
+      '75 %',
+      '50 %',
+      '37.5 %',
+      '12.5 %',
+    ]);
+  });
+
+  it('gives no share without views, and stops a bar at full width when a row passes the views', () => {
+    const none = funnelRows({ views: 0, started: 2, reached: [], sent: 1 }, pages);
+    expect(none.map((row) => [row.share, row.width])).toEqual([
+      ['–', 0],
+      ['–', 0],
+      ['–', 0],
+    ]);
+    const past = funnelRows({ views: 2, started: 1, reached: [], sent: 3 }, null);
+    expect(past.at(-1)).toMatchObject({ step: 'Sent', width: 1 });
+    expect(past.at(-1)!.share.replace(/\s/g, ' ')).toBe('150 %');
   });
 });

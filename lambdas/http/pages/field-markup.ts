@@ -15,6 +15,8 @@ const e = escapeHtml;
 /** Element ids of a field's parts (field ids are `[A-Za-z][A-Za-z0-9_-]*`, unique in the form). */
 export const ids = {
   control: (fieldId: string) => `fs-f-${fieldId}`,
+  /** A page's section (forms with pages: page-sections.ts). */
+  page: (pageId: string) => `fs-pg-${pageId}`,
   help: (fieldId: string) => `fs-h-${fieldId}`,
   /** The note of a file field the form cannot take files for now. */
   off: (fieldId: string) => `fs-o-${fieldId}`,
@@ -51,19 +53,40 @@ export function attributes(values: Record<string, string | number | boolean | un
     .join('');
 }
 
+/**
+ * The label, with the star of a required field. A field required only when
+ * its `requiredIf` holds carries the star hidden: the page's script shows it
+ * while the walk says so (client/form-steps.ts).
+ */
 function labelText(field: FieldDefinition): string {
   const label = field.label?.trim() ? field.label : field.id;
-  const marker = field.required ? '<span class="fs-req" aria-hidden="true"> *</span>' : '';
+  const marker = field.required
+    ? '<span class="fs-req" aria-hidden="true"> *</span>'
+    : field.requiredIf
+      ? '<span class="fs-req" aria-hidden="true" hidden> *</span>'
+      : '';
   return `${e(label)}${marker}`;
 }
 
 /**
  * How a field is drawn: with the error line the script fills (the hosted
  * page, the embed), or without it (the HTML form pasted into a site, which
- * has no script to fill it: the browser's own checks speak there).
+ * has no script to fill it: the browser's own checks speak there); and
+ * whether every walk asks it (`alwaysAsked`, the default). A required field
+ * the form's logic may skip (its own `showIf`, or a page a rule may jump
+ * past) carries no `required` attribute: without script the browser would
+ * hold back a post for a question the person was never asked, and the
+ * server's walk decides anyway (docs/forms.md#the-walk).
  */
 export interface FieldOptions {
   errors: boolean;
+  alwaysAsked?: boolean;
+  /**
+   * The value the field starts with: filled from the page's URL
+   * (`prefillValues`, docs/forms.md#hidden-fields-and-prefill), escaped like
+   * every setting.
+   */
+  value?: string;
   /**
    * The form cannot take files now (uploads off, or a team no longer on Pro):
    * a file field is still drawn, disabled and saying so, never left out
@@ -103,12 +126,22 @@ const INPUT_TYPES: Partial<Record<FieldDefinition['type'], string>> = {
   file: 'file',
 };
 
+/** Whether the control carries HTML's `required`: required, and asked on every walk. */
+const requiredAttribute = (field: FieldDefinition, options: FieldOptions) =>
+  field.required === true && options.alwaysAsked !== false;
+
+/** The options a joined checkbox answer (`a,b`) names: each option found whole between commas. */
+function checkedOptions(value: string, options: readonly string[]): Set<string> {
+  const parts = `,${value},`;
+  return new Set(options.filter((option) => parts.includes(`,${option},`)));
+}
+
 /** A group of radios or checkboxes: a fieldset whose legend is the label. */
 function choiceGroup(
   field: FieldDefinition,
   options: FieldOptions,
   type: 'radio' | 'checkbox',
-  choices: { value: string; label: string; ariaLabel?: string }[],
+  choices: { value: string; label: string; ariaLabel?: string; checked?: boolean }[],
   extraClass = '',
 ): string {
   const inputs = choices
@@ -120,7 +153,8 @@ function choiceGroup(
         name: field.id,
         value: choice.value,
         // A required checkbox group is checked by the script (HTML cannot say "at least one").
-        required: type === 'radio' && field.required,
+        required: type === 'radio' && requiredAttribute(field, options),
+        checked: choice.checked === true,
         'aria-label': choice.ariaLabel,
       })}><label for="${id}">${e(choice.label)}</label></div>`;
     })
@@ -129,6 +163,7 @@ function choiceGroup(
     class: 'fs-field fs-group',
     id: ids.control(field.id),
     'aria-describedby': describedBy(field, options),
+    'data-fs-field': field.id,
   })}><legend>${labelText(field)}</legend>${helpAndError(field, options)}<div class="fs-choices${extraClass}">${inputs}</div></fieldset>`;
 }
 
@@ -144,16 +179,25 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
   const common = {
     id,
     name: field.id,
-    required: field.required === true,
+    required: requiredAttribute(field, options),
     'aria-describedby': describedBy(field, options),
   };
+  const box = attributes({ class: 'fs-field', 'data-fs-field': field.id });
+  const { value } = options;
   switch (field.type) {
+    case 'hidden':
+      // Never drawn: its value comes from the page's URL (prefill) or the site's own HTML.
+      return `<input${attributes({ type: 'hidden', id, name: field.id, value: value ?? '', 'data-fs-field': field.id })}>`;
     case 'radio':
       return choiceGroup(
         field,
         options,
         'radio',
-        (field.options ?? []).map((option) => ({ value: option, label: option })),
+        (field.options ?? []).map((option) => ({
+          value: option,
+          label: option,
+          checked: option === value,
+        })),
       );
     case 'rating': {
       const { min, max } = ratingScale(field);
@@ -165,6 +209,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           value: String(min + i),
           label: String(min + i),
           ariaLabel: `${min + i} of ${max}`,
+          checked: value?.trim() === String(min + i),
         })),
         ' fs-rating',
       );
@@ -175,36 +220,44 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
           field,
           options,
           'checkbox',
-          field.options.map((option) => ({ value: option, label: option })),
+          field.options.map((option) => ({
+            value: option,
+            label: option,
+            checked: value !== undefined && checkedOptions(value, field.options ?? []).has(option),
+          })),
         );
       }
       // One tick: its label is the question.
-      return `<div class="fs-field fs-single"><div class="fs-choice"><input${attributes({
-        ...common,
-        type: 'checkbox',
-        value: 'yes',
-      })}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field, options)}</div>`;
+      return `<div class="fs-field fs-single" data-fs-field="${e(field.id)}"><div class="fs-choice"><input${attributes(
+        {
+          ...common,
+          type: 'checkbox',
+          value: 'yes',
+          checked: value !== undefined && value.trim() !== '',
+        },
+      )}><label for="${id}">${labelText(field)}</label></div>${helpAndError(field, options)}</div>`;
     case 'select': {
       const choices = (field.options ?? [])
         // Without a value attribute an option sends its text with white space collapsed:
         // half the bytes of a long list, for every option that collapses to itself.
-        .map((option) =>
-          option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
-            ? `<option>${e(option)}</option>`
-            : `<option value="${e(option)}">${e(option)}</option>`,
-        )
+        .map((option) => {
+          const selected = option === value ? ' selected' : '';
+          return option.replace(/[\t\n\f\r ]+/g, ' ').trim() === option
+            ? `<option${selected}>${e(option)}</option>`
+            : `<option value="${e(option)}"${selected}>${e(option)}</option>`;
+        })
         .join('');
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
+      return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<select${attributes(common)}><option value="">${e(field.placeholder?.trim() ? field.placeholder : 'Choose…')}</option>${choices}</select></div>`;
     }
     case 'textarea':
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<textarea${attributes(
+      return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}<textarea${attributes(
         {
           ...common,
           rows: 5,
           maxlength: field.maxLength,
           placeholder: field.placeholder,
         },
-      )}></textarea></div>`;
+      )}>${e(value ?? '')}</textarea></div>`;
     default: {
       const type = INPUT_TYPES[field.type] ?? 'text';
       const input = `<input${attributes({
@@ -212,6 +265,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
         type,
         autocomplete: autocompleteOf(field),
         placeholder: type === 'file' ? undefined : field.placeholder,
+        value: type === 'file' ? undefined : value,
         minlength: field.minLength,
         maxlength: field.maxLength,
         pattern: field.pattern,
@@ -220,7 +274,7 @@ export function fieldMarkup(field: FieldDefinition, options: FieldOptions = WITH
         step: type === 'number' ? 'any' : undefined,
         inputmode: type === 'number' ? 'decimal' : undefined,
       })}>`;
-      return `<div class="fs-field"><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
+      return `<div${box}><label for="${id}">${labelText(field)}</label>${helpAndError(field, options)}${input}</div>`;
     }
   }
 }

@@ -1,6 +1,12 @@
 import { escapeHtml } from '#domain/html.ts';
 import type { PublicForm } from '#domain/public-form.ts';
 import { attributes, fieldMarkup, ids } from './field-markup.ts';
+import {
+  alwaysAskedFields,
+  PAGE_SECTION_END,
+  pageGroups,
+  pageSectionStart,
+} from './page-sections.ts';
 
 export { ids } from './field-markup.ts';
 
@@ -19,6 +25,8 @@ export interface MarkupOptions {
   action: string;
   /** Heading level of the title: 1 on the hosted page, 2 inside a customer's page. */
   headingLevel: 1 | 2;
+  /** Values the fields start with, from the page's URL (`prefillValues`). */
+  prefill?: Readonly<Record<string, string>>;
 }
 
 const e = escapeHtml;
@@ -41,7 +49,9 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
     parts.push(`<p class="fs-closed" role="status">${e(form.closedMessage)}</p>`);
     return `<div class="fs">${parts.join('')}</div>`;
   }
-  const required = form.fields.some((field) => field.required)
+  const required = form.fields.some(
+    (field) => (field.required && field.type !== 'hidden') || field.requiredIf,
+  )
     ? '<p class="fs-note">Fields marked <span aria-hidden="true">*</span><span class="fs-sr">with a star</span> are required.</p>'
     : '';
   const captcha =
@@ -59,7 +69,7 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
       'aria-labelledby': ids.title,
     })}>`,
     required,
-    ...form.fields.map((field) => fieldMarkup(field, { errors: true, filesOff: form.filesOff })),
+    fieldsMarkup(form, options.headingLevel + 1, options.prefill),
     '<div class="fs-hp"><label for="fs-hp">Leave this field empty</label><input type="text" id="fs-hp" name="_gotcha" tabindex="-1" autocomplete="off"></div>',
     `<input type="hidden" name="_t" value="${e(String(form.renderedAt))}">`,
     // This page counts its view (the script's beacon, else the page's image), so its posts
@@ -72,6 +82,32 @@ export function formMarkup(form: PublicForm, options: MarkupOptions): string {
     `<div class="fs-success" id="${ids.success}" tabindex="-1" hidden><p class="fs-success-title">${e(form.successTitle)}</p><p class="fs-message">${e(form.successMessage)}</p></div>`,
   );
   return `<div class="fs">${parts.join('')}</div>`;
+}
+
+/**
+ * The fields, in sections by page when the form has pages (page-sections.ts):
+ * one long form without script, steps with it.
+ */
+function fieldsMarkup(
+  form: PublicForm,
+  pageHeadingLevel: number,
+  prefill: Readonly<Record<string, string>> | undefined,
+): string {
+  const asked = alwaysAskedFields(form.fields, form.pages);
+  const draw = (field: PublicForm['fields'][number]) =>
+    fieldMarkup(field, {
+      errors: true,
+      alwaysAsked: asked.has(field.id),
+      filesOff: form.filesOff,
+      value: prefill && Object.hasOwn(prefill, field.id) ? prefill[field.id] : undefined,
+    });
+  return pageGroups(form.fields, form.pages)
+    .map(({ page, fields }) =>
+      page
+        ? `${pageSectionStart(page, pageHeadingLevel)}${fields.map(draw).join('')}${PAGE_SECTION_END}`
+        : fields.map(draw).join(''),
+    )
+    .join('');
 }
 
 const LIGHT = {
@@ -163,6 +199,11 @@ const BASE_CSS = [
   '.fs :focus-visible{outline:3px solid var(--fs-accent);outline-offset:2px}',
   '.fs-hp{display:none}',
   '.fs-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
+  '.fs-page{margin:0;padding:0;border:0}',
+  '.fs-page-title,.fs-step{font-size:1.125rem;line-height:1.3;margin:8px 0 12px;overflow-wrap:anywhere}',
+  '.fs-step:focus{outline:none}',
+  '.fs-nav{display:flex;flex-wrap:wrap;gap:12px;align-items:center}',
+  '.fs-back{font:inherit;font-weight:600;color:var(--fs-fg);background:transparent;border:1px solid var(--fs-border);border-radius:6px;padding:10px 20px;cursor:pointer;min-height:44px}',
   '.fs-success-title{font-size:1.25rem;font-weight:600;margin:0 0 8px}',
   '.fs-success:focus{outline:none}',
   '[hidden]{display:none!important}',

@@ -56,7 +56,13 @@ function jsonBlock(value: unknown): string {
  */
 export function formPage(
   view: PublicForm,
-  options: { base: string; nonce: string; script?: boolean },
+  options: {
+    base: string;
+    nonce: string;
+    script?: boolean;
+    /** Values from the page's URL (`prefillValues`). */
+    prefill?: Readonly<Record<string, string>>;
+  },
 ): string {
   const { base, nonce } = options;
   const shown = view.closedMessage === null;
@@ -70,7 +76,7 @@ export function formPage(
     title: view.title,
     head: html`<link rel="icon" href="data:,">
 <style nonce="${nonce}">${raw(`body{margin:0;background:var(--fs-bg);min-height:100vh}main{padding:24px 0}${formCss(view, ':root')}`)}</style>`,
-    body: html`<main>${raw(formMarkup(view, { action, headingLevel: 1 }))}${viewImage}</main>${
+    body: html`<main>${raw(formMarkup(view, { action, headingLevel: 1, prefill: options.prefill }))}${viewImage}</main>${
       open
         ? html`
 <script type="application/json" id="fs-data">${raw(jsonBlock(view))}</script>
@@ -99,7 +105,7 @@ export const MAX_PAGE_BYTES = 4_000_000;
  */
 export function boundedFormPage(
   view: PublicForm,
-  options: { base: string; nonce: string },
+  options: { base: string; nonce: string; prefill?: Readonly<Record<string, string>> },
 ): string | undefined {
   for (const script of [true, false]) {
     const page = formPage(view, { ...options, script });

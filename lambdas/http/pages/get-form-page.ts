@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { uploadsPostOrigin } from '#aws/upload-target.ts';
 import { ServiceError } from '#domain/errors.ts';
+import { prefillValues } from '#domain/prefill.ts';
 import { defineContract } from '#http/contract.ts';
 import { wantsHtml } from '#http/negotiate.ts';
 import { errorPage, PAGE_HEADERS } from '#http/post-answer-pages.ts';
@@ -22,7 +23,8 @@ export const contract = defineContract({
   answers: [
     {
       status: 200,
-      description: 'The page: the form drawn from its fields and design, or its closed message.',
+      description:
+        'The page: the form drawn from its fields and design, or its closed message. `?<field id>=<value>` fills a `hidden` field, or one with `prefill: true`, when the field would take the value (docs/forms.md#hidden-fields-and-prefill).',
       body: { mediaType: 'text/html' },
     },
   ],
@@ -44,7 +46,9 @@ export const handler = publicRoute(contract, async (event) => {
   }
   const nonce = randomBytes(18).toString('base64');
   const base = event.path?.endsWith('/') ? '../../' : '../';
-  const body = boundedFormPage(found.view, { base, nonce });
+  // `?field=value` fills hidden and prefill fields (docs/forms.md#hidden-fields-and-prefill).
+  const prefill = prefillValues(found.view.fields, event.multiValueQueryStringParameters ?? {});
+  const body = boundedFormPage(found.view, { base, nonce, prefill });
   if (body === undefined) {
     log.warn('form page too large', { key: found.view.key });
     return {

@@ -1,14 +1,20 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isbot } from 'isbot';
 import { canonicalIp } from '#domain/addresses.ts';
+import {
+  checkStepOfForm,
+  type FunnelStep,
+  STEP_BEACONS_PER_VISITOR_PER_MINUTE,
+  stepCounter,
+} from '#domain/funnel.ts';
 import { isFormKey } from '#domain/ids.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { visitorIdentity } from '#domain/same-visitor.ts';
-import { hourOf, VIEWS_PER_VISITOR_PER_MINUTE } from '#domain/summary-counters.ts';
+import { type Counters, hourOf, VIEWS_PER_VISITOR_PER_MINUTE } from '#domain/summary-counters.ts';
 import { header, sourceIpOf } from '#http/request.ts';
 import { errorFields, log } from '#log';
-import { findFormKey } from '#store/forms.ts';
-import { admitRequest, viewVisitorScope } from '#store/rate-limits.ts';
+import { findFormKey, formPageCount } from '#store/forms.ts';
+import { admitRequest, stepVisitorScope, viewVisitorScope } from '#store/rate-limits.ts';
 import { addToHour } from '#store/summary-buckets.ts';
 
 /**
@@ -24,24 +30,75 @@ import { addToHour } from '#store/summary-buckets.ts';
  * whether the image is there, never a browser showing it) counts nothing.
  */
 export async function countViewOf(event: APIGatewayProxyEvent): Promise<boolean> {
+  const formId = await formIdOf(event);
+  if (!formId) return false;
+  await countOnce(event, formId, {
+    scope: viewVisitorScope,
+    limit: VIEWS_PER_VISITOR_PER_MINUTE,
+    counters: { v: 1 },
+    what: 'view',
+  });
+  return true;
+}
+
+/**
+ * A step beacon (`POST /f/{key}/views?reached=…`, docs/analytics.md#the-funnel):
+ * the view rules, with a budget of 10 a minute of its own. A page number is
+ * checked against the form's pages first (400 `invalid_request` at
+ * `reached` for a page it does not have), so a bot's or a flood's bad
+ * beacon is refused like anyone's. False when no form has this key.
+ */
+export async function countStepOf(event: APIGatewayProxyEvent, step: FunnelStep): Promise<boolean> {
+  const formId = await formIdOf(event);
+  if (!formId) return false;
+  if (step !== 'started') {
+    const pages = await formPageCount(formId);
+    if (pages === undefined) return false;
+    checkStepOfForm(step, pages);
+  }
+  await countOnce(event, formId, {
+    scope: stepVisitorScope,
+    limit: STEP_BEACONS_PER_VISITOR_PER_MINUTE,
+    counters: { [stepCounter(step)]: 1 },
+    what: 'step',
+  });
+  return true;
+}
+
+async function formIdOf(event: APIGatewayProxyEvent): Promise<string | undefined> {
   const key = event.pathParameters?.key;
-  const mapping = isFormKey(key) ? await findFormKey(key) : undefined;
-  if (!mapping) return false;
+  return isFormKey(key) ? (await findFormKey(key))?.formId : undefined;
+}
+
+/**
+ * Adds `counters` to the form's hour unless the visitor is a bot (or has no
+ * User-Agent), the request a HEAD, or the visitor past `limit` this minute
+ * in `scope`. A failed write is logged: the page never waits on it.
+ */
+async function countOnce(
+  event: APIGatewayProxyEvent,
+  formId: string,
+  rule: {
+    scope: (formId: string, visitor: string) => string;
+    limit: number;
+    counters: Counters;
+    what: string;
+  },
+): Promise<void> {
   const userAgent = header(event, 'user-agent') ?? '';
-  if (userAgent === '' || isbot(userAgent)) return true;
-  if (event.httpMethod?.toUpperCase() === 'HEAD') return true;
+  if (userAgent === '' || isbot(userAgent)) return;
+  if (event.httpMethod?.toUpperCase() === 'HEAD') return;
   const now = new Date();
   const ip = canonicalIp(sourceIpOf(event) ?? '') ?? '';
   try {
     const counts = await admitRequest(
-      viewVisitorScope(mapping.formId, visitorIdentity(ip, userAgent)),
+      rule.scope(formId, visitorIdentity(ip, userAgent)),
       windowAt(now.getTime(), 60),
-      VIEWS_PER_VISITOR_PER_MINUTE,
+      rule.limit,
     );
-    if (counts) await addToHour(mapping.formId, hourOf(now.toISOString()), { v: 1 });
+    if (counts) await addToHour(formId, hourOf(now.toISOString()), rule.counters);
   } catch (error) {
     // A lost view (a throttled write of a flooded form) is logged; the page never waits on it.
-    log.error('view not counted', { formId: mapping.formId, ...errorFields(error) });
+    log.error(`${rule.what} not counted`, { formId, ...errorFields(error) });
   }
-  return true;
 }

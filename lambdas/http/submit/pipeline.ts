@@ -2,6 +2,7 @@ import { randomUUIDv7 } from 'node:crypto';
 import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
+import { askedAnswers } from '#domain/asked-answers.ts';
 import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/direct-uploads.ts';
 import { addressesOf, emailHash } from '#domain/email-index.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
@@ -229,7 +230,7 @@ async function stepsAfterTheBody(
   now: Date,
   context: NonNullable<Awaited<ReturnType<typeof readSubmitContext>>>,
   month: string,
-  { body, data, special, view, postKey }: ReceivedPost,
+  { body, data: posted, special, view, postKey }: ReceivedPost,
 ): Promise<SubmitOutcome> {
   const { form, team } = context;
   const plan = team.plan;
@@ -243,11 +244,11 @@ async function stepsAfterTheBody(
   // counts as content here, so a post of only a refused file names the file;
   // so does an upload id in `_uploads` (direct uploads, checked in S3 here).
   const uploadIds = uploadIdsOf(body.pairs);
-  if (isEmptySubmission(data, body.files.length + uploadIds.length + (body.fileError ? 1 : 0))) {
+  if (isEmptySubmission(posted, body.files.length + uploadIds.length + (body.fileError ? 1 : 0))) {
     throw new ServiceError('empty_submission', 'The submission has no answers');
   }
   if (body.fileError) throw body.fileError;
-  const direct: DirectFile[] =
+  const checkedUploads: DirectFile[] =
     uploadIds.length > 0
       ? await checkDirectUploads(
           form,
@@ -257,13 +258,22 @@ async function stepsAfterTheBody(
           now,
         )
       : [];
-  const files = [...body.files, ...direct];
-  if (Buffer.byteLength(JSON.stringify(data)) > BODY_LIMIT_BYTES) {
+  if (Buffer.byteLength(JSON.stringify(posted)) > BODY_LIMIT_BYTES) {
     throw new ServiceError(
       'payload_too_large',
       'The answers exceed 200 KB; only files may make a post larger',
     );
   }
+
+  // 7 (the form's logic). The form walked with the answers: those of fields it did not ask,
+  // and their files, are dropped before anything stores or sends them; the checks (12) run on
+  // the fields it asked, required as it decided (docs/submit.md#the-forms-logic).
+  const asked = askedAnswers(form, posted, [...body.files, ...checkedUploads]);
+  const data = asked.data;
+  const keptFiles = new Set<object>(asked.files);
+  const received = body.files.filter((file) => keptFiles.has(file));
+  const direct = checkedUploads.filter((file) => keptFiles.has(file));
+  const files = [...received, ...direct];
 
   // 8. Closed forms.
   if (closedReasonAt(form, now)) {
@@ -288,9 +298,10 @@ async function stepsAfterTheBody(
     createdAt: now.toISOString(),
     ...(linkSpam ? { spamReason: 'links' as const } : {}),
   };
+  if (asked.endedOn !== undefined) submission.meta.endedOn = asked.endedOn;
 
   // 12 (checks). Answers that fail the form's fields are stored, marked.
-  const problems = checkAnswers(form.fields, data, files);
+  const problems = checkAnswers(asked.fields, data, files);
   if (problems.length > 0) data._invalid = invalidMarker(problems);
 
   // 11 and 12. The allowance is a condition of the same transaction that stores.
@@ -303,7 +314,7 @@ async function stepsAfterTheBody(
   // here waits for a scan.
   const toStore =
     files.length > 0
-      ? withFilesToScan(submission, await storeFiles(form.id, submission.id, body.files, direct))
+      ? withFilesToScan(submission, await storeFiles(form.id, submission.id, received, direct))
       : submission;
   const stored = await storePost({
     submission: toStore,
@@ -380,7 +391,8 @@ async function stepsAfterTheBody(
     }
     throw submissionLimitReached();
   }
-  if (direct.length > 0) await releaseDirectUploads(form.id, direct);
+  // Those the logic step dropped go too: nothing else would ever use them.
+  if (checkedUploads.length > 0) await releaseDirectUploads(form.id, checkedUploads);
   if (
     !stored.spam &&
     form.maxSubmissions !== null &&

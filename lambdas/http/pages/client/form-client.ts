@@ -1,14 +1,18 @@
 /// <reference lib="dom" />
 /**
- * The browser side of the hosted page and the embed, bundled by esbuild into
- * `/embed.js` (lib/pages/write-embed.ts). No framework. Two modes, told by
- * the script tag:
+ * The browser side of the hosted page, the embed and the pasted HTML form,
+ * bundled by esbuild into `/embed.js` (lib/pages/write-embed.ts). No
+ * framework. Three modes, told by the script tag:
  *
  * - `data-page`: on the hosted page, the form is already drawn; the script
  *   reads the public form from the page's JSON block and takes over posting.
  * - `data-form="KEY"`: on a customer's page, the script fetches
  *   `f/KEY/form.json` from the origin it was loaded from and draws the form
  *   into a shadow root (styles isolated both ways), then takes over posting.
+ * - `data-logic="KEY"`: after the HTML form pasted from the Share screen, the
+ *   script fetches the same JSON and adds the form's logic to the pasted
+ *   HTML (prefill, fields shown and hidden, steps); the browser's own checks
+ *   and its own post stay (docs/uploads-and-pages.md#the-logic-script).
  *
  * Taking over: answers are checked with the server's own `checkAnswers`
  * (same rules, same reason codes), errors shown beside their fields and
@@ -17,9 +21,12 @@
  * in `_uploads`) and the success message replaces it in place. Each post
  * carries an `Idempotency-Key`, kept while the visitor sends the same answers
  * again, so a retry after a lost answer stores once
- * (docs/submit.md#idempotency-key).
+ * (docs/submit.md#idempotency-key). A form with logic is walked by the
+ * server's own evaluator (form-steps.ts), so what is posted is what was asked.
  */
 import { checkAnswers } from '#domain/answer-checks.ts';
+import { hasLogic } from '#domain/form-logic.ts';
+import type { FieldDefinition } from '#domain/form-model.ts';
 import type { PublicForm } from '#domain/public-form.ts';
 import { MIN_FILL_MS } from '#domain/submission-answers.ts';
 import type { AnswerProblem } from '#domain/submission-model.ts';
@@ -32,6 +39,8 @@ import {
   requestUploads,
   UploadRefused,
 } from './direct-uploads.ts';
+import { formSteps, type Steps } from './form-steps.ts';
+import { prefill, prefillSource } from './prefill-controls.ts';
 
 type Root = Document | ShadowRoot;
 
@@ -234,19 +243,92 @@ function postKeys() {
   };
 }
 
+/** Where the script came from and what it was told: the page's or the embed's. */
+interface Place {
+  /** The service's root (where `/embed.js` was loaded from). */
+  base: URL;
+  script: HTMLScriptElement | null;
+  /** The level of a step's heading: one under the form's title. */
+  headingLevel: number;
+}
+
+/**
+ * The beacons of a page load that shows the form (docs/analytics.md#the-funnel):
+ * without a body, so no preflight and nothing about the visitor. A view on
+ * load; `started` at the first answer; `reached=n` at the first arrival on
+ * the form's page n (from 2).
+ */
+function beacon(base: URL, key: string, reached?: string) {
+  const query = reached === undefined ? '' : `?reached=${reached}`;
+  navigator.sendBeacon?.(new URL(`f/${encodeURIComponent(key)}/views${query}`, base));
+}
+
+/** One `started` beacon, at the person's first answer. */
+function countStart(element: HTMLFormElement, base: URL, key: string) {
+  const started = (event: Event) => {
+    if (!event.isTrusted) return;
+    element.removeEventListener('input', started);
+    element.removeEventListener('change', started);
+    beacon(base, key, 'started');
+  };
+  element.addEventListener('input', started);
+  element.addEventListener('change', started);
+}
+
+/**
+ * Prefill, then the form's logic when it has any: `check` checks a step's
+ * fields. Returns the steps (undefined for a form without logic).
+ */
+function applyLogic(
+  element: HTMLFormElement,
+  form: PublicForm,
+  place: Place,
+  check: (fields: FieldDefinition[]) => boolean,
+): Steps | undefined {
+  prefill(element, form.fields, prefillSource(place.script, window.location.search, form.fields));
+  if (!hasLogic(form)) return undefined;
+  return formSteps({
+    element,
+    form,
+    check,
+    headingLevel: place.headingLevel,
+    onReached: (page) => beacon(place.base, form.key, String(page)),
+  });
+}
+
 /** Takes over a drawn form: checks in place, posts with fetch, shows the outcome in place. */
-export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, postUrl: string) {
+export function enhance(
+  root: Root,
+  element: HTMLFormElement,
+  form: PublicForm,
+  postUrl: string,
+  place: Place,
+) {
   const shownAt = performance.now();
   let uploaded = new WeakMap<File, string>();
   element.noValidate = true;
   const button = element.querySelector<HTMLButtonElement>('button[type=submit]');
   const keys = postKeys();
+  const steps = applyLogic(element, form, place, (fields) => {
+    clearErrors(root, form);
+    const { data, files } = collect(element);
+    const problems = checkAnswers(fields, data, files);
+    // A step that passes clears the count a refused Next left by the button.
+    if (problems.length === 0) {
+      setStatus(root, '', false);
+      return true;
+    }
+    setStatus(root, fewer(showProblems(root, form, problems)), true);
+    return false;
+  });
+  countStart(element, place.base, form.key);
 
   // A corrected answer clears its message as soon as it passes, while typing: on `change`
   // (fired on blur) the layout would shift under the pointer heading for the button.
   element.addEventListener('input', (event) => {
     const name = (event.target as HTMLInputElement | null)?.name;
-    const field = form.fields.find((candidate) => candidate.id === name);
+    // Required as the walk says now (a `requiredIf`), when the form has logic.
+    const field = (steps?.askedFields() ?? form.fields).find((candidate) => candidate.id === name);
     const error = field && byId(root, ids.error(field.id));
     if (!field || !error || error.textContent === '') return;
     const { data, files } = collect(element);
@@ -259,11 +341,15 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
   element.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (button?.disabled) return;
+    // Enter on a step before the last moves on, as Next does.
+    if (steps && !steps.atLastStep()) return steps.next();
     clearErrors(root, form);
     clearPostRefusal(root);
     const { values, data, files } = collect(element);
-    const problems = checkAnswers(form.fields, data, files);
+    // Only what the walk asks, required as it says: a question on a branch not taken never blocks.
+    const problems = checkAnswers(steps ? steps.askedFields() : form.fields, data, files);
     if (problems.length > 0) {
+      steps?.showStepOf(problems[0]!.fieldId);
       setStatus(root, fewer(showProblems(root, form, problems)), true);
       return;
     }
@@ -309,6 +395,7 @@ export function enhance(root: Root, element: HTMLFormElement, form: PublicForm, 
       // An upload the endpoint no longer finds (expired, already used) is sent again next time.
       if (answer.error?.startsWith('upload_')) uploaded = new WeakMap();
       const serverProblems = problemsIn(answer);
+      if (serverProblems[0]) steps?.showStepOf(serverProblems[0].fieldId);
       const shown = serverProblems.length > 0 ? showProblems(root, form, serverProblems) : 0;
       if (shown > 0) setStatus(root, fewer(shown), true);
       else
@@ -347,6 +434,16 @@ function renderCaptcha(root: ShadowRoot, element: HTMLFormElement) {
   document.head.append(script);
 }
 
+/** The form's public settings (`f/KEY/form.json`), or a failure in words. */
+async function publicForm(base: URL, key: string): Promise<PublicForm> {
+  const response = await fetch(new URL(`f/${encodeURIComponent(key)}/form.json`, base), {
+    credentials: 'omit',
+  });
+  const answer = (await response.json()) as PublicForm & Answer;
+  if (!response.ok) throw new Error(answer.message ?? `status ${response.status}`);
+  return answer;
+}
+
 /** The embed: fetch the public form, draw it in a shadow root next to the script tag. */
 async function embed(script: HTMLScriptElement, key: string) {
   const base = new URL('.', script.src);
@@ -361,12 +458,7 @@ async function embed(script: HTMLScriptElement, key: string) {
   root.adoptedStyleSheets = [sheet];
   let form: PublicForm;
   try {
-    const response = await fetch(new URL(`f/${encodeURIComponent(key)}/form.json`, base), {
-      credentials: 'omit',
-    });
-    const answer = (await response.json()) as PublicForm & Answer;
-    if (!response.ok) throw new Error(answer.message ?? `status ${response.status}`);
-    form = answer;
+    form = await publicForm(base, key);
   } catch (error) {
     sheet.replaceSync(formCss({ theme: 'auto', accent: null }, ':host'));
     root.innerHTML = `<div class="fs"><p class="fs-closed" role="alert"></p></div>`;
@@ -380,16 +472,8 @@ async function embed(script: HTMLScriptElement, key: string) {
   const element = root.querySelector('form');
   if (!element) return;
   if (form.captchaSiteKey) renderCaptcha(root, element);
-  enhance(root, element, form, postUrl);
-  countView(base, form.key);
-}
-
-/**
- * One view a page load that shows the form, for the form's summary: a
- * beacon without a body, so no preflight and nothing about the visitor.
- */
-function countView(base: URL | string, key: string) {
-  navigator.sendBeacon?.(new URL(`f/${encodeURIComponent(key)}/views`, base));
+  enhance(root, element, form, postUrl, { base, script, headingLevel: 3 });
+  beacon(base, form.key);
 }
 
 function start() {
@@ -400,12 +484,64 @@ function start() {
     const element = document.querySelector<HTMLFormElement>('form.fs-form');
     if (!data || !element) return;
     const form = JSON.parse(data) as PublicForm;
-    enhance(document, element, form, element.action);
-    countView(new URL('.', script.src), form.key);
+    const base = new URL('.', script.src);
+    enhance(document, element, form, element.action, { base, script, headingLevel: 2 });
+    beacon(base, form.key);
     return;
   }
+  if (script.dataset.logic) return void pastedForm(script, script.dataset.logic);
   const key = script.dataset.form;
   if (key) void embed(script, key);
+}
+
+/**
+ * The pasted HTML form's script (`data-logic="KEY"`, placed after the form):
+ * the form's logic added to the HTML as pasted. The form is the one posting
+ * to this service's `s/KEY`. Its checks stay the browser's own (`required`
+ * as the walk says, `reportValidity` on Next) and so does its post; a step
+ * before the last turns the post (Enter, or the button) into Next. Without
+ * this script, or when the form cannot be read (a website the form does not
+ * allow), the pasted form stays one long page and the server's walk keeps
+ * the stored answers right. Its views are the pasted form's own to count.
+ */
+async function pastedForm(script: HTMLScriptElement, key: string) {
+  const base = new URL('.', script.src);
+  const action = new URL(`s/${encodeURIComponent(key)}`, base).href;
+  const element = [...document.querySelectorAll('form')].find((each) => each.action === action);
+  if (!element) return;
+  let form: PublicForm;
+  try {
+    form = await publicForm(base, key);
+  } catch {
+    return;
+  }
+  if (form.closedMessage !== null) return;
+  const steps = applyLogic(element, form, { base, script, headingLevel: 2 }, (fields) => {
+    for (const field of fields) {
+      const controls = [...element.elements].filter(
+        (control) => (control as HTMLInputElement).name === field.id,
+      ) as HTMLInputElement[];
+      const refused = controls.find((control) => !control.disabled && !control.checkValidity());
+      if (refused) {
+        refused.reportValidity();
+        return false;
+      }
+    }
+    return true;
+  });
+  countStart(element, base, form.key);
+  if (!steps) return;
+  element.addEventListener('submit', (event) => {
+    if (steps.atLastStep()) return;
+    event.preventDefault();
+    steps.next();
+  });
+  // A refused answer on a step out of sight (the browser checks every step on sending): show it.
+  element.addEventListener(
+    'invalid',
+    (event) => steps.showStepOf((event.target as HTMLInputElement).name),
+    true,
+  );
 }
 
 start();
