@@ -8,7 +8,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EICAR, EICAR_THREAT } from '#lib/local/emulators/scanner-verdicts.ts';
-import { teamWithOwner } from '#test/support/accounts.ts';
+import { asMember, signedIn, teamWithOwner } from '#test/support/accounts.ts';
 import { api } from '#test/support/api.ts';
 import { launchChromium } from '#test/support/browser.ts';
 import { dashboardAs, expectAccessible } from '#test/support/dashboard.ts';
@@ -62,7 +62,7 @@ async function postThree(form: { key: string }, name: string) {
 }
 
 describe('file states on the submission page', () => {
-  it('clean, infected and unchecked files say so; only the clean one has Download; the inbox marks the infected', async () => {
+  it('clean, infected and unchecked files say so; only the clean one has Download; audited; the inbox marks the infected', async () => {
     const owner = await teamWithOwner('pro');
     const form = await formOf(owner);
     const id = await postThree(form, 'Ada');
@@ -99,6 +99,16 @@ describe('file states on the submission page', () => {
     } finally {
       await dashboard.close();
     }
+
+    // Audited once: which file of which submission, and the threat.
+    const audit = await asMember(await signedIn(owner.email), 'GET', '/v1/team/audit?limit=100');
+    expect(audit.status, audit.text).toBe(200);
+    const infected = (
+      audit.body.events as { action: string; details?: Record<string, unknown> }[]
+    ).filter((event) => event.action === 'file.infected');
+    expect(infected).toHaveLength(1);
+    expect(JSON.stringify(infected[0])).toContain(id);
+    expect(JSON.stringify(infected[0])).toContain(EICAR_THREAT);
 
     const inbox = await dashboardAs(browser, owner.email, { path: `/forms/${form.id}` });
     try {
