@@ -74,8 +74,6 @@ export const handler = publicRoute(contract, async (event) => {
       ),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
-      // A prefilled page holds values from its address (a customer id): no shared cache keeps it.
-      ...(Object.keys(prefill).length > 0 ? { 'cache-control': 'private, no-store' } : {}),
     },
     body,
   };
