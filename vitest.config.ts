@@ -5,7 +5,7 @@ import { LongestFirst } from './test/support/longest-first.ts';
 const UNIT = ['test/unit/**/*.test.ts', 'lambdas/**/*.test.ts'];
 
 /**
- * Unit, infra and integration files share one module cache per worker (`isolate: false`): each file no
+ * Unit and infra files share one module cache per worker (`isolate: false`): each file no
  * longer imports the AWS SDK, the CDK library and the handlers anew (measured: unit 40 → 18 s
  * of CPU, infra 118 → 84 s). A file that replaces a module with `vi.mock` keeps its own
  * cache, so its fake never reaches another file: those files are found here, not listed.
@@ -15,8 +15,6 @@ const mocking = (patterns: string[]) =>
     .flatMap((pattern) => globSync(pattern))
     .filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')));
 const MOCKING = mocking(UNIT);
-const INTEGRATION = ['test/integration/**/*.test.ts'];
-const INTEGRATION_MOCKING = mocking(INTEGRATION);
 
 /**
  * Integration files that flip a switch of an emulator every file shares, so a file running
@@ -71,16 +69,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: INTEGRATION,
-          exclude: [...configDefaults.exclude, ...ALONE, ...INTEGRATION_MOCKING],
-          isolate: false,
-          ...integration,
-        },
-      },
-      {
-        test: {
-          name: 'integration-mocking',
-          include: INTEGRATION_MOCKING.filter((file) => !ALONE.includes(file)),
+          include: ['test/integration/**/*.test.ts'],
+          exclude: ALONE,
+          // Each file its own module cache (the default): a file points the store's client at
+          // the run's stack, or at an emulator of its own, through the environment before
+          // importing it (test/support/store.ts). Shared, a file's client reached the next
+          // file's tests (tried: local-pollers' emulator met the summary's tests).
           ...integration,
         },
       },

@@ -111,7 +111,7 @@ export function endedOnWords(
   if (!pages || pages.length === 0) {
     return endedOn ? `A step no longer in the form (${endedOn})` : undefined;
   }
-  if (!endedOn) return 'Not recorded (sent before the form had steps, or through the API)';
+  if (!endedOn) return 'Not recorded (sent before the form had steps)';
   const at = pages.findIndex((page) => page.id === endedOn);
   if (at < 0) return `A step no longer in the form (${endedOn})`;
   const title = pages[at]!.title?.trim();

@@ -97,7 +97,10 @@ export function publicFormOf(
     fields: fields.map((field) => {
       // A choice field's former options are the owner's history, not the visitor's choices.
       const { formerOptions: _history, ...shown } = structuredClone(field);
-      return field.type === 'file' && !uploads ? { ...shown, required: false } : shown;
+      if (field.type !== 'file' || uploads) return shown;
+      // A file the form cannot take is never required, on any branch: it is drawn disabled.
+      const { requiredIf: _never, ...offered } = shown;
+      return { ...offered, required: false };
     }),
     pages: form.fields && form.pages ? structuredClone(form.pages) : null,
     multipart: hasFiles && uploads,

@@ -411,14 +411,18 @@ describe('prefill from the URL', () => {
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('It broke');
   }
 
-  it('lands in the stored answers from the hosted page’s query, the embed’s data-prefill-* and the page’s query, and a value over the field’s limits is not posted', async () => {
+  it('lands in the stored answers from the hosted page’s query, the embed’s data-prefill-* and the page’s query, a value over the field’s limits is not posted, a hidden value the site set is kept, and a required hidden field left empty does not block sending', async () => {
     const form = await logicForm();
     const tooLong = 'x'.repeat(21);
+    const snippet = await shareSnippet(chromium(), form.email, form.formId);
+    expect(snippet).toMatch(/name="source" value=""/);
     const served = await siteServing({
       '/embedded': sitePage(
         `<script src="${stack().baseUrl}/embed.js" data-form="${form.key}" data-prefill-source="footer" async></script>`,
       ),
-      '/pasted': sitePage(await shareSnippet(chromium(), form.email, form.formId)),
+      '/pasted': sitePage(snippet),
+      // The site fills its pasted form's hidden field itself: a link's query does not replace it.
+      '/pasted-own': sitePage(snippet.replace(/(name="source" value=")"/, '$1site-footer"')),
     });
     const visits: Visit[] = [];
     try {
@@ -432,10 +436,13 @@ describe('prefill from the URL', () => {
       expect(await hosted.page.getByLabel('Plan').inputValue()).toBe('Pro');
       await hosted.page.getByRole('button', { name: 'Send' }).click();
       await hosted.page.locator('#fs-success').waitFor();
-      expect((await onlyStored(form.formId, 1)).data).toMatchObject({
-        plan: 'Pro',
-        source: 'newsletter',
-      });
+      const fromHosted = (await onlyStored(form.formId, 1)) as unknown as {
+        data: Record<string, string>;
+        meta: { referrer: string };
+      };
+      expect(fromHosted.data).toMatchObject({ plan: 'Pro', source: 'newsletter' });
+      // The page's address is kept without its query: the prefill (company=Ignored too).
+      expect(fromHosted.meta.referrer).toBe(`${stack().baseUrl}/f/${form.key}`);
 
       // The embed: the tag's data-prefill-source wins over the page's query; the plan from it.
       const embedded = await visit(chromium(), `${served.origin}/embedded?plan=Free&source=query`);
@@ -467,6 +474,32 @@ describe('prefill from the URL', () => {
         plan: 'Pro',
         source: '',
       });
+
+      const own = await visit(chromium(), `${served.origin}/pasted-own?plan=Pro&source=query`);
+      visits.push(own);
+      await supportBranch(own.page);
+      await afterFillTime(own.page);
+      const ownThanks = own.page.getByRole('heading', { name: 'Thank you!' });
+      expect(await send(own.page, form.key, ownThanks)).toMatchObject({ source: 'site-footer' });
+      expect((await onlyStored(form.formId, 4)).data).toMatchObject({ source: 'site-footer' });
+
+      // A required hidden field the address leaves empty never blocks the visitor (who could
+      // not fill it): the page sends, and the server marks the submission.
+      const fields = LOGIC.fields.map((field) =>
+        field.id === 'source' ? { ...field, required: true } : field,
+      );
+      const patched = await api('PATCH', `/v1/forms/${form.formId}`, {
+        key: form.apiKey,
+        body: { fields },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      const bare = await visit(chromium(), `${stack().baseUrl}/f/${form.key}`);
+      visits.push(bare);
+      await supportBranch(bare.page);
+      await bare.page.getByRole('button', { name: 'Send' }).click();
+      await bare.page.locator('#fs-success').waitFor();
+      const marked = (await onlyStored(form.formId, 5)).data;
+      expect(JSON.parse(marked._invalid!)).toEqual([{ fieldId: 'source', reason: 'required' }]);
 
       for (const each of visits) {
         expect(offMachine(each.requests), 'requests that left the machine').toEqual([]);

@@ -406,4 +406,17 @@ describe('prefill from the hosted page’s URL', () => {
       }
     });
   }
+
+  it('is kept by no cache: a prefilled page holds values from its address', async () => {
+    const form = await newForm('free', {
+      fields: [
+        { id: 'customer', type: 'hidden', maxLength: 20 },
+        { id: 'email', type: 'email', label: 'Email' },
+      ],
+    });
+    const filled = await fetch(`${stack().baseUrl}/f/${form.key}?customer=c-42`);
+    expect(filled.status).toBe(200);
+    expect(filled.headers.get('cache-control')).toBe('no-store');
+    expect(await filled.text()).toContain('value="c-42"');
+  });
 });

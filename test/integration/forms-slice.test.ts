@@ -39,6 +39,8 @@ const FULL_FORM_FIELDS = [
   'captchaSiteKey',
   'captchaSecretKeySet',
   'integrations',
+  'pages',
+  'notifyRules',
   'dontStoreIp',
   'markDuplicates',
   'allowUploads',
@@ -84,6 +86,9 @@ describe('POST /v1/forms', () => {
       markDuplicates: true,
       allowUploads: false,
       uploadLimitMb: 10,
+      // No logic: one page of every field, the notification to notifyEmail.
+      pages: null,
+      notifyRules: [],
       userId: team.userId,
     });
     expect(form).not.toHaveProperty('captchaSecretKey');

@@ -63,12 +63,19 @@ describe('publicFormOf: what a visitor may know of a form', () => {
     const fields: FieldDefinition[] = [
       { id: 'name', type: 'text' },
       { id: 'cv', type: 'file', label: 'CV', required: true },
+      {
+        id: 'portfolio',
+        type: 'file',
+        label: 'Portfolio',
+        requiredIf: { all: [{ field: 'name', op: 'notEmpty' }] },
+      },
     ];
     const view = (plan: 'free' | 'pro', allowUploads: boolean) =>
       publicFormOf(form({ fields, allowUploads }), plan, NOW, 2000);
-    expect(view('pro', true).fields.map((f) => f.id)).toEqual(['name', 'cv']);
+    expect(view('pro', true).fields.map((f) => f.id)).toEqual(['name', 'cv', 'portfolio']);
     expect(view('pro', true)).toMatchObject({ multipart: true, filesOff: false });
     expect(view('pro', true).fields[1]?.required).toBe(true);
+    expect(view('pro', true).fields[2]?.requiredIf).toBeDefined();
     for (const [plan, allowUploads] of [
       ['pro', false],
       ['free', true],
@@ -78,10 +85,11 @@ describe('publicFormOf: what a visitor may know of a form', () => {
       expect(
         off.fields.map((f) => f.id),
         `${plan} ${allowUploads}`,
-      ).toEqual(['name', 'cv']);
+      ).toEqual(['name', 'cv', 'portfolio']);
       expect(off).toMatchObject({ multipart: false, filesOff: true });
-      // Asked of nobody: a visitor cannot send it.
+      // Asked of nobody, on any branch: a visitor cannot send it.
       expect(off.fields[1]?.required).toBe(false);
+      expect(off.fields[2]?.requiredIf).toBeUndefined();
     }
     const page = markup(form({ fields, allowUploads: false }), 'pro');
     expect(page).toMatch(/<label for="fs-f-cv">CV<\/label>/);

@@ -14,6 +14,7 @@ import type { RecordedAnswer } from '#domain/idempotency.ts';
 import { isFormKey } from '#domain/ids.ts';
 import { keyedVisitor, visitorIdentity } from '#domain/same-visitor.ts';
 import { duplicateFingerprint, isLinkSpam } from '#domain/spam-rules.ts';
+import { storedReferrer } from '#domain/stored-referrer.ts';
 import {
   isBotByHoneypotOrTiming,
   isEmptySubmission,
@@ -540,7 +541,7 @@ function visitorMeta(
       () => config.keyedHashSecret,
     ),
     userAgent: request.userAgent.slice(0, USER_AGENT_MAX),
-    referrer: (request.referer ?? '').slice(0, REFERRER_MAX),
+    referrer: storedReferrer(request.referer ?? '', REFERRER_MAX),
     country: request.country,
     deviceClass: request.deviceClass,
     files:

@@ -285,7 +285,11 @@ function applyLogic(
   place: Place,
   check: (fields: FieldDefinition[]) => boolean,
 ): Steps | undefined {
-  prefill(element, form.fields, prefillSource(place.script, window.location.search, form.fields));
+  prefill(
+    element,
+    form.fields,
+    prefillSource(place.script, window.location.search, form.fields, element),
+  );
   if (!hasLogic(form)) return undefined;
   return formSteps({
     element,
@@ -295,6 +299,13 @@ function applyLogic(
     onReached: (page) => beacon(place.base, form.key, String(page)),
   });
 }
+
+/**
+ * The fields the visitor can answer: a hidden field's value comes from the address or the
+ * site, so one missing (even required) never blocks sending; the server marks it instead.
+ */
+const visitorAnswered = (fields: readonly FieldDefinition[]) =>
+  fields.filter((field) => field.type !== 'hidden');
 
 /** Takes over a drawn form: checks in place, posts with fetch, shows the outcome in place. */
 export function enhance(
@@ -312,7 +323,7 @@ export function enhance(
   const steps = applyLogic(element, form, place, (fields) => {
     clearErrors(root, form);
     const { data, files } = collect(element);
-    const problems = checkAnswers(fields, data, files);
+    const problems = checkAnswers(visitorAnswered(fields), data, files);
     // A step that passes clears the count a refused Next left by the button.
     if (problems.length === 0) {
       setStatus(root, '', false);
@@ -347,7 +358,11 @@ export function enhance(
     clearPostRefusal(root);
     const { values, data, files } = collect(element);
     // Only what the walk asks, required as it says: a question on a branch not taken never blocks.
-    const problems = checkAnswers(steps ? steps.askedFields() : form.fields, data, files);
+    const problems = checkAnswers(
+      visitorAnswered(steps ? steps.askedFields() : form.fields),
+      data,
+      files,
+    );
     if (problems.length > 0) {
       steps?.showStepOf(problems[0]!.fieldId);
       setStatus(root, fewer(showProblems(root, form, problems)), true);

@@ -6,7 +6,9 @@
  * `data-prefill-<field id>` (an attribute's name is lower case: matched to
  * the id in any case), else the page's own query string (`?utm_source=…`,
  * the id exactly). The tag wins: the site's author chose it for this page,
- * a link's query string is anyone's.
+ * a link's query string is anyone's; for the same reason a hidden input the
+ * site filled itself (`<input type="hidden" value="…">` in its pasted form)
+ * keeps its value whatever the query says.
  */
 import type { FieldDefinition } from '#domain/form-model.ts';
 import { prefillValues } from '#domain/prefill.ts';
@@ -18,7 +20,16 @@ export function prefillSource(
   script: HTMLScriptElement | null,
   search: string,
   fields: readonly FieldDefinition[],
+  element: HTMLFormElement,
 ): Record<string, string | string[]> {
+  const siteFilled = (id: string) =>
+    [...element.elements].some(
+      (control) =>
+        control instanceof HTMLInputElement &&
+        control.type === 'hidden' &&
+        control.name === id &&
+        control.defaultValue !== '',
+    );
   const tagged = new Map<string, string>();
   for (const name of script?.getAttributeNames() ?? []) {
     if (name.startsWith(PREFIX)) tagged.set(name.slice(PREFIX.length), script!.getAttribute(name)!);
@@ -26,7 +37,7 @@ export function prefillSource(
   const query = new URLSearchParams(search);
   const source: Record<string, string | string[]> = {};
   for (const { id } of fields) {
-    const value = tagged.get(id.toLowerCase()) ?? query.getAll(id);
+    const value = tagged.get(id.toLowerCase()) ?? (siteFilled(id) ? [] : query.getAll(id));
     // Field ids start with a letter: never `__proto__`.
     if (value.length > 0) source[id] = value;
   }
