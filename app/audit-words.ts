@@ -151,7 +151,7 @@ const SENTENCES: Record<AuditAction, (said: Said) => string> = {
       ? `The API key “${s.text('name')}” was revoked: the member who made it left the team`
       : `${s.who} revoked the API key “${s.text('name')}”`,
   'file.infected': (s) =>
-    `Malware (${s.text('threats') || 'a threat'}) was found in the file ${s.text('file') || 'of a submission'} sent to ${s.form}; the file was deleted`,
+    `Malware (${s.text('threats') || 'a threat'}) was found in ${s.text('file') ? `the file “${s.text('file')}”` : 'a file'} sent to ${s.form}; the file was deleted`,
   'form.created': (s) => {
     const name = s.formKnown ? s.form : `${s.text('name') || 'a form'} (since deleted)`;
     const from = s.text('copiedFromName');

@@ -138,6 +138,16 @@ const CASES: Record<string, [AuditEvent, string][]> = {
       'The API key “Old” was revoked: the member who made it left the team.',
     ],
   ],
+  'file.infected': [
+    [
+      event('file.infected', { kind: 'anonymous', userId: null, email: null, keyId: null }, FORM, {
+        submissionId: 's1',
+        file: 'cv.pdf',
+        threats: 'EICAR-Test-File (not a virus)',
+      }),
+      'Malware (EICAR-Test-File (not a virus)) was found in the file “cv.pdf” sent to Contact; the file was deleted.',
+    ],
+  ],
   'form.deleted': [
     [
       event('form.deleted', me, 'form-gone', { name: 'Waitlist' }),
@@ -400,8 +410,9 @@ describe('the audit trail in sentences', () => {
   it('names no action, field or code: no snake_case or dotted word in any sentence', () => {
     for (const [recorded] of Object.values(CASES).flat()) {
       const sentence = auditSentence(recorded, names);
-      // Addresses and hosts are the people's and receivers' own words; anything else dotted is code.
-      const words = sentence.replace(/[\w.@-]*example\.com/g, '');
+      // Addresses and hosts are the people's and receivers' own words, and so is a quoted name
+      // (a file's “cv.pdf”); anything else dotted is code.
+      const words = sentence.replace(/[\w.@-]*example\.com/g, '').replace(/“[^”]*”/g, '');
       expect(words, sentence).not.toMatch(/[a-z][._][a-z]/i);
       expect(sentence).not.toMatch(/undefined|null|NaN/);
     }

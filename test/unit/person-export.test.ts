@@ -64,7 +64,7 @@ describe('personDocument (docs/privacy.md#export-by-email)', () => {
       data: { email: 'ada@example.com', message: 'message 2' },
       replyTo: null,
       subject: null,
-      meta: { userAgent: 'ua', referrer: '', files: [{ name: 'cv.pdf' }] },
+      meta: { userAgent: 'ua', referrer: '', files: [{ name: 'cv.pdf', scan: 'not_scanned' }] },
       files: ['cv.pdf'],
       isSpam: false,
       isTest: false,
