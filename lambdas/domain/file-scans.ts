@@ -192,6 +192,8 @@ export function linkRefusal(
               'The file was stored before malware scanning was on: it cannot be downloaded while scanning is on',
           };
     case 'pending':
+      // Scanning turned off since: no verdict will come, and no policy refuses the object.
+      if (mode === 'off') return undefined;
       return {
         code: 'file_not_scanned',
         message: 'The file is still being checked for malware; ask again shortly',

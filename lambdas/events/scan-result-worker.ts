@@ -11,11 +11,8 @@ import { recordVerdict } from '#store/file-scans.ts';
 import { getSubmission } from '#store/submissions.ts';
 import { queueWorker } from './batch-worker.ts';
 
-/** The SQS client: only a late check not due yet, or an unreadable message, needs it. */
+/** The SQS client: only a message looked at again later, or an unreadable one, needs it. */
 const queues = () => import('#aws/queues.ts');
-
-/** Thrown to hand a message back to the queue later; not an error of the worker. */
-class LookAgainLater extends Error {}
 
 /**
  * The scanResults queue (docs/uploads-and-pages.md#malware-scanning): GuardDuty
@@ -56,7 +53,7 @@ async function handle(record: SQSRecord): Promise<void> {
     case 'lateCheck':
       return checkLate(message, record);
     case 'result':
-      return recordResult(message, record.receiptHandle);
+      return recordResult(message, record);
   }
 }
 
@@ -69,7 +66,7 @@ const STORING_RECHECK_SECONDS = 20;
 
 async function recordResult(
   result: Extract<ScanMessage, { kind: 'result' }>,
-  receiptHandle: string,
+  record: SQSRecord,
 ): Promise<void> {
   const file = { formId: result.formId, submissionId: result.submissionId, index: result.index };
   const infected = result.verdict === 'infected';
@@ -78,12 +75,23 @@ async function recordResult(
   const outcome = await recordVerdict(result);
   if (!outcome.recorded) {
     if (outcome.why === 'no_submission' && (await mayBeStoring(file))) {
-      await (await queues()).retryLater('scanResults', receiptHandle, STORING_RECHECK_SECONDS);
-      throw new LookAgainLater('the submission is not stored yet; looked at again later');
+      // A copy a little later, and this one handled: a wait is no failure of the worker (its
+      // errors alarm), and it ends by itself once the post is STORING_GRACE_SECONDS old.
+      await (await queues()).sendAgainLater(
+        'scanResults',
+        record.body,
+        STORING_RECHECK_SECONDS,
+        {},
+      );
+      return;
     }
-    // A retry after a failed deletion finds the verdict written: the deletion is done again.
-    // A file of no stored submission that is infected is not left in the bucket either.
+    // A retry after a failed audit or deletion finds the verdict written: both are done again
+    // (the audit event's id is the verdict's, so it is recorded once). A file of no stored
+    // submission that is infected is not left in the bucket either.
     const again = outcome.why === 'not_pending' && outcome.scan === 'infected';
+    if (infected && again && outcome.teamId) {
+      await auditInfected(result, outcome.teamId, outcome.name ?? '');
+    }
     if (infected && (again || outcome.why === 'no_submission')) {
       await deleteUpload(file.formId, file.submissionId, file.index);
     }
@@ -96,17 +104,31 @@ async function recordResult(
   if (!infected) return;
   count('FileInfected');
   log.warn('malware found in an uploaded file: deleted', { ...file, threats: result.threats });
-  // Audited before the deletion: a failed deletion is retried (above), the audit is not lost.
-  await recordAuditOnce(
+  // Audited before the deletion: a failed audit or deletion is retried (above).
+  await auditInfected(
+    result,
+    outcome.teamId,
+    outcome.submission.meta.files?.[file.index]?.name ?? '',
+  );
+  await deleteUpload(file.formId, file.submissionId, file.index);
+}
+
+function auditInfected(
+  result: Extract<ScanMessage, { kind: 'result' }>,
+  teamId: string,
+  name: string,
+): Promise<void> {
+  return recordAuditOnce(
     infectedFileEvent({
-      ...file,
-      teamId: outcome.teamId,
-      name: outcome.submission.meta.files?.[file.index]?.name ?? '',
+      formId: result.formId,
+      submissionId: result.submissionId,
+      index: result.index,
+      teamId,
+      name,
       threats: result.threats,
       at: result.at,
     }),
   );
-  await deleteUpload(file.formId, file.submissionId, file.index);
 }
 
 /**
@@ -126,7 +148,7 @@ async function mayBeStoring(file: {
 /**
  * Counts the files of a submission still waiting for their verdict once it
  * is `scanLateSeconds` (30 minutes) old (`FileScanLate`, alarmed); a check
- * received sooner hides itself until then (message timers stop at 15 minutes).
+ * received sooner sends itself on to then (message timers stop at 15 minutes).
  */
 async function checkLate(
   check: Extract<ScanMessage, { kind: 'lateCheck' }>,
@@ -137,8 +159,11 @@ async function checkLate(
   const due = lateAt(submission.createdAt, config.scanLateSeconds);
   const now = Date.now();
   if (now < due) {
-    await (await queues()).retryLater('scanResults', record.receiptHandle, (due - now) / 1000);
-    throw new LookAgainLater('the late check is not due yet');
+    // Not due: a copy for when it is (a message timer stops at 15 minutes, so a 30-minute
+    // check is sent on twice), and this one handled. Hiding it and failing the record would
+    // count a worker error, and alarm, for every submission with a file.
+    await (await queues()).sendAgainLater('scanResults', record.body, (due - now) / 1000, {});
+    return;
   }
   const late = pendingCount(submission.meta.files);
   if (late === 0) return;

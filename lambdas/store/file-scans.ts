@@ -28,6 +28,8 @@ export type VerdictRecorded =
       teamId?: string;
       /** The file's state as the refusing write found it (with `not_pending`). */
       scan?: ScanStatus;
+      /** The file's name as sent, when the submission has the file. */
+      name?: string;
     };
 
 /**
@@ -98,6 +100,6 @@ export async function recordVerdict(input: {
       : found.scan !== 'pending'
         ? 'not_pending'
         : 'other_object';
-    return { recorded: false, why, teamId: stood.teamId, scan: found?.scan };
+    return { recorded: false, why, teamId: stood.teamId, scan: found?.scan, name: found?.name };
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   downloadable,
   initialScan,
+  linkRefusal,
   pendingCount,
   scanStateOf,
   scanStateText,
@@ -231,5 +232,31 @@ describe('file states', () => {
     expect(scanStateText(scanStateOf({ scan: 'unsupported' }, createdAt, at(1)))).toBe(
       'Could not be checked',
     );
+  });
+});
+
+describe('a file link, by scan state and by the deployment’s setting', () => {
+  const code = (scan: Parameters<typeof linkRefusal>[0]['scan'], mode: 'guardduty' | 'off') =>
+    linkRefusal({ scan }, mode)?.code ?? 'link';
+
+  it('with scanning on: a link for a clean file only', () => {
+    expect(code('clean', 'guardduty')).toBe('link');
+    expect(code('pending', 'guardduty')).toBe('file_not_scanned');
+    expect(linkRefusal({ scan: 'pending' }, 'guardduty')).toMatchObject({ retryAfterSeconds: 30 });
+    expect(code('infected', 'guardduty')).toBe('file_infected');
+    expect(code('unsupported', 'guardduty')).toBe('file_scan_failed');
+    expect(code('failed', 'guardduty')).toBe('file_scan_failed');
+    // Stored before scanning was on: no clean tag, so the bucket would refuse it too.
+    expect(code(undefined, 'guardduty')).toBe('file_not_scanned');
+  });
+
+  it('with scanning off: a link for a file never scanned, and for one left pending when it was turned off', () => {
+    expect(code(undefined, 'off')).toBe('link');
+    expect(code('not_scanned', 'off')).toBe('link');
+    expect(code('pending', 'off')).toBe('link');
+    expect(code('clean', 'off')).toBe('link');
+    // A verdict stays: an infected file was deleted, one not checked stays refused.
+    expect(code('infected', 'off')).toBe('file_infected');
+    expect(code('failed', 'off')).toBe('file_scan_failed');
   });
 });
