@@ -27,9 +27,16 @@ export async function getIntegration<K extends IntegrationKind>(
   return item ? stripPlumbing<IntegrationOf<K>>(item) : undefined;
 }
 
-/** Every integration of the form (one Query on its prefix). */
+/**
+ * Every integration of the form (one Query on its prefix), read strongly
+ * consistent: read just after a connect or a disconnect (the dashboard reads
+ * the screen again), an eventually consistent Query may still give the
+ * state before it. A form has at most three.
+ */
 export async function listIntegrations(formId: string): Promise<Integration[]> {
-  const items = await itemsWithPrefix(formKey(formId).pk, INTEGRATION_PREFIX);
+  const items = await itemsWithPrefix(formKey(formId).pk, INTEGRATION_PREFIX, {
+    consistent: true,
+  });
   return items.map((item) => stripPlumbing<Integration>(item));
 }
 
