@@ -113,7 +113,8 @@ describe('POST /f/{key}/views?reached=…: the steps of the funnel', () => {
       () => summaryOf(form),
       (s) => s.totals.stored === 2,
       // `sent` comes through the table stream: seconds on a loaded machine.
-      { timeoutMs: 60_000 },
+      // Every half second: 100 ms for a minute would pass the API key's 300 requests a minute.
+      { timeoutMs: 60_000, intervalMs: 500 },
     );
     expect(summary.funnel).toEqual({
       views: 3,
