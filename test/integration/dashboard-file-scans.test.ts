@@ -16,6 +16,9 @@ import { until } from '#test/support/poll.ts';
 import { freshVisitor, multipart, submit } from '#test/support/submit.ts';
 import { scannerSetting } from '#test/support/uploads.ts';
 
+/** Git-ignored (`.local/`): a screenshot for a human to look at, not committed. */
+const OUTPUT_DIR = new URL('../../.local/test-output/', import.meta.url);
+
 vi.setConfig({ testTimeout: 120_000 });
 
 let browser: Browser;
@@ -95,6 +98,10 @@ describe('file states on the submission page', () => {
       expect(await page.getByRole('button', { name: /^Download/ }).count()).toBe(1);
       expect(await answer('CV').getByRole('button', { name: 'Download cv.pdf' }).count()).toBe(1);
       await expectAccessible(page, 'submission with scanned files');
+      await page.screenshot({
+        path: new URL('dashboard-file-scans.png', OUTPUT_DIR).pathname,
+        fullPage: true,
+      });
       expect(dashboard.errors).toEqual([]);
     } finally {
       await dashboard.close();
