@@ -77,7 +77,7 @@ describe('file states on the submission page', () => {
           { key: form.apiKey },
         ),
       (got) => got.body.meta.files.every((file) => file.scan !== 'pending'),
-      { timeoutMs: 30_000, what: 'three verdicts' },
+      { timeoutMs: 30_000, intervalMs: 500, what: 'three verdicts' },
     );
 
     const dashboard = await dashboardAs(browser, owner.email, {
