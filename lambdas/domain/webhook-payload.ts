@@ -11,15 +11,19 @@ import { type FileView, fileView, type Submission } from '#domain/submission-mod
  * answers at worst (more in bytes for non-ASCII text, and JSON escaping),
  * well under what an HTTPS POST carries.
  */
+/** What both submission events say of the submission itself. */
+interface SubmissionEventData {
+  formId: string;
+  submissionId: string;
+  submittedAt: string;
+  test: boolean;
+  spam: boolean;
+}
+
 export interface WebhookPayload {
   type: 'submission.created';
   timestamp: string;
-  data: {
-    formId: string;
-    submissionId: string;
-    submittedAt: string;
-    test: boolean;
-    spam: boolean;
+  data: SubmissionEventData & {
     fields: Record<string, string>;
     /**
      * Only when files were attached: each file's name, type, size and malware
@@ -40,14 +44,7 @@ export const WEBHOOK_EVENT_TYPE = 'submission.created';
 export interface FilesScannedPayload {
   type: 'submission.files_scanned';
   timestamp: string;
-  data: {
-    formId: string;
-    submissionId: string;
-    submittedAt: string;
-    test: boolean;
-    spam: boolean;
-    files: FileView[];
-  };
+  data: SubmissionEventData & { files: FileView[] };
 }
 
 export const FILES_SCANNED_EVENT_TYPE = 'submission.files_scanned';
