@@ -100,6 +100,8 @@ const formSettings = {
   dontStoreIp: z.boolean(),
   /** The duplicate rule: the same answers from the same visitor within 24 h go to spam. */
   markDuplicates: z.boolean(),
+  /** One answer per person: the email field whose address may answer once (docs/forms.md#one-answer-per-person). */
+  unique: z.nullable(z.object({ field: z.string() })),
   retentionDays: z.nullable(z.int().check(z.minimum(1), z.maximum(3650))),
   allowUploads: z.boolean(),
   uploadLimitMb: z.number(),

@@ -1,5 +1,6 @@
 import type { ConditionGroup, FormPage } from './form-logic.ts';
 import type { IntegrationKind } from './integrations.ts';
+import type { PersonField } from './unique-person.ts';
 
 /** The form as the service stores it and as the API shows it. */
 
@@ -121,6 +122,12 @@ export interface FormSettings {
    * a survey whose visitors answer again on purpose may turn it off.
    */
   markDuplicates: boolean;
+  /**
+   * One answer per person (docs/forms.md#one-answer-per-person): the email
+   * field whose address may answer once; a second submission with it is kept
+   * in spam as `duplicate_person`. null: off (the default).
+   */
+  unique: PersonField | null;
   /**
    * Days a submission is kept from its receipt; null keeps it until deleted
    * (docs/submissions.md#retention).
