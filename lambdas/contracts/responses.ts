@@ -448,7 +448,13 @@ export const RESPONSES = {
      * before reasons were kept), docs/submissions.md#spam-reasons.
      */
     reasonCounts: z.optional(
-      z.object({ links: count(), duplicate: count(), moved: count(), none: count() }),
+      z.object({
+        links: count(),
+        duplicate: count(),
+        moved: count(),
+        duplicate_person: count(),
+        none: count(),
+      }),
     ),
     asOf: dateTime(),
   }),

@@ -1,6 +1,7 @@
 import type { PlanName } from './form-gating.ts';
 import type { FormRecord } from './form-model.ts';
 import type { ChatKind } from './integrations.ts';
+import type { SpamReason } from './submission-model.ts';
 
 /**
  * Who hears of a stored submission (docs/delivery.md#who-hears-of-a-submission):
@@ -57,7 +58,8 @@ export function sheetsMessage(job: SheetsJob, nonce?: string) {
 /**
  * The channels that apply to a new submission:
  * - the webhook when one is connected and the team is Pro, spam included
- *   (receivers filter on `data.spam`), tests included (`data.test`);
+ *   (receivers filter on `data.spam`) but for a person's second answer
+ *   (`duplicate_person`, which nothing hears of), tests included (`data.test`);
  * - each Slack or Discord integration connected, on Pro, never for spam
  *   (a channel is read by people), tests included and marked as tests;
  * - Google Sheets when connected, on Pro, never for spam, tests included
@@ -77,10 +79,17 @@ export function channelsFor(input: {
   /** A Google Sheets integration is connected. */
   sheets?: boolean;
   spam: boolean;
+  /**
+   * Why it is spam: a person's second answer (`duplicate_person`) is kept for
+   * the owner to see and goes nowhere, not even to the webhook
+   * (docs/submit.md#one-answer-per-person).
+   */
+  spamReason?: SpamReason;
   submitterFound: boolean;
 }): Channel[] {
   const channels: Channel[] = [];
   const pro = input.plan === 'pro';
+  if (input.spam && input.spamReason === 'duplicate_person') return channels;
   if (input.webhookConnected && pro) channels.push('webhook');
   if (pro && !input.spam) channels.push(...input.chats);
   if (pro && !input.spam && input.sheets) channels.push('sheets');

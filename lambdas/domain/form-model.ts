@@ -1,6 +1,5 @@
 import type { ConditionGroup, FormPage } from './form-logic.ts';
 import type { IntegrationKind } from './integrations.ts';
-import type { PersonField } from './unique-person.ts';
 
 /** The form as the service stores it and as the API shows it. */
 
@@ -58,6 +57,12 @@ export type FieldDefinition = {
  * (docs/forms.md#routing-by-answer), Pro.
  */
 export type NotifyRule = { if: ConditionGroup; to: string[] };
+
+/**
+ * The email field a setting reads the person's address from (`unique`):
+ * docs/forms.md#one-answer-per-person.
+ */
+export type PersonField = { field: string };
 
 export type FormDesign = {
   theme?: 'light' | 'dark' | 'auto';

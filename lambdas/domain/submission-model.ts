@@ -52,9 +52,10 @@ export interface SubmissionMeta {
 
 /**
  * Why a submission is in the spam folder (docs/submissions.md#spam-reasons):
- * the link rule, the duplicate rule, or the owner's move.
+ * the link rule, the duplicate rule, the owner's move, or a person who has
+ * answered already (the form's `unique`: docs/forms.md#one-answer-per-person).
  */
-export const SPAM_REASONS = ['links', 'duplicate', 'moved'] as const;
+export const SPAM_REASONS = ['links', 'duplicate', 'moved', 'duplicate_person'] as const;
 export type SpamReason = (typeof SPAM_REASONS)[number];
 
 export interface Submission {
@@ -89,18 +90,34 @@ export interface Submission {
    * (docs/delivery.md#files-scanned). Absent when none was ever pending.
    */
   scanPending?: number;
+  /**
+   * Stored only: on the submission that holds a person's place on a form
+   * with `unique`, the keyed hash of that place (docs/privacy.md#one-answer-per-person),
+   * so its deletion frees it. Never shown, like `spamAt`.
+   */
+  personHash?: string;
 }
 
 /** A file as the API shows it: its scan state always, its ETag never. */
 export type FileView = Omit<StoredFile, 'etag'> & { scan: ScanStatus };
 
-export type SubmissionView = Omit<Submission, 'spamAt' | 'firstReadAt' | 'scanPending' | 'meta'> & {
+export type SubmissionView = Omit<
+  Submission,
+  'spamAt' | 'firstReadAt' | 'scanPending' | 'personHash' | 'meta'
+> & {
   meta: Omit<SubmissionMeta, 'files'> & { files?: FileView[] };
 };
 
 /** The submission as the API shows it: without what is stored only. */
 export function submissionView(submission: Submission): SubmissionView {
-  const { spamAt: _stored, firstReadAt: _read, scanPending: _pending, meta, ...shown } = submission;
+  const {
+    spamAt: _stored,
+    firstReadAt: _read,
+    scanPending: _pending,
+    personHash: _place,
+    meta,
+    ...shown
+  } = submission;
   const { files, ...rest } = meta;
   return { ...shown, meta: files ? { ...rest, files: files.map(fileView) } : rest };
 }

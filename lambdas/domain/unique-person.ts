@@ -1,5 +1,5 @@
 import { keyedHashOf, normalAddress } from './email-index.ts';
-import type { FieldDefinition } from './form-model.ts';
+import type { FieldDefinition, PersonField } from './form-model.ts';
 import { mailboxOf } from './mailbox.ts';
 import type { Issue } from './validation-issues.ts';
 
@@ -10,7 +10,6 @@ import type { Issue } from './validation-issues.ts';
  * (docs/submit.md#one-answer-per-person). The place a person holds is one
  * item keyed by the keyed hash of that mailbox, never the address.
  */
-export type PersonField = { field: string };
 
 /**
  * Why a form setting that names the address of the person answering

@@ -196,6 +196,18 @@ export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
 });
 
 /**
+ * A person's place on a form with `unique` (docs/forms.md#one-answer-per-person),
+ * by the keyed hash of their mailbox: put on condition that none exists by the
+ * transaction that stores (or confirms) their submission, deleted with it. In
+ * the form's partition, so it goes with the form; not `SUB#`, so the stream's
+ * submission consumers never see it.
+ */
+export const personPlaceKey = (formId: string, hash: string) => ({
+  pk: `FORM#${formId}`,
+  sk: `PERSON#${hash}`,
+});
+
+/**
  * A post stored under an `Idempotency-Key` (docs/submit.md#idempotency-key), by the
  * key's hash: in the form's partition, so keys are per form and go with the form.
  */

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { pickShard } from '#domain/counter-shares.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
-import type { Submission } from '#domain/submission-model.ts';
+import type { SpamReason, Submission } from '#domain/submission-model.ts';
 import { answerCatalogueUpdate } from './answer-columns.ts';
 import { emailIndexPuts } from './email-index.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
@@ -20,6 +20,7 @@ import {
   uploadClaimKey,
   usageKey,
 } from './keys.ts';
+import { addPersonPlace } from './person-places.ts';
 import { busyRetries, cancelledForNow, pause, updateIf } from './retries.ts';
 import { getItem, type TableTransactItem, transact } from './table.ts';
 import { readUsage, type UsageCounts, usageCaps } from './usage.ts';
@@ -68,6 +69,11 @@ export interface SubmissionWrite {
   usage?: MonthlyUsage;
   /** Claims these answers for the duplicate window; a claim already held cancels the write. */
   duplicateMark?: { fingerprint: string; expiresAt: number };
+  /**
+   * Takes the person's place on a form with `unique` (the keyed hash of their
+   * mailbox); a place already held cancels the write (docs/forms.md#one-answer-per-person).
+   */
+  personPlace?: { hash: string };
   /** Claims these direct uploads for this submission; one claimed already cancels the write. */
   uploadClaims?: UploadClaims;
   /** Claims the post's `Idempotency-Key`; a key held already cancels the write. */
@@ -130,6 +136,7 @@ export type InsertOutcome =
         | 'full'
         | 'limit_reached'
         | 'duplicate'
+        | 'duplicate_person'
         | 'spam_cap_reached'
         | 'upload_used'
         | 'key_used';
@@ -229,6 +236,9 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       // the same uploads and duplicate mark.
       if (failed(at.idempotency)) return { stored: false, reason: 'key_used' };
       if (at.uploadClaims?.some(failed)) return { stored: false, reason: 'upload_used' };
+      // The person's place before the duplicate mark: the same answers sent twice by one
+      // person are the person's second answer first.
+      if (failed(at.personPlace)) return { stored: false, reason: 'duplicate_person' };
       if (failed(at.duplicateMark)) return { stored: false, reason: 'duplicate' };
       if (failed(at.spamQuota)) return { stored: false, reason: 'spam_cap_reached' };
       lastError = error;
@@ -320,7 +330,11 @@ function transactionItems(
     Object.assign(names, { '#open': 'open', '#counted': COUNTED });
     Object.assign(values, { ':true': true, ':now': now.toISOString() });
   }
-  const item = submissionItem(submission, write.teamId, write.hints);
+  const item = submissionItem(
+    write.personPlace ? { ...submission, personHash: write.personPlace.hash } : submission,
+    write.teamId,
+    write.hints,
+  );
   // Beside it, the key it was stored under: an erase scrubs that key's record
   // (docs/privacy.md#erase-by-email) without looking for it.
   if (write.idempotency) item.idempotencyKeyHash = write.idempotency.keyHash;
@@ -381,6 +395,13 @@ function transactionItems(
         ),
       ) - 1;
   }
+  if (write.personPlace) {
+    at.personPlace = addPersonPlace(items, {
+      formId: submission.formId,
+      hash: write.personPlace.hash,
+      submissionId: submission.id,
+    });
+  }
   if (write.duplicateMark) {
     at.duplicateMark = items.length;
     items.push({
@@ -404,6 +425,7 @@ function transactionItems(
 interface TransactionPositions {
   usage?: number;
   duplicateMark?: number;
+  personPlace?: number;
   spamQuota?: number;
   uploadClaims?: number[];
   idempotency?: number;
@@ -457,6 +479,8 @@ export interface PostToStore {
   spamQuota: SpamQuota;
   /** Absent when the form's duplicate rule is off (`markDuplicates`). */
   duplicateMark?: SubmissionWrite['duplicateMark'];
+  /** Present on a form with `unique` when the post carries an address (and is not link spam). */
+  personPlace?: SubmissionWrite['personPlace'];
   uploadClaims?: UploadClaims;
   idempotency?: IdempotencyClaim;
   now: Date;
@@ -467,29 +491,41 @@ export interface PostToStore {
 }
 
 export type StoredPost =
-  | { stored: true; spam: boolean; nearLimit: boolean }
+  | {
+      stored: true;
+      spam: boolean;
+      /** Why it is spam, when it is. */
+      spamReason?: SpamReason;
+      nearLimit: boolean;
+    }
   | {
       stored: false;
       /**
        * `full`: no room left under `maxSubmissions`; `closed`: the form's gate is shut;
        * `upload_used`: a direct upload it names was used by another submission; `key_used`:
-       * another post holds its `Idempotency-Key`. A duplicate is stored as spam, so never a
-       * reason here.
+       * another post holds its `Idempotency-Key`. A duplicate (of answers or of a person) is
+       * stored as spam, so never a reason here.
        */
-      reason: Exclude<Extract<InsertOutcome, { stored: false }>['reason'], 'duplicate'>;
+      reason: Exclude<
+        Extract<InsertOutcome, { stored: false }>['reason'],
+        'duplicate' | 'duplicate_person'
+      >;
     };
 
 /**
  * Stores a post: clean, it counts toward the allowance and claims its
- * duplicate mark; spam (by the link rule, or because the mark was already
- * claimed) counts toward nothing but the form's monthly spam cap. A
- * duplicate costs one more transaction, to store it as spam.
+ * duplicate mark and its person's place; spam (by the link rule, because the
+ * mark was already claimed, or because the person has answered already)
+ * counts toward nothing but the form's monthly spam cap and claims nothing.
+ * A duplicate costs one more transaction, to store it as spam; two posts of
+ * one person racing leave one clean and one spam, as the place is one item
+ * both transactions put on condition (docs/submit.md#one-answer-per-person).
  */
 export async function storePost(post: PostToStore): Promise<StoredPost> {
-  const write = (spam: boolean): SubmissionWrite => ({
-    // Spam the link rule did not mark is spam as a duplicate (docs/submissions.md#spam-reasons).
-    submission: spam
-      ? { ...post.submission, isSpam: true, spamReason: post.submission.spamReason ?? 'duplicate' }
+  const write = (spamReason: SpamReason | undefined): SubmissionWrite => ({
+    // Its reason: the link rule's, or the claim it found held (docs/submissions.md#spam-reasons).
+    submission: spamReason
+      ? { ...post.submission, isSpam: true, spamReason }
       : { ...post.submission, isSpam: false },
     teamId: post.teamId,
     requireOpen: true,
@@ -499,20 +535,33 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     newColumns: post.newColumns,
     emailHashes: post.emailHashes,
     signupHash: post.signupHash,
-    usage: spam ? undefined : post.usage,
-    spamQuota: spam ? post.spamQuota : undefined,
-    duplicateMark: spam ? undefined : post.duplicateMark,
+    usage: spamReason ? undefined : post.usage,
+    spamQuota: spamReason ? post.spamQuota : undefined,
+    duplicateMark: spamReason ? undefined : post.duplicateMark,
+    personPlace: spamReason ? undefined : post.personPlace,
     uploadClaims: post.uploadClaims,
     idempotency: post.idempotency,
   });
-  let spam = post.submission.isSpam;
-  let outcome = await insertSubmission(write(spam));
-  if (!outcome.stored && outcome.reason === 'duplicate') {
-    spam = true;
-    outcome = await insertSubmission(write(spam));
+  let spamReason = post.submission.isSpam ? (post.submission.spamReason ?? 'links') : undefined;
+  let outcome = await insertSubmission(write(spamReason));
+  if (
+    !outcome.stored &&
+    (outcome.reason === 'duplicate' || outcome.reason === 'duplicate_person')
+  ) {
+    spamReason = outcome.reason;
+    outcome = await insertSubmission(write(spamReason));
   }
-  if (outcome.stored) return { stored: true, spam, nearLimit: outcome.nearLimit };
-  if (outcome.reason === 'duplicate') throw new Error('a duplicate without a duplicate claim');
+  if (outcome.stored) {
+    return {
+      stored: true,
+      spam: spamReason !== undefined,
+      ...(spamReason ? { spamReason } : {}),
+      nearLimit: outcome.nearLimit,
+    };
+  }
+  if (outcome.reason === 'duplicate' || outcome.reason === 'duplicate_person') {
+    throw new Error('a duplicate without a claim');
+  }
   return { stored: false, reason: outcome.reason };
 }
 

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { channelsFor } from '#domain/delivery-channels.ts';
 import { ServiceError } from '#domain/errors.ts';
 import { newForm } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import { applyFormUpdate, parseFormUpdate } from '#domain/form-update.ts';
+import type { Submission } from '#domain/submission-model.ts';
 import { personFieldIssue, personMailbox, personPlaceHash } from '#domain/unique-person.ts';
 import type { Issue } from '#domain/validation-issues.ts';
+import { SUBMISSIONS_PER_TRANSACTION, transactionSlices } from '#store/submission-changes.ts';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 const SECRET = 'a-keyed-hash-secret-of-enough-length-0123456789';
@@ -121,5 +124,38 @@ describe('the mailbox a post holds a place with', () => {
     expect(hash).not.toContain('ada');
     expect(personPlaceHash(SECRET, 't1', 'ada@example.com')).toBe(hash);
     expect(personPlaceHash(SECRET, 't2', 'ada@example.com')).not.toBe(hash);
+  });
+});
+
+describe('what a person’s second answer moves', () => {
+  it('goes to no channel, not even the webhook that other spam reaches', () => {
+    const input = {
+      form: { notifyEnabled: true, autoreplyEnabled: true },
+      plan: 'pro' as const,
+      webhookConnected: true,
+      chats: ['slack' as const],
+      sheets: true,
+      spam: true,
+      submitterFound: true,
+    };
+    expect(channelsFor({ ...input, spamReason: 'duplicate' })).toEqual(['webhook']);
+    expect(channelsFor({ ...input, spamReason: 'duplicate_person' })).toEqual([]);
+  });
+
+  it('a submission holding a place counts twice in a deleting transaction (it frees the place)', () => {
+    const submission = (personHash?: string) =>
+      ({ id: crypto.randomUUID(), ...(personHash ? { personHash } : {}) }) as Submission;
+    const plain = Array.from({ length: SUBMISSIONS_PER_TRANSACTION + 1 }, () => submission());
+    expect(transactionSlices(plain).map((slice) => slice.length)).toEqual([
+      SUBMISSIONS_PER_TRANSACTION,
+      1,
+    ]);
+    const holding = Array.from({ length: SUBMISSIONS_PER_TRANSACTION }, () => submission('h'));
+    const slices = transactionSlices(holding);
+    expect(slices.map((slice) => slice.length)).toEqual([
+      Math.floor(SUBMISSIONS_PER_TRANSACTION / 2),
+      Math.ceil(SUBMISSIONS_PER_TRANSACTION / 2),
+    ]);
+    expect(slices.flat()).toEqual(holding);
   });
 });
