@@ -198,13 +198,14 @@ export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
 /**
  * A person's place on a form with `unique` (docs/forms.md#one-answer-per-person),
  * by the keyed hash of their mailbox: put on condition that none exists by the
- * transaction that stores (or confirms) their submission, deleted with it. In
- * the form's partition, so it goes with the form; not `SUB#`, so the stream's
- * submission consumers never see it.
+ * transaction that stores (or confirms) their submission, deleted with it (and
+ * by the purge of a deleted form, from its submissions' `personHash`). A
+ * partition of its own, like the duplicate mark: in the form's, it would add 2
+ * write units a post to the form's hottest key (docs/benchmarks.md#partitions).
  */
 export const personPlaceKey = (formId: string, hash: string) => ({
-  pk: `FORM#${formId}`,
-  sk: `PERSON#${hash}`,
+  pk: `PERSON#${formId}#${hash}`,
+  sk: 'PERSON',
 });
 
 /**

@@ -138,6 +138,7 @@ export function kindOf(pk: string, sk: string): string {
     if (sk.startsWith('STAT#')) return 'summary bucket';
     if (sk.startsWith('SEEN#')) return 'signup mark';
     if (sk.startsWith('IDEM#')) return 'idempotency record';
+    if (sk.startsWith('PERSON#')) return 'person place';
     return `form's ${sk.split('#')[0]}`;
   }
   if (pk.startsWith('TEAM#')) {

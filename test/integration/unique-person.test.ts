@@ -1,5 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api } from '#test/support/api.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { mailboxOf } from '#domain/mailbox.ts';
+import { personPlaceHash } from '#domain/unique-person.ts';
+import { api, stack } from '#test/support/api.ts';
 import {
   connectWebhook,
   deliveriesOf,
@@ -10,6 +13,8 @@ import {
 } from '#test/support/delivery.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 import { bulk, expectCountersExact } from '#test/support/inbox.ts';
+import { eventually } from '#test/support/poll.ts';
+import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
@@ -58,7 +63,23 @@ async function read(form: TestForm, id: string): Promise<Stored> {
   return one.body as Stored;
 }
 
-const places = (form: TestForm) => storedItems(form.id, 'PERSON#');
+/** The place `email` holds on the form, straight from the table (its key as the stack makes it). */
+async function placeOf(form: TestForm, email: string) {
+  const hash = personPlaceHash(inject('keyedHashSecret'), form.teamId, mailboxOf(email));
+  const { documents } = await localStore();
+  const got = await documents.send(
+    new GetCommand({
+      TableName: stack().tableName,
+      Key: { pk: `PERSON#${form.id}#${hash}`, sk: 'PERSON' },
+      ConsistentRead: true,
+    }),
+  );
+  return got.Item;
+}
+
+/** The form's submissions that hold a place (their stored `personHash`). */
+const holders = async (form: TestForm) =>
+  (await storedItems(form.id)).filter((item) => typeof item.personHash === 'string');
 
 async function submissionCount(form: TestForm): Promise<number> {
   const got = await api('GET', `/v1/forms/${form.id}`, { key: form.apiKey });
@@ -158,19 +179,21 @@ describe('a second answer from the same person', () => {
 
   it('two identical posts at once leave exactly one answer and one duplicate_person, each time', async () => {
     const form = await rsvpForm();
+    const emails = Array.from({ length: 5 }, () => `twin-${unique()}@example.com`);
     const pairs = await Promise.all(
-      Array.from({ length: 5 }, async () => {
-        const email = `twin-${unique()}@example.com`;
+      emails.map((email) => {
         const from = freshVisitor();
         return Promise.all([rsvp(form, email, from), rsvp(form, email, from)]);
       }),
     );
-    for (const pair of pairs) {
+    for (const [i, pair] of pairs.entries()) {
       expect(pair.map((one) => one.isSpam).sort()).toEqual([false, true]);
       expect(pair.find((one) => one.isSpam)?.spamReason).toBe('duplicate_person');
+      const answer = pair.find((one) => !one.isSpam)!;
+      expect((await placeOf(form, emails[i]!))?.submissionId).toBe(answer.id);
     }
     expect(await submissionCount(form)).toBe(5);
-    expect(await places(form)).toHaveLength(5);
+    expect(await holders(form)).toHaveLength(5);
     await expectCountersExact(form.id);
   });
 });
@@ -180,17 +203,36 @@ describe('the place an answer holds', () => {
     const email = `place-${unique()}@example.com`;
     const form = await rsvpForm();
     const first = await rsvp(form, email);
-    const held = await places(form);
-    expect(held).toHaveLength(1);
-    expect(held[0]).toMatchObject({ entity: 'personPlace', submissionId: first.id });
-    expect(String(held[0]!.sk)).toMatch(/^PERSON#[0-9a-f]{32}$/);
-    expect(JSON.stringify(held[0])).not.toContain('place-');
+    const held = await placeOf(form, email);
+    expect(held).toMatchObject({ entity: 'personPlace', submissionId: first.id });
+    expect(String(held!.pk)).toMatch(new RegExp(`^PERSON#${form.id}#[0-9a-f]{32}$`));
+    expect(JSON.stringify(held)).not.toContain('place-');
+    expect((await holders(form)).map((item) => item.id)).toEqual([first.id]);
+    // The API never shows the hash.
+    expect(Object.keys(await read(form, first.id))).not.toContain('personHash');
 
     const plain = await newForm('free', { fields: RSVP_FIELDS });
     const one = await rsvp(plain, email);
     const two = await rsvp(plain, email);
     expect([one.isSpam, two.isSpam]).toEqual([false, false]);
-    expect(await places(plain)).toHaveLength(0);
+    expect(await placeOf(plain, email)).toBeUndefined();
+    expect(await holders(plain)).toHaveLength(0);
+  });
+
+  it('goes with its form when the form is deleted', async () => {
+    const email = `gone-${unique()}@example.com`;
+    const form = await rsvpForm();
+    await rsvp(form, email);
+    expect(await placeOf(form, email)).toBeDefined();
+    const deleted = await api('DELETE', `/v1/forms/${form.id}`, { key: form.apiKey });
+    expect(deleted.status, deleted.text).toBe(200);
+    // The purge of a deleted form runs on the table stream.
+    const left = await eventually(
+      () => placeOf(form, email),
+      (place) => place === undefined,
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(left).toBeUndefined();
   });
 
   it('is freed by erasing the person: a new post is then an answer', async () => {
@@ -204,10 +246,10 @@ describe('the place an answer holds', () => {
     });
     expect(erased.status, erased.text).toBe(200);
     expect(erased.body.count).toBe(2);
-    expect(await places(form)).toHaveLength(0);
+    expect(await placeOf(form, email)).toBeUndefined();
     const again = await rsvp(form, email);
     expect(again.isSpam).toBe(false);
-    expect(await places(form)).toHaveLength(1);
+    expect((await placeOf(form, email))?.submissionId).toBe(again.id);
   });
 
   it('is freed by deleting its answer, not by deleting a duplicate; moving the answer to spam and back keeps it', async () => {
@@ -222,7 +264,7 @@ describe('the place an answer holds', () => {
       expect(deleted.status, deleted.text).toBe(200);
     };
     await deleteIds([duplicate.id]);
-    expect(await places(form)).toHaveLength(1);
+    expect((await placeOf(form, email))?.submissionId).toBe(first.id);
     expect((await rsvp(form, email)).spamReason, 'still held by the first').toBe(
       'duplicate_person',
     );
@@ -235,10 +277,10 @@ describe('the place an answer holds', () => {
     await bulk(form, 'PATCH', { target: { ids: [first.id] }, isSpam: false });
 
     await deleteIds([first.id]);
-    expect(await places(form)).toHaveLength(0);
+    expect(await placeOf(form, email)).toBeUndefined();
     const next = await rsvp(form, email);
     expect(next.isSpam).toBe(false);
-    expect((await places(form))[0]).toMatchObject({ submissionId: next.id });
+    expect((await placeOf(form, email))?.submissionId).toBe(next.id);
     await expectCountersExact(form.id);
   });
 });
