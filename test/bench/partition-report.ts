@@ -138,7 +138,6 @@ export function kindOf(pk: string, sk: string): string {
     if (sk.startsWith('STAT#')) return 'summary bucket';
     if (sk.startsWith('SEEN#')) return 'signup mark';
     if (sk.startsWith('IDEM#')) return 'idempotency record';
-    if (sk.startsWith('PERSON#')) return 'person place';
     return `form's ${sk.split('#')[0]}`;
   }
   if (pk.startsWith('TEAM#')) {
@@ -153,6 +152,7 @@ export function kindOf(pk: string, sk: string): string {
   if (pk.startsWith('RATE#SUBMIT#IP#')) return 'rate window (visitor)';
   if (pk.startsWith('RATE#')) return 'rate window (other)';
   if (pk.startsWith('DUP#')) return 'duplicate mark';
+  if (pk.startsWith('PERSON#')) return 'person place';
   if (pk.startsWith('FKEY#')) return 'form key';
   if (pk.startsWith('UPLOAD#')) return 'upload claim';
   return pk.split('#')[0] ?? pk;
