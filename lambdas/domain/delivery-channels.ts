@@ -106,16 +106,19 @@ export function channelsFor(input: {
  * for `submission.created`), each Slack or Discord integration on Pro (never
  * for spam), and, when a file was infected, the notification's recipients by
  * email (never for spam: the file is deleted, and the spam folder keeps it
- * out of the inbox), whether or not notifications are on.
+ * out of the inbox), whether or not notifications are on. Nobody, as for its
+ * `submission.created`, for a person's second answer (`duplicate_person`).
  */
 export function scanChannelsFor(input: {
   plan: PlanName;
   webhookConnected: boolean;
   chats: readonly ChatKind[];
   spam: boolean;
+  spamReason?: SpamReason;
   infected: boolean;
 }): Array<'webhook' | ChatKind | 'malware'> {
   const pro = input.plan === 'pro';
+  if (input.spam && input.spamReason === 'duplicate_person') return [];
   return [
     ...(input.webhookConnected && pro ? (['webhook'] as const) : []),
     ...(pro && !input.spam ? input.chats : []),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { channelsFor } from '#domain/delivery-channels.ts';
+import { channelsFor, scanChannelsFor } from '#domain/delivery-channels.ts';
 import { ServiceError } from '#domain/errors.ts';
 import { newForm } from '#domain/form-defaults.ts';
 import type { FormRecord } from '#domain/form-model.ts';
@@ -140,6 +140,13 @@ describe('what a person’s second answer moves', () => {
     };
     expect(channelsFor({ ...input, spamReason: 'duplicate' })).toEqual(['webhook']);
     expect(channelsFor({ ...input, spamReason: 'duplicate_person' })).toEqual([]);
+    const scanned = { plan: 'pro' as const, webhookConnected: true, chats: [], spam: true };
+    expect(scanChannelsFor({ ...scanned, infected: true, spamReason: 'duplicate' })).toEqual([
+      'webhook',
+    ]);
+    expect(scanChannelsFor({ ...scanned, infected: true, spamReason: 'duplicate_person' })).toEqual(
+      [],
+    );
   });
 
   it('a submission holding a place counts twice in a deleting transaction (it frees the place)', () => {
