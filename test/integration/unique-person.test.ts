@@ -17,6 +17,7 @@ import { eventually } from '#test/support/poll.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
+import { TEST_RETENTION_DAY_SECONDS, TEST_RETENTION_SWEEP_SECONDS } from './stack-settings.ts';
 
 /**
  * One answer per person without confirmation (docs/forms.md#one-answer-per-person):
@@ -250,6 +251,23 @@ describe('the place an answer holds', () => {
     const again = await rsvp(form, email);
     expect(again.isSpam).toBe(false);
     expect((await placeOf(form, email))?.submissionId).toBe(again.id);
+  });
+
+  it('is freed by the form’s retention deleting its answer', async () => {
+    const email = `kept-${unique()}@example.com`;
+    const form = await rsvpForm('free', { retentionDays: 1 });
+    const first = await rsvp(form, email);
+    expect((await placeOf(form, email))?.submissionId).toBe(first.id);
+    // One (test) day, then the form's sweep: the counted bulk path, the place with it.
+    const sweptWithin = (TEST_RETENTION_DAY_SECONDS + TEST_RETENTION_SWEEP_SECONDS + 10) * 1000;
+    const left = await eventually(
+      () => placeOf(form, email),
+      (place) => place === undefined,
+      { timeoutMs: sweptWithin, intervalMs: 250 },
+    );
+    expect(left, 'the place outlived its swept answer').toBeUndefined();
+    expect(await holders(form)).toEqual([]);
+    expect((await rsvp(form, email)).isSpam).toBe(false);
   });
 
   it('is freed by deleting its answer, not by deleting a duplicate; moving the answer to spam and back keeps it', async () => {
