@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { mailboxOf } from '#domain/mailbox.ts';
 import { personPlaceHash } from '#domain/unique-person.ts';
@@ -251,6 +251,28 @@ describe('the place an answer holds', () => {
     const again = await rsvp(form, email);
     expect(again.isSpam).toBe(false);
     expect((await placeOf(form, email))?.submissionId).toBe(again.id);
+  });
+
+  it('is left as it is when another submission holds it (a deletion frees only its own place)', async () => {
+    const email = `other-${unique()}@example.com`;
+    const form = await rsvpForm();
+    const first = await rsvp(form, email);
+    const place = await placeOf(form, email);
+    // As if another submission held it: the first one's deletion must go through and leave it.
+    const { documents } = await localStore();
+    await documents.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { pk: place!.pk, sk: place!.sk },
+        UpdateExpression: 'SET submissionId = :other',
+        ExpressionAttributeValues: { ':other': 'another-submission' },
+      }),
+    );
+    const deleted = await bulk(form, 'DELETE', { target: { ids: [first.id] } });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual({ count: 1 });
+    expect((await placeOf(form, email))?.submissionId).toBe('another-submission');
+    await expectCountersExact(form.id);
   });
 
   it('is freed by the form’s retention deleting its answer', async () => {
