@@ -66,6 +66,7 @@ export function transactionSlices(batch: readonly Submission[]): Submission[][] 
   if (current.length > 0) slices.push(current);
   return slices;
 }
+
 const ATTEMPTS = 10;
 
 /**
