@@ -490,11 +490,19 @@ export function emptyAnswerProblems(group: Group, draft: Draft): Problem[] {
 
 /**
  * The fields `unique` may name (docs/forms.md#one-answer-per-person): the
- * form's `email` fields that are required and always asked (no `showIf`).
+ * form's `email` fields that are required and always asked (no `showIf`;
+ * on the first page of a form with pages), as the route checks them.
  */
-export function personFieldChoices(form: Pick<Form, 'fields'>): { id: string; label: string }[] {
+export function personFieldChoices(
+  form: Pick<Form, 'fields'> & Partial<Pick<Form, 'pages'>>,
+): { id: string; label: string }[] {
+  const pages = form.pages ?? [];
+  const asked = (id: string) => pages.length <= 1 || pages[0]!.fields.includes(id);
   return (form.fields ?? [])
-    .filter((field) => field.type === 'email' && field.required === true && !field.showIf)
+    .filter(
+      (field) =>
+        field.type === 'email' && field.required === true && !field.showIf && asked(field.id),
+    )
     .map((field) => ({
       id: field.id,
       label: field.label ? `${field.label} (${field.id})` : field.id,

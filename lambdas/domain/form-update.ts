@@ -184,13 +184,16 @@ function fileFieldIssues(update: FormUpdate, next: FormRecord): Issue[] {
 
 /**
  * `unique` names an email field every post carries (docs/forms.md#one-answer-per-person):
- * checked when the request sets it or changes the fields, so a form whose field
- * is removed, renamed or made optional while `unique` names it is refused at
- * `unique.field`, and a form saved otherwise keeps its other settings editable.
+ * checked when the request sets it or changes the fields or pages, so a form whose
+ * field is removed, renamed, made optional or moved off the first page while `unique`
+ * names it is refused at `unique.field`, and a form saved otherwise keeps its other
+ * settings editable.
  */
 function uniqueFieldIssues(update: FormUpdate, next: FormRecord): Issue[] {
-  if (update.unique === undefined && update.fields === undefined) return [];
+  if (update.unique === undefined && update.fields === undefined && update.pages === undefined) {
+    return [];
+  }
   if (!next.unique) return [];
-  const issue = personFieldIssue(next.fields, next.unique.field, 'unique.field');
+  const issue = personFieldIssue(next, next.unique.field, 'unique.field');
   return issue ? [issue] : [];
 }

@@ -1,4 +1,5 @@
 import { keyedHashOf, normalAddress } from './email-index.ts';
+import type { FormPage } from './form-logic.ts';
 import type { FieldDefinition, PersonField } from './form-model.ts';
 import { mailboxOf } from './mailbox.ts';
 import type { Issue } from './validation-issues.ts';
@@ -15,16 +16,19 @@ import type { Issue } from './validation-issues.ts';
  * Why a form setting that names the address of the person answering
  * (`unique`, `confirmEmail`) cannot name this field, as an issue at `path`
  * (`unique.field`); undefined when it can. The field must be an `email`
- * field the form exists with, `required: true` and without `showIf`: an
- * address every post carries. Checked on the form as it would be saved, so
- * removing or changing the field while the setting names it is refused here.
+ * field the form exists with, `required: true`, without `showIf` and, on a
+ * form with pages, on the first (rules may skip any other): an address
+ * every post carries. Checked on the form as it would be saved, so removing
+ * or changing the field (or the pages) while the setting names it is
+ * refused here.
  */
 export function personFieldIssue(
-  fields: readonly FieldDefinition[] | null,
+  form: { fields: readonly FieldDefinition[] | null; pages?: readonly FormPage[] | null },
   fieldId: string,
   path: string,
 ): Issue | undefined {
-  const field = (fields ?? []).find((candidate) => candidate.id === fieldId);
+  const field = (form.fields ?? []).find((candidate) => candidate.id === fieldId);
+  const pages = form.pages ?? [];
   const problem = !field
     ? `Names no field of the form (${fieldId}); clear the setting (null) in the same request to remove the field`
     : field.type !== 'email'
@@ -33,7 +37,9 @@ export function personFieldIssue(
         ? `Must name a required field; set required: true on ${fieldId}`
         : field.showIf !== undefined
           ? `Must name a field every post carries; ${fieldId} has a showIf rule`
-          : undefined;
+          : pages.length > 1 && !pages[0]!.fields.includes(fieldId)
+            ? `Must name a field of the first page, which every visitor sees; ${fieldId} is on a later one`
+            : undefined;
   return problem ? { path, code: 'custom', message: problem } : undefined;
 }
 

@@ -257,5 +257,13 @@ describe('settings model: one answer per email address', () => {
     ] as Form['fields'];
     expect(personFieldChoices({ fields })).toEqual([{ id: 'email', label: 'Email (email)' }]);
     expect(personFieldChoices({ fields: null })).toEqual([]);
+    const paged = {
+      fields,
+      pages: [
+        { id: 'a', fields: ['name'] },
+        { id: 'b', fields: ['email'] },
+      ],
+    };
+    expect(personFieldChoices(paged as Pick<Form, 'fields' | 'pages'>)).toEqual([]);
   });
 });

@@ -92,8 +92,22 @@ describe('the unique setting on save', () => {
   });
 
   it('personFieldIssue names the path it is given (the confirm setting uses it too)', () => {
-    expect(personFieldIssue(null, 'email', 'confirmEmail.field')?.path).toBe('confirmEmail.field');
-    expect(personFieldIssue(contact().fields, 'email', 'unique.field')).toBeUndefined();
+    expect(personFieldIssue({ fields: null }, 'email', 'confirmEmail.field')?.path).toBe(
+      'confirmEmail.field',
+    );
+    expect(personFieldIssue(contact(), 'email', 'unique.field')).toBeUndefined();
+  });
+
+  it('on a form with pages, refuses a field off the first page (rules may skip the others)', () => {
+    const form = patch(contact(), { unique: { field: 'email' } });
+    const pages = (first: string[], second: string[]) => [
+      { id: 'one', fields: first },
+      { id: 'two', fields: second },
+    ];
+    expect(patch(form, { pages: pages(['name', 'email'], ['message']) }).pages).toHaveLength(2);
+    const issues = refusedAt(() => patch(form, { pages: pages(['name'], ['email', 'message']) }));
+    expect(issues.map((issue) => issue.path)).toEqual(['unique.field']);
+    expect(issues[0]!.message).toContain('first page');
   });
 });
 
