@@ -18,15 +18,11 @@ const MOCKING = mocking(UNIT);
 
 /**
  * Integration files that flip a switch of an emulator every file shares, so a file running
- * beside them would meet it: the SES account's sending paused (email-tenants), SES failing an
- * operation for everyone (email-events), the Google emulator's next answers replaced by faults
- * (sheets). They run in a project of their own, one file at a time, after every other file.
+ * beside them would meet it: the SES account's sending paused (email-tenants). They run in a
+ * project of their own, one file at a time, after every other file. (Faults a test can scope
+ * to its own team's tenant or its own spreadsheet are scoped instead: email-events, sheets.)
  */
-const ALONE = [
-  'test/integration/email-events.test.ts',
-  'test/integration/email-tenants.test.ts',
-  'test/integration/sheets.test.ts',
-];
+const ALONE = ['test/integration/email-tenants.test.ts'];
 
 /** The integration tiers' shared settings: the one stack of the run, and waits for its load. */
 const integration = {

@@ -409,10 +409,13 @@ describe('lifting an address lifts SES’s own entry too (the team’s tenant li
 
   it('SES cannot be reached (the emulator answers 503): our entry is lifted all the same, 200', async () => {
     const { form, spelled } = await suppressedMixedCase();
+    // Failing for this team's tenant only: other files lift suppressions meanwhile.
     const faults = (failing: boolean) =>
       emulator('/faults', {
         method: 'POST',
-        body: JSON.stringify({ DeleteSuppressedDestination: failing }),
+        body: JSON.stringify({
+          DeleteSuppressedDestination: failing ? `team-${form.teamId}` : false,
+        }),
       });
     await faults(true);
     try {

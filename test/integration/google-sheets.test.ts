@@ -199,6 +199,20 @@ describe('failures, retries and duplicates', () => {
     expect(google.grid(id, SHEET).filter((row) => row[0] === sub.id)).toHaveLength(1);
   });
 
+  it("a fault scoped to a spreadsheet waits for that spreadsheet's request, whatever comes first", async () => {
+    const mine = spreadsheet();
+    const theirs = spreadsheet();
+    const { client: sheets } = client();
+    google.inject({ method: 'values.append', spreadsheetId: theirs, status: 500 });
+    expect(await append(sheets, mine, submission({ email: 'a@example.com' }))).toMatchObject({
+      kind: 'appended',
+    });
+    expect(await append(sheets, theirs, submission({ email: 'b@example.com' }))).toMatchObject({
+      kind: 'failed',
+      attempt: { status: 500 },
+    });
+  });
+
   it('a 500 is retried as well', async () => {
     const id = spreadsheet();
     const { client: sheets } = client();

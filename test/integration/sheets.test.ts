@@ -50,8 +50,9 @@ const share = (id: string) =>
   control('POST', `/emulator/spreadsheets/${id}/share`, { email: google().serviceAccount });
 const unshare = (id: string) =>
   control('DELETE', `/emulator/spreadsheets/${id}/share`, { email: google().serviceAccount });
-const inject_ = (fault: Record<string, unknown>) =>
-  control('POST', '/emulator/inject', { method: 'values.append', ...fault });
+/** The next append to this spreadsheet gets `fault` (other files' sheets never meet it). */
+const inject_ = (spreadsheetId: string, fault: Record<string, unknown>) =>
+  control('POST', '/emulator/inject', { method: 'values.append', spreadsheetId, ...fault });
 
 let reader: SheetsClient | undefined;
 /** The sheet's cells as the stack's service account reads them. */
@@ -189,7 +190,7 @@ describe('sending rows', () => {
   it('a 429 is retried, and the row is appended once', async () => {
     const form = await proForm();
     const spreadsheetId = await connected(form);
-    await inject_({ status: 429, retryAfter: '1' });
+    await inject_(spreadsheetId, { status: 429, retryAfter: '1' });
     const id = await post(form);
     const delivery = await deliveryWhen(form, id, 'delivered');
     expect(delivery.attempts.map((a) => a.responseStatus)).toEqual([429, 200]);
@@ -200,7 +201,7 @@ describe('sending rows', () => {
   it('an append Google applied but never answered is not appended again', async () => {
     const form = await proForm();
     const spreadsheetId = await connected(form);
-    await inject_({ hang: true });
+    await inject_(spreadsheetId, { hang: true });
     const id = await post(form);
     const delivery = await deliveryWhen(form, id, 'delivered');
     expect(delivery.attempts[0]!.error).toBe(
@@ -235,7 +236,7 @@ describe('sending rows', () => {
     const form = await proForm();
     const spreadsheetId = await connected(form);
     // Applied but not answered, then refused: the delivery fails with the row in the sheet.
-    await inject_({ hang: true });
+    await inject_(spreadsheetId, { hang: true });
     const id = await post(form);
     await eventually(
       () => grid(spreadsheetId),
@@ -266,7 +267,7 @@ describe('sending rows', () => {
     const form = await proForm();
     const spreadsheetId = await connected(form);
     // The first attempt and one per test retry delay (test/integration/stack-settings.ts).
-    for (let n = 0; n < 4; n++) await inject_({ status: 500 });
+    for (let n = 0; n < 4; n++) await inject_(spreadsheetId, { status: 500 });
     const id = await post(form);
     const failed = await deliveryWhen(form, id, 'failed');
     expect(failed.attempts.map((a) => a.responseStatus)).toEqual([500, 500, 500, 500]);

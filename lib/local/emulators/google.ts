@@ -37,11 +37,18 @@ const PAGE_COLUMNS = 40;
 
 export type GoogleMethod = 'token' | 'get' | 'values.get' | 'values.update' | 'values.append';
 
+/** Which requests a fault takes: of this method, about this spreadsheet (any when absent). */
+interface FaultScope {
+  method?: GoogleMethod;
+  /** Scoped to one spreadsheet, a test's faults never reach another test's sheet. */
+  spreadsheetId?: string;
+}
+
 /** What the next matching request gets instead of its answer. */
 export type GoogleFault =
-  | { method?: GoogleMethod; status: number; retryAfter?: string }
+  | (FaultScope & { status: number; retryAfter?: string })
   /** The request is applied, then never answered (the caller's timeout fires). */
-  | { method?: GoogleMethod; hang: true };
+  | (FaultScope & { hang: true });
 
 export interface GoogleAccount {
   clientEmail: string;
@@ -300,9 +307,11 @@ export async function startGoogle(options: {
     return spreadsheetId;
   };
 
-  function takeFault(method: GoogleMethod): GoogleFault | undefined {
+  function takeFault(method: GoogleMethod, spreadsheetId?: string): GoogleFault | undefined {
     const index = faults.findIndex(
-      (fault) => fault.method === undefined || fault.method === method,
+      (fault) =>
+        (fault.method === undefined || fault.method === method) &&
+        (fault.spreadsheetId === undefined || fault.spreadsheetId === spreadsheetId),
     );
     return index === -1 ? undefined : faults.splice(index, 1)[0];
   }
@@ -541,7 +550,7 @@ export async function startGoogle(options: {
     req: IncomingMessage,
     path: string,
     query: URLSearchParams,
-  ): Promise<{ method: GoogleMethod; run: () => unknown }> {
+  ): Promise<{ method: GoogleMethod; spreadsheetId: string; run: () => unknown }> {
     const match = /^\/v4\/spreadsheets\/([^/]+)(?:\/values\/([^/]+))?$/.exec(path);
     if (!match) throw googleError(404, 'NOT_FOUND', 'Not found.');
     const id = decodeURIComponent(match[1]!);
@@ -551,6 +560,7 @@ export async function startGoogle(options: {
       const email = caller(req);
       return {
         method: 'get',
+        spreadsheetId: id,
         run: () => {
           const spreadsheet = readable(id, email);
           return {
@@ -574,11 +584,16 @@ export async function startGoogle(options: {
     const body = req.method === 'GET' ? '' : await readBody(req);
     const email = caller(req);
     if (req.method === 'GET' && !appending) {
-      return { method: 'values.get', run: () => getValues(readable(id, email), range) };
+      return {
+        method: 'values.get',
+        spreadsheetId: id,
+        run: () => getValues(readable(id, email), range),
+      };
     }
     if (req.method === 'PUT' && !appending) {
       return {
         method: 'values.update',
+        spreadsheetId: id,
         run: () => {
           const spreadsheet = readable(id, email);
           requireRaw(query, 'values.update', id, range);
@@ -589,6 +604,7 @@ export async function startGoogle(options: {
     if (req.method === 'POST' && appending) {
       return {
         method: 'values.append',
+        spreadsheetId: id,
         run: () => {
           const spreadsheet = readable(id, email);
           requireRaw(query, 'values.append', id, range);
@@ -600,8 +616,13 @@ export async function startGoogle(options: {
   }
 
   /** Applies a fault to the request about to be answered; true when it took the answer over. */
-  function faulted(method: GoogleMethod, res: ServerResponse, run: () => unknown): boolean {
-    const fault = takeFault(method);
+  function faulted(
+    method: GoogleMethod,
+    res: ServerResponse,
+    run: () => unknown,
+    spreadsheetId?: string,
+  ): boolean {
+    const fault = takeFault(method, spreadsheetId);
     if (!fault) return false;
     if ('hang' in fault) {
       try {
@@ -684,7 +705,7 @@ export async function startGoogle(options: {
       // The raw path: an encoded range keeps its own `:` apart from `:append`.
       const rawPath = (req.url ?? '/').split('?', 1)[0]!;
       const call = await sheetsApi(req, rawPath, url.searchParams);
-      if (faulted(call.method, res, call.run)) return;
+      if (faulted(call.method, res, call.run, call.spreadsheetId)) return;
       return send(res, 200, call.run());
     } catch (error) {
       if (error instanceof Refusal) return send(res, error.status, error.body);
@@ -752,9 +773,18 @@ const METHODS: readonly GoogleMethod[] = [
 
 /** A fault from the control's JSON, or undefined when it is not one. */
 function faultOf(body: Record<string, unknown>): GoogleFault | undefined {
-  const method = body.method;
+  const { method, spreadsheetId } = body;
   if (method !== undefined && !METHODS.includes(method as GoogleMethod)) return undefined;
-  const scope = method === undefined ? {} : { method: method as GoogleMethod };
+  if (
+    spreadsheetId !== undefined &&
+    (typeof spreadsheetId !== 'string' || !/^[\w-]{1,100}$/.test(spreadsheetId))
+  ) {
+    return undefined;
+  }
+  const scope: FaultScope = {
+    ...(method === undefined ? {} : { method: method as GoogleMethod }),
+    ...(spreadsheetId === undefined ? {} : { spreadsheetId }),
+  };
   if (body.hang === true) return { ...scope, hang: true };
   const { status, retryAfter } = body;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {

@@ -72,7 +72,8 @@ export class LocalTenants {
   private readonly recorded: RecordedCall[] = [];
   private accountSending: 'ENABLED' | 'DISABLED' = 'ENABLED';
   /** Operations answered as an unreachable SES answers (503), until cleared. */
-  private readonly faults = new Set<string>();
+  /** Failing operations: for every tenant (true) or for one tenant, by name. */
+  private readonly faults = new Map<string, true | string>();
 
   calls(): RecordedCall[] {
     return [...this.recorded];
@@ -83,10 +84,18 @@ export class LocalTenants {
     this.accountSending = status;
   }
 
-  /** Makes `operation` fail (503) while `failing`. */
-  setFault(operation: string, failing: boolean): void {
-    if (failing) this.faults.add(operation);
-    else this.faults.delete(operation);
+  /**
+   * Makes `operation` fail (503) while `failing`: for every tenant, or for the tenant it names
+   * (a test's fault then never reaches another test's team).
+   */
+  setFault(operation: string, failing: boolean | string): void {
+    if (failing === false) this.faults.delete(operation);
+    else this.faults.set(operation, failing);
+  }
+
+  private failing(operation: string, tenantName: string | undefined): boolean {
+    const fault = this.faults.get(operation);
+    return fault === true || (fault !== undefined && fault === tenantName);
   }
 
   list(): LocalTenant[] {
@@ -234,7 +243,7 @@ export class LocalTenants {
       TenantName: tenantName,
       EmailAddress: address,
     });
-    if (this.faults.has('DeleteSuppressedDestination')) {
+    if (this.failing('DeleteSuppressedDestination', tenantName)) {
       return error(503, 'ServiceUnavailable', 'The emulator plays an SES that cannot be reached');
     }
     const tenant = tenantName === undefined ? undefined : this.tenants.get(tenantName);

@@ -101,7 +101,13 @@ function startFront(port: number, innerUrl: string, options: SesOptions): Promis
           tenants.setAccountSending(parsed.status === 'DISABLED' ? 'DISABLED' : 'ENABLED');
         } else {
           for (const [operation, failing] of Object.entries(parsed)) {
-            tenants.setFault(operation, failing === true);
+            // true for every tenant, or a tenant's name for that tenant only.
+            tenants.setFault(
+              operation,
+              failing === true || (typeof failing === 'string' && failing.length <= 64)
+                ? failing
+                : false,
+            );
           }
         }
         response.writeHead(200, { 'content-type': 'application/json' });
