@@ -101,6 +101,8 @@ const formSettings = {
   /** The duplicate rule: the same answers from the same visitor within 24 h go to spam. */
   markDuplicates: z.boolean(),
   retentionDays: z.nullable(z.int().check(z.minimum(1), z.maximum(3650))),
+  /** Confirm by email: the email field whose address confirms each answer (docs/forms.md#confirm-by-email). */
+  confirmEmail: z.nullable(z.object({ field: z.string() })),
   allowUploads: z.boolean(),
   uploadLimitMb: z.number(),
 };
@@ -191,6 +193,17 @@ const Submission = z.object({
   createdAt: dateTime(),
   /** Only while spam: why (the link rule, the duplicate rule, or moved there by the owner). */
   spamReason: z.optional(z.enum(SPAM_REASONS)),
+  /**
+   * Confirm by email (docs/submit.md#confirm-by-email): null when its form
+   * did not ask for confirmation when it was stored.
+   */
+  confirmation: z.nullable(
+    z.object({
+      status: z.enum(['pending', 'confirmed']),
+      requestedAt: dateTime(),
+      confirmedAt: z.nullable(dateTime()),
+    }),
+  ),
   /** In lists only: the longest answer, cut to 140 characters. */
   preview: z.optional(z.string()),
   /**
@@ -492,6 +505,8 @@ export const RESPONSES = {
     /** Absent when the post was dropped as a bot. */
     submissionId: z.optional(z.string()),
     warning: z.optional(z.literal('near_limit')),
+    /** The post waits for its visitor's confirmation by email (docs/submit.md#confirm-by-email). */
+    pending: z.optional(z.literal('confirm_email')),
   }),
   UploadGrants: z.object({
     ok: z.literal(true),

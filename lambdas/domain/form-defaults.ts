@@ -79,6 +79,7 @@ export function defaultSettings(name: string, type: FormType): FormSettings {
     dontStoreIp: false,
     markDuplicates: true,
     retentionDays: null,
+    confirmEmail: null,
     allowUploads: false,
     uploadLimitMb: DEFAULT_UPLOAD_LIMIT_MB,
   };

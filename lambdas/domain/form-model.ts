@@ -1,3 +1,4 @@
+import type { ConfirmEmail } from './confirmation.ts';
 import type { ConditionGroup, FormPage } from './form-logic.ts';
 import type { IntegrationKind } from './integrations.ts';
 
@@ -126,6 +127,11 @@ export interface FormSettings {
    * (docs/submissions.md#retention).
    */
   retentionDays: number | null;
+  /**
+   * Confirm by email (docs/forms.md#confirm-by-email): the required email
+   * field whose address confirms each answer before it counts; null: off.
+   */
+  confirmEmail: ConfirmEmail;
   allowUploads: boolean;
   uploadLimitMb: number;
 }

@@ -129,6 +129,15 @@ const notifyRules = z
   )
   .check(z.maxLength(MAX_NOTIFY_RULES, `Must have at most ${MAX_NOTIFY_RULES} rules`));
 
+/** A setting naming one email field (`confirmEmail`): its checks against the form are applyFormUpdate's. */
+const emailFieldSetting = z.strictObject(
+  { field: boundedText(1, 64) },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? 'Only `field` may be given' : undefined,
+  },
+);
+
 /** An optional setting that may also be set to null (cleared). */
 const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
@@ -183,6 +192,7 @@ export const formUpdateInput = inEnglish(
       dontStoreIp: z.optional(z.boolean()),
       markDuplicates: z.optional(z.boolean()),
       retentionDays: nullish(z.int().check(z.minimum(1), z.maximum(RETENTION_DAYS_MAX))),
+      confirmEmail: nullish(emailFieldSetting),
       allowUploads: z.optional(z.boolean()),
       uploadLimitMb: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
     },

@@ -1,3 +1,4 @@
+import type { Confirmation } from './confirmation.ts';
 import type { ScanStatus } from './file-scans.ts';
 
 /** The submission as stored and as the API shows it (docs/submissions.md#submissions). */
@@ -89,20 +90,41 @@ export interface Submission {
    * (docs/delivery.md#files-scanned). Absent when none was ever pending.
    */
   scanPending?: number;
+  /**
+   * Confirm by email (docs/submit.md#confirm-by-email): `pending` until the
+   * visitor confirms, then `confirmed`. Absent (shown as null) on a
+   * submission of a form without confirmEmail when it was stored.
+   */
+  confirmation?: Confirmation | null;
 }
 
 /** A file as the API shows it: its scan state always, its ETag never. */
 export type FileView = Omit<StoredFile, 'etag'> & { scan: ScanStatus };
 
-export type SubmissionView = Omit<Submission, 'spamAt' | 'firstReadAt' | 'scanPending' | 'meta'> & {
+export type SubmissionView = Omit<
+  Submission,
+  'spamAt' | 'firstReadAt' | 'scanPending' | 'meta' | 'confirmation'
+> & {
   meta: Omit<SubmissionMeta, 'files'> & { files?: FileView[] };
+  confirmation: Confirmation | null;
 };
 
 /** The submission as the API shows it: without what is stored only. */
 export function submissionView(submission: Submission): SubmissionView {
-  const { spamAt: _stored, firstReadAt: _read, scanPending: _pending, meta, ...shown } = submission;
+  const {
+    spamAt: _stored,
+    firstReadAt: _read,
+    scanPending: _pending,
+    confirmation,
+    meta,
+    ...shown
+  } = submission;
   const { files, ...rest } = meta;
-  return { ...shown, meta: files ? { ...rest, files: files.map(fileView) } : rest };
+  return {
+    ...shown,
+    meta: files ? { ...rest, files: files.map(fileView) } : rest,
+    confirmation: confirmation ?? null,
+  };
 }
 
 export function fileView(file: StoredFile): FileView {

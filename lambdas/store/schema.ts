@@ -27,7 +27,7 @@ export interface IndexDefinition {
  * - byParent: children of a parent newest first (a team's forms, the teams list),
  *   with only what those lists show: a settings change of a large form copies
  *   a few hundred bytes to the index, not the whole item.
- * - subAll / subUnread / subStarred / subSpam: one per submission list filter;
+ * - subAll / subUnread / subStarred / subSpam / subPending: one per submission list filter;
  *   the attribute is set to `FORM#<id>` while the submission matches the filter.
  */
 export const INDEXES = {
@@ -67,6 +67,13 @@ export const INDEXES = {
     projection: 'KEYS_ONLY',
   },
   subSpam: { name: 'subSpam', partitionKey: 'subSpamPk', sortKey: 'sk', projection: 'KEYS_ONLY' },
+  /** Submissions waiting for their visitor's confirmation (docs/forms.md#confirm-by-email). */
+  subPending: {
+    name: 'subPending',
+    partitionKey: 'subPendingPk',
+    sortKey: 'sk',
+    projection: 'KEYS_ONLY',
+  },
 } as const satisfies Record<string, IndexDefinition>;
 
 /** Every key attribute is a string. */
