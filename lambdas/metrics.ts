@@ -55,6 +55,8 @@ export type MetricName =
   | 'EmailRetried'
   /** Auto-replies not sent because their address got too many this hour. */
   | 'AutoReplyLimited'
+  /** Confirmation emails not sent: over the mailbox's, the form's or the address's bound. */
+  | 'ConfirmationLimited'
   /** SES events about sent emails, dimension `fate`: `delivered`, `bounced`, `complained`… */
   | 'EmailEvent'
   /** Addresses put on a team's suppression list, dimension `reason`: `bounce` or `complaint`. */
@@ -112,6 +114,7 @@ export const METRIC_DIMENSIONS = {
   EmailRejected: ['kind'],
   EmailRetried: ['kind'],
   AutoReplyLimited: [],
+  ConfirmationLimited: [],
   EmailEvent: ['fate'],
   AddressSuppressed: ['reason'],
   EmailSuppressed: ['kind'],

@@ -2,6 +2,7 @@ import type { Access } from './access.ts';
 import { coveringPatterns, type FilterPattern } from './domain/event-filter.ts';
 import type { QUEUES } from './queues.ts';
 import {
+  CONFIRMED_SUBMISSION_PATTERN,
   INSERTED_SPAM_PATTERN,
   INSERTED_SUBMISSION_PATTERN,
   REMOVED_FORM_PATTERN,
@@ -257,10 +258,11 @@ export const workers: readonly Worker[] = [
     access: DISPATCH_ACCESS,
     trigger: {
       kind: 'tableStream',
-      // Its own (inserted submissions, files scanned) and each dispatched worker's, the covered
-      // ones left out.
+      // Its own (inserted submissions, confirmed ones, files scanned) and each dispatched
+      // worker's, the covered ones left out: five, Lambda's quota of filters.
       filters: coveringPatterns([
         INSERTED_SUBMISSION_PATTERN,
+        CONFIRMED_SUBMISSION_PATTERN,
         SCAN_SETTLED_PATTERN,
         ...dispatchedWorkers.map((worker) => worker.trigger.filter),
       ]),
@@ -334,7 +336,8 @@ export const workers: readonly Worker[] = [
     name: 'emailWorker',
     handler: 'events/email-worker.ts',
     // Sends as each team's SES tenant, made ready on the team's first email.
-    access: [...mailerDefaults.access, 'email:tenants'],
+    // Signs each confirmation link with a key derived from the keyed-hash secret.
+    access: [...mailerDefaults.access, 'email:tenants', 'secrets:keyedHash'],
     timeoutSeconds: EMAIL_WORKER_TIMEOUT_SECONDS,
     trigger: {
       kind: 'queue',

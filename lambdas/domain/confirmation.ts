@@ -11,8 +11,6 @@ import { MIN_SECRET_LENGTH } from './visitor-ip.ts';
  * presses its button. Pure: the token, the states and the save checks.
  */
 
-/** The form setting: the email field whose address confirms the answer. */
-export type ConfirmEmail = { field: string } | null;
 
 /** A submission's confirmation, as stored and as the API shows it. */
 export interface Confirmation {
@@ -166,8 +164,8 @@ export function confirmUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/c/${token}`;
 }
 
-/** Confirmation emails to one address from one form in 24 hours, at most. */
-export const CONFIRMATIONS_PER_ADDRESS_PER_FORM_PER_DAY = 1;
+/** One confirmation email to one address (its mailbox) from one form in this many seconds. */
+export const CONFIRMATION_ADDRESS_SECONDS = 86_400;
 
 /**
  * What the click did (POST /c/{token}), each a page in words with its
@@ -179,6 +177,7 @@ export type ConfirmOutcome =
   | 'expired'
   | 'not_valid'
   | 'full'
+  | 'closed'
   | 'already_answered';
 
 export const CONFIRM_OUTCOME_STATUS: Record<ConfirmOutcome, number> = {
@@ -187,6 +186,7 @@ export const CONFIRM_OUTCOME_STATUS: Record<ConfirmOutcome, number> = {
   expired: 410,
   not_valid: 404,
   full: 409,
+  closed: 409,
   already_answered: 409,
 };
 
@@ -212,6 +212,11 @@ export const CONFIRM_OUTCOME_WORDS: Record<ConfirmOutcome, { title: string; mess
   full: {
     title: 'This form is full',
     message: 'It takes no more answers, so yours could not be confirmed. Nothing was changed.',
+  },
+  closed: {
+    title: 'This form is not taking answers now',
+    message:
+      'It was closed, or has reached its limit, so yours could not be confirmed. Nothing was changed.',
   },
   already_answered: {
     title: 'You have already answered this form',

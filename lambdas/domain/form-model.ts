@@ -1,4 +1,3 @@
-import type { ConfirmEmail } from './confirmation.ts';
 import type { ConditionGroup, FormPage } from './form-logic.ts';
 import type { IntegrationKind } from './integrations.ts';
 
@@ -67,6 +66,9 @@ export type FormDesign = {
   submitLabel?: string;
   successMessage?: string;
 };
+
+/** Confirm by email: the email field whose address confirms each answer; null: off. */
+export type ConfirmEmail = { field: string } | null;
 
 export type FormStatus = 'active' | 'paused';
 export type ClosedReason = 'manual' | 'max_submissions' | 'auto_close_date';

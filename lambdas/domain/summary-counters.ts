@@ -1,3 +1,4 @@
+import { isPending } from './confirmation.ts';
 import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';
@@ -137,6 +138,8 @@ export function countersOf(
   // tests counted are those the inbox shows (docs/api-basics.md#counting).
   if (submission.isSpam) return { p: 1 };
   if (submission.isTest) return { t: 1 };
+  // Waiting for its visitor's confirmation: counted from the click (docs/analytics.md#summary).
+  if (isPending(submission)) return {};
   const counters: Counters = { s: 1 };
   const add = (name: string, by = 1) => {
     counters[name] = (counters[name] ?? 0) + by;

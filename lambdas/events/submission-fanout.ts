@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { enqueue, enqueueInOrder, enqueueLater } from '#aws/queues.ts';
 import { config } from '#config';
+import { isPending } from '#domain/confirmation.ts';
 import {
   type Channel,
   channelsFor,
@@ -73,6 +74,13 @@ export function submissionAnnouncer(): (record: DynamoDBRecord) => Promise<void>
       const context = await read;
       if (!context) return; // the form is gone: nothing to announce
       const { form, team } = context;
+      if (isPending(submission)) {
+        // Held for its visitor's confirmation: only the confirmation email, under its bounds
+        // (docs/delivery.md#confirmation-emails); the click's write announces the rest.
+        await enqueue('emails', [{ formId, submissionId, kind: 'confirm' } satisfies EmailJob]);
+        log.info('submission held for confirmation', { formId, submissionId });
+        return;
+      }
       const channels = channelsFor({
         form,
         plan: team.plan,

@@ -113,6 +113,22 @@ export const SCAN_SETTLED_PATTERN = {
   },
 } as const;
 
+/**
+ * A pending submission confirmed by its visitor (docs/submit.md#confirm-by-email):
+ * the one write that took its confirmation from `pending` to `confirmed`,
+ * which releases its delivery through the same fan-out as an insert.
+ */
+export const CONFIRMED_SUBMISSION_PATTERN = {
+  eventName: ['MODIFY'],
+  dynamodb: {
+    NewImage: {
+      entity: { S: ['submission'] },
+      confirmation: { M: { status: { S: ['confirmed'] } } },
+    },
+    OldImage: { confirmation: { M: { status: { S: ['pending'] } } } },
+  },
+} as const;
+
 /** The summary's trigger: any change of a submission (stored, changed, deleted). */
 export const SUBMISSION_CHANGE_PATTERN = {
   dynamodb: { Keys: { sk: { S: [{ prefix: 'SUB#' }] } } },
