@@ -35,6 +35,8 @@ export type MetricName =
   | 'SubmissionRejected'
   /** A deleted form's partition and uploads were purged (stream worker `formPurger`). */
   | 'FormPurged'
+  /** Submissions never confirmed by email, deleted past their link's expiry; the value is how many. */
+  | 'UnconfirmedDeleted'
   /** Spam past its retention deleted by the `spamPurger` worker; the value is how many. */
   | 'ExpiredSpamDeleted'
   | 'RetentionDeleted'
@@ -105,6 +107,7 @@ export const METRIC_DIMENSIONS = {
   FormPurged: [],
   ExpiredSpamDeleted: [],
   RetentionDeleted: [],
+  UnconfirmedDeleted: [],
   WebhookDelivered: [],
   WebhookRetried: [],
   WebhookFailed: [],

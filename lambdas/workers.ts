@@ -3,6 +3,7 @@ import { coveringPatterns, type FilterPattern } from './domain/event-filter.ts';
 import type { QUEUES } from './queues.ts';
 import {
   CONFIRMED_SUBMISSION_PATTERN,
+  INSERTED_PENDING_PATTERN,
   INSERTED_SPAM_PATTERN,
   INSERTED_SUBMISSION_PATTERN,
   REMOVED_FORM_PATTERN,
@@ -186,6 +187,23 @@ const dispatchedWorkers = [
       queue: 'spamPurges',
       attributes: ['formId'],
       // A FIFO event source takes at most 10 messages a batch.
+      batchSize: 10,
+      maxConcurrency: 2,
+    },
+  },
+  {
+    // Deletes a form's submissions still unconfirmed past their link (docs/submit.md#confirm-by-email),
+    // each counted in the summary's notConfirmed, whenever the form stores a pending post.
+    name: 'pendingPurger',
+    handler: 'events/pending-purger.ts',
+    memoryMb: 256,
+    timeoutSeconds: 120,
+    access: ['table:read', 'table:write', 'uploads:delete'],
+    trigger: {
+      kind: 'dispatched',
+      filter: INSERTED_PENDING_PATTERN,
+      queue: 'pendingPurges',
+      attributes: ['formId'],
       batchSize: 10,
       maxConcurrency: 2,
     },

@@ -360,6 +360,8 @@ const Summary = z.object({
       ReturnType<typeof count>
     >,
   ),
+  /** Posts that waited for confirmation by email and expired unconfirmed, in the range. */
+  notConfirmed: count(),
   devices: z.object(
     Object.fromEntries(DEVICES.map((device) => [device, count()])) as Record<
       (typeof DEVICES)[number],

@@ -11,7 +11,6 @@ import { MIN_SECRET_LENGTH } from './visitor-ip.ts';
  * presses its button. Pure: the token, the states and the save checks.
  */
 
-
 /** A submission's confirmation, as stored and as the API shows it. */
 export interface Confirmation {
   status: 'pending' | 'confirmed';

@@ -63,6 +63,13 @@ export function dropCounter(reasonOrCode: string): string | undefined {
 
 export const DEVICES = ['mobile', 'desktop', 'tablet', 'bot', 'unknown'] as const;
 
+/**
+ * Posts that waited for their visitor's confirmation and expired unconfirmed
+ * (docs/submit.md#confirm-by-email): counted by the purge that deletes them,
+ * in the hour they were posted; all that is left of them.
+ */
+export const NOT_CONFIRMED_COUNTER = 'nc';
+
 /** Longest answer kept as a counter name (a number or an option: options are at most 200). */
 const MAX_VALUE_LENGTH = 200;
 

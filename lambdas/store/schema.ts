@@ -129,6 +129,20 @@ export const CONFIRMED_SUBMISSION_PATTERN = {
   },
 } as const;
 
+/**
+ * The pending purger's trigger: a submission stored waiting for its
+ * visitor's confirmation (the form's expired unconfirmed ones go then).
+ */
+export const INSERTED_PENDING_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: {
+    NewImage: {
+      entity: { S: ['submission'] },
+      confirmation: { M: { status: { S: ['pending'] } } },
+    },
+  },
+} as const;
+
 /** The summary's trigger: any change of a submission (stored, changed, deleted). */
 export const SUBMISSION_CHANGE_PATTERN = {
   dynamodb: { Keys: { sk: { S: [{ prefix: 'SUB#' }] } } },
