@@ -11,28 +11,6 @@ import { MIN_SECRET_LENGTH } from './visitor-ip.ts';
  * presses its button. Pure: the token, the states and the save checks.
  */
 
-/** A submission's confirmation, as stored and as the API shows it. */
-export interface Confirmation {
-  status: 'pending' | 'confirmed';
-  requestedAt: string;
-  confirmedAt: string | null;
-}
-
-/** Whether a submission waits for its visitor's confirmation. */
-export function isPending(submission: { confirmation?: Confirmation | null }): boolean {
-  return submission.confirmation?.status === 'pending';
-}
-
-/** The confirmation a clean post to a form with `confirmEmail` is stored with. */
-export function pendingConfirmation(now: Date): Confirmation {
-  return { status: 'pending', requestedAt: now.toISOString(), confirmedAt: null };
-}
-
-/** The same confirmation once the visitor confirmed at `now`. */
-export function confirmedAt(confirmation: Confirmation, now: Date): Confirmation {
-  return { ...confirmation, status: 'confirmed', confirmedAt: now.toISOString() };
-}
-
 /** The default of `confirmLinkSeconds`: a link works 48 hours after the post. */
 export const CONFIRM_LINK_SECONDS = 172_800;
 

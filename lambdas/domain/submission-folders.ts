@@ -1,4 +1,4 @@
-import { isPending } from './confirmation.ts';
+import { isPending } from './confirmation-state.ts';
 import type { Submission } from './submission-model.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Confirmation } from './confirmation.ts';
+import type { Confirmation } from './confirmation-state.ts';
 import type { ScanStatus } from './file-scans.ts';
 
 /** The submission as stored and as the API shows it (docs/submissions.md#submissions). */

@@ -1,4 +1,4 @@
-import { isPending } from './confirmation.ts';
+import { isPending } from './confirmation-state.ts';
 import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';

@@ -8,9 +8,9 @@ import {
   confirmExpiresAt,
   confirmToken,
   confirmUrl,
-  isPending,
 } from '#domain/confirmation.ts';
 import { confirmationAddress, confirmationEmail } from '#domain/confirmation-email.ts';
+import { isPending } from '#domain/confirmation-state.ts';
 import type { EmailJob } from '#domain/delivery-channels.ts';
 import { sesTags, suppressionAddress } from '#domain/email-events.ts';
 import {

@@ -1,6 +1,6 @@
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { config } from '#config';
-import { isPending } from '#domain/confirmation.ts';
+import { isPending } from '#domain/confirmation-state.ts';
 import { ServiceError } from '#domain/errors.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { hourOf, NOT_CONFIRMED_COUNTER } from '#domain/summary-counters.ts';

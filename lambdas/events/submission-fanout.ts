@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { enqueue, enqueueInOrder, enqueueLater } from '#aws/queues.ts';
 import { config } from '#config';
-import { isPending } from '#domain/confirmation.ts';
+import { isPending } from '#domain/confirmation-state.ts';
 import {
   type Channel,
   channelsFor,

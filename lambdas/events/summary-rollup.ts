@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { isPending } from '#domain/confirmation.ts';
+import { isPending } from '#domain/confirmation-state.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';

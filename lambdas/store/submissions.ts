@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { confirmedAt, isPending } from '#domain/confirmation.ts';
+import { confirmedAt, isPending } from '#domain/confirmation-state.ts';
 import { pickShard } from '#domain/counter-shares.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
 import type { Submission } from '#domain/submission-model.ts';

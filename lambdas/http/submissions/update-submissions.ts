@@ -1,5 +1,5 @@
 import { bulkUpdateInput } from '#domain/bulk-target.ts';
-import { isPending } from '#domain/confirmation.ts';
+import { isPending } from '#domain/confirmation-state.ts';
 import { ServiceError } from '#domain/errors.ts';
 import { changedFlags } from '#domain/submission-folders.ts';
 import { managementRoute } from '#http/management-route.ts';

@@ -3,7 +3,7 @@ import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
 import { askedAnswers } from '#domain/asked-answers.ts';
-import { isPending, pendingConfirmation } from '#domain/confirmation.ts';
+import { isPending, pendingConfirmation } from '#domain/confirmation-state.ts';
 import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/direct-uploads.ts';
 import { addressesOf, emailHash } from '#domain/email-index.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
