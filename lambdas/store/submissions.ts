@@ -84,6 +84,14 @@ export interface SubmissionWrite {
    * (docs/submit.md#confirm-by-email).
    */
   confirming?: boolean;
+  /**
+   * With `confirming`, on a form that takes one answer per person: adds the
+   * item that takes the person's place to the transaction (a conditional
+   * put) and answers its position; its failed condition is
+   * `already_answered` (docs/submit.md#confirm-by-email). `hash` is kept on
+   * the confirmed submission (`personHash`), so its deletion frees the place.
+   */
+  personPlace?: PersonPlaceClaim;
   /** The form's counter shards as last read: where a post likely finds room. */
   counters?: FormCounters;
   now: Date;
@@ -104,6 +112,11 @@ export interface SubmissionWrite {
    * secret (docs/privacy.md#the-signup-mark).
    */
   signupHash?: string;
+}
+
+export interface PersonPlaceClaim {
+  hash: string;
+  add: (items: TransactItem[]) => number;
 }
 
 export interface UploadClaims {
@@ -141,7 +154,8 @@ export type InsertOutcome =
         | 'spam_cap_reached'
         | 'upload_used'
         | 'key_used'
-        | 'not_pending';
+        | 'not_pending'
+        | 'already_answered';
     };
 
 /** Where one try counts the post: a form counter shard and a usage shard (or the near one). */
@@ -236,6 +250,7 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
         i !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed';
       // Confirmed by another click meanwhile, or gone (erased, expired, deleted).
       if (write.confirming && failed(0)) return { stored: false, reason: 'not_pending' };
+      if (failed(at.personPlace)) return { stored: false, reason: 'already_answered' };
       // A key held already comes first: its holder is this post's twin, which also claimed
       // the same uploads and duplicate mark.
       if (failed(at.idempotency)) return { stored: false, reason: 'key_used' };
@@ -337,7 +352,7 @@ function transactionItems(
     Object.assign(values, { ':true': true, ':now': now.toISOString() });
   }
   const items: TransactItem[] = [
-    write.confirming ? confirmingUpdate(submission) : submissionPut(write),
+    write.confirming ? confirmingUpdate(submission, write.personPlace?.hash) : submissionPut(write),
     {
       Update: {
         Key: formCounterKey(submission.formId, placement.formShard),
@@ -350,6 +365,7 @@ function transactionItems(
     },
   ];
   const at: TransactionPositions = {};
+  if (write.confirming && write.personPlace) at.personPlace = write.personPlace.add(items);
   if (write.usage && caps && placement.usage !== undefined) {
     const cap = placement.usage === 'near' ? caps.near : caps.quiet(placement.usage);
     at.usage = items.push(usageUpdate(write.teamId, write.usage.month, placement.usage, cap)) - 1;
@@ -426,7 +442,7 @@ function submissionPut(write: SubmissionWrite): TransactItem {
  * and its folders' index keys, on the condition that it is still pending
  * (a second click, an erase or the expiry purge won the race otherwise).
  */
-function confirmingUpdate(submission: Submission): TransactItem {
+function confirmingUpdate(submission: Submission, personHash?: string): TransactItem {
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = {
     ':confirmation': submission.confirmation,
@@ -436,6 +452,10 @@ function confirmingUpdate(submission: Submission): TransactItem {
   const sets = ['confirmation = :confirmation'];
   for (const folder of foldersOf(submission))
     sets.push(`${FOLDER_INDEX[folder].partitionKey} = :form`);
+  if (personHash) {
+    sets.push('personHash = :personHash');
+    values[':personHash'] = personHash;
+  }
   return {
     Update: {
       Key: submissionKey(submission.formId, submission.id),
@@ -450,6 +470,7 @@ function confirmingUpdate(submission: Submission): TransactItem {
 /** Where the items whose failed conditions mean something sit in the transaction. */
 interface TransactionPositions {
   usage?: number;
+  personPlace?: number;
   duplicateMark?: number;
   spamQuota?: number;
   uploadClaims?: number[];
@@ -525,7 +546,7 @@ export type StoredPost =
        */
       reason: Exclude<
         Extract<InsertOutcome, { stored: false }>['reason'],
-        'duplicate' | 'not_pending'
+        'duplicate' | 'not_pending' | 'already_answered'
       >;
     };
 
@@ -571,7 +592,8 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
   if (outcome.stored)
     return { stored: true, spam, pending: pending && !spam, nearLimit: outcome.nearLimit };
   if (outcome.reason === 'duplicate') throw new Error('a duplicate without a duplicate claim');
-  if (outcome.reason === 'not_pending') throw new Error('a new post found not pending');
+  if (outcome.reason === 'not_pending' || outcome.reason === 'already_answered')
+    throw new Error(`a new post refused as ${outcome.reason}`);
   return { stored: false, reason: outcome.reason };
 }
 
@@ -589,11 +611,22 @@ export interface PendingToConfirm {
   usage: MonthlyUsage;
   counters?: FormCounters;
   now: Date;
+  /** On a form with one answer per person: the place the click takes (SubmissionWrite). */
+  personPlace?: PersonPlaceClaim;
 }
 
 export type ConfirmedOutcome =
   | { confirmed: true; nearLimit: boolean }
-  | { confirmed: false; reason: 'not_pending' | 'full' | 'closed' | 'limit_reached' | 'form_gone' };
+  | {
+      confirmed: false;
+      reason:
+        | 'not_pending'
+        | 'full'
+        | 'closed'
+        | 'limit_reached'
+        | 'form_gone'
+        | 'already_answered';
+    };
 
 /**
  * Confirms a pending submission (docs/submit.md#confirm-by-email): one
@@ -614,17 +647,19 @@ export async function confirmPending(pending: PendingToConfirm): Promise<Confirm
     counters: pending.counters,
     now: pending.now,
     confirming: true,
+    personPlace: pending.personPlace,
   });
   if (outcome.stored) return { confirmed: true, nearLimit: outcome.nearLimit };
   const { reason } = outcome;
-  if (
-    reason === 'not_pending' ||
-    reason === 'full' ||
-    reason === 'closed' ||
-    reason === 'form_gone'
-  )
-    return { confirmed: false, reason };
-  if (reason === 'limit_reached') return { confirmed: false, reason };
+  switch (reason) {
+    case 'not_pending':
+    case 'full':
+    case 'closed':
+    case 'form_gone':
+    case 'limit_reached':
+    case 'already_answered':
+      return { confirmed: false, reason };
+  }
   throw new Error(`a confirmation refused for ${reason}`);
 }
 

@@ -111,6 +111,8 @@ export async function confirm(token: string | undefined, now: Date): Promise<Lin
       return { state: 'ended', outcome: 'closed' };
     case 'form_gone':
       return { state: 'ended', outcome: 'not_valid' };
+    case 'already_answered':
+      return { state: 'ended', outcome: 'already_answered' };
   }
 }
 
