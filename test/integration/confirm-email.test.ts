@@ -222,6 +222,32 @@ describe('a post to a form that asks people to confirm their email', () => {
     expect(response.text).not.toContain(address);
   });
 
+  it('the setting: read back, refused at confirmEmail.field for an optional field; a retry replays "pending"', async () => {
+    const form = await newForm('free', SETTINGS);
+    const read = await api('GET', `/v1/forms/${form.id}`, { key: form.apiKey });
+    expect(read.body.confirmEmail).toEqual({ field: 'email' });
+    const loosened = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { fields: [{ id: 'email', type: 'email' }] },
+    });
+    expect(loosened.status).toBe(400);
+    expect(loosened.body.issues).toEqual([
+      expect.objectContaining({
+        path: 'confirmEmail.field',
+        message: 'Must name a required field',
+      }),
+    ]);
+    // A post sent twice with one Idempotency-Key: the retry answers "pending" again, stores nothing.
+    const headers = { 'idempotency-key': `confirm-${unique()}` };
+    const json = { email: `retry-${unique()}@example.com` };
+    const first = await submit(form.key, { json, headers, from: freshVisitor() });
+    const again = await submit(form.key, { json, headers, from: freshVisitor() });
+    expect(again.body).toEqual(first.body);
+    expect(again.body?.pending).toBe('confirm_email');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await folderCounts(form)).toMatchObject({ pending: 1 });
+  });
+
   it('refuses triage of a pending submission (409 submission_pending) and allows its DELETE', async () => {
     const form = await newForm('free', SETTINGS);
     const { submissionId } = await post(form, { email: `triage-${unique()}@example.com` });
