@@ -6,7 +6,7 @@ import { monthlyAllowance, nearLimitFrom, usageMonth } from '#domain/submit-rule
 import { errorFields, log } from '#log';
 import { closeFormAtLimit } from '#store/forms.ts';
 import { confirmPending, getSubmission } from '#store/submissions.ts';
-import { readSubmitContext } from '#store/submit-context.ts';
+import { readSubmitContext, type SubmitContext } from '#store/submit-context.ts';
 
 /**
  * What a confirmation link leads to (docs/submit.md#confirm-by-email): GET
@@ -19,8 +19,8 @@ export type LinkState =
 
 interface Found {
   link: ConfirmLink;
-  form: FormRecord;
-  submission: Submission | undefined;
+  context: SubmitContext;
+  submission: Submission;
 }
 
 /** The token read and what it names, or the page that ends it there. */
@@ -31,9 +31,12 @@ async function find(
   const reading = readConfirmToken(config.keyedHashSecret, token ?? '', now);
   if (reading.status === 'forged') return { ended: { state: 'ended', outcome: 'not_valid' } };
   const { link } = reading;
-  const context = await readSubmitContext(link.formId, link.teamId, usageMonth(now));
+  // One round trip: the form with its counters, its team and usage; the submission.
+  const [context, submission] = await Promise.all([
+    readSubmitContext(link.formId, link.teamId, usageMonth(now)),
+    getSubmission(link.formId, link.submissionId),
+  ]);
   if (!context) return { ended: { state: 'ended', outcome: 'not_valid' } };
-  const submission = await getSubmission(link.formId, link.submissionId);
   if (submission?.confirmation?.status === 'confirmed') {
     return { ended: { state: 'ended', outcome: 'already_confirmed' } };
   }
@@ -45,13 +48,15 @@ async function find(
   if (submission?.confirmation?.status !== 'pending') {
     return { ended: { state: 'ended', outcome: 'not_valid' } };
   }
-  return { found: { link, form: context.form, submission } };
+  return { found: { link, context, submission } };
 }
 
 /** GET: the button's page, or what has become of the answer. Changes nothing. */
 export async function lookUp(token: string | undefined, now: Date): Promise<LinkState> {
   const result = await find(token, now);
-  return 'ended' in result ? result.ended : { state: 'open', formName: result.found.form.name };
+  return 'ended' in result
+    ? result.ended
+    : { state: 'open', formName: result.found.context.form.name };
 }
 
 /**
@@ -62,10 +67,8 @@ export async function lookUp(token: string | undefined, now: Date): Promise<Link
 export async function confirm(token: string | undefined, now: Date): Promise<LinkState> {
   const result = await find(token, now);
   if ('ended' in result) return result.ended;
-  const { link, submission } = result.found;
-  // Read again with the usage of now: the transaction's conditions decide, this only guides.
-  const context = await readSubmitContext(link.formId, link.teamId, usageMonth(now));
-  if (!context || !submission) return { state: 'ended', outcome: 'not_valid' };
+  const { link, submission, context } = result.found;
+  // The counters and usage as read: they guide the transaction, whose conditions decide.
   const { form, team } = context;
   const allowance = monthlyAllowance(team, {
     free: config.freeMonthlySubmissions,
@@ -93,10 +96,10 @@ export async function confirm(token: string | undefined, now: Date): Promise<Lin
   switch (outcome.reason) {
     case 'not_pending': {
       // Another click won, or it was erased or expired meanwhile.
-      const now2 = await getSubmission(link.formId, link.submissionId);
+      const current = await getSubmission(link.formId, link.submissionId);
       return {
         state: 'ended',
-        outcome: now2?.confirmation?.status === 'confirmed' ? 'already_confirmed' : 'not_valid',
+        outcome: current?.confirmation?.status === 'confirmed' ? 'already_confirmed' : 'not_valid',
       };
     }
     case 'full':
