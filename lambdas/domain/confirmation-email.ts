@@ -55,7 +55,7 @@ export function confirmationEmail(input: {
     '',
     input.link,
     '',
-    `The link works until ${expires}. If you did not send this answer, ignore this email: nothing is kept once the link expires.`,
+    `The link works until ${expires}. If you did not send this answer, ignore this email: without the click it is never confirmed.`,
   ];
   return {
     to: input.to,
@@ -68,7 +68,7 @@ export function confirmationEmail(input: {
       html`<p>Someone sent an answer to the form “${formName}” with this email address.</p>
 <p>If it was you, open this link and press “Confirm my answer”:</p>
 <p><a href="${input.link}">${input.link}</a></p>
-<p>The link works until ${expires}. If you did not send this answer, ignore this email: nothing is kept once the link expires.</p>`,
+<p>The link works until ${expires}. If you did not send this answer, ignore this email: without the click it is never confirmed.</p>`,
     ),
   };
 }

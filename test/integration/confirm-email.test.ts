@@ -79,14 +79,25 @@ const isConfirmation = (email: SentEmail) => email.subject.startsWith('Confirm y
 const linkIn = (email: SentEmail) =>
   /https?:\/\/\S+\/c\/[A-Za-z0-9_.-]+/.exec(email.body.text ?? '')?.[0];
 
-/** A form whose one pending post was made first, so its link has expired by the file's end. */
+/**
+ * Forms whose one pending post was made first, so its link has expired by the file's end: one
+ * purged by its next pending post, one keeping submissions 30 test days (90 s) purged by its
+ * retention sweep (every 10 s on the test stack) before its retention would take it.
+ */
 let expiring: { form: TestForm; id: string; postedAt: number };
+let expiringRetained: { form: TestForm; id: string; postedAt: number };
 
 beforeAll(async () => {
-  const form = await newForm('free', SETTINGS, { name: `Expiring ${unique()}`, type: 'custom' });
-  const postedAt = Date.now();
-  const { submissionId } = await post(form, { email: `late-${unique()}@example.com` });
-  expiring = { form, id: submissionId, postedAt };
+  const make = async (settings: Record<string, unknown>) => {
+    const form = await newForm('free', settings, { name: `Expiring ${unique()}`, type: 'custom' });
+    const postedAt = Date.now();
+    const { submissionId } = await post(form, { email: `late-${unique()}@example.com` });
+    return { form, id: submissionId, postedAt };
+  };
+  [expiring, expiringRetained] = await Promise.all([
+    make(SETTINGS),
+    make({ ...SETTINGS, retentionDays: 30 }),
+  ]);
 });
 
 describe('a post to a form that asks people to confirm their email', () => {
@@ -507,5 +518,30 @@ describe('an unconfirmed submission past its link', () => {
     );
     expect(summary.body.totals.stored).toBe(0);
     expect(await folderCounts(form)).toMatchObject({ pending: 1, all: 0, submissionCount: 0 });
+  });
+
+  it('on a form with retentionDays, is deleted by its retention sweep too, with notConfirmed', async () => {
+    const { form, id, postedAt } = expiringRetained;
+    await until(
+      () => submission(form, id),
+      (answer) => answer.status === 404,
+      {
+        // Its link's time, then a sweep (every 10 s here) and the stream's delay.
+        timeoutMs: Math.max(0, postedAt + (TEST_CONFIRM_LINK_SECONDS + 60) * 1000 - Date.now()),
+        intervalMs: 1000,
+        what: 'the expired submission swept',
+      },
+    );
+    expect(Date.now() - postedAt).toBeGreaterThanOrEqual(TEST_CONFIRM_LINK_SECONDS * 1000);
+    const summary = await until(
+      () =>
+        api<{ notConfirmed: number }>('GET', `/v1/forms/${form.id}/summary`, {
+          key: form.apiKey,
+        }),
+      (answer) => answer.body.notConfirmed === 1,
+      { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
+    );
+    expect(summary.body.notConfirmed).toBe(1);
+    expect(await folderCounts(form)).toMatchObject({ pending: 0 });
   });
 });
