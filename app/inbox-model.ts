@@ -165,12 +165,14 @@ export const SPAM_REASON_WORDS: Record<NonNullable<Submission['spamReason']>, st
   links: 'Links',
   duplicate: 'Duplicate',
   moved: 'Moved by you',
+  duplicate_person: 'Already answered',
 };
 
 /** The spam folder's narrowings by reason, as their links say them (undefined: any reason). */
 export const SPAM_REASON_FILTERS: readonly (readonly [SpamReason | undefined, string])[] = [
   [undefined, 'Any reason'],
   ['duplicate', 'Duplicates'],
+  ['duplicate_person', 'Already answered'],
   ['links', 'Links'],
   ['moved', 'Moved by you'],
 ];

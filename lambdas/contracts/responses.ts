@@ -100,6 +100,8 @@ const formSettings = {
   dontStoreIp: z.boolean(),
   /** The duplicate rule: the same answers from the same visitor within 24 h go to spam. */
   markDuplicates: z.boolean(),
+  /** One answer per person: the email field whose address may answer once (docs/forms.md#one-answer-per-person). */
+  unique: z.nullable(z.object({ field: z.string() })),
   retentionDays: z.nullable(z.int().check(z.minimum(1), z.maximum(3650))),
   /** Confirm by email: the email field whose address confirms each answer (docs/forms.md#confirm-by-email). */
   confirmEmail: z.nullable(z.object({ field: z.string() })),
@@ -461,7 +463,13 @@ export const RESPONSES = {
      * before reasons were kept), docs/submissions.md#spam-reasons.
      */
     reasonCounts: z.optional(
-      z.object({ links: count(), duplicate: count(), moved: count(), none: count() }),
+      z.object({
+        links: count(),
+        duplicate: count(),
+        moved: count(),
+        duplicate_person: count(),
+        none: count(),
+      }),
     ),
     asOf: dateTime(),
   }),

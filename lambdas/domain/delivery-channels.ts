@@ -1,6 +1,7 @@
 import type { PlanName } from './form-gating.ts';
 import type { FormRecord } from './form-model.ts';
 import type { ChatKind } from './integrations.ts';
+import type { SpamReason } from './submission-model.ts';
 
 /**
  * Who hears of a stored submission (docs/delivery.md#who-hears-of-a-submission):
@@ -58,7 +59,8 @@ export function sheetsMessage(job: SheetsJob, nonce?: string) {
 /**
  * The channels that apply to a new submission:
  * - the webhook when one is connected and the team is Pro, spam included
- *   (receivers filter on `data.spam`), tests included (`data.test`);
+ *   (receivers filter on `data.spam`) but for a person's second answer
+ *   (`duplicate_person`, which nothing hears of), tests included (`data.test`);
  * - each Slack or Discord integration connected, on Pro, never for spam
  *   (a channel is read by people), tests included and marked as tests;
  * - Google Sheets when connected, on Pro, never for spam, tests included
@@ -78,10 +80,17 @@ export function channelsFor(input: {
   /** A Google Sheets integration is connected. */
   sheets?: boolean;
   spam: boolean;
+  /**
+   * Why it is spam: a person's second answer (`duplicate_person`) is kept for
+   * the owner to see and goes nowhere, not even to the webhook
+   * (docs/submit.md#one-answer-per-person).
+   */
+  spamReason?: SpamReason;
   submitterFound: boolean;
 }): Channel[] {
   const channels: Channel[] = [];
   const pro = input.plan === 'pro';
+  if (input.spam && input.spamReason === 'duplicate_person') return channels;
   if (input.webhookConnected && pro) channels.push('webhook');
   if (pro && !input.spam) channels.push(...input.chats);
   if (pro && !input.spam && input.sheets) channels.push('sheets');
@@ -98,16 +107,19 @@ export function channelsFor(input: {
  * for `submission.created`), each Slack or Discord integration on Pro (never
  * for spam), and, when a file was infected, the notification's recipients by
  * email (never for spam: the file is deleted, and the spam folder keeps it
- * out of the inbox), whether or not notifications are on.
+ * out of the inbox), whether or not notifications are on. Nobody, as for its
+ * `submission.created`, for a person's second answer (`duplicate_person`).
  */
 export function scanChannelsFor(input: {
   plan: PlanName;
   webhookConnected: boolean;
   chats: readonly ChatKind[];
   spam: boolean;
+  spamReason?: SpamReason;
   infected: boolean;
 }): Array<'webhook' | ChatKind | 'malware'> {
   const pro = input.plan === 'pro';
+  if (input.spam && input.spamReason === 'duplicate_person') return [];
   return [
     ...(input.webhookConnected && pro ? (['webhook'] as const) : []),
     ...(pro && !input.spam ? input.chats : []),

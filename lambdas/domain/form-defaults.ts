@@ -78,6 +78,7 @@ export function defaultSettings(name: string, type: FormType): FormSettings {
     captchaSiteKey: null,
     dontStoreIp: false,
     markDuplicates: true,
+    unique: null,
     retentionDays: null,
     confirmEmail: null,
     allowUploads: false,

@@ -58,6 +58,12 @@ export type FieldDefinition = {
  */
 export type NotifyRule = { if: ConditionGroup; to: string[] };
 
+/**
+ * The email field a setting reads the person's address from (`unique`):
+ * docs/forms.md#one-answer-per-person.
+ */
+export type PersonField = { field: string };
+
 export type FormDesign = {
   theme?: 'light' | 'dark' | 'auto';
   accent?: string;
@@ -124,6 +130,12 @@ export interface FormSettings {
    * a survey whose visitors answer again on purpose may turn it off.
    */
   markDuplicates: boolean;
+  /**
+   * One answer per person (docs/forms.md#one-answer-per-person): the email
+   * field whose address may answer once; a second submission with it is kept
+   * in spam as `duplicate_person`. null: off (the default).
+   */
+  unique: PersonField | null;
   /**
    * Days a submission is kept from its receipt; null keeps it until deleted
    * (docs/submissions.md#retention).

@@ -3,7 +3,7 @@ import { allowedOriginsInput, blockedCountriesInput, blockedIpsInput } from './a
 import { boundedText } from './bounded-text.ts';
 import { placeholderProblem } from './email-placeholders.ts';
 import { invalidRequest } from './errors.ts';
-import { fieldsInput } from './field-definitions.ts';
+import { FIELD_ID, fieldsInput } from './field-definitions.ts';
 import { conditionGroup, pagesInput } from './form-logic-input.ts';
 import { FORM_TYPES } from './form-model.ts';
 import { RETENTION_DAYS_MAX } from './retention.ts';
@@ -129,14 +129,19 @@ const notifyRules = z
   )
   .check(z.maxLength(MAX_NOTIFY_RULES, `Must have at most ${MAX_NOTIFY_RULES} rules`));
 
-/** A setting naming one email field (`confirmEmail`): its checks against the form are applyFormUpdate's. */
-const emailFieldSetting = z.strictObject(
-  { field: boundedText(1, 64) },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys' ? 'Only `field` may be given' : undefined,
-  },
-);
+/**
+ * `{ "field": <field id> }`: the email field a setting reads the person's
+ * address from (docs/forms.md#one-answer-per-person); which field it may be
+ * is checked against the form as saved (`personFieldIssue`).
+ */
+const personField = (setting: string) =>
+  z.strictObject(
+    { field: z.string().check(z.regex(FIELD_ID, 'Must be a field id')) },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? `Not a key of ${setting} (only field)` : undefined,
+    },
+  );
 
 /** An optional setting that may also be set to null (cleared). */
 const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
@@ -191,8 +196,9 @@ export const formUpdateInput = inEnglish(
       captchaEnabled: z.optional(z.boolean()),
       dontStoreIp: z.optional(z.boolean()),
       markDuplicates: z.optional(z.boolean()),
+      unique: nullish(personField('unique')),
       retentionDays: nullish(z.int().check(z.minimum(1), z.maximum(RETENTION_DAYS_MAX))),
-      confirmEmail: nullish(emailFieldSetting),
+      confirmEmail: nullish(personField('confirmEmail')),
       allowUploads: z.optional(z.boolean()),
       uploadLimitMb: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
     },

@@ -5,6 +5,7 @@ import { logicIssues } from './form-logic-checks.ts';
 import type { FormRecord } from './form-model.ts';
 import type { FormUpdate } from './form-update-input.ts';
 import { withOptionHistory } from './option-history.ts';
+import { personFieldIssue } from './unique-person.ts';
 import type { Issue } from './validation-issues.ts';
 
 export { type FormUpdate, formUpdateInput, parseFormUpdate } from './form-update-input.ts';
@@ -45,6 +46,7 @@ export function applyFormUpdate(
     ...formLogicIssues(current, update, next),
     ...fileFieldIssues(update, next),
     ...confirmEmailIssues(update, next),
+    ...uniqueFieldIssues(update, next),
   ];
   if (issues.length > 0) {
     const [first] = issues;
@@ -197,4 +199,20 @@ function fileFieldIssues(update: FormUpdate, next: FormRecord): Issue[] {
         'A file field needs the form to accept files: set allowUploads to true (Pro), before or in the same request',
     },
   ];
+}
+
+/**
+ * `unique` names an email field every post carries (docs/forms.md#one-answer-per-person):
+ * checked when the request sets it or changes the fields or pages, so a form whose
+ * field is removed, renamed, made optional or moved off the first page while `unique`
+ * names it is refused at `unique.field`, and a form saved otherwise keeps its other
+ * settings editable.
+ */
+function uniqueFieldIssues(update: FormUpdate, next: FormRecord): Issue[] {
+  if (update.unique === undefined && update.fields === undefined && update.pages === undefined) {
+    return [];
+  }
+  if (!next.unique) return [];
+  const issue = personFieldIssue(next, next.unique.field, 'unique.field');
+  return issue ? [issue] : [];
 }

@@ -53,9 +53,10 @@ export interface SubmissionMeta {
 
 /**
  * Why a submission is in the spam folder (docs/submissions.md#spam-reasons):
- * the link rule, the duplicate rule, or the owner's move.
+ * the link rule, the duplicate rule, the owner's move, or a person who has
+ * answered already (the form's `unique`: docs/forms.md#one-answer-per-person).
  */
-export const SPAM_REASONS = ['links', 'duplicate', 'moved'] as const;
+export const SPAM_REASONS = ['links', 'duplicate', 'moved', 'duplicate_person'] as const;
 export type SpamReason = (typeof SPAM_REASONS)[number];
 
 export interface Submission {
@@ -96,6 +97,12 @@ export interface Submission {
    * submission of a form without confirmEmail when it was stored.
    */
   confirmation?: Confirmation | null;
+  /**
+   * Stored only: on the submission that holds a person's place on a form
+   * with `unique`, the keyed hash of that place (docs/privacy.md#one-answer-per-person),
+   * so its deletion frees it. Never shown, like `spamAt`.
+   */
+  personHash?: string;
 }
 
 /** A file as the API shows it: its scan state always, its ETag never. */
@@ -103,7 +110,7 @@ export type FileView = Omit<StoredFile, 'etag'> & { scan: ScanStatus };
 
 export type SubmissionView = Omit<
   Submission,
-  'spamAt' | 'firstReadAt' | 'scanPending' | 'meta' | 'confirmation'
+  'spamAt' | 'firstReadAt' | 'scanPending' | 'personHash' | 'meta' | 'confirmation'
 > & {
   meta: Omit<SubmissionMeta, 'files'> & { files?: FileView[] };
   confirmation: Confirmation | null;
@@ -116,6 +123,7 @@ export function submissionView(submission: Submission): SubmissionView {
     firstReadAt: _read,
     scanPending: _pending,
     confirmation,
+    personHash: _place,
     meta,
     ...shown
   } = submission;

@@ -45,6 +45,7 @@ export function scanAnnouncer(): (record: DynamoDBRecord) => Promise<void> {
       webhookConnected: context.webhook !== undefined,
       chats: context.integrations.map((integration) => integration.kind).filter(isChatKind),
       spam: submission.isSpam,
+      spamReason: submission.spamReason,
       infected: (submission.meta.files ?? []).some((file) => file.scan === 'infected'),
     });
     const sends: WebhookJob[] = [];

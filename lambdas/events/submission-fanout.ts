@@ -91,6 +91,7 @@ export function submissionAnnouncer(): (record: DynamoDBRecord) => Promise<void>
         chats: context.integrations.map((integration) => integration.kind).filter(isChatKind),
         sheets: context.integrations.some((integration) => integration.kind === 'sheets'),
         spam: submission.isSpam,
+        spamReason: submission.spamReason,
         submitterFound: submitterAddress(submission, form, hints) !== undefined,
       });
       const sends: WebhookJob[] = [];

@@ -367,7 +367,13 @@ export async function readSpamByReason(
   query: Pick<ListQuery, 'page' | 'pageSize' | 'around'>,
   keptFrom?: string,
 ): Promise<SubmissionListPage & { reasonCounts: SpamReasonCounts }> {
-  const reasonCounts: SpamReasonCounts = { links: 0, duplicate: 0, moved: 0, none: 0 };
+  const reasonCounts: SpamReasonCounts = {
+    links: 0,
+    duplicate: 0,
+    moved: 0,
+    duplicate_person: 0,
+    none: 0,
+  };
   const matching: string[] = [];
   for await (const batch of walkFolder(formId, 'spam', { keptFrom, readAhead: 2 })) {
     for (const submission of batch) {

@@ -28,6 +28,7 @@ import {
   FORM_META_PREFIX,
   formKey,
   formKeyMappingKey,
+  personPlaceKey,
   stripPlumbing,
   teamFormsParent,
   teamKey,
@@ -582,12 +583,20 @@ export async function purgeFormPartition(formId: string): Promise<number> {
         TableName: config.tableName,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': formKey(formId).pk },
-        ProjectionExpression: 'pk, sk',
+        ProjectionExpression: 'pk, sk, personHash',
         Limit: 500,
       }),
     );
-    const keys = (page.Items ?? []) as { pk: string; sk: string }[];
-    if (keys.length === 0) return deleted;
+    const items = (page.Items ?? []) as { pk: string; sk: string; personHash?: unknown }[];
+    if (items.length === 0) return deleted;
+    // A submission holding a person's place (docs/forms.md#one-answer-per-person) takes it
+    // along: the place is in a partition of its own. Places first, so a purge cut short
+    // and retried still finds their submissions.
+    const places = items.flatMap((item) =>
+      typeof item.personHash === 'string' ? [personPlaceKey(formId, item.personHash)] : [],
+    );
+    for (let i = 0; i < places.length; i += 25) await deleteBatch(places.slice(i, i + 25));
+    const keys = items.map(({ pk, sk }) => ({ pk, sk }));
     const batches: { pk: string; sk: string }[][] = [];
     for (let i = 0; i < keys.length; i += 25) batches.push(keys.slice(i, i + 25));
     await Promise.all(batches.map((batch) => deleteBatch(batch)));

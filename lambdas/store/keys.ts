@@ -196,6 +196,19 @@ export const duplicateMarkKey = (formId: string, fingerprint: string) => ({
 });
 
 /**
+ * A person's place on a form with `unique` (docs/forms.md#one-answer-per-person),
+ * by the keyed hash of their mailbox: put on condition that none exists by the
+ * transaction that stores (or confirms) their submission, deleted with it (and
+ * by the purge of a deleted form, from its submissions' `personHash`). A
+ * partition of its own, like the duplicate mark: in the form's, it would add 2
+ * write units a post to the form's hottest key (docs/benchmarks.md#partitions).
+ */
+export const personPlaceKey = (formId: string, hash: string) => ({
+  pk: `PERSON#${formId}#${hash}`,
+  sk: 'PERSON',
+});
+
+/**
  * A post stored under an `Idempotency-Key` (docs/submit.md#idempotency-key), by the
  * key's hash: in the form's partition, so keys are per form and go with the form.
  */

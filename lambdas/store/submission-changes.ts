@@ -13,6 +13,7 @@ import { FOLDER_INDEX, getSubmissionsById } from './folder-reads.ts';
 import { counterChanges } from './form-counters.ts';
 import { ensureCounterShards } from './forms.ts';
 import { FORM_COUNTER_SHARDS, formKey, submissionKey } from './keys.ts';
+import { personPlaceRelease } from './person-places.ts';
 import { AGAIN, busyRetries, cancelledForNow, retrying } from './retries.ts';
 import { type TableTransactItem, transact } from './table.ts';
 
@@ -36,10 +37,36 @@ export interface BulkOutcome {
 type TransactItem = TableTransactItem;
 
 /**
- * A transaction holds at most 100 items: the submissions and the form's
- * counter shards it moves (all of them at worst, for a form with a limit).
+ * A transaction holds at most 100 items: the submissions, the form's
+ * counter shards it moves (all of them at worst, for a form with a limit),
+ * and the person's place each deleted submission frees (transactionSlices).
  */
 export const SUBMISSIONS_PER_TRANSACTION = 100 - FORM_COUNTER_SHARDS;
+
+/**
+ * A batch cut into transactions of at most SUBMISSIONS_PER_TRANSACTION
+ * items before the counters: a submission that holds a person's place
+ * (`personHash`) counts twice, its deletion freeing the place in the same
+ * transaction (docs/forms.md#one-answer-per-person).
+ */
+export function transactionSlices(batch: readonly Submission[]): Submission[][] {
+  const slices: Submission[][] = [];
+  let current: Submission[] = [];
+  let weight = 0;
+  for (const submission of batch) {
+    const items = submission.personHash ? 2 : 1;
+    if (weight + items > SUBMISSIONS_PER_TRANSACTION) {
+      slices.push(current);
+      current = [];
+      weight = 0;
+    }
+    current.push(submission);
+    weight += items;
+  }
+  if (current.length > 0) slices.push(current);
+  return slices;
+}
+
 const ATTEMPTS = 10;
 
 /**
@@ -77,8 +104,8 @@ export async function editSubmissions(
       complete = false;
       break;
     }
-    for (let i = 0; i < batch.length; i += SUBMISSIONS_PER_TRANSACTION) {
-      start(batch.slice(i, i + SUBMISSIONS_PER_TRANSACTION));
+    for (const slice of transactionSlices(batch)) {
+      start(slice);
       while (inFlight.size >= config.bulkParallelTransactions) await Promise.race(inFlight);
     }
     if (failure) break;
@@ -96,6 +123,9 @@ async function commitBatch(
 ): Promise<Submission[]> {
   let current = batch;
   let lastError: unknown;
+  // Deleted submissions whose place another submission holds (never expected: only the
+  // holder keeps the hash): their deletion leaves the place be.
+  const notHolders = new Set<string>();
   const retries = busyRetries(
     ATTEMPTS,
     'The form kept changing; send the same request again',
@@ -113,7 +143,16 @@ async function commitBatch(
       addCounterDeltas(deltas, submission, after);
       return after ? flagUpdate(submission, after) : submissionDelete(submission);
     });
-    items.push(...(await counterChanges(formId, deltas)));
+    const counters = await counterChanges(formId, deltas);
+    items.push(...counters);
+    // A deleted submission frees the person's place it holds, in the same transaction.
+    const releases = plans.flatMap(({ submission, outcome }) =>
+      outcome === 'delete' && submission.personHash && !notHolders.has(submission.id)
+        ? [{ formId, hash: submission.personHash, submissionId: submission.id }]
+        : [],
+    );
+    const releasedFrom = items.length;
+    items.push(...releases.map(personPlaceRelease));
     try {
       await transact(items);
       return plans.map((plan) => plan.submission);
@@ -121,7 +160,14 @@ async function commitBatch(
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       lastError = error;
-      const shards = reasons.slice(plans.length);
+      const heldByAnother = releases.filter(
+        (_, i) => reasons[releasedFrom + i]?.Code === 'ConditionalCheckFailed',
+      );
+      if (heldByAnother.length > 0) {
+        for (const place of heldByAnother) notHolders.add(place.submissionId);
+        return AGAIN;
+      }
+      const shards = reasons.slice(plans.length, plans.length + counters.length);
       if (shards.some((reason) => reason.Code === 'ConditionalCheckFailed')) {
         // A shard is missing (the form is gone, or it is from before the
         // shards: they are made), or the shards moved since read: plan again.

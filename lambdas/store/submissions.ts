@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { confirmedAt, isPending } from '#domain/confirmation-state.ts';
 import { pickShard } from '#domain/counter-shares.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
-import type { Submission } from '#domain/submission-model.ts';
+import type { SpamReason, Submission } from '#domain/submission-model.ts';
 import { answerCatalogueUpdate } from './answer-columns.ts';
 import { emailIndexPuts } from './email-index.ts';
 import { FOLDER_INDEX, toSubmission } from './folder-reads.ts';
@@ -21,6 +21,7 @@ import {
   uploadClaimKey,
   usageKey,
 } from './keys.ts';
+import { addPersonPlace } from './person-places.ts';
 import { busyRetries, cancelledForNow, pause, updateIf } from './retries.ts';
 import { getItem, type TableTransactItem, transact } from './table.ts';
 import { readUsage, type UsageCounts, usageCaps } from './usage.ts';
@@ -69,6 +70,11 @@ export interface SubmissionWrite {
   usage?: MonthlyUsage;
   /** Claims these answers for the duplicate window; a claim already held cancels the write. */
   duplicateMark?: { fingerprint: string; expiresAt: number };
+  /**
+   * Takes the person's place on a form with `unique` (the keyed hash of their
+   * mailbox); a place already held cancels the write (docs/forms.md#one-answer-per-person).
+   */
+  personPlace?: { hash: string };
   /** Claims these direct uploads for this submission; one claimed already cancels the write. */
   uploadClaims?: UploadClaims;
   /** Claims the post's `Idempotency-Key`; a key held already cancels the write. */
@@ -84,14 +90,6 @@ export interface SubmissionWrite {
    * (docs/submit.md#confirm-by-email).
    */
   confirming?: boolean;
-  /**
-   * With `confirming`, on a form that takes one answer per person: adds the
-   * item that takes the person's place to the transaction (a conditional
-   * put) and answers its position; its failed condition is
-   * `already_answered` (docs/submit.md#confirm-by-email). `hash` is kept on
-   * the confirmed submission (`personHash`), so its deletion frees the place.
-   */
-  personPlace?: PersonPlaceClaim;
   /** The form's counter shards as last read: where a post likely finds room. */
   counters?: FormCounters;
   now: Date;
@@ -112,11 +110,6 @@ export interface SubmissionWrite {
    * secret (docs/privacy.md#the-signup-mark).
    */
   signupHash?: string;
-}
-
-export interface PersonPlaceClaim {
-  hash: string;
-  add: (items: TransactItem[]) => number;
 }
 
 export interface UploadClaims {
@@ -151,11 +144,11 @@ export type InsertOutcome =
         | 'full'
         | 'limit_reached'
         | 'duplicate'
+        | 'duplicate_person'
         | 'spam_cap_reached'
         | 'upload_used'
         | 'key_used'
-        | 'not_pending'
-        | 'already_answered';
+        | 'not_pending';
     };
 
 /** Where one try counts the post: a form counter shard and a usage shard (or the near one). */
@@ -250,11 +243,13 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
         i !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed';
       // Confirmed by another click meanwhile, or gone (erased, expired, deleted).
       if (write.confirming && failed(0)) return { stored: false, reason: 'not_pending' };
-      if (failed(at.personPlace)) return { stored: false, reason: 'already_answered' };
       // A key held already comes first: its holder is this post's twin, which also claimed
       // the same uploads and duplicate mark.
       if (failed(at.idempotency)) return { stored: false, reason: 'key_used' };
       if (at.uploadClaims?.some(failed)) return { stored: false, reason: 'upload_used' };
+      // The person's place before the duplicate mark: the same answers sent twice by one
+      // person are the person's second answer first.
+      if (failed(at.personPlace)) return { stored: false, reason: 'duplicate_person' };
       if (failed(at.duplicateMark)) return { stored: false, reason: 'duplicate' };
       if (failed(at.spamQuota)) return { stored: false, reason: 'spam_cap_reached' };
       lastError = error;
@@ -365,7 +360,6 @@ function transactionItems(
     },
   ];
   const at: TransactionPositions = {};
-  if (write.confirming && write.personPlace) at.personPlace = write.personPlace.add(items);
   if (write.usage && caps && placement.usage !== undefined) {
     const cap = placement.usage === 'near' ? caps.near : caps.quiet(placement.usage);
     at.usage = items.push(usageUpdate(write.teamId, write.usage.month, placement.usage, cap)) - 1;
@@ -408,6 +402,13 @@ function transactionItems(
         ),
       ) - 1;
   }
+  if (write.personPlace) {
+    at.personPlace = addPersonPlace(items, {
+      formId: submission.formId,
+      hash: write.personPlace.hash,
+      submissionId: submission.id,
+    });
+  }
   if (write.duplicateMark) {
     at.duplicateMark = items.length;
     items.push({
@@ -429,7 +430,13 @@ function transactionItems(
 
 /** The new submission's put. */
 function submissionPut(write: SubmissionWrite): TransactItem {
-  const item = submissionItem(write.submission, write.teamId, write.hints);
+  const item = submissionItem(
+    write.personPlace
+      ? { ...write.submission, personHash: write.personPlace.hash }
+      : write.submission,
+    write.teamId,
+    write.hints,
+  );
   // Beside it, the key it was stored under: an erase scrubs that key's record
   // (docs/privacy.md#erase-by-email) without looking for it.
   if (write.idempotency) item.idempotencyKeyHash = write.idempotency.keyHash;
@@ -470,8 +477,8 @@ function confirmingUpdate(submission: Submission, personHash?: string): Transact
 /** Where the items whose failed conditions mean something sit in the transaction. */
 interface TransactionPositions {
   usage?: number;
-  personPlace?: number;
   duplicateMark?: number;
+  personPlace?: number;
   spamQuota?: number;
   uploadClaims?: number[];
   idempotency?: number;
@@ -525,6 +532,8 @@ export interface PostToStore {
   spamQuota: SpamQuota;
   /** Absent when the form's duplicate rule is off (`markDuplicates`). */
   duplicateMark?: SubmissionWrite['duplicateMark'];
+  /** Present on a form with `unique` when the post carries an address (and is not link spam). */
+  personPlace?: SubmissionWrite['personPlace'];
   uploadClaims?: UploadClaims;
   idempotency?: IdempotencyClaim;
   now: Date;
@@ -535,38 +544,45 @@ export interface PostToStore {
 }
 
 export type StoredPost =
-  | { stored: true; spam: boolean; pending: boolean; nearLimit: boolean }
+  | {
+      stored: true;
+      spam: boolean;
+      /** Why it is spam, when it is. */
+      spamReason?: SpamReason;
+      /** Stored waiting for its visitor's confirmation (docs/submit.md#confirm-by-email). */
+      pending: boolean;
+      nearLimit: boolean;
+    }
   | {
       stored: false;
       /**
        * `full`: no room left under `maxSubmissions`; `closed`: the form's gate is shut;
        * `upload_used`: a direct upload it names was used by another submission; `key_used`:
-       * another post holds its `Idempotency-Key`. A duplicate is stored as spam, so never a
-       * reason here.
+       * another post holds its `Idempotency-Key`. A duplicate (of answers or of a person) is
+       * stored as spam, so never a reason here.
        */
       reason: Exclude<
         Extract<InsertOutcome, { stored: false }>['reason'],
-        'duplicate' | 'not_pending' | 'already_answered'
+        'duplicate' | 'duplicate_person' | 'not_pending'
       >;
     };
 
 /**
  * Stores a post: clean, it counts toward the allowance and claims its
- * duplicate mark; spam (by the link rule, or because the mark was already
- * claimed) counts toward nothing but the form's monthly spam cap. A
- * duplicate costs one more transaction, to store it as spam.
+ * duplicate mark and its person's place; spam (by the link rule, because the
+ * mark was already claimed, or because the person has answered already)
+ * counts toward nothing but the form's monthly spam cap and claims nothing.
+ * A duplicate costs one more transaction, to store it as spam; two posts of
+ * one person racing leave one clean and one spam, as the place is one item
+ * both transactions put on condition (docs/submit.md#one-answer-per-person).
  */
 export async function storePost(post: PostToStore): Promise<StoredPost> {
   const pending = isPending(post.submission);
-  const write = (spam: boolean): SubmissionWrite => ({
-    // Spam the link rule did not mark is spam as a duplicate (docs/submissions.md#spam-reasons);
+  const write = (spamReason: SpamReason | undefined): SubmissionWrite => ({
+    // Its reason: the link rule's, or the claim it found held (docs/submissions.md#spam-reasons);
     // spam waits for no confirmation: it is never delivered, and nobody is emailed for it.
-    submission: spam
-      ? {
-          ...withoutConfirmation(post.submission),
-          isSpam: true,
-          spamReason: post.submission.spamReason ?? 'duplicate',
-        }
+    submission: spamReason
+      ? { ...withoutConfirmation(post.submission), isSpam: true, spamReason }
       : { ...post.submission, isSpam: false },
     teamId: post.teamId,
     requireOpen: true,
@@ -577,23 +593,36 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     emailHashes: post.emailHashes,
     signupHash: post.signupHash,
     // A pending post counts toward the allowance only once confirmed.
-    usage: spam || pending ? undefined : post.usage,
-    spamQuota: spam ? post.spamQuota : undefined,
-    duplicateMark: spam ? undefined : post.duplicateMark,
+    usage: spamReason || pending ? undefined : post.usage,
+    spamQuota: spamReason ? post.spamQuota : undefined,
+    duplicateMark: spamReason ? undefined : post.duplicateMark,
+    // A pending post's place is taken by its click (confirmPending), not by the post.
+    personPlace: spamReason || pending ? undefined : post.personPlace,
     uploadClaims: post.uploadClaims,
     idempotency: post.idempotency,
   });
-  let spam = post.submission.isSpam;
-  let outcome = await insertSubmission(write(spam));
-  if (!outcome.stored && outcome.reason === 'duplicate') {
-    spam = true;
-    outcome = await insertSubmission(write(spam));
+  let spamReason = post.submission.isSpam ? (post.submission.spamReason ?? 'links') : undefined;
+  let outcome = await insertSubmission(write(spamReason));
+  if (
+    !outcome.stored &&
+    (outcome.reason === 'duplicate' || outcome.reason === 'duplicate_person')
+  ) {
+    spamReason = outcome.reason;
+    outcome = await insertSubmission(write(spamReason));
   }
-  if (outcome.stored)
-    return { stored: true, spam, pending: pending && !spam, nearLimit: outcome.nearLimit };
-  if (outcome.reason === 'duplicate') throw new Error('a duplicate without a duplicate claim');
-  if (outcome.reason === 'not_pending' || outcome.reason === 'already_answered')
-    throw new Error(`a new post refused as ${outcome.reason}`);
+  if (outcome.stored) {
+    return {
+      stored: true,
+      spam: spamReason !== undefined,
+      ...(spamReason ? { spamReason } : {}),
+      pending: pending && spamReason === undefined,
+      nearLimit: outcome.nearLimit,
+    };
+  }
+  if (outcome.reason === 'duplicate' || outcome.reason === 'duplicate_person') {
+    throw new Error('a duplicate without a claim');
+  }
+  if (outcome.reason === 'not_pending') throw new Error('a new post found not pending');
   return { stored: false, reason: outcome.reason };
 }
 
@@ -611,8 +640,12 @@ export interface PendingToConfirm {
   usage: MonthlyUsage;
   counters?: FormCounters;
   now: Date;
-  /** On a form with one answer per person: the place the click takes (SubmissionWrite). */
-  personPlace?: PersonPlaceClaim;
+  /**
+   * On a form with one answer per person: the place the click takes, in the
+   * same transaction (a place held is `already_answered`); its hash is kept
+   * on the confirmed submission (`personHash`), so its deletion frees it.
+   */
+  personPlace?: { hash: string };
 }
 
 export type ConfirmedOutcome =
@@ -657,8 +690,10 @@ export async function confirmPending(pending: PendingToConfirm): Promise<Confirm
     case 'closed':
     case 'form_gone':
     case 'limit_reached':
-    case 'already_answered':
       return { confirmed: false, reason };
+    // The person's place is held: another answer of theirs is stored (docs/forms.md#one-answer-per-person).
+    case 'duplicate_person':
+      return { confirmed: false, reason: 'already_answered' };
   }
   throw new Error(`a confirmation refused for ${reason}`);
 }

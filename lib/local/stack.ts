@@ -155,9 +155,12 @@ const FLAGS: Record<keyof LocalPorts, string> = {
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const startedAt = performance.now();
   // Stop order keeps every acknowledged write: the gateway first (no new request is accepted,
-  // the ones in flight finish), then the pollers and emulators in reverse start order, and
-  // DynamoDB Local last, through its JVM's shutdown path, which commits what it has queued.
+  // the ones in flight finish), then the workers' pollers all at once, then the emulators in
+  // reverse start order, and DynamoDB Local last, through its JVM's shutdown path, which
+  // commits what it has queued. The pollers stop together: each lets its receive in flight
+  // finish (up to its 1 s long poll), and one after another the ten of them took 10 s.
   let stopGateway: (() => Promise<void>) | undefined;
+  const pollerStops: (() => Promise<void>)[] = [];
   const stops: (() => Promise<void>)[] = [];
   let stopDynamoDb: (() => Promise<void>) | undefined;
   const track = <T extends { stop(): Promise<void> }>(handle: T): T => {
@@ -165,7 +168,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return handle;
   };
   const stopAll = async () => {
-    const order = [stopGateway, ...stops.toReversed(), stopDynamoDb];
+    const pollers = pollerStops.splice(0);
+    const order = [
+      stopGateway,
+      () => Promise.all(pollers.map((stop) => stop().catch(() => undefined))).then(() => {}),
+      ...stops.toReversed(),
+      stopDynamoDb,
+    ];
     stopGateway = stopDynamoDb = undefined;
     stops.length = 0;
     for (const stop of order) await stop?.().catch(() => undefined);
@@ -361,7 +370,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
               );
             },
           });
-          stops.push(poller.stop);
+          pollerStops.push(poller.stop);
           break;
         }
         case 'queue':
@@ -380,7 +389,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             // As Lambda runs concurrent invocations of a queue, up to the event source's cap.
             concurrency: concurrencyCap(trigger.maxConcurrency, capSettings),
           });
-          stops.push(poller.stop);
+          pollerStops.push(poller.stop);
           break;
         }
         case 'schedule':

@@ -152,6 +152,7 @@ export function kindOf(pk: string, sk: string): string {
   if (pk.startsWith('RATE#SUBMIT#IP#')) return 'rate window (visitor)';
   if (pk.startsWith('RATE#')) return 'rate window (other)';
   if (pk.startsWith('DUP#')) return 'duplicate mark';
+  if (pk.startsWith('PERSON#')) return 'person place';
   if (pk.startsWith('FKEY#')) return 'form key';
   if (pk.startsWith('UPLOAD#')) return 'upload claim';
   return pk.split('#')[0] ?? pk;

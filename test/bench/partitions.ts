@@ -1,12 +1,13 @@
 /**
  * `npm run bench:partitions [-- --posts N --concurrency C --deliveries webhook,email|none
- * --visitors V]`: the partition model of ONE busy form, measured. N posts
+ * --visitors V --unique]`: the partition model of ONE busy form, measured. N posts
  * (default 2,000) over real HTTP to one Pro form of an in-process local
  * stack, from V visitor addresses (127.2.x.y; default one per 8 posts, at
  * least 256), with a webhook to a local HTTPS receiver and owner emails on
  * (`--deliveries none`: neither), then every worker the posts set off left
  * to finish (fan-out, webhook and email workers, email events, the summary
- * rollup).
+ * rollup). `--unique`: the form takes one answer per email address (each post
+ * its own), so the place each post takes is priced too.
  *
  * What is recorded, and how (nothing is modelled but the price list):
  * - every request of the stack's one DynamoDB client, in the SDK's build
@@ -58,8 +59,12 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     deliveries: { type: 'string', default: 'webhook,email' },
     visitors: { type: 'string' },
+    // One answer per person (docs/forms.md#one-answer-per-person): the form's `unique` on its
+    // email field; every post has its own address, so each takes a place.
+    unique: { type: 'boolean', default: false },
   },
 });
+const UNIQUE = values.unique === true;
 const POSTS = Number(values.posts);
 const CONCURRENCY = Number(values.concurrency);
 const DELIVERIES = new Set(values.deliveries.split(',').filter((d) => d !== 'none'));
@@ -171,6 +176,7 @@ await withBenchStack(async ({ stack, api }) => {
   const form = created.body as { id: string; key: string };
   const patched = await api('PATCH', `/v1/forms/${form.id}`, {
     notifyEnabled: DELIVERIES.has('email'),
+    ...(UNIQUE ? { unique: { field: 'email' } } : {}),
   });
   if (patched.status !== 200) throw new Error(`PATCH form answered ${patched.status}`);
   if (receiver) {
@@ -443,7 +449,7 @@ function printReport(
 ) {
   const out = [
     '',
-    `bench:partitions — one form, ${run.posts} posts, ${run.concurrency} at a time, from ${run.visitors} visitor addresses; deliveries: ${(run.deliveries as string[]).join(', ') || 'none'}`,
+    `bench:partitions — one form, ${run.posts} posts, ${run.concurrency} at a time, from ${run.visitors} visitor addresses; deliveries: ${(run.deliveries as string[]).join(', ') || 'none'}${UNIQUE ? '; unique: email' : ''}`,
     `Stored ${run.stored} (answers ${JSON.stringify(run.answers)}), ${run.postsPerSecondLocally} posts/s locally; workers done ${run.drainSeconds} s after the last post` +
       `${run.drained ? '' : ' (NOT drained: figures partial)'}; webhooks received ${run.webhooksReceived}, emails in the inbox ${run.emailsInInbox}.`,
     `Stream: ${run.streamRecords} records, ${run.streamRecordsNoRecordedWriteExplains} that no recorded write explains. Item writes priced: ${JSON.stringify(run.writesByBasis)}.`,

@@ -64,20 +64,27 @@ const variants = [
   ['every deployment option at once', { context: DEPLOY_VARIANTS['all-options'] }],
 ] as const;
 
+/** Each variant synthesized once for its three tests (seconds each); they only read it. */
+const synthesized = new Map<object, ReturnType<typeof synthesize>>();
+const synthesizeOnce = (options: (typeof variants)[number][1]) => {
+  if (!synthesized.has(options)) synthesized.set(options, synthesize(options));
+  return synthesized.get(options)!;
+};
+
 describe.each(variants)('cdk-nag acknowledgements on %s', (_label, options) => {
   it('reports no unacknowledged finding (errors or warnings)', () => {
-    const { app } = synthesize(options);
+    const { app } = synthesizeOnce(options);
     expect(findings(app), 'unacknowledged cdk-nag findings').toEqual([]);
   });
 
   it('every acknowledgement gives a real reason', () => {
-    const { app } = synthesize(options);
+    const { app } = synthesizeOnce(options);
     const weak = acknowledgements(app).filter((ack) => ack.reason.trim().length < 40);
     expect(weak, 'acknowledgements need a reason a reviewer can check').toEqual([]);
   });
 
   it('every acknowledgement still matches a finding it silences', () => {
-    const acknowledged = acknowledgements(synthesize(options).app);
+    const acknowledged = acknowledgements(synthesizeOnce(options).app);
     expect(acknowledged.length, 'expected some acknowledgements').toBeGreaterThan(0);
 
     // The same app with acknowledgements ignored shows what each one hides. It is prepared

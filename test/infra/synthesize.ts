@@ -111,7 +111,24 @@ export function stacksOf(stack: Stack): Stack[] {
   ];
 }
 
+/**
+ * The default deployment, synthesized once per worker: infra files share a module cache
+ * (vitest.config.ts) and about twenty tests read it, at over a second each. Only read it:
+ * its app and templates are every caller's.
+ */
+let defaultDeployment: Synthesized | undefined;
+
 export function synthesize(options: BuildOptions = {}): Synthesized {
+  const isDefault =
+    options.routes === undefined &&
+    options.workers === undefined &&
+    Object.keys(options.context ?? {}).length === 0;
+  if (!isDefault) return synthesizeAnew(options);
+  defaultDeployment ??= synthesizeAnew(options);
+  return defaultDeployment;
+}
+
+function synthesizeAnew(options: BuildOptions): Synthesized {
   const { app, stack } = buildApp(options);
   const stacks = stacksOf(stack);
   const templates = new Map(stacks.map((each) => [each.node.path, Template.fromStack(each)]));

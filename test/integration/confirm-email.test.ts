@@ -12,7 +12,6 @@ import {
 } from '#test/support/delivery.ts';
 import { newForm, type TestForm } from '#test/support/forms.ts';
 import { until } from '#test/support/poll.ts';
-import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 import { TEST_CONFIRM_LINK_SECONDS } from './stack-settings.ts';
@@ -347,61 +346,35 @@ describe('the form’s limit, enforced at confirmation', () => {
 });
 
 describe('one answer per person, decided at the click', () => {
-  it('the click takes the person’s place in its transaction: a place held is "already answered" and changes nothing', async () => {
-    const form = await newForm('free', SETTINGS);
-    const { submissionId } = await post(form, { email: `once-${unique()}@example.com` });
-    const { submissions, counters, documents } = await localStore();
-    const { PutCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const tableName = inject('localStack').tableName;
-    // A place: the unique setting's item (its own branch) stands in as a conditional put.
-    const place = { pk: `TEST-PLACE#${form.id}`, sk: 'PLACE' };
-    const claim = (hash: string) => ({
-      hash,
-      add: (items: { Put?: unknown }[]) =>
-        items.push({
-          Put: {
-            Item: { ...place, submissionId },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        }) - 1,
+  it('two posts of one person both wait; the first click confirms, the second says "already answered" and changes nothing', async () => {
+    const form = await newForm('free', { ...SETTINGS, unique: { field: 'email' } });
+    const person = `once${unique()}`;
+    // One mailbox, two spellings: neither post is told anything (the place is taken at the click).
+    const first = await post(form, { email: `${person}@gmail.com` });
+    const second = await post(form, {
+      email: `${person.slice(0, 2)}.${person.slice(2)}+2@gmail.com`,
     });
-    await documents.send(
-      new PutCommand({ TableName: tableName, Item: { ...place, submissionId: 'another' } }),
-    );
-    const read = async () => (await submissions.getSubmission(form.id, submissionId))!;
-    const before = await counters.readCounters(form.id, { consistent: true });
-    const refused = await submissions.confirmPending({
-      submission: await read(),
-      teamId: form.teamId,
-      usage: { month: new Date().toISOString().slice(0, 7), allowance: 100, nearLimitFrom: 95 },
-      now: new Date(),
-      personPlace: claim('h1'),
+    expect(first.pending).toBe('confirm_email');
+    expect(second.pending).toBe('confirm_email');
+    expect(await folderCounts(form)).toMatchObject({ pending: 2, spam: 0 });
+    const confirmed = await follow(linkFor(form, first.submissionId, 600), 'POST');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const refused = await follow(linkFor(form, second.submissionId, 600), 'POST');
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('You have already answered this form');
+    expect((await submission(form, second.submissionId)).body.confirmation).toMatchObject({
+      status: 'pending',
     });
-    expect(refused).toEqual({ confirmed: false, reason: 'already_answered' });
-    expect((await read()).confirmation?.status).toBe('pending');
-    expect((await counters.readCounters(form.id, { consistent: true })).folders).toEqual(
-      before.folders,
-    );
-    // The place freed: the same click confirms, takes it and keeps its hash on the submission.
-    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
-    await documents.send(new DeleteCommand({ TableName: tableName, Key: place }));
-    const confirmed = await submissions.confirmPending({
-      submission: await read(),
-      teamId: form.teamId,
-      usage: { month: new Date().toISOString().slice(0, 7), allowance: 100, nearLimitFrom: 95 },
-      now: new Date(),
-      personPlace: claim('h1'),
+    expect(await folderCounts(form)).toMatchObject({ all: 1, pending: 1, submissionCount: 1 });
+    // Erasing the first answer frees the place: the second click then confirms.
+    const erased = await api('DELETE', `/v1/forms/${form.id}/submissions`, {
+      key: form.apiKey,
+      body: { target: { ids: [first.submissionId] } },
     });
-    expect(confirmed).toEqual({ confirmed: true, nearLimit: false });
-    const held = await documents.send(new GetCommand({ TableName: tableName, Key: place }));
-    expect(held.Item?.submissionId).toBe(submissionId);
-    const item = await documents.send(
-      new GetCommand({
-        TableName: tableName,
-        Key: { pk: `FORM#${form.id}`, sk: `SUB#${submissionId}` },
-      }),
-    );
-    expect(item.Item?.personHash).toBe('h1');
+    expect(erased.status, erased.text).toBe(200);
+    const again = await follow(linkFor(form, second.submissionId, 600), 'POST');
+    expect(again.status, again.text).toBe(200);
+    expect(await folderCounts(form)).toMatchObject({ all: 1, pending: 0, submissionCount: 1 });
   });
 });
 

@@ -97,6 +97,33 @@ describe('the settings screen', () => {
     }
   });
 
+  it('one answer per email address: a tick that names the form’s email field, saved and cleared, axe-clean', async () => {
+    const { owner, formId, saved } = await ownerWithForm('free', 'RSVP');
+    const dashboard = await dashboardAs(chromium(), owner.email, {
+      path: `/forms/${formId}/settings`,
+    });
+    const { page } = dashboard;
+    try {
+      const security = page.getByRole('form', { name: /^Spam and security/ });
+      const once = security.getByLabel('One answer per email address');
+      expect(await once.isChecked()).toBe(false);
+      await once.check();
+      // What it does to the visitor and to counts, and the one field it reads.
+      await security.getByText('still sees the thank-you page').waitFor();
+      await security.getByText('It reads Email (email).').waitFor();
+      await security.getByRole('button', { name: 'Save spam and security' }).click();
+      await expect.poll(async () => (await saved()).unique).toEqual({ field: 'email' });
+      await security.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await expectAccessible(page, 'settings, one answer per email address');
+      await once.uncheck();
+      await security.getByRole('button', { name: 'Save spam and security' }).click();
+      await expect.poll(async () => (await saved()).unique).toBeNull();
+      expect(dashboard.errors).toEqual([]);
+    } finally {
+      await dashboard.close();
+    }
+  });
+
   it('asks about the group that is unsaved now, when one group is put back as another is changed in the same moment', async () => {
     const { owner, formId } = await ownerWithForm('pro', 'Tuned');
     const dashboard = await dashboardAs(chromium(), owner.email, {

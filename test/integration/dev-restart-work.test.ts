@@ -134,9 +134,10 @@ describe('npm run dev keeps its work across a restart', () => {
             { headers },
           );
           const { deliveries } = (await response.json()) as {
-            deliveries: { submissionId: string; status: string }[];
+            deliveries: { submissionId: string; status: string; event: string }[];
           };
-          return deliveries;
+          // Each post's submission.created (its files' scan results follow as another event).
+          return deliveries.filter((d) => d.event === 'submission.created');
         },
         (deliveries) =>
           [...acknowledged.keys()].every((id) =>

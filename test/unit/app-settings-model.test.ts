@@ -12,6 +12,7 @@ import {
   GROUPS,
   type Group,
   isChanged,
+  personFieldChoices,
   problemsFromApi,
 } from '#app/settings-model.ts';
 import { defaultSettings } from '#domain/form-defaults.ts';
@@ -218,5 +219,51 @@ describe('settings model: an auto-reply that would be sent with blanks (docs/das
       ),
     ).toEqual([]);
     expect(emptyAnswerProblems(notifications, { notifySubject: '{{field.name}}' })).toEqual([]);
+  });
+});
+
+describe('settings model: one answer per email address', () => {
+  it('holds the field id (or nothing), sends { field } or null, and says the route’s refusal at the tick', () => {
+    expect(draftOf(form(), security).unique).toBe('');
+    expect(draftOf(form({ unique: { field: 'email' } }), security).unique).toBe('email');
+    const on = edited(security, { unique: 'email' });
+    expect(changesOf(security, on.before, on.after)).toEqual({
+      body: { unique: { field: 'email' } },
+      problems: [],
+    });
+    const off = edited(security, { unique: '' }, { unique: { field: 'email' } });
+    expect(changesOf(security, off.before, off.after).body).toEqual({ unique: null });
+    const [problem] = problemsFromApi(security, on.after, [
+      {
+        path: 'unique.field',
+        code: 'custom',
+        message: 'Must name a required field; set required: true on email',
+      },
+    ]);
+    expect(problem?.control).toBe('setting-unique');
+  });
+
+  it('offers the required email fields asked of everyone, and no other', () => {
+    const fields = [
+      { id: 'email', type: 'email', label: 'Email', required: true },
+      { id: 'work', type: 'email', required: false },
+      {
+        id: 'other',
+        type: 'email',
+        required: true,
+        showIf: { all: [{ field: 'email', op: 'notEmpty' }] },
+      },
+      { id: 'name', type: 'text', required: true },
+    ] as Form['fields'];
+    expect(personFieldChoices({ fields })).toEqual([{ id: 'email', label: 'Email (email)' }]);
+    expect(personFieldChoices({ fields: null })).toEqual([]);
+    const paged = {
+      fields,
+      pages: [
+        { id: 'a', fields: ['name'] },
+        { id: 'b', fields: ['email'] },
+      ],
+    };
+    expect(personFieldChoices(paged as Pick<Form, 'fields' | 'pages'>)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { type ConfirmLink, type ConfirmOutcome, readConfirmToken } from '#domain
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
 import { monthlyAllowance, nearLimitFrom, usageMonth } from '#domain/submit-rules.ts';
+import { personMailbox, personPlaceHash } from '#domain/unique-person.ts';
 import { errorFields, log } from '#log';
 import { closeFormAtLimit } from '#store/forms.ts';
 import { confirmPending, getSubmission } from '#store/submissions.ts';
@@ -85,6 +86,8 @@ export async function confirm(token: string | undefined, now: Date): Promise<Lin
     },
     counters: context.counters,
     now,
+    // One answer per person: decided here, at the click (docs/forms.md#one-answer-per-person).
+    personPlace: personPlaceOf(form, team.teamId, submission),
   });
   if (outcome.confirmed) {
     if (form.maxSubmissions !== null && context.counters.counted + 1 >= form.maxSubmissions) {
@@ -124,6 +127,16 @@ async function recordReachedLimit(formId: string, now: Date): Promise<void> {
   await closeFormAtLimit(formId, now).catch((error: unknown) =>
     log.warn('could not record the reached submission limit', { formId, ...errorFields(error) }),
   );
+}
+
+/** The place the click takes on a form with `unique`, by the keyed hash of the person's mailbox. */
+function personPlaceOf(
+  form: FormRecord,
+  teamId: string,
+  submission: Submission,
+): { hash: string } | undefined {
+  const mailbox = personMailbox(form.unique, submission.data);
+  return mailbox ? { hash: personPlaceHash(config.keyedHashSecret, teamId, mailbox) } : undefined;
 }
 
 /**

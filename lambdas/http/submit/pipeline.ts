@@ -23,7 +23,7 @@ import {
   type SpecialFields,
   storedFileField,
 } from '#domain/submission-answers.ts';
-import type { DeviceClass, StoredFile, Submission } from '#domain/submission-model.ts';
+import type { DeviceClass, SpamReason, StoredFile, Submission } from '#domain/submission-model.ts';
 import {
   BODY_LIMIT_BYTES,
   bodyLimitOf,
@@ -43,6 +43,7 @@ import {
 } from '#domain/submit-rules.ts';
 import { dropCounter, hourOf } from '#domain/summary-counters.ts';
 import type { Team } from '#domain/team.ts';
+import { personMailbox, personPlaceHash } from '#domain/unique-person.ts';
 import { blockedBy, originAllowed } from '#domain/visitor.ts';
 import { storedVisitorIp } from '#domain/visitor-ip.ts';
 import { errorFields, log } from '#log';
@@ -89,7 +90,7 @@ export interface CompletionView {
 }
 
 /** Which spam rule stored a post as spam (step 10). */
-export type SpamRule = 'links' | 'duplicate';
+export type SpamRule = 'links' | 'duplicate' | 'duplicate_person';
 
 /** Why a post was dropped quietly (steps 2, 6 and 10's spam cap). */
 export type DropReason = 'blocked_ip' | 'blocked_country' | 'honeypot' | 'fill_time' | 'spam_cap';
@@ -355,6 +356,9 @@ async function stepsAfterTheBody(
         : undefined,
     now,
     hints: { subject: special.subject, replyTo: special.replyTo },
+    // One answer per person (docs/submit.md#one-answer-per-person): the place of the address
+    // in the form's `unique` field, as a keyed hash; link spam takes none.
+    personPlace: personPlaceOf(form, team.teamId, data, linkSpam),
     // Each address it holds, as a keyed hash, for erase and export by email
     // (docs/privacy.md#how-a-person-is-found): one more write each, none without one.
     emailHashes: addressesOf(data, special.replyTo).map((address) =>
@@ -412,8 +416,8 @@ async function stepsAfterTheBody(
     kind: 'stored',
     submissionId: submission.id,
     nearLimit: stored.nearLimit,
-    // Link spam is decided before storing; spam the store made of a clean post is a duplicate.
-    spamRule: stored.spam ? (submission.isSpam ? 'links' : 'duplicate') : undefined,
+    // Link spam is decided before storing; the store says which claim made a clean post spam.
+    spamRule: stored.spam ? spamRuleOf(stored.spamReason) : undefined,
     pending: stored.pending,
     view,
   };
@@ -594,4 +598,21 @@ function signupHashOf(
   if (form.type !== 'waitlist') return undefined;
   const address = submitterAddress(submission, form, { replyTo: hints.replyTo });
   return address ? emailHash(config.keyedHashSecret, teamId, address) : undefined;
+}
+
+/** The keyed hash of the place the post's person takes on a form with `unique`, or undefined. */
+function personPlaceOf(
+  form: FormRecord,
+  teamId: string,
+  data: Record<string, string>,
+  linkSpam: boolean,
+): { hash: string } | undefined {
+  if (linkSpam) return undefined;
+  const mailbox = personMailbox(form.unique, data);
+  return mailbox ? { hash: personPlaceHash(config.keyedHashSecret, teamId, mailbox) } : undefined;
+}
+
+/** The metric's rule for a spam reason the store answered ('moved' never comes from a post). */
+function spamRuleOf(reason: SpamReason | undefined): SpamRule {
+  return reason === 'duplicate' || reason === 'duplicate_person' ? reason : 'links';
 }

@@ -186,6 +186,7 @@ async function spawnJvm(
     // long enough for C2 to pay off.
     '-XX:TieredStopAtLevel=1',
     '-XX:+UseSerialGC',
+    ...(process.env.DDB_JVM_EXTRA ? process.env.DDB_JVM_EXTRA.split(' ') : []),
     `-Djava.library.path=${libDir}`,
     '-cp',
     // Without a javac, Java's single-file source mode compiles the launcher at each start.

@@ -43,6 +43,8 @@ describe('DynamoDB Local while running', () => {
 
   beforeAll(async () => {
     stateDir = await tempDir();
+    // Our own pid in the pid file: certainly running, certainly not a DynamoDB launcher.
+    await writeFile(join(stateDir, 'dynamodb-local.pid'), `${process.pid}\n`);
     dynamodb = await startDynamoDbLocal({ port: 0, stateDir });
     client = clientFor(dynamodb.endpoint);
     console.info(`DynamoDB Local ready in ${dynamodb.startupMs} ms`);
@@ -78,26 +80,23 @@ describe('DynamoDB Local while running', () => {
     await expectLoopbackOnly(dynamodb.port);
   });
 
-  it('records the JVM pid in the state folder', async () => {
+  it('records the JVM pid in the state folder, leaving the unrelated process its pid file named alone', async () => {
     expect(await pidFileOf(stateDir)).toBe(String(dynamodb.pid));
     expect(await isRunning(dynamodb.pid)).toBe(true);
+    expect(await isRunning(process.pid)).toBe(true);
   });
-});
 
-describe('DynamoDB Local lifecycle', () => {
+  // Last: the JVM the tests above share (each start costs seconds of the suite).
   it('stop() ends the JVM, frees the port and removes the pid file', async () => {
-    const stateDir = await tempDir();
-    const dynamodb = await startDynamoDbLocal({ port: 0, stateDir });
-    expect(await isRunning(dynamodb.pid)).toBe(true);
-
     await dynamodb.stop();
 
     expect(await isRunning(dynamodb.pid)).toBe(false);
     expect(await canConnect('127.0.0.1', dynamodb.port)).toBe(false);
     expect(await pidFileOf(stateDir)).toBeUndefined();
-    await rm(stateDir, { recursive: true, force: true });
   });
+});
 
+describe('DynamoDB Local lifecycle', () => {
   it('keeps tables in dataDir across restarts', async () => {
     const stateDir = await tempDir();
     const dataDir = join(stateDir, 'data');
@@ -126,7 +125,7 @@ describe('DynamoDB Local lifecycle', () => {
     }
   });
 
-  it('the JVM exits when its Node parent is SIGKILLed, and the next start replaces the stale pid file', async () => {
+  it('the JVM exits when its Node parent is SIGKILLed, the next start replaces the stale pid file, and a start ends a still-running JVM named in the pid file', async () => {
     const stateDir = await tempDir();
     const parent = spawn(process.execPath, [CHILD_SCRIPT, stateDir], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -143,43 +142,21 @@ describe('DynamoDB Local lifecycle', () => {
     expect(await pidFileOf(stateDir)).toBe(String(pid));
 
     const next = await startDynamoDbLocal({ port: 0, stateDir });
+    let third: DynamoDbLocalHandle | undefined;
     try {
       expect(await pidFileOf(stateDir)).toBe(String(next.pid));
       expect(next.pid).not.toBe(pid);
-    } finally {
-      await next.stop();
-      await rm(stateDir, { recursive: true, force: true });
-    }
-  });
 
-  it('ends a still-running JVM named in the pid file before starting', async () => {
-    const stateDir = await tempDir();
-    // Stands in for a JVM whose owner lost track of it: same state folder, never stopped.
-    const leftover = await startDynamoDbLocal({ port: 0, stateDir });
-
-    const next = await startDynamoDbLocal({ port: 0, stateDir });
-    try {
-      expect(await isRunning(leftover.pid)).toBe(false);
-      const client = clientFor(next.endpoint);
+      // `next` now stands in for a JVM whose owner lost track of it: same state folder, never
+      // stopped. The start after it ends it first.
+      third = await startDynamoDbLocal({ port: 0, stateDir });
+      expect(await isRunning(next.pid)).toBe(false);
+      const client = clientFor(third.endpoint);
       await expect(client.send(new ListTablesCommand({}))).resolves.toBeDefined();
       client.destroy();
     } finally {
+      await third?.stop();
       await next.stop();
-      await leftover.stop();
-      await rm(stateDir, { recursive: true, force: true });
-    }
-  });
-
-  it('leaves an unrelated process alone when the pid file names it', async () => {
-    const stateDir = await tempDir();
-    // Our own pid: certainly running, certainly not a DynamoDB launcher.
-    await writeFile(join(stateDir, 'dynamodb-local.pid'), `${process.pid}\n`);
-
-    const dynamodb = await startDynamoDbLocal({ port: 0, stateDir });
-    try {
-      expect(await pidFileOf(stateDir)).toBe(String(dynamodb.pid));
-    } finally {
-      await dynamodb.stop();
       await rm(stateDir, { recursive: true, force: true });
     }
   });
