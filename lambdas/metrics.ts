@@ -35,6 +35,8 @@ export type MetricName =
   | 'SubmissionRejected'
   /** A deleted form's partition and uploads were purged (stream worker `formPurger`). */
   | 'FormPurged'
+  /** Submissions never confirmed by email, deleted past their link's expiry; the value is how many. */
+  | 'UnconfirmedDeleted'
   /** Spam past its retention deleted by the `spamPurger` worker; the value is how many. */
   | 'ExpiredSpamDeleted'
   | 'RetentionDeleted'
@@ -55,6 +57,8 @@ export type MetricName =
   | 'EmailRetried'
   /** Auto-replies not sent because their address got too many this hour. */
   | 'AutoReplyLimited'
+  /** Confirmation emails not sent: over the mailbox's, the form's or the address's bound. */
+  | 'ConfirmationLimited'
   /** SES events about sent emails, dimension `fate`: `delivered`, `bounced`, `complained`… */
   | 'EmailEvent'
   /** Addresses put on a team's suppression list, dimension `reason`: `bounce` or `complaint`. */
@@ -103,6 +107,7 @@ export const METRIC_DIMENSIONS = {
   FormPurged: [],
   ExpiredSpamDeleted: [],
   RetentionDeleted: [],
+  UnconfirmedDeleted: [],
   WebhookDelivered: [],
   WebhookRetried: [],
   WebhookFailed: [],
@@ -112,6 +117,7 @@ export const METRIC_DIMENSIONS = {
   EmailRejected: ['kind'],
   EmailRetried: ['kind'],
   AutoReplyLimited: [],
+  ConfirmationLimited: [],
   EmailEvent: ['fate'],
   AddressSuppressed: ['reason'],
   EmailSuppressed: ['kind'],

@@ -129,6 +129,15 @@ export const QUEUES = {
     maxReceiveCount: () => 5,
     fifo: true,
   },
+  /** Forms that stored a pending post: their expired unconfirmed ones go (docs/submit.md#confirm-by-email). */
+  pendingPurges: {
+    name: 'pendingPurges',
+    urlVariable: 'PENDING_PURGE_QUEUE_URL',
+    deadLetterUrlVariable: 'PENDING_PURGE_DEAD_LETTER_QUEUE_URL',
+    visibilityTimeoutSeconds: 720,
+    maxReceiveCount: () => 5,
+    fifo: true,
+  },
   retentionRuns: {
     name: 'retentionRuns',
     urlVariable: 'RETENTION_RUN_QUEUE_URL',

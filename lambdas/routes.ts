@@ -705,6 +705,31 @@ export const routes: readonly Route[] = [
     summary: "The reference page's script: Redoc's standalone bundle, bundled with the service.",
   },
   {
+    ...publicPageDefaults,
+    name: 'getConfirmPage',
+    method: 'GET',
+    path: '/c/{token}',
+    handler: 'http/confirm/get-confirm-page.ts',
+    // Checks the link's signature (a key derived from the keyed-hash secret) and reads its answer.
+    access: ['table:read', 'secrets:keyedHash'],
+    summary:
+      'The page of a confirmation link (HTML): one button, “Confirm my answer”, that posts to the same address; opening it changes nothing (mail scanners open every link).',
+  },
+  {
+    ...publicPageDefaults,
+    name: 'confirmSubmission',
+    method: 'POST',
+    path: '/c/{token}',
+    handler: 'http/confirm/post-confirm.ts',
+    // The transaction retries on contention (200 clicks racing for the last places).
+    timeoutSeconds: 10,
+    // The confirm transaction: the submission, a counter shard and a usage shard; the form
+    // closed at its limit as the submit path closes it.
+    access: ['table:read', 'table:write', 'secrets:keyedHash'],
+    summary:
+      'Confirms the answer a confirmation link names (pending → confirmed, counted under the form’s limit as a new post) and answers a page in words: confirmed, already confirmed, expired, not valid, full.',
+  },
+  {
     ...pageDefaults,
     name: 'getFormPage',
     method: 'GET',

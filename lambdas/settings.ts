@@ -161,6 +161,17 @@ export const SETTINGS = {
     deployerMaySet: false,
   }),
   /**
+   * How long a confirmation link works after its post (docs/submit.md#confirm-by-email), in
+   * seconds: 48 hours; an unconfirmed submission is deleted once it has passed. The test
+   * stack shortens it, so a test sees a link expire.
+   */
+  confirmLinkSeconds: setting({
+    env: 'CONFIRM_LINK_SECONDS',
+    default: 172_800,
+    parse: wholeNumber(1),
+    deployerMaySet: false,
+  }),
+  /**
    * How often a form with a `retentionDays` is swept even when nothing else happens to it
    * (docs/submissions.md#retention): a submission goes at most this long after its age.
    * The test stack shortens it.

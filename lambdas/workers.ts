@@ -2,6 +2,8 @@ import type { Access } from './access.ts';
 import { coveringPatterns, type FilterPattern } from './domain/event-filter.ts';
 import type { QUEUES } from './queues.ts';
 import {
+  CONFIRMED_SUBMISSION_PATTERN,
+  INSERTED_PENDING_PATTERN,
   INSERTED_SPAM_PATTERN,
   INSERTED_SUBMISSION_PATTERN,
   REMOVED_FORM_PATTERN,
@@ -190,6 +192,23 @@ const dispatchedWorkers = [
     },
   },
   {
+    // Deletes a form's submissions still unconfirmed past their link (docs/submit.md#confirm-by-email),
+    // each counted in the summary's notConfirmed, whenever the form stores a pending post.
+    name: 'pendingPurger',
+    handler: 'events/pending-purger.ts',
+    memoryMb: 256,
+    timeoutSeconds: 120,
+    access: ['table:read', 'table:write', 'uploads:delete'],
+    trigger: {
+      kind: 'dispatched',
+      filter: INSERTED_PENDING_PATTERN,
+      queue: 'pendingPurges',
+      attributes: ['formId'],
+      batchSize: 10,
+      maxConcurrency: 2,
+    },
+  },
+  {
     // The same purge when a form's retentionDays is set or changed, or its sweep comes due;
     // then it schedules the form's next sweep.
     name: 'retentionApplier',
@@ -257,10 +276,11 @@ export const workers: readonly Worker[] = [
     access: DISPATCH_ACCESS,
     trigger: {
       kind: 'tableStream',
-      // Its own (inserted submissions, files scanned) and each dispatched worker's, the covered
-      // ones left out.
+      // Its own (inserted submissions, confirmed ones, files scanned) and each dispatched
+      // worker's, the covered ones left out: five, Lambda's quota of filters.
       filters: coveringPatterns([
         INSERTED_SUBMISSION_PATTERN,
+        CONFIRMED_SUBMISSION_PATTERN,
         SCAN_SETTLED_PATTERN,
         ...dispatchedWorkers.map((worker) => worker.trigger.filter),
       ]),
@@ -334,7 +354,8 @@ export const workers: readonly Worker[] = [
     name: 'emailWorker',
     handler: 'events/email-worker.ts',
     // Sends as each team's SES tenant, made ready on the team's first email.
-    access: [...mailerDefaults.access, 'email:tenants'],
+    // Signs each confirmation link with a key derived from the keyed-hash secret.
+    access: [...mailerDefaults.access, 'email:tenants', 'secrets:keyedHash'],
     timeoutSeconds: EMAIL_WORKER_TIMEOUT_SECONDS,
     trigger: {
       kind: 'queue',

@@ -103,6 +103,8 @@ const formSettings = {
   /** One answer per person: the email field whose address may answer once (docs/forms.md#one-answer-per-person). */
   unique: z.nullable(z.object({ field: z.string() })),
   retentionDays: z.nullable(z.int().check(z.minimum(1), z.maximum(3650))),
+  /** Confirm by email: the email field whose address confirms each answer (docs/forms.md#confirm-by-email). */
+  confirmEmail: z.nullable(z.object({ field: z.string() })),
   allowUploads: z.boolean(),
   uploadLimitMb: z.number(),
 };
@@ -193,6 +195,17 @@ const Submission = z.object({
   createdAt: dateTime(),
   /** Only while spam: why (the link rule, the duplicate rule, or moved there by the owner). */
   spamReason: z.optional(z.enum(SPAM_REASONS)),
+  /**
+   * Confirm by email (docs/submit.md#confirm-by-email): null when its form
+   * did not ask for confirmation when it was stored.
+   */
+  confirmation: z.nullable(
+    z.object({
+      status: z.enum(['pending', 'confirmed']),
+      requestedAt: dateTime(),
+      confirmedAt: z.nullable(dateTime()),
+    }),
+  ),
   /** In lists only: the longest answer, cut to 140 characters. */
   preview: z.optional(z.string()),
   /**
@@ -349,6 +362,8 @@ const Summary = z.object({
       ReturnType<typeof count>
     >,
   ),
+  /** Posts that waited for confirmation by email and expired unconfirmed, in the range. */
+  notConfirmed: count(),
   devices: z.object(
     Object.fromEntries(DEVICES.map((device) => [device, count()])) as Record<
       (typeof DEVICES)[number],
@@ -500,6 +515,8 @@ export const RESPONSES = {
     /** Absent when the post was dropped as a bot. */
     submissionId: z.optional(z.string()),
     warning: z.optional(z.literal('near_limit')),
+    /** The post waits for its visitor's confirmation by email (docs/submit.md#confirm-by-email). */
+    pending: z.optional(z.literal('confirm_email')),
   }),
   UploadGrants: z.object({
     ok: z.literal(true),

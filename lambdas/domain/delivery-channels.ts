@@ -13,12 +13,13 @@ export type Channel = 'webhook' | 'notification' | 'autoreply' | ChatKind | 'she
 /**
  * One message of the email queue: which email of which submission. `malware`
  * tells the notification's recipients a file was found infected
- * (docs/uploads-and-pages.md#malware-scanning).
+ * (docs/uploads-and-pages.md#malware-scanning); `confirm` asks the visitor
+ * to confirm a pending answer (docs/delivery.md#confirmation-emails).
  */
 export interface EmailJob {
   formId: string;
   submissionId: string;
-  kind: 'notification' | 'autoreply' | 'malware';
+  kind: 'notification' | 'autoreply' | 'malware' | 'confirm';
 }
 
 /** One message of the webhook queue. */

@@ -36,7 +36,7 @@ export type BounceType = 'Permanent' | 'Transient' | 'Undetermined';
 export interface EmailTags {
   formId: string;
   submissionId: string;
-  kind: 'notification' | 'autoreply' | 'malware';
+  kind: 'notification' | 'autoreply' | 'malware' | 'confirm';
   teamId: string;
 }
 
@@ -119,7 +119,10 @@ export function emailEventOf(detail: unknown): EmailEvent | undefined {
     formId: firstTag(tags, 'formId'),
     submissionId: firstTag(tags, 'submissionId'),
     teamId: firstTag(tags, 'teamId'),
-    kind: kind === 'notification' || kind === 'autoreply' || kind === 'malware' ? kind : undefined,
+    kind:
+      kind === 'notification' || kind === 'autoreply' || kind === 'malware' || kind === 'confirm'
+        ? kind
+        : undefined,
   };
   const messageId = text(mail.messageId, 200);
   if (!messageId || Object.values(parsedTags).some((value) => value === undefined)) {

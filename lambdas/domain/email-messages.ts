@@ -544,7 +544,7 @@ function indent(value: string): string {
     .join('\n');
 }
 
-function htmlDocument(title: string, body: SafeHtml): string {
+export function htmlDocument(title: string, body: SafeHtml): string {
   return `${html`<!DOCTYPE html>
 <html><head><meta charset="utf-8">
 <title>${title}</title></head>

@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   file_not_scanned: 409,
   file_infected: 409,
   file_scan_failed: 409,
+  submission_pending: 409,
   payload_too_large: 413,
   file_too_large: 413,
   too_many_files: 413,

@@ -80,6 +80,7 @@ export function defaultSettings(name: string, type: FormType): FormSettings {
     markDuplicates: true,
     unique: null,
     retentionDays: null,
+    confirmEmail: null,
     allowUploads: false,
     uploadLimitMb: DEFAULT_UPLOAD_LIMIT_MB,
   };

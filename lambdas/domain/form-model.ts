@@ -73,6 +73,9 @@ export type FormDesign = {
   successMessage?: string;
 };
 
+/** Confirm by email: the email field whose address confirms each answer; null: off. */
+export type ConfirmEmail = { field: string } | null;
+
 export type FormStatus = 'active' | 'paused';
 export type ClosedReason = 'manual' | 'max_submissions' | 'auto_close_date';
 export type CompletionMode = 'default' | 'message' | 'redirect';
@@ -138,6 +141,11 @@ export interface FormSettings {
    * (docs/submissions.md#retention).
    */
   retentionDays: number | null;
+  /**
+   * Confirm by email (docs/forms.md#confirm-by-email): the required email
+   * field whose address confirms each answer before it counts; null: off.
+   */
+  confirmEmail: ConfirmEmail;
   allowUploads: boolean;
   uploadLimitMb: number;
 }

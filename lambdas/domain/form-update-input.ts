@@ -198,6 +198,7 @@ export const formUpdateInput = inEnglish(
       markDuplicates: z.optional(z.boolean()),
       unique: nullish(personField('unique')),
       retentionDays: nullish(z.int().check(z.minimum(1), z.maximum(RETENTION_DAYS_MAX))),
+      confirmEmail: nullish(personField('confirmEmail')),
       allowUploads: z.optional(z.boolean()),
       uploadLimitMb: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
     },

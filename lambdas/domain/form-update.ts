@@ -1,3 +1,4 @@
+import { emailFieldSettingIssues } from './confirmation.ts';
 import { invalidRequest } from './errors.ts';
 import { assertPlanAllows, type PlanName } from './form-gating.ts';
 import { logicIssues } from './form-logic-checks.ts';
@@ -44,6 +45,7 @@ export function applyFormUpdate(
     ...completionIssues(update, next),
     ...formLogicIssues(current, update, next),
     ...fileFieldIssues(update, next),
+    ...confirmEmailIssues(update, next),
     ...uniqueFieldIssues(update, next),
   ];
   if (issues.length > 0) {
@@ -148,6 +150,23 @@ function formLogicIssues(current: FormRecord, update: FormUpdate, next: FormReco
     { fields: next.fields, pages: next.pages ?? null, notifyRules: next.notifyRules ?? [] },
     { fields: current.fields },
   );
+}
+
+/**
+ * `confirmEmail` names a required email field every visitor is asked
+ * (docs/forms.md#confirm-by-email): checked when the request sets it or
+ * changes the fields or pages, so removing or changing its field without
+ * clearing the setting is refused at `confirmEmail.field`. A form stored
+ * before has none (its default).
+ */
+function confirmEmailIssues(update: FormUpdate, next: FormRecord): Issue[] {
+  if (
+    update.confirmEmail === undefined &&
+    update.fields === undefined &&
+    update.pages === undefined
+  )
+    return [];
+  return emailFieldSettingIssues('confirmEmail', next.confirmEmail ?? null, next);
 }
 
 /**

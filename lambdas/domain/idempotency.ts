@@ -105,6 +105,8 @@ export interface RecordedAnswer {
   page: boolean;
   /** The 303's target, for a page answered by a redirect. */
   location?: string;
+  /** The post waits for its visitor's confirmation (docs/submit.md#confirm-by-email). */
+  pending?: true;
 }
 
 export const idempotencyKeyReused = () =>

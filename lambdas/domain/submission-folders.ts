@@ -1,3 +1,4 @@
+import { isPending } from './confirmation-state.ts';
 import type { Submission } from './submission-model.ts';
 
 /**
@@ -6,24 +7,31 @@ import type { Submission } from './submission-model.ts';
  * sparse index and one counter per folder, so a flag change moves exactly the
  * counters of the folders it enters or leaves.
  */
-export const FOLDERS = ['all', 'unread', 'starred', 'spam'] as const;
+export const FOLDERS = ['all', 'unread', 'starred', 'spam', 'pending'] as const;
 export type Folder = (typeof FOLDERS)[number];
 
 /** How many submissions each folder holds. */
 export type FolderSizes = Record<Folder, number>;
 
-/** `all` is everything but spam; `unread` and `starred` are never spam either. */
+/**
+ * `all` is everything but spam and pending; `unread` and `starred` are
+ * never spam either. A submission waiting for its visitor's confirmation
+ * is only in `pending` (docs/submissions.md#folders-and-paging).
+ */
 export function foldersOf(flags: Flags): Folder[] {
   if (flags.isSpam) return ['spam'];
+  if (isPending(flags)) return ['pending'];
   const folders: Folder[] = ['all'];
   if (!flags.read) folders.push('unread');
   if (flags.starred) folders.push('starred');
   return folders;
 }
 
-/** Whether the submission counts in the form's `submissionCount`. */
-export function countsAsSubmission(submission: Pick<Submission, 'isSpam' | 'isTest'>): boolean {
-  return !submission.isSpam && !submission.isTest;
+/** Whether the submission counts in the form's `submissionCount`: not while pending. */
+export function countsAsSubmission(
+  submission: Pick<Submission, 'isSpam' | 'isTest' | 'confirmation'>,
+): boolean {
+  return !submission.isSpam && !submission.isTest && !isPending(submission);
 }
 
 /**
@@ -35,7 +43,8 @@ export function testCountOf(folders: Pick<FolderSizes, 'all'>, submissionCount: 
   return Math.max(0, folders.all - submissionCount);
 }
 
-export type Flags = Pick<Submission, 'read' | 'starred' | 'isSpam'>;
+export type Flags = Pick<Submission, 'read' | 'starred' | 'isSpam'> &
+  Partial<Pick<Submission, 'confirmation'>>;
 export type FlagChange = Partial<Flags>;
 
 /** The flags after the change, or undefined when the submission already holds them. */
@@ -59,7 +68,7 @@ export interface CounterDeltas {
 }
 
 export function noDeltas(): CounterDeltas {
-  return { folders: { all: 0, unread: 0, starred: 0, spam: 0 }, submissionCount: 0 };
+  return { folders: { all: 0, unread: 0, starred: 0, spam: 0, pending: 0 }, submissionCount: 0 };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Confirmation } from './confirmation-state.ts';
 import type { ScanStatus } from './file-scans.ts';
 
 /** The submission as stored and as the API shows it (docs/submissions.md#submissions). */
@@ -91,6 +92,12 @@ export interface Submission {
    */
   scanPending?: number;
   /**
+   * Confirm by email (docs/submit.md#confirm-by-email): `pending` until the
+   * visitor confirms, then `confirmed`. Absent (shown as null) on a
+   * submission of a form without confirmEmail when it was stored.
+   */
+  confirmation?: Confirmation | null;
+  /**
    * Stored only: on the submission that holds a person's place on a form
    * with `unique`, the keyed hash of that place (docs/privacy.md#one-answer-per-person),
    * so its deletion frees it. Never shown, like `spamAt`.
@@ -103,9 +110,10 @@ export type FileView = Omit<StoredFile, 'etag'> & { scan: ScanStatus };
 
 export type SubmissionView = Omit<
   Submission,
-  'spamAt' | 'firstReadAt' | 'scanPending' | 'personHash' | 'meta'
+  'spamAt' | 'firstReadAt' | 'scanPending' | 'personHash' | 'meta' | 'confirmation'
 > & {
   meta: Omit<SubmissionMeta, 'files'> & { files?: FileView[] };
+  confirmation: Confirmation | null;
 };
 
 /** The submission as the API shows it: without what is stored only. */
@@ -114,12 +122,17 @@ export function submissionView(submission: Submission): SubmissionView {
     spamAt: _stored,
     firstReadAt: _read,
     scanPending: _pending,
+    confirmation,
     personHash: _place,
     meta,
     ...shown
   } = submission;
   const { files, ...rest } = meta;
-  return { ...shown, meta: files ? { ...rest, files: files.map(fileView) } : rest };
+  return {
+    ...shown,
+    meta: files ? { ...rest, files: files.map(fileView) } : rest,
+    confirmation: confirmation ?? null,
+  };
 }
 
 export function fileView(file: StoredFile): FileView {

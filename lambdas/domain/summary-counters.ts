@@ -1,3 +1,4 @@
+import { isPending } from './confirmation-state.ts';
 import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import type { Submission } from './submission-model.ts';
@@ -61,6 +62,13 @@ export function dropCounter(reasonOrCode: string): string | undefined {
 }
 
 export const DEVICES = ['mobile', 'desktop', 'tablet', 'bot', 'unknown'] as const;
+
+/**
+ * Posts that waited for their visitor's confirmation and expired unconfirmed
+ * (docs/submit.md#confirm-by-email): counted by the purge that deletes them,
+ * in the hour they were posted; all that is left of them.
+ */
+export const NOT_CONFIRMED_COUNTER = 'nc';
 
 /** Longest answer kept as a counter name (a number or an option: options are at most 200). */
 const MAX_VALUE_LENGTH = 200;
@@ -137,6 +145,8 @@ export function countersOf(
   // tests counted are those the inbox shows (docs/api-basics.md#counting).
   if (submission.isSpam) return { p: 1 };
   if (submission.isTest) return { t: 1 };
+  // Waiting for its visitor's confirmation: counted from the click (docs/analytics.md#summary).
+  if (isPending(submission)) return {};
   const counters: Counters = { s: 1 };
   const add = (name: string, by = 1) => {
     counters[name] = (counters[name] ?? 0) + by;

@@ -1,7 +1,13 @@
 import { ratingScale } from './field-rules.ts';
 import type { FieldDefinition, FormRecord } from './form-model.ts';
 import { funnelOf } from './funnel.ts';
-import { type Counters, DEVICES, DROP_REASONS, hourStart } from './summary-counters.ts';
+import {
+  type Counters,
+  DEVICES,
+  DROP_REASONS,
+  hourStart,
+  NOT_CONFIRMED_COUNTER,
+} from './summary-counters.ts';
 import { dateIn, type SummaryRange } from './summary-range.ts';
 
 /**
@@ -361,6 +367,8 @@ export function summaryReport(input: {
       };
     }),
     dropped: countsOf(DROP_REASONS, (reason) => total[`d:${reason}`] ?? 0),
+    // Posts never confirmed by email, deleted at their link's expiry (docs/submit.md#confirm-by-email).
+    notConfirmed: total[NOT_CONFIRMED_COUNTER] ?? 0,
     devices: countsOf(DEVICES, (device) => total[`dv:${device}`] ?? 0),
     countries: top(withPrefix(total, 'cc:'), 'code'),
     referrers: top(withPrefix(total, 'rf:'), 'host'),

@@ -3,6 +3,14 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { classifySendError, sendEmail } from '#aws/email.ts';
 import { ensureTenant, tenantSendingStatus } from '#aws/email-tenants.ts';
 import { config } from '#config';
+import {
+  CONFIRMATION_ADDRESS_SECONDS,
+  confirmExpiresAt,
+  confirmToken,
+  confirmUrl,
+} from '#domain/confirmation.ts';
+import { confirmationAddress, confirmationEmail } from '#domain/confirmation-email.ts';
+import { isPending } from '#domain/confirmation-state.ts';
 import type { EmailJob } from '#domain/delivery-channels.ts';
 import { sesTags, suppressionAddress } from '#domain/email-events.ts';
 import {
@@ -29,7 +37,10 @@ import { type DeliveryContext, readDeliveryContext } from '#store/delivery-conte
 import {
   autoReplyFormScope,
   autoReplyRecipientScope,
+  confirmationScope,
   countRequest,
+  giveBackMark,
+  takeMark,
   uncountRequest,
 } from '#store/request-counts.ts';
 import { suppressedAmong } from '#store/suppressions.ts';
@@ -118,18 +129,24 @@ async function send(record: SQSRecord, tally: { sends: number }): Promise<void> 
   const sendable: EmailMessage = { ...message, to, cc: message.cc ? cc : undefined };
   // Counted once the email is this delivery's to send: a duplicate or held delivery of the
   // same auto-reply does not use up the address's allowance.
+  // A confirmation is visitor-addressed like an auto-reply: under the same bounds, and one a
+  // day per address and form (docs/delivery.md#confirmation-emails).
   const allowance =
-    job.kind === 'autoreply'
-      ? await takeAutoReply(message.to, job.formId, context.form.autoreplyHourlyLimit)
+    job.kind === 'autoreply' || job.kind === 'confirm'
+      ? await takeAutoReply(message.to, job.formId, context.form.autoreplyHourlyLimit, {
+          confirmation: job.kind === 'confirm',
+        })
       : undefined;
   if (allowance && !allowance.within) {
-    count('AutoReplyLimited');
+    count(job.kind === 'confirm' ? 'ConfirmationLimited' : 'AutoReplyLimited');
     log.info('email skipped', {
       ...job,
       reason:
         allowance.by === 'form'
-          ? 'auto-replies of this form are over its hourly limit'
-          : 'auto-replies to this mailbox are over the limit',
+          ? 'visitor emails of this form are over its hourly limit'
+          : allowance.by === 'address'
+            ? 'a confirmation went to this address for this form in the last 24 hours'
+            : 'visitor emails to this mailbox are over the limit',
     });
     await recordEmailRefused(job.formId, job.submissionId, job.kind, new Date(), 'limit');
     return;
@@ -268,6 +285,9 @@ async function readyTenant(
 function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undefined {
   const { form, team, submission, hints } = context;
   if (submission.isSpam) return undefined;
+  if (job.kind === 'confirm') return confirmationFor(context);
+  // Held for its visitor's confirmation: nothing else goes before the click.
+  if (isPending(submission)) return undefined;
   // Whether or not notifications are on: a file was found infected (scanChannelsFor).
   if (job.kind === 'malware') {
     const { to, cc } = notificationRecipients(form, team);
@@ -286,6 +306,27 @@ function emailFor(job: EmailJob, context: DeliveryContext): EmailMessage | undef
   return to ? autoReply({ form, submission, to, replyTo: recipient }) : undefined;
 }
 
+/**
+ * The confirmation email of a pending submission (docs/delivery.md#confirmation-emails),
+ * with its signed link, or undefined once confirmed or when its answer is no address.
+ */
+function confirmationFor({ form, submission }: DeliveryContext): EmailMessage | undefined {
+  if (!isPending(submission) || !submission.confirmation) return undefined;
+  const to = confirmationAddress(submission, form);
+  if (!to) return undefined;
+  const expiresAt = confirmExpiresAt(
+    submission.confirmation.requestedAt,
+    config.confirmLinkSeconds,
+  );
+  const token = confirmToken(config.keyedHashSecret, {
+    teamId: form.teamId,
+    formId: form.id,
+    submissionId: submission.id,
+    expiresAt: Math.floor(expiresAt / 1000),
+  });
+  return confirmationEmail({ form, to, link: confirmUrl(config.baseUrl, token), expiresAt });
+}
+
 /** Auto-replies one mailbox may get an hour, from every form of the deployment. */
 export const AUTOREPLIES_PER_RECIPIENT_PER_HOUR = 3;
 
@@ -295,20 +336,35 @@ export const AUTOREPLIES_PER_RECIPIENT_PER_HOUR = 3;
  * limit; `within` when both have room. A refusal gives back what it took,
  * and `giveBack` undoes both when the send failed for now.
  */
-async function takeAutoReply(address: string, formId: string, formLimit: number) {
-  const window = windowAt(Date.now(), 3600);
+async function takeAutoReply(
+  address: string,
+  formId: string,
+  formLimit: number,
+  options: { confirmation?: boolean } = {},
+) {
+  const now = Date.now();
+  const window = windowAt(now, 3600);
   const mailbox = autoReplyRecipientScope(mailboxOf(address));
   const form = autoReplyFormScope(formId);
-  const giveBack = async (scopes: string[]) => {
-    await Promise.all(scopes.map((scope) => uncountRequest(scope, window)));
+  const perForm = confirmationScope(formId, mailboxOf(address));
+  const taken: (() => Promise<void>)[] = [];
+  const giveBack = async () => {
+    await Promise.all(taken.map((undo) => undo()));
   };
-  if ((await countRequest(mailbox, window)) > AUTOREPLIES_PER_RECIPIENT_PER_HOUR) {
-    await giveBack([mailbox]);
-    return { within: false, by: 'recipient' as const, giveBack: async () => {} };
+  const refuse = async (by: 'address' | 'recipient' | 'form') => {
+    await giveBack();
+    return { within: false, by, giveBack: async () => {} };
+  };
+  // The address's 24 hours first (one mark, rolling): a repeat for one form takes nothing
+  // from the mailbox's hour.
+  if (options.confirmation) {
+    if (!(await takeMark(perForm, now, CONFIRMATION_ADDRESS_SECONDS))) return refuse('address');
+    taken.push(() => giveBackMark(perForm));
   }
-  if ((await countRequest(form, window)) > formLimit) {
-    await giveBack([mailbox, form]);
-    return { within: false, by: 'form' as const, giveBack: async () => {} };
-  }
-  return { within: true, by: undefined, giveBack: () => giveBack([mailbox, form]) };
+  taken.push(() => uncountRequest(mailbox, window));
+  if ((await countRequest(mailbox, window)) > AUTOREPLIES_PER_RECIPIENT_PER_HOUR)
+    return refuse('recipient');
+  taken.push(() => uncountRequest(form, window));
+  if ((await countRequest(form, window)) > formLimit) return refuse('form');
+  return { within: true, by: undefined, giveBack };
 }

@@ -2,6 +2,7 @@ import { scheduleRetentionSweep } from '#aws/scheduler.ts';
 import { config } from '#config';
 import { errorFields, log } from '#log';
 import { oncePerForm, purgeExpired } from './retention-purge.ts';
+import { purgeUnconfirmed, unconfirmedUpTo } from './unconfirmed-purge.ts';
 
 /**
  * Runs when a form item is written while it has a `retentionDays` (filter
@@ -29,5 +30,7 @@ export const handler = oncePerForm(
       throw error;
     }
     await purgeExpired(formId, days, now);
+    // Posts never confirmed by email go on the same sweep (docs/submit.md#confirm-by-email).
+    await purgeUnconfirmed(formId, unconfirmedUpTo(now));
   },
 );

@@ -1,5 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { enqueue } from '#aws/queues.ts';
+import { isPending } from '#domain/confirmation-state.ts';
 import { type EmailJob, scanChannelsFor, type WebhookJob } from '#domain/delivery-channels.ts';
 import { isChatKind } from '#domain/integrations.ts';
 import { log } from '#log';
@@ -29,6 +30,9 @@ export function scanAnnouncer(): (record: DynamoDBRecord) => Promise<void> {
     if (!image) return;
     const { submission } = submissionOfImage(image as Parameters<typeof submissionOfImage>[0]);
     const { formId, id: submissionId } = submission;
+    // Waiting for its visitor's confirmation: nobody hears of it yet; the click's announcement
+    // carries the files' verdicts as they are then (docs/submit.md#confirm-by-email).
+    if (isPending(submission)) return;
     let read = forms.get(formId);
     if (!read) {
       read = readFormContext(formId);

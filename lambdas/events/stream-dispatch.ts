@@ -2,7 +2,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { sendInOrder } from '#aws/queues.ts';
 import { matchesPattern } from '#domain/event-filter.ts';
 import { dispatchedMessage, type StreamRecord, targetsOf } from '#domain/stream-dispatch.ts';
-import { INSERTED_SUBMISSION_PATTERN, SCAN_SETTLED_PATTERN } from '#store/schema.ts';
+import {
+  CONFIRMED_SUBMISSION_PATTERN,
+  INSERTED_SUBMISSION_PATTERN,
+  SCAN_SETTLED_PATTERN,
+} from '#store/schema.ts';
 import { dispatched } from '#workers';
 import { scanAnnouncer } from './scan-fanout.ts';
 import { submissionAnnouncer } from './submission-fanout.ts';
@@ -48,7 +52,11 @@ export function recordDispatch(
       handOns.set(item, handOn);
     }
     await Promise.all([
-      matchesPattern(record, INSERTED_SUBMISSION_PATTERN) ? announce(record) : undefined,
+      // A confirmed submission is announced as an inserted one: the same channels, once each.
+      matchesPattern(record, INSERTED_SUBMISSION_PATTERN) ||
+      matchesPattern(record, CONFIRMED_SUBMISSION_PATTERN)
+        ? announce(record)
+        : undefined,
       matchesPattern(record, SCAN_SETTLED_PATTERN) ? announceScan(record) : undefined,
       handOn,
     ]);

@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { enqueue, enqueueInOrder, enqueueLater } from '#aws/queues.ts';
 import { config } from '#config';
+import { isPending } from '#domain/confirmation-state.ts';
 import {
   type Channel,
   channelsFor,
@@ -73,6 +74,16 @@ export function submissionAnnouncer(): (record: DynamoDBRecord) => Promise<void>
       const context = await read;
       if (!context) return; // the form is gone: nothing to announce
       const { form, team } = context;
+      // Files late for their verdict are checked once, from the post (not again at the click).
+      const stored = record.eventName === 'INSERT';
+      if (isPending(submission)) {
+        // Held for its visitor's confirmation: only the confirmation email, under its bounds
+        // (docs/delivery.md#confirmation-emails); the click's write announces the rest.
+        await enqueue('emails', [{ formId, submissionId, kind: 'confirm' } satisfies EmailJob]);
+        if (stored && (submission.scanPending ?? 0) > 0) await checkScanLater(submission);
+        log.info('submission held for confirmation', { formId, submissionId });
+        return;
+      }
       const channels = channelsFor({
         form,
         plan: team.plan,
@@ -107,7 +118,7 @@ export function submissionAnnouncer(): (record: DynamoDBRecord) => Promise<void>
         .filter((channel) => channel === 'notification' || channel === 'autoreply')
         .map((kind): EmailJob => ({ formId, submissionId, kind }));
       if (emails.length > 0) await enqueue('emails', emails);
-      if ((submission.scanPending ?? 0) > 0) await checkScanLater(submission);
+      if (stored && (submission.scanPending ?? 0) > 0) await checkScanLater(submission);
       if (channels.length > 0) log.info('submission announced', { formId, submissionId, channels });
     }
   };

@@ -1,4 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import { isPending } from '#domain/confirmation-state.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
@@ -59,7 +60,9 @@ async function rollUp(
     record.eventName === 'REMOVE'
       ? removalOf(was)
       : difference(was, after ? countersOf(after.submission, form) : {});
-  if (record.eventName === 'INSERT' && form.type === 'waitlist' && moved.s === 1 && after) {
+  // A signup is new when stored, or when confirmed (docs/submit.md#confirm-by-email).
+  const arrived = record.eventName === 'INSERT' || (isPending(before ?? {}) && moved.s === 1);
+  if (arrived && form.type === 'waitlist' && moved.s === 1 && after) {
     // Keyed by the hash the submit path stored (docs/privacy.md#the-signup-mark).
     const sender = after.signupHash;
     if (sender && (await firstSignupOf(form.id, sender, submission.id))) moved.e = 1;

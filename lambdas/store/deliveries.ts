@@ -212,8 +212,8 @@ export async function listDeliveries(
   };
 }
 
-/** An email of a submission: its notification, its auto-reply, a file found infected. */
-export type EmailKind = 'notification' | 'autoreply' | 'malware';
+/** An email of a submission: its notification, its auto-reply, a file found infected, its confirmation. */
+export type EmailKind = 'notification' | 'autoreply' | 'malware' | 'confirm';
 
 /** How long an email mark is kept: longer than any queue keeps a message. */
 const EMAIL_MARK_SECONDS = 30 * 86_400;
@@ -451,7 +451,7 @@ export async function deleteDeliveryRecords(
   formId: string,
   submissionIds: readonly string[],
 ): Promise<void> {
-  const kinds: EmailKind[] = ['notification', 'autoreply', 'malware'];
+  const kinds: EmailKind[] = ['notification', 'autoreply', 'malware', 'confirm'];
   const keys = submissionIds.flatMap((id) =>
     DELIVERY_EVENTS.map((event) => deliveryIdOf(id, event)).flatMap((deliveryId) => [
       deliveryKey(formId, deliveryId),

@@ -32,6 +32,7 @@ export const FOLDER_INDEX = {
   unread: INDEXES.subUnread,
   starred: INDEXES.subStarred,
   spam: INDEXES.subSpam,
+  pending: INDEXES.subPending,
 } as const satisfies Record<Folder, { name: string; partitionKey: string }>;
 
 type Key = Record<string, unknown>;

@@ -57,7 +57,7 @@ export function counterShard(item: Record<string, unknown>): CounterShard {
 /** The sums a reader sees; a folder never shows below zero. */
 export function sumCounters(items: readonly Record<string, unknown>[]): FormCounters {
   const shards = new Map<number, CounterShard>();
-  const folders = { all: 0, unread: 0, starred: 0, spam: 0 } as FolderSizes;
+  const folders = { all: 0, unread: 0, starred: 0, spam: 0, pending: 0 } as FolderSizes;
   let counted = 0;
   for (const item of items) {
     if (!(item.sk as string).startsWith(FORM_COUNTER_PREFIX)) continue;

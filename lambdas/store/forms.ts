@@ -140,7 +140,7 @@ function formItem(form: FormRecord): Record<string, unknown> {
 
 const NO_COUNTS: FormCounters = {
   shards: new Map(),
-  folders: { all: 0, unread: 0, starred: 0, spam: 0 },
+  folders: { all: 0, unread: 0, starred: 0, spam: 0, pending: 0 },
   counted: 0,
 };
 

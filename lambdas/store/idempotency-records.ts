@@ -68,6 +68,7 @@ export async function readIdempotencyRecord(
       nearLimit: item.nearLimit === true,
       page: item.page === true,
       ...(typeof item.location === 'string' ? { location: item.location } : {}),
+      ...(item.pending === true ? { pending: true as const } : {}),
     },
   };
 }

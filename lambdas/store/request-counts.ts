@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
+  ConditionalCheckFailedException,
   ProvisionedThroughputExceededException,
   ThrottlingException,
 } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#config';
 import { shareOf } from '#domain/counter-shares.ts';
 import { ServiceError } from '#domain/errors.ts';
@@ -23,6 +24,49 @@ export function autoReplyRecipientScope(mailbox: string): string {
 /** Auto-replies one form sends, whoever they go to (its `autoreplyHourlyLimit`). */
 export function autoReplyFormScope(formId: string): string {
   return `AUTOREPLY-FORM#${formId}`;
+}
+
+/**
+ * Confirmation emails of one form to one mailbox (docs/delivery.md#confirmation-emails),
+ * counted over a day. Hashed like the auto-reply's: no address is kept in a key.
+ */
+export function confirmationScope(formId: string, mailbox: string): string {
+  return `CONFIRM#${formId}#${createHash('sha256').update(mailbox).digest('hex')}`;
+}
+
+/**
+ * Takes `scope`'s mark for `seconds` from `now` (a rolling window of one,
+ * not a calendar one): false when another holds it and has not expired.
+ * DynamoDB removes expired items late (DynamoDB Local never): an expired
+ * mark is free. `giveBack` removes it again.
+ */
+export async function takeMark(scope: string, now: number, seconds: number): Promise<boolean> {
+  try {
+    await documents.send(
+      new PutCommand({
+        TableName: config.tableName,
+        // One mark, not a window: the window start is 0.
+        Item: {
+          ...rateWindowKey(scope, 0),
+          entity: 'rateMark',
+          expiresAt: Math.ceil(now / 1000) + seconds,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
+        ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Gives a mark taken by takeMark back (the email it allowed was not sent). */
+export async function giveBackMark(scope: string): Promise<void> {
+  await documents.send(
+    new DeleteCommand({ TableName: config.tableName, Key: rateWindowKey(scope, 0) }),
+  );
 }
 
 /** The management API's limit on one API key (by its public key id). */

@@ -27,7 +27,7 @@ export interface IndexDefinition {
  * - byParent: children of a parent newest first (a team's forms, the teams list),
  *   with only what those lists show: a settings change of a large form copies
  *   a few hundred bytes to the index, not the whole item.
- * - subAll / subUnread / subStarred / subSpam: one per submission list filter;
+ * - subAll / subUnread / subStarred / subSpam / subPending: one per submission list filter;
  *   the attribute is set to `FORM#<id>` while the submission matches the filter.
  */
 export const INDEXES = {
@@ -67,6 +67,13 @@ export const INDEXES = {
     projection: 'KEYS_ONLY',
   },
   subSpam: { name: 'subSpam', partitionKey: 'subSpamPk', sortKey: 'sk', projection: 'KEYS_ONLY' },
+  /** Submissions waiting for their visitor's confirmation (docs/forms.md#confirm-by-email). */
+  subPending: {
+    name: 'subPending',
+    partitionKey: 'subPendingPk',
+    sortKey: 'sk',
+    projection: 'KEYS_ONLY',
+  },
 } as const satisfies Record<string, IndexDefinition>;
 
 /** Every key attribute is a string. */
@@ -103,6 +110,36 @@ export const SCAN_SETTLED_PATTERN = {
   dynamodb: {
     NewImage: { entity: { S: ['submission'] }, scanPending: { N: ['0'] } },
     OldImage: { scanPending: { N: [{ 'anything-but': ['0'] }] } },
+  },
+} as const;
+
+/**
+ * A pending submission confirmed by its visitor (docs/submit.md#confirm-by-email):
+ * the one write that took its confirmation from `pending` to `confirmed`,
+ * which releases its delivery through the same fan-out as an insert.
+ */
+export const CONFIRMED_SUBMISSION_PATTERN = {
+  eventName: ['MODIFY'],
+  dynamodb: {
+    NewImage: {
+      entity: { S: ['submission'] },
+      confirmation: { M: { status: { S: ['confirmed'] } } },
+    },
+    OldImage: { confirmation: { M: { status: { S: ['pending'] } } } },
+  },
+} as const;
+
+/**
+ * The pending purger's trigger: a submission stored waiting for its
+ * visitor's confirmation (the form's expired unconfirmed ones go then).
+ */
+export const INSERTED_PENDING_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: {
+    NewImage: {
+      entity: { S: ['submission'] },
+      confirmation: { M: { status: { S: ['pending'] } } },
+    },
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { confirmedAt, isPending } from '#domain/confirmation-state.ts';
 import { pickShard } from '#domain/counter-shares.ts';
 import { countsAsSubmission, foldersOf } from '#domain/submission-folders.ts';
 import type { SpamReason, Submission } from '#domain/submission-model.ts';
@@ -82,6 +83,13 @@ export interface SubmissionWrite {
   spamQuota?: SpamQuota;
   /** Refuse when the form is paused, closed, past `autoCloseAt` or at `maxSubmissions`. */
   requireOpen: boolean;
+  /**
+   * The submission is stored already, pending: the transaction confirms it
+   * (conditional on `pending`) instead of putting it, and moves the counters
+   * as a new submission's, out of the `pending` folder
+   * (docs/submit.md#confirm-by-email).
+   */
+  confirming?: boolean;
   /** The form's counter shards as last read: where a post likely finds room. */
   counters?: FormCounters;
   now: Date;
@@ -139,7 +147,8 @@ export type InsertOutcome =
         | 'duplicate_person'
         | 'spam_cap_reached'
         | 'upload_used'
-        | 'key_used';
+        | 'key_used'
+        | 'not_pending';
     };
 
 /** Where one try counts the post: a form counter shard and a usage shard (or the near one). */
@@ -232,6 +241,8 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
       const reasons = error.CancellationReasons ?? [];
       const failed = (i: number | undefined) =>
         i !== undefined && reasons[i]?.Code === 'ConditionalCheckFailed';
+      // Confirmed by another click meanwhile, or gone (erased, expired, deleted).
+      if (write.confirming && failed(0)) return { stored: false, reason: 'not_pending' };
       // A key held already comes first: its holder is this post's twin, which also claimed
       // the same uploads and duplicate mark.
       if (failed(at.idempotency)) return { stored: false, reason: 'key_used' };
@@ -261,7 +272,7 @@ export async function insertSubmission(write: SubmissionWrite): Promise<InsertOu
           } else {
             knowledge.counters?.shards.set(shard, {
               shard,
-              folders: { all: 0, unread: 0, starred: 0, spam: 0 },
+              folders: { all: 0, unread: 0, starred: 0, spam: 0, pending: 0 },
               counted: Number(old[COUNTED]?.N ?? 0),
               cap: old.cap?.N === undefined ? undefined : Number(old.cap.N),
               open: gateOpen,
@@ -312,15 +323,20 @@ function transactionItems(
 ): { items: TransactItem[]; at: TransactionPositions } {
   const { submission, now } = write;
   const counted = countsAsSubmission(submission);
-  const adds = foldersOf(submission).map((folder) => folderCounter(folder));
-  if (counted) adds.push(COUNTED);
+  const adds: [string, number][] = foldersOf(submission).map((folder) => [
+    folderCounter(folder),
+    1,
+  ]);
+  if (counted) adds.push([COUNTED, 1]);
+  if (write.confirming) adds.push([folderCounter('pending'), -1]);
   const names: Record<string, string> = {};
-  const addExpression = adds.map((name, i) => {
+  const values: Record<string, unknown> = {};
+  const addExpression = adds.map(([name, delta], i) => {
     names[`#c${i}`] = name;
-    return `#c${i} :one`;
+    values[`:d${i}`] = delta;
+    return `#c${i} :d${i}`;
   });
   const conditions = ['attribute_exists(pk)'];
-  const values: Record<string, unknown> = { ':one': 1 };
   if (write.requireOpen) {
     conditions.push(
       '#open = :true',
@@ -330,17 +346,8 @@ function transactionItems(
     Object.assign(names, { '#open': 'open', '#counted': COUNTED });
     Object.assign(values, { ':true': true, ':now': now.toISOString() });
   }
-  const item = submissionItem(
-    write.personPlace ? { ...submission, personHash: write.personPlace.hash } : submission,
-    write.teamId,
-    write.hints,
-  );
-  // Beside it, the key it was stored under: an erase scrubs that key's record
-  // (docs/privacy.md#erase-by-email) without looking for it.
-  if (write.idempotency) item.idempotencyKeyHash = write.idempotency.keyHash;
-  if (write.signupHash) item.signupHash = write.signupHash;
   const items: TransactItem[] = [
-    { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    write.confirming ? confirmingUpdate(submission, write.personPlace?.hash) : submissionPut(write),
     {
       Update: {
         Key: formCounterKey(submission.formId, placement.formShard),
@@ -421,6 +428,52 @@ function transactionItems(
   return { items, at };
 }
 
+/** The new submission's put. */
+function submissionPut(write: SubmissionWrite): TransactItem {
+  const item = submissionItem(
+    write.personPlace
+      ? { ...write.submission, personHash: write.personPlace.hash }
+      : write.submission,
+    write.teamId,
+    write.hints,
+  );
+  // Beside it, the key it was stored under: an erase scrubs that key's record
+  // (docs/privacy.md#erase-by-email) without looking for it.
+  if (write.idempotency) item.idempotencyKeyHash = write.idempotency.keyHash;
+  if (write.signupHash) item.signupHash = write.signupHash;
+  return { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/**
+ * A pending submission made the confirmed `submission`: its confirmation
+ * and its folders' index keys, on the condition that it is still pending
+ * (a second click, an erase or the expiry purge won the race otherwise).
+ */
+function confirmingUpdate(submission: Submission, personHash?: string): TransactItem {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = {
+    ':confirmation': submission.confirmation,
+    ':pending': 'pending',
+    ':form': formKey(submission.formId).pk,
+  };
+  const sets = ['confirmation = :confirmation'];
+  for (const folder of foldersOf(submission))
+    sets.push(`${FOLDER_INDEX[folder].partitionKey} = :form`);
+  if (personHash) {
+    sets.push('personHash = :personHash');
+    values[':personHash'] = personHash;
+  }
+  return {
+    Update: {
+      Key: submissionKey(submission.formId, submission.id),
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE ${FOLDER_INDEX.pending.partitionKey}`,
+      ConditionExpression: 'confirmation.#status = :pending',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
 /** Where the items whose failed conditions mean something sit in the transaction. */
 interface TransactionPositions {
   usage?: number;
@@ -496,6 +549,8 @@ export type StoredPost =
       spam: boolean;
       /** Why it is spam, when it is. */
       spamReason?: SpamReason;
+      /** Stored waiting for its visitor's confirmation (docs/submit.md#confirm-by-email). */
+      pending: boolean;
       nearLimit: boolean;
     }
   | {
@@ -508,7 +563,7 @@ export type StoredPost =
        */
       reason: Exclude<
         Extract<InsertOutcome, { stored: false }>['reason'],
-        'duplicate' | 'duplicate_person'
+        'duplicate' | 'duplicate_person' | 'not_pending'
       >;
     };
 
@@ -522,10 +577,12 @@ export type StoredPost =
  * both transactions put on condition (docs/submit.md#one-answer-per-person).
  */
 export async function storePost(post: PostToStore): Promise<StoredPost> {
+  const pending = isPending(post.submission);
   const write = (spamReason: SpamReason | undefined): SubmissionWrite => ({
-    // Its reason: the link rule's, or the claim it found held (docs/submissions.md#spam-reasons).
+    // Its reason: the link rule's, or the claim it found held (docs/submissions.md#spam-reasons);
+    // spam waits for no confirmation: it is never delivered, and nobody is emailed for it.
     submission: spamReason
-      ? { ...post.submission, isSpam: true, spamReason }
+      ? { ...withoutConfirmation(post.submission), isSpam: true, spamReason }
       : { ...post.submission, isSpam: false },
     teamId: post.teamId,
     requireOpen: true,
@@ -535,10 +592,12 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
     newColumns: post.newColumns,
     emailHashes: post.emailHashes,
     signupHash: post.signupHash,
-    usage: spamReason ? undefined : post.usage,
+    // A pending post counts toward the allowance only once confirmed.
+    usage: spamReason || pending ? undefined : post.usage,
     spamQuota: spamReason ? post.spamQuota : undefined,
     duplicateMark: spamReason ? undefined : post.duplicateMark,
-    personPlace: spamReason ? undefined : post.personPlace,
+    // A pending post's place is taken by its click (confirmPending), not by the post.
+    personPlace: spamReason || pending ? undefined : post.personPlace,
     uploadClaims: post.uploadClaims,
     idempotency: post.idempotency,
   });
@@ -556,16 +615,88 @@ export async function storePost(post: PostToStore): Promise<StoredPost> {
       stored: true,
       spam: spamReason !== undefined,
       ...(spamReason ? { spamReason } : {}),
+      pending: pending && spamReason === undefined,
       nearLimit: outcome.nearLimit,
     };
   }
   if (outcome.reason === 'duplicate' || outcome.reason === 'duplicate_person') {
     throw new Error('a duplicate without a claim');
   }
+  if (outcome.reason === 'not_pending') throw new Error('a new post found not pending');
   return { stored: false, reason: outcome.reason };
 }
 
 const CONFLICT_ATTEMPTS = 10;
+
+function withoutConfirmation(submission: Submission): Submission {
+  const { confirmation: _held, ...rest } = submission;
+  return rest;
+}
+
+/** What confirming a pending submission needs: the submission as read, its team, the month's usage. */
+export interface PendingToConfirm {
+  submission: Submission;
+  teamId: string;
+  usage: MonthlyUsage;
+  counters?: FormCounters;
+  now: Date;
+  /**
+   * On a form with one answer per person: the place the click takes, in the
+   * same transaction (a place held is `already_answered`); its hash is kept
+   * on the confirmed submission (`personHash`), so its deletion frees it.
+   */
+  personPlace?: { hash: string };
+}
+
+export type ConfirmedOutcome =
+  | { confirmed: true; nearLimit: boolean }
+  | {
+      confirmed: false;
+      reason:
+        | 'not_pending'
+        | 'full'
+        | 'closed'
+        | 'limit_reached'
+        | 'form_gone'
+        | 'already_answered';
+    };
+
+/**
+ * Confirms a pending submission (docs/submit.md#confirm-by-email): one
+ * transaction takes it from pending to confirmed (on the condition that it
+ * is still pending) and counts it as a new submission is counted, under
+ * the form's gate and `maxSubmissions` and the month's allowance
+ * (insertSubmission's shards and retries), so 200 clicks racing for 50
+ * places confirm 50.
+ */
+export async function confirmPending(pending: PendingToConfirm): Promise<ConfirmedOutcome> {
+  const current = pending.submission.confirmation;
+  if (current?.status !== 'pending') return { confirmed: false, reason: 'not_pending' };
+  const outcome = await insertSubmission({
+    submission: { ...pending.submission, confirmation: confirmedAt(current!, pending.now) },
+    teamId: pending.teamId,
+    usage: pending.submission.isTest ? undefined : pending.usage,
+    requireOpen: true,
+    counters: pending.counters,
+    now: pending.now,
+    confirming: true,
+    personPlace: pending.personPlace,
+  });
+  if (outcome.stored) return { confirmed: true, nearLimit: outcome.nearLimit };
+  const { reason } = outcome;
+  switch (reason) {
+    case 'not_pending':
+    case 'full':
+    case 'closed':
+    case 'form_gone':
+    case 'limit_reached':
+      return { confirmed: false, reason };
+    // The person's place is held: another answer of theirs is stored (docs/forms.md#one-answer-per-person).
+    case 'duplicate_person':
+      return { confirmed: false, reason: 'already_answered' };
+  }
+  throw new Error(`a confirmation refused for ${reason}`);
+}
 
 export async function getSubmission(
   formId: string,

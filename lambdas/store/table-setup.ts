@@ -3,6 +3,7 @@ import {
   type CreateTableCommandInput,
   DescribeTableCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './client.ts';
@@ -51,5 +52,29 @@ export async function ensureTable(tableName: string): Promise<string> {
   }
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: tableName }));
   if (!Table?.LatestStreamArn) throw new Error(`table ${tableName} has no stream`);
+  await addMissingIndexes(tableName, Table.GlobalSecondaryIndexes ?? []);
   return Table.LatestStreamArn;
+}
+
+/**
+ * A table kept from an earlier run (`npm run dev --state-dir`) gets the
+ * indexes declared since (the `pending` folder's `subPending`), one an
+ * update as DynamoDB allows; the deployed table gets them from CloudFormation.
+ */
+async function addMissingIndexes(
+  tableName: string,
+  existing: readonly { IndexName?: string }[],
+): Promise<void> {
+  const have = new Set(existing.map((index) => index.IndexName));
+  const wanted = createTableInput(tableName);
+  for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+    if (have.has(index.IndexName)) continue;
+    await dynamodb.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: wanted.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
 }

@@ -14,12 +14,16 @@ const ROUTES_HOLDING = [
   'erasePersonSubmissions',
   'exportPersonSubmissions',
   'liftSuppression',
+  // A confirmation link's signature is checked with a key derived from it (docs/submit.md#confirm-by-email).
+  'getConfirmPage',
+  'confirmSubmission',
 ];
 
 describe('the keyed-hash secret (docs/deploying.md#the-keyed-hash-secret)', () => {
   // Submit hashes what it stores; erase and export by email hash the address they look up
   // (docs/privacy.md#how-a-person-is-found).
-  const HOLDERS = ROUTES_HOLDING;
+  // The email worker signs the confirmation links it sends.
+  const HOLDERS = [...ROUTES_HOLDING, 'emailWorker'];
   const ROUTES = ROUTES_HOLDING;
 
   it('is one generated Secrets Manager secret, resolved into the functions that hash only', () => {
@@ -58,7 +62,7 @@ describe('the keyed-hash secret (docs/deploying.md#the-keyed-hash-secret)', () =
     const holders = Object.values(resourcesOfType(restored.flat, 'AWS::Lambda::Function')).filter(
       (fn) => 'KEYED_HASH_SECRET' in variablesOf(fn),
     );
-    expect(holders).toHaveLength(ROUTES_HOLDING.length);
+    expect(holders).toHaveLength(HOLDERS.length);
     for (const holder of holders) {
       expect(JSON.stringify(variablesOf(holder).KEYED_HASH_SECRET)).toContain(
         `{{resolve:secretsmanager:${kept}:SecretString:::}}`,

@@ -127,6 +127,8 @@ export const EXPECTED_ACTIONS: Record<Access, readonly string[]> = {
   'queue:formPurges:deadLetter': ['sqs:SendMessage'],
   'queue:spamPurges:send': ['sqs:SendMessage'],
   'queue:spamPurges:deadLetter': ['sqs:SendMessage'],
+  'queue:pendingPurges:send': ['sqs:SendMessage'],
+  'queue:pendingPurges:deadLetter': ['sqs:SendMessage'],
   'queue:retentionRuns:send': ['sqs:SendMessage'],
   'queue:retentionRuns:deadLetter': ['sqs:SendMessage'],
   'queue:replays:send': ['sqs:SendMessage'],

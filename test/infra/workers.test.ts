@@ -601,6 +601,17 @@ describe('the table stream read twice at most; the other consumers fed by the di
         eventName: 'MODIFY',
         dynamodb: { NewImage: { entity: { S: 'form' }, retentionDays: { N: '30' } } },
       },
+      // A pending submission confirmed by its visitor (docs/submit.md#confirm-by-email).
+      {
+        eventName: 'MODIFY',
+        dynamodb: {
+          NewImage: {
+            entity: { S: 'submission' },
+            confirmation: { M: { status: { S: 'confirmed' } } },
+          },
+          OldImage: { confirmation: { M: { status: { S: 'pending' } } } },
+        },
+      },
     ];
     for (const record of wanted) {
       expect(
@@ -613,7 +624,7 @@ describe('the table stream read twice at most; the other consumers fed by the di
       dynamodb: { NewImage: { entity: { S: 'submission' } } },
     };
     expect(patterns.some((p) => matchesPattern(unwanted, p))).toBe(false);
-    expect(dispatched.length).toBe(3);
+    expect(dispatched.length).toBe(4);
     expect(patterns).toContainEqual(JSON.parse(JSON.stringify(INSERTED_SUBMISSION_PATTERN)));
   });
 

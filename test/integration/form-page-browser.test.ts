@@ -127,6 +127,33 @@ describe('the hosted page with JavaScript', () => {
   }
 });
 
+describe('the hosted page of a form that asks people to confirm their email', () => {
+  it('says "Check your inbox to confirm your answer." in place of its thank-you message', async () => {
+    const form = await newForm(
+      'free',
+      { confirmEmail: { field: 'email' } },
+      { name: 'The confirmed waitlist', type: 'waitlist' },
+    );
+    const visit = await open(pageUrl(form.key));
+    try {
+      const { page } = visit;
+      await ANSWERS.waitlist.fill(page);
+      await page.getByRole('button', { name: 'Send' }).click();
+      const success = page.locator('#fs-success');
+      await success.waitFor({ state: 'visible' });
+      expect(await success.textContent()).toBe(
+        'Check your inboxCheck your inbox to confirm your answer.',
+      );
+      // Pending: in no folder but its own (docs/submit.md#confirm-by-email).
+      const [item] = await storedItems(form.id);
+      expect(item?.confirmation).toMatchObject({ status: 'pending' });
+      expect(visit.errors, 'console errors').toEqual([]);
+    } finally {
+      await visit.close();
+    }
+  });
+});
+
 describe('the hosted page without JavaScript', () => {
   for (const type of FORM_TYPES) {
     it(`a ${type} form posts urlencoded and lands on the thank-you page`, async () => {

@@ -8,6 +8,7 @@ import { startChromiumServer } from '#test/support/browser.ts';
 import { ROOT, startDevProcess } from '#test/support/dev-process.ts';
 import { type Certificate, localCertificate } from '#test/support/webhook-receiver.ts';
 import {
+  TEST_CONFIRM_LINK_SECONDS,
   TEST_IDEMPOTENCY_WINDOW_SECONDS,
   TEST_MIN_FILL_TIME_MS,
   TEST_RECEIVER_TIMEOUT_MS,
@@ -85,6 +86,7 @@ async function startRunStack(): Promise<RunStack> {
   process.env.IDEMPOTENCY_WINDOW_SECONDS = String(TEST_IDEMPOTENCY_WINDOW_SECONDS);
   process.env.RETENTION_DAY_SECONDS = String(TEST_RETENTION_DAY_SECONDS);
   process.env.RETENTION_SWEEP_SECONDS = String(TEST_RETENTION_SWEEP_SECONDS);
+  process.env.CONFIRM_LINK_SECONDS = String(TEST_CONFIRM_LINK_SECONDS);
   process.env.SCAN_LATE_SECONDS = String(TEST_SCAN_LATE_SECONDS);
   // The stack's keyed-hash secret, made here so tests can check a stored hash exactly.
   const keyedHashSecret = randomBytes(32).toString('hex');

@@ -346,3 +346,37 @@ describe('scheduled invocations', () => {
     }
   });
 });
+
+describe('table setup', () => {
+  it('a table kept from an earlier run gets the indexes declared since (subPending), its items kept', async () => {
+    const { createTableInput, ensureTable } = await import('#store/table-setup.ts');
+    const { dynamodb: client, documents } = await import('#store/client.ts');
+    const { CreateTableCommand, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
+    const { GetCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const name = 'kept-from-before';
+    // The table as it was before the pending folder: without subPending.
+    const before = createTableInput(name);
+    await client.send(
+      new CreateTableCommand({
+        ...before,
+        GlobalSecondaryIndexes: before.GlobalSecondaryIndexes!.filter(
+          (index) => index.IndexName !== 'subPending',
+        ),
+        AttributeDefinitions: before.AttributeDefinitions!.filter(
+          (attribute) => attribute.AttributeName !== 'subPendingPk',
+        ),
+      }),
+    );
+    const key = { pk: 'FORM#kept', sk: 'FORM' };
+    await documents.send(new PutCommand({ TableName: name, Item: { ...key, name: 'Kept' } }));
+    await ensureTable(name);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(
+      before.GlobalSecondaryIndexes!.map((index) => index.IndexName).sort(),
+    );
+    const kept = await documents.send(new GetCommand({ TableName: name, Key: key }));
+    expect(kept.Item?.name).toBe('Kept');
+    // Started again: nothing more to add.
+    await ensureTable(name);
+  });
+});

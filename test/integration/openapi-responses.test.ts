@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ApiError, createClient } from '#client/client.ts';
+import { confirmToken } from '#domain/confirmation.ts';
 import { documentedRoute, matchRoute, routes } from '#routes';
 import {
   authPost,
@@ -307,6 +308,37 @@ describe('real answers match openapi.json', () => {
     expect((await call('GET', '/v1/openapi.json', { key: null })).status).toBe(200);
     expect((await call('GET', '/v1/docs', { key: null })).status).toBe(200);
     expect((await call('GET', '/v1/docs/redoc.js', { key: null })).status).toBe(200);
+    // A confirmation link (docs/submit.md#confirm-by-email): its page, the click, a second
+    // click, an expired link and a forged one.
+    const confirming = await call('POST', '/v1/forms', { body: { name: 'Documented confirm' } });
+    expect(
+      (
+        await call('PATCH', `/v1/forms/${confirming.body.id}`, {
+          body: {
+            fields: [{ id: 'email', type: 'email', required: true }],
+            confirmEmail: { field: 'email' },
+          },
+        })
+      ).status,
+    ).toBe(200);
+    const pending = await call('POST', `/s/${confirming.body.key}`, {
+      key: null,
+      body: { email: 'grace@example.com' },
+    });
+    expect(pending.body.pending).toBe('confirm_email');
+    const link = (expiresIn: number) =>
+      `/c/${confirmToken(inject('keyedHashSecret'), {
+        teamId: stack().teams.pro,
+        formId: confirming.body.id as string,
+        submissionId: pending.body.submissionId as string,
+        expiresAt: Math.floor(Date.now() / 1000) + expiresIn,
+      })}`;
+    expect((await call('GET', link(600), { key: null })).status).toBe(200);
+    expect((await call('POST', link(-1), { key: null })).status).toBe(410);
+    expect((await call('POST', link(600), { key: null })).status).toBe(200);
+    expect((await call('POST', link(600), { key: null })).status).toBe(200);
+    expect((await call('GET', '/c/not-a-token', { key: null })).status).toBe(404);
+    expect((await call('POST', '/c/not-a-token', { key: null })).status).toBe(404);
     // The hosted form page, its JSON (open to any site, then locked to one) and the embed script.
     const html = { accept: 'text/html' };
     expect((await call('GET', `/f/${key}`, { key: null, headers: html })).status).toBe(200);

@@ -19,6 +19,12 @@ export const TEST_IDEMPOTENCY_WINDOW_SECONDS = 10;
  */
 export const TEST_RETENTION_DAY_SECONDS = 3;
 /**
+ * How long a confirmation link works on the test stack, in seconds (deployed: 48 hours): long
+ * enough for an email to arrive and its link to be followed under the full suite's load, short
+ * enough that a file sees a pending submission expire while its other tests run.
+ */
+export const TEST_CONFIRM_LINK_SECONDS = 30;
+/**
  * How often a form with a retention is swept on the test stack, in seconds (deployed: 12 hours):
  * longer than a test day, so a test sees a submission hidden before a sweep deletes it.
  */

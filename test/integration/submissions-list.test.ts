@@ -196,6 +196,7 @@ describe('GET /v1/forms/{id}/submissions/{submissionId}', () => {
     });
     expect(Object.keys(one.body).sort()).toEqual(
       [
+        'confirmation',
         'createdAt',
         'data',
         'emails',

@@ -29,7 +29,7 @@ describe('submission list reads', () => {
     meter = meterDynamoDb(dynamodb);
   });
 
-  const folders = { all: TOTAL, unread: TOTAL, starred: 0, spam: 0 };
+  const folders = { all: TOTAL, unread: TOTAL, starred: 0, spam: 0, pending: 0 };
   const list = (query: { page?: number; pageSize?: number; around?: string }) => {
     meter.reset();
     return reads.readSubmissionList(form.id, folders, {

@@ -309,6 +309,8 @@ function recount(history: History, from: string, to: string, tz: string) {
     },
     days: dates.map((date) => ({ date, ...days.get(date)! })),
     dropped,
+    // These histories ask for no confirmation by email: none expired unconfirmed.
+    notConfirmed: 0,
     devices,
     countries: topOf(countries, 'code'),
     referrers: topOf(referrers, 'host'),

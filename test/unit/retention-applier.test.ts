@@ -78,11 +78,17 @@ describe('retentionApplier (docs/submissions.md#retention)', () => {
     const sweepMs = config.retentionSweepSeconds * 1000;
     expect(next - before).toBeGreaterThanOrEqual(sweepMs - 1000);
     expect(next - Date.now()).toBeLessThanOrEqual(sweepMs);
+    // Then the posts never confirmed by email, past their link (docs/submit.md#confirm-by-email).
     expect(calls.walkFolder.mock.calls.map(([id, folder]) => `${id} ${folder}`)).toEqual([
       'a all',
       'a spam',
+      'a pending',
       'b all',
     ]);
+    const pending = calls.walkFolder.mock.calls[2]![2] as { createdUpTo: string };
+    expect(
+      Math.abs(Date.now() - config.confirmLinkSeconds * 1000 - Date.parse(pending.createdUpTo)),
+    ).toBeLessThan(60_000);
     const { createdUpTo } = calls.walkFolder.mock.calls[0]![2] as { createdUpTo: string };
     expect(
       Math.abs(Date.now() - 30 * config.retentionDaySeconds * 1000 - Date.parse(createdUpTo)),
@@ -105,9 +111,9 @@ describe('retentionApplier (docs/submissions.md#retention)', () => {
 
     expect(result).toEqual({ batchItemFailures: [] });
     expect(calls.scheduleRetentionSweep).toHaveBeenCalledTimes(1);
-    const cutOffs = calls.walkFolder.mock.calls.map(
-      ([, , options]) => (options as { createdUpTo: string }).createdUpTo,
-    );
+    const cutOffs = calls.walkFolder.mock.calls
+      .filter(([, folder]) => folder !== 'pending')
+      .map(([, , options]) => (options as { createdUpTo: string }).createdUpTo);
     expect(cutOffs).toHaveLength(2);
     // 1 day (the newer), not 365 (the older).
     for (const upTo of cutOffs) {

@@ -70,7 +70,7 @@ describe('flag changes and counters', () => {
       },
     );
     expect(toSpam).toEqual({
-      folders: { all: -1, unread: -1, starred: -1, spam: 1 },
+      folders: { all: -1, unread: -1, starred: -1, spam: 1, pending: 0 },
       submissionCount: -1,
     });
     const testBack = addCounterDeltas(
@@ -83,12 +83,12 @@ describe('flag changes and counters', () => {
       },
     );
     expect(testBack).toEqual({
-      folders: { all: 1, unread: 0, starred: 0, spam: -1 },
+      folders: { all: 1, unread: 0, starred: 0, spam: -1, pending: 0 },
       submissionCount: 0,
     });
     const deleted = addCounterDeltas(noDeltas(), inbox, undefined);
     expect(deleted).toEqual({
-      folders: { all: -1, unread: -1, starred: 0, spam: 0 },
+      folders: { all: -1, unread: -1, starred: 0, spam: 0, pending: 0 },
       submissionCount: -1,
     });
   });

@@ -1,6 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import { type BulkTarget, effectiveAsOf, stillTargeted } from '#domain/bulk-target.ts';
-import { ERROR_CODES } from '#domain/errors.ts';
+import { ERROR_CODES, type ErrorCode } from '#domain/errors.ts';
 import { defineContract } from '#http/contract.ts';
 import { errorBody, json } from '#http/respond.ts';
 import { targetedSubmissions } from '#store/folder-reads.ts';
@@ -56,11 +56,15 @@ export async function bulkEdit(
 }
 
 /** The contract of a bulk change: its body, and the count of what changed (503 when cut short). */
-export function bulkContract<B extends $ZodType>(body: B, description: string) {
+export function bulkContract<B extends $ZodType>(
+  body: B,
+  description: string,
+  errors: readonly ErrorCode[] = [],
+) {
   return defineContract({
     tag: 'Submissions',
     body,
     answers: [{ status: 200, description, body: 'Count' }],
-    errors: ['incomplete'],
+    errors: ['incomplete', ...errors],
   });
 }

@@ -1,10 +1,24 @@
 import { bulkUpdateInput } from '#domain/bulk-target.ts';
+import { isPending } from '#domain/confirmation-state.ts';
+import { ServiceError } from '#domain/errors.ts';
 import { changedFlags } from '#domain/submission-folders.ts';
 import { managementRoute } from '#http/management-route.ts';
 import { getTeamForm } from '#store/forms.ts';
 import { bulkContract, bulkEdit } from './bulk.ts';
 
-export const contract = bulkContract(bulkUpdateInput, 'Submissions whose flags changed.');
+export const contract = bulkContract(bulkUpdateInput, 'Submissions whose flags changed.', [
+  'submission_pending',
+]);
+
+/**
+ * A submission waiting for its visitor's confirmation takes no triage, only
+ * a DELETE (docs/submissions.md#folders-and-paging).
+ */
+const pendingRefused = () =>
+  new ServiceError(
+    'submission_pending',
+    "A submission named is waiting for the visitor's confirmation: it can only be deleted",
+  );
 
 export const handler = managementRoute(
   contract,
@@ -14,7 +28,10 @@ export const handler = managementRoute(
     return bulkEdit(
       form.id,
       request.target,
-      (submission) => changedFlags(submission, request),
+      (submission) => {
+        if (isPending(submission)) throw pendingRefused();
+        return changedFlags(submission, request);
+      },
       remainingMs,
     );
   },

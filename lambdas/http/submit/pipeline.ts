@@ -3,6 +3,7 @@ import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
 import { askedAnswers } from '#domain/asked-answers.ts';
+import { isPending, pendingConfirmation } from '#domain/confirmation-state.ts';
 import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/direct-uploads.ts';
 import { addressesOf, emailHash } from '#domain/email-index.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
@@ -101,6 +102,8 @@ export type SubmitOutcome =
       nearLimit: boolean;
       /** The rule that made it spam; undefined for a clean post. */
       spamRule: SpamRule | undefined;
+      /** Stored pending: it waits for its visitor's confirmation (docs/submit.md#confirm-by-email). */
+      pending?: boolean;
       view: CompletionView;
     }
   /** Dropped by a block list, the honeypot, the fill-time check or the spam cap: nothing stored. */
@@ -299,6 +302,8 @@ async function stepsAfterTheBody(
     isTest: false,
     createdAt: now.toISOString(),
     ...(linkSpam ? { spamReason: 'links' as const } : {}),
+    // Confirm by email: a clean post waits for its visitor's click (docs/submit.md#confirm-by-email).
+    ...(form.confirmEmail && !linkSpam ? { confirmation: pendingConfirmation(now) } : {}),
   };
   if (asked.endedOn !== undefined) submission.meta.endedOn = asked.endedOn;
 
@@ -372,6 +377,7 @@ async function stepsAfterTheBody(
             submissionId: submission.id,
             page: request.wantsPage === true,
             ...(request.wantsPage && view.redirect ? { location: view.redirect } : {}),
+            ...(isPending(submission) ? { pending: true as const } : {}),
           },
           now,
         )
@@ -400,6 +406,7 @@ async function stepsAfterTheBody(
   if (checkedUploads.length > 0) await releaseDirectUploads(form.id, checkedUploads);
   if (
     !stored.spam &&
+    !stored.pending &&
     form.maxSubmissions !== null &&
     form.submissionCount + 1 >= form.maxSubmissions
   ) {
@@ -411,6 +418,7 @@ async function stepsAfterTheBody(
     nearLimit: stored.nearLimit,
     // Link spam is decided before storing; the store says which claim made a clean post spam.
     spamRule: stored.spam ? spamRuleOf(stored.spamReason) : undefined,
+    pending: stored.pending,
     view,
   };
 }

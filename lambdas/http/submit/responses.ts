@@ -1,3 +1,4 @@
+import { CHECK_YOUR_INBOX } from '#domain/confirmation-words.ts';
 import { ServiceError } from '#domain/errors.ts';
 import { errorPage, PAGE_HEADERS, thankYouPage } from '#http/post-answer-pages.ts';
 import { errorJson, json } from '#http/respond.ts';
@@ -27,39 +28,55 @@ export function outcomeResponse(
     if (view.redirect) {
       return { statusCode: 303, headers: { location: view.redirect }, body: '' };
     }
-    return thanks(view, backUrl);
+    return thanks(view, backUrl, {}, outcome.kind === 'stored' && outcome.pending);
   }
   if (outcome.kind === 'dropped') return json(200, { ok: true });
-  return accepted(outcome.submissionId, outcome.nearLimit);
+  return accepted(outcome.submissionId, outcome.nearLimit, {}, outcome.pending);
 }
 
 function replayResponse(
   { answer, view }: Extract<SubmitOutcome, { kind: 'replayed' }>,
   backUrl: string | undefined,
 ) {
-  if (!answer.page) return accepted(answer.submissionId, answer.nearLimit, REPLAYED);
+  const pending = answer.pending === true;
+  if (!answer.page) return accepted(answer.submissionId, answer.nearLimit, REPLAYED, pending);
   if (answer.location) {
     return { statusCode: 303, headers: { location: answer.location, ...REPLAYED }, body: '' };
   }
-  return thanks(view, backUrl, REPLAYED);
+  return thanks(view, backUrl, REPLAYED, pending);
 }
 
+/**
+ * The thank-you page; for a post that waits for confirmation, the words
+ * that send the visitor to their inbox instead, never the address
+ * (docs/submit.md#confirm-by-email).
+ */
 function thanks(
   view: Extract<SubmitOutcome, { kind: 'stored' }>['view'],
   backUrl: string | undefined,
   headers: Record<string, string> = {},
+  pending = false,
 ) {
-  return html(
-    200,
-    thankYouPage({ title: view.title, message: view.message, design: view.design, backUrl }),
-    headers,
-  );
+  const words = pending
+    ? { title: 'Check your inbox', message: CHECK_YOUR_INBOX }
+    : { title: view.title, message: view.message };
+  return html(200, thankYouPage({ ...words, design: view.design, backUrl }), headers);
 }
 
-function accepted(submissionId: string, nearLimit: boolean, headers: Record<string, string> = {}) {
+function accepted(
+  submissionId: string,
+  nearLimit: boolean,
+  headers: Record<string, string> = {},
+  pending = false,
+) {
   return json(
     200,
-    nearLimit ? { ok: true, submissionId, warning: 'near_limit' } : { ok: true, submissionId },
+    {
+      ok: true as const,
+      submissionId,
+      ...(nearLimit ? { warning: 'near_limit' as const } : {}),
+      ...(pending ? { pending: 'confirm_email' as const } : {}),
+    },
     headers,
   );
 }

@@ -25,6 +25,7 @@
  * server's own evaluator (form-steps.ts), so what is posted is what was asked.
  */
 import { checkAnswers } from '#domain/answer-checks.ts';
+import { CHECK_YOUR_INBOX } from '#domain/confirmation-words.ts';
 import { hasLogic } from '#domain/form-logic.ts';
 import type { FieldDefinition } from '#domain/form-model.ts';
 import type { PublicForm } from '#domain/public-form.ts';
@@ -201,6 +202,8 @@ function sleep(ms: number) {
 
 interface Answer {
   ok?: boolean;
+  /** The post waits for its visitor's confirmation by email (docs/submit.md#confirm-by-email). */
+  pending?: string;
   error?: string;
   message?: string;
   issues?: unknown;
@@ -401,6 +404,13 @@ export function enhance(
         element.hidden = true;
         const success = byId(root, ids.success);
         if (success) {
+          if (answer.pending) {
+            // Sent to the inbox, never told whether an email went (docs/submit.md#confirm-by-email).
+            const title = success.querySelector('.fs-success-title');
+            const message = success.querySelector('.fs-message');
+            if (title) title.textContent = 'Check your inbox';
+            if (message) message.textContent = CHECK_YOUR_INBOX;
+          }
           success.hidden = false;
           success.setAttribute('role', 'status');
           success.focus();

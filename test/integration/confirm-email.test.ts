@@ -1,0 +1,520 @@
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { confirmToken } from '#domain/confirmation.ts';
+import { mailboxOf } from '#domain/mailbox.ts';
+import { api, stack } from '#test/support/api.ts';
+import {
+  connectWebhook,
+  emailsTo,
+  eventually,
+  newReceiver,
+  type SentEmail,
+  untilEmailQueueDrained,
+} from '#test/support/delivery.ts';
+import { newForm, type TestForm } from '#test/support/forms.ts';
+import { until } from '#test/support/poll.ts';
+import { freshVisitor, submit } from '#test/support/submit.ts';
+import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
+import { TEST_CONFIRM_LINK_SECONDS } from './stack-settings.ts';
+
+// Deliveries share the run's stream and queues: waits may be long under the full suite.
+vi.setConfig({ testTimeout: 120_000 });
+
+/**
+ * Issue 43, "Confirm by email" and "Confirmation emails under the same
+ * bounds as auto-replies", end to end through the local stack: a post to a
+ * form with confirmEmail is stored pending, its confirmation email arrives
+ * in the SES emulator's inbox, the link's page and its button confirm it,
+ * and only then is it counted and delivered, once.
+ */
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+const FIELDS = [
+  { id: 'email', type: 'email', required: true, label: 'Email' },
+  { id: 'message', type: 'textarea', label: 'Message' },
+];
+const SETTINGS = { fields: FIELDS, confirmEmail: { field: 'email' } };
+
+/** A post's JSON answer; the post must be accepted. */
+async function post(form: TestForm, answers: Record<string, string>) {
+  const response = await submit(form.key, { json: answers, from: freshVisitor() });
+  expect(response.status, response.text).toBe(200);
+  return response.body as { ok: true; submissionId: string; pending?: string };
+}
+
+/** A link the stack signs, made here with its secret (a test needs no inbox for 40 links). */
+function linkFor(form: TestForm, submissionId: string, expiresInSeconds: number): string {
+  const token = confirmToken(inject('keyedHashSecret'), {
+    teamId: form.teamId,
+    formId: form.id,
+    submissionId,
+    expiresAt: Math.floor(Date.now() / 1000) + expiresInSeconds,
+  });
+  return `${stack().baseUrl}/c/${token}`;
+}
+
+async function follow(link: string, method: 'GET' | 'POST') {
+  const response = await fetch(link, { method });
+  return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+const submission = (form: TestForm, id: string) =>
+  api<Record<string, unknown> & { confirmation: Record<string, unknown> | null; read: boolean }>(
+    'GET',
+    `/v1/forms/${form.id}/submissions/${id}`,
+    { key: form.apiKey },
+  );
+
+async function folderCounts(form: TestForm) {
+  const list = await api<{ folderCounts: Record<string, number>; submissionCount: number }>(
+    'GET',
+    `/v1/forms/${form.id}/submissions?filter=pending`,
+    { key: form.apiKey },
+  );
+  expect(list.status, list.text).toBe(200);
+  return { ...list.body.folderCounts, submissionCount: list.body.submissionCount };
+}
+
+const isConfirmation = (email: SentEmail) => email.subject.startsWith('Confirm your answer to');
+const linkIn = (email: SentEmail) =>
+  /https?:\/\/\S+\/c\/[A-Za-z0-9_.-]+/.exec(email.body.text ?? '')?.[0];
+
+/**
+ * Forms whose one pending post was made first, so its link has expired by the file's end: one
+ * purged by its next pending post, one keeping submissions 30 test days (90 s) purged by its
+ * retention sweep (every 10 s on the test stack) before its retention would take it.
+ */
+let expiring: { form: TestForm; id: string; postedAt: number };
+let expiringRetained: { form: TestForm; id: string; postedAt: number };
+
+beforeAll(async () => {
+  const make = async (settings: Record<string, unknown>) => {
+    const form = await newForm('free', settings, { name: `Expiring ${unique()}`, type: 'custom' });
+    const postedAt = Date.now();
+    const { submissionId } = await post(form, { email: `late-${unique()}@example.com` });
+    return { form, id: submissionId, postedAt };
+  };
+  [expiring, expiringRetained] = await Promise.all([
+    make(SETTINGS),
+    make({ ...SETTINGS, retentionDays: 30 }),
+  ]);
+});
+
+describe('a post to a form that asks people to confirm their email', () => {
+  let receiver: WebhookReceiver;
+  afterAll(() => receiver?.close());
+
+  it('is stored pending and delivered once, only after the click on the emailed link', async () => {
+    const owner = `owner-${unique()}@example.com`;
+    const visitor = `ada-${unique()}@example.com`;
+    const form = await newForm(
+      'pro',
+      { ...SETTINGS, notifyEmail: owner, autoreplyEnabled: true },
+      { name: `RSVP <b>${unique()}</b>`, type: 'custom' },
+    );
+    receiver = await newReceiver();
+    await connectWebhook(form, receiver.url);
+
+    const answer = await post(form, { email: visitor, message: 'Hello' });
+    expect(answer).toEqual({
+      ok: true,
+      submissionId: expect.any(String),
+      pending: 'confirm_email',
+    });
+    const id = answer.submissionId;
+    const held = await submission(form, id);
+    expect(held.body.confirmation).toEqual({
+      status: 'pending',
+      requestedAt: expect.any(String),
+      confirmedAt: null,
+    });
+    expect(await folderCounts(form)).toMatchObject({
+      all: 0,
+      unread: 0,
+      pending: 1,
+      submissionCount: 0,
+    });
+    // Not in the inbox: only the pending folder lists it.
+    const inbox = await api<{ items: { id: string }[] }>(
+      'GET',
+      `/v1/forms/${form.id}/submissions`,
+      {
+        key: form.apiKey,
+      },
+    );
+    expect(inbox.body.items.map((item) => item.id)).not.toContain(id);
+
+    // The confirmation email: plain words, the form's name, the link, the expiry.
+    const emails = await eventually(
+      () => emailsTo(visitor),
+      (list) => list.some(isConfirmation),
+    );
+    const confirmation = emails.find(isConfirmation);
+    expect(confirmation, 'the confirmation email').toBeDefined();
+    expect(confirmation!.body.text).toContain('RSVP <b>');
+    expect(confirmation!.body.html).toContain('RSVP &lt;b&gt;');
+    expect(confirmation!.body.text).toMatch(/The link works until .+ UTC/);
+    // Before the click: no notification, no webhook, no auto-reply.
+    expect(await emailsTo(owner)).toEqual([]);
+    expect(emails.filter((email) => !isConfirmation(email))).toEqual([]);
+    expect(receiver.received).toEqual([]);
+
+    const link = linkIn(confirmation!)!;
+    expect(link.startsWith(`${stack().baseUrl}/c/`)).toBe(true);
+    // Opening the link changes nothing: a page with one button.
+    const page = await follow(link, 'GET');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Confirm my answer');
+    expect(page.text).toContain('<form method="post">');
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
+    expect((await submission(form, id)).body.confirmation).toMatchObject({ status: 'pending' });
+
+    const confirmed = await follow(link, 'POST');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.text).toContain('Thank you, your answer is confirmed');
+    const after = await submission(form, id);
+    expect(after.body.confirmation).toEqual({
+      status: 'confirmed',
+      requestedAt: held.body.confirmation!.requestedAt,
+      confirmedAt: expect.any(String),
+    });
+    expect(after.body.createdAt).toBe(held.body.createdAt);
+    expect(after.body.read).toBe(false);
+    expect(await folderCounts(form)).toMatchObject({
+      all: 1,
+      unread: 1,
+      pending: 0,
+      submissionCount: 1,
+    });
+
+    // A second click: already confirmed, nothing more.
+    const again = await follow(link, 'POST');
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('already confirmed');
+
+    // Delivered once each: the webhook, the notification, the auto-reply.
+    const hooks = await receiver.waitFor(1, 60_000);
+    expect(JSON.parse(hooks[0]!.body).data.submissionId).toBe(id);
+    await eventually(
+      () => emailsTo(owner),
+      (list) => list.length >= 1,
+    );
+    await eventually(
+      () => emailsTo(visitor),
+      (list) => list.filter((email) => !isConfirmation(email)).length >= 1,
+    );
+    await untilEmailQueueDrained();
+    expect((await emailsTo(owner)).length, 'notifications').toBe(1);
+    expect((await emailsTo(visitor)).filter((email) => !isConfirmation(email)).length).toBe(1);
+    expect((await emailsTo(visitor)).filter(isConfirmation).length).toBe(1);
+    expect(receiver.received.length, 'webhook deliveries').toBe(1);
+    // Counted once in the summary, from the click.
+    const summary = await until(
+      () =>
+        api<{ totals: { stored: number } }>('GET', `/v1/forms/${form.id}/summary`, {
+          key: form.apiKey,
+        }),
+      (answer) => answer.body.totals?.stored === 1,
+      { timeoutMs: 30_000, intervalMs: 500, what: 'the summary counting the confirmed post' },
+    );
+    expect(summary.body.totals.stored).toBe(1);
+  });
+
+  it('answers a browser post with words that send the visitor to the inbox, never the address', async () => {
+    const form = await newForm('free', SETTINGS);
+    const address = `page-${unique()}@example.com`;
+    const response = await submit(form.key, {
+      form: { email: address },
+      headers: { accept: 'text/html' },
+      from: freshVisitor(),
+    });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('Check your inbox to confirm your answer.');
+    expect(response.text).not.toContain(address);
+  });
+
+  it('the setting: read back, refused at confirmEmail.field for an optional field; a retry replays "pending"', async () => {
+    const form = await newForm('free', SETTINGS);
+    const read = await api('GET', `/v1/forms/${form.id}`, { key: form.apiKey });
+    expect(read.body.confirmEmail).toEqual({ field: 'email' });
+    const loosened = await api('PATCH', `/v1/forms/${form.id}`, {
+      key: form.apiKey,
+      body: { fields: [{ id: 'email', type: 'email' }] },
+    });
+    expect(loosened.status).toBe(400);
+    expect(loosened.body.issues).toEqual([
+      expect.objectContaining({
+        path: 'confirmEmail.field',
+        message: 'Must name a required field',
+      }),
+    ]);
+    // A post sent twice with one Idempotency-Key: the retry answers "pending" again, stores nothing.
+    const headers = { 'idempotency-key': `confirm-${unique()}` };
+    const json = { email: `retry-${unique()}@example.com` };
+    const first = await submit(form.key, { json, headers, from: freshVisitor() });
+    const again = await submit(form.key, { json, headers, from: freshVisitor() });
+    expect(again.body).toEqual(first.body);
+    expect(again.body?.pending).toBe('confirm_email');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await folderCounts(form)).toMatchObject({ pending: 1 });
+  });
+
+  it('refuses triage of a pending submission (409 submission_pending) and allows its DELETE', async () => {
+    const form = await newForm('free', SETTINGS);
+    const { submissionId } = await post(form, { email: `triage-${unique()}@example.com` });
+    const read = await api('PATCH', `/v1/forms/${form.id}/submissions`, {
+      key: form.apiKey,
+      body: { target: { ids: [submissionId] }, read: true },
+    });
+    expect(read.status, read.text).toBe(409);
+    expect(read.body.error).toBe('submission_pending');
+    const deleted = await api('DELETE', `/v1/forms/${form.id}/submissions`, {
+      key: form.apiKey,
+      body: { target: { ids: [submissionId] } },
+    });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body.count).toBe(1);
+    expect(await folderCounts(form)).toMatchObject({ pending: 0, all: 0 });
+  });
+});
+
+describe('a confirmation link', () => {
+  let form: TestForm;
+  let pendingId: string;
+  beforeAll(async () => {
+    form = await newForm('free', SETTINGS);
+    pendingId = (await post(form, { email: `links-${unique()}@example.com` })).submissionId;
+  });
+
+  it('forged or tampered: "This link is not valid" (404), nothing changes', async () => {
+    const real = linkFor(form, pendingId, 600);
+    const tampered = `${real.slice(0, -2)}${real.endsWith('AA') ? 'BB' : 'AA'}`;
+    for (const link of [`${stack().baseUrl}/c/not-a-token`, tampered]) {
+      for (const method of ['GET', 'POST'] as const) {
+        const page = await follow(link, method);
+        expect(page.status, `${method} ${link}`).toBe(404);
+        expect(page.text).toContain('This link is not valid');
+      }
+    }
+    // Signed by another secret: forged as well.
+    const other = confirmToken('x'.repeat(64), {
+      teamId: form.teamId,
+      formId: form.id,
+      submissionId: pendingId,
+      expiresAt: Math.floor(Date.now() / 1000) + 600,
+    });
+    expect((await follow(`${stack().baseUrl}/c/${other}`, 'POST')).status).toBe(404);
+    expect((await submission(form, pendingId)).body.confirmation).toMatchObject({
+      status: 'pending',
+    });
+  });
+
+  it('expired: says so (410) with a way to send the form again, and changes nothing', async () => {
+    const page = await follow(linkFor(form, pendingId, -1), 'POST');
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('This link has expired');
+    expect(page.text).toContain(`${stack().baseUrl}/f/${form.key}`);
+    expect((await submission(form, pendingId)).body.confirmation).toMatchObject({
+      status: 'pending',
+    });
+  });
+});
+
+describe('the form’s limit, enforced at confirmation', () => {
+  it('40 clicks racing for the last 10 places confirm exactly 10; the rest see "full"', async () => {
+    const form = await newForm('free', { ...SETTINGS, maxSubmissions: 10 });
+    // One mailbox with tags: three confirmation emails go, the rest are bounded (and not needed).
+    const mailbox = `race-${unique()}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          post(form, { email: `${mailbox}+${i + k}@example.com` }),
+        ),
+      );
+      ids.push(...batch.map((answer) => answer.submissionId));
+    }
+    expect(await folderCounts(form)).toMatchObject({ pending: 40, submissionCount: 0 });
+    const pages = await Promise.all(ids.map((id) => follow(linkFor(form, id, 600), 'POST')));
+    const confirmed = pages.filter((page) => page.status === 200);
+    const full = pages.filter((page) => page.status === 409);
+    expect(confirmed.length).toBe(10);
+    expect(full.length).toBe(30);
+    for (const page of confirmed) expect(page.text).toContain('your answer is confirmed');
+    for (const page of full) expect(page.text).toMatch(/This form is full|not taking answers/);
+    expect(await folderCounts(form)).toMatchObject({ all: 10, pending: 30, submissionCount: 10 });
+  });
+});
+
+describe('one answer per person, decided at the click', () => {
+  it('two posts of one person both wait; the first click confirms, the second says "already answered" and changes nothing', async () => {
+    const form = await newForm('free', { ...SETTINGS, unique: { field: 'email' } });
+    const person = `once${unique()}`;
+    // One mailbox, two spellings: neither post is told anything (the place is taken at the click).
+    const first = await post(form, { email: `${person}@gmail.com` });
+    const second = await post(form, {
+      email: `${person.slice(0, 2)}.${person.slice(2)}+2@gmail.com`,
+    });
+    expect(first.pending).toBe('confirm_email');
+    expect(second.pending).toBe('confirm_email');
+    expect(await folderCounts(form)).toMatchObject({ pending: 2, spam: 0 });
+    const confirmed = await follow(linkFor(form, first.submissionId, 600), 'POST');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const refused = await follow(linkFor(form, second.submissionId, 600), 'POST');
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('You have already answered this form');
+    expect((await submission(form, second.submissionId)).body.confirmation).toMatchObject({
+      status: 'pending',
+    });
+    expect(await folderCounts(form)).toMatchObject({ all: 1, pending: 1, submissionCount: 1 });
+    // Erasing the first answer frees the place: the second click then confirms.
+    const erased = await api('DELETE', `/v1/forms/${form.id}/submissions`, {
+      key: form.apiKey,
+      body: { target: { ids: [first.submissionId] } },
+    });
+    expect(erased.status, erased.text).toBe(200);
+    const again = await follow(linkFor(form, second.submissionId, 600), 'POST');
+    expect(again.status, again.text).toBe(200);
+    expect(await folderCounts(form)).toMatchObject({ all: 1, pending: 0, submissionCount: 1 });
+  });
+});
+
+describe('confirmation emails under the auto-reply’s bounds', () => {
+  it('50 posts naming one victim across 10 forms: one email a form a day, 3 an hour in all', async () => {
+    const first = await newForm('pro', SETTINGS, { name: 'Bounds 0', type: 'custom' });
+    const forms = [first];
+    for (let i = 1; i < 10; i += 1) {
+      const created = await api('POST', '/v1/forms', {
+        key: first.apiKey,
+        body: { name: `Bounds ${i}`, type: 'custom' },
+      });
+      expect(created.status, created.text).toBe(201);
+      const id = created.body.id as string;
+      const patched = await api('PATCH', `/v1/forms/${id}`, { key: first.apiKey, body: SETTINGS });
+      expect(patched.status, patched.text).toBe(200);
+      forms.push({ ...first, id, key: created.body.key as string });
+    }
+    // One Gmail mailbox, spelled five ways: the bounds fold them.
+    const victim = `victim${unique()}`;
+    const spellings = [
+      `${victim}@gmail.com`,
+      `${victim}+rsvp@gmail.com`,
+      `${victim.slice(0, 3)}.${victim.slice(3)}@gmail.com`,
+      `${victim.toUpperCase()}@googlemail.com`,
+      `${victim}+x@GMAIL.com`,
+    ];
+    const answers = await Promise.all(
+      forms.flatMap((form) =>
+        spellings.map((email) => post(form, { email, message: `for ${form.id}` })),
+      ),
+    );
+    // The visitor is never told which post got an email.
+    for (const answer of answers) {
+      expect(Object.keys(answer).sort()).toEqual(['ok', 'pending', 'submissionId']);
+    }
+    const mailbox = mailboxOf(spellings[0]!);
+    const reachingVictim = async () => {
+      const all = (await Promise.all(spellings.map((to) => emailsTo(to)))).flat();
+      const seen = new Map(all.map((email) => [email.messageId, email]));
+      return [...seen.values()].filter(
+        (email) =>
+          email.destination.to.some((to) => mailboxOf(to) === mailbox) && isConfirmation(email),
+      );
+    };
+    await eventually(reachingVictim, (list) => list.length >= 3);
+    await untilEmailQueueDrained();
+    const sent = await reachingVictim();
+    expect(sent.length, 'confirmation emails reaching the mailbox this hour').toBe(3);
+    const formsEmailed = new Set(sent.map((email) => email.subject));
+    expect(formsEmailed.size, 'one email a form').toBe(3);
+  });
+});
+
+describe('erase and export by email', () => {
+  it('cover a pending submission', async () => {
+    const form = await newForm('free', SETTINGS);
+    const person = `person-${unique()}@example.com`;
+    const { submissionId } = await post(form, { email: person });
+    const exported = await api<{ submissions: { id: string }[] }>(
+      'GET',
+      `/v1/privacy/submissions?email=${encodeURIComponent(person)}`,
+      { key: form.apiKey },
+    );
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.body.submissions.map((each) => each.id)).toEqual([submissionId]);
+    const erased = await api<{ count: number }>('POST', '/v1/privacy/erasures', {
+      key: form.apiKey,
+      body: { email: person },
+    });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body.count).toBe(1);
+    expect((await submission(form, submissionId)).status).toBe(404);
+    expect(await folderCounts(form)).toMatchObject({ pending: 0 });
+  });
+});
+
+describe('an unconfirmed submission past its link', () => {
+  it('is deleted by the next pending post’s purge and leaves only notConfirmed', async () => {
+    const { form, id, postedAt } = expiring;
+    // Its own link, as the email worker signed it, expires TEST_CONFIRM_LINK_SECONDS after the post.
+    const expiresAt = Math.ceil(postedAt / 1000) + TEST_CONFIRM_LINK_SECONDS;
+    const link = `${stack().baseUrl}/c/${confirmToken(inject('keyedHashSecret'), {
+      teamId: form.teamId,
+      formId: form.id,
+      submissionId: id,
+      expiresAt,
+    })}`;
+    await until(
+      () => follow(link, 'GET'),
+      (page) => page.status === 410,
+      {
+        timeoutMs: (TEST_CONFIRM_LINK_SECONDS + 30) * 1000,
+        intervalMs: 1000,
+        what: 'the link expired',
+      },
+    );
+    // A new pending post runs the form's purge.
+    await post(form, { email: `next-${unique()}@example.com` });
+    await until(
+      () => submission(form, id),
+      (answer) => answer.status === 404,
+      { timeoutMs: 60_000, intervalMs: 500, what: 'the expired submission deleted' },
+    );
+    const summary = await until(
+      () =>
+        api<{ notConfirmed: number; totals: { stored: number } }>(
+          'GET',
+          `/v1/forms/${form.id}/summary`,
+          { key: form.apiKey },
+        ),
+      (answer) => answer.body.notConfirmed === 1,
+      { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
+    );
+    expect(summary.body.totals.stored).toBe(0);
+    expect(await folderCounts(form)).toMatchObject({ pending: 1, all: 0, submissionCount: 0 });
+  });
+
+  it('on a form with retentionDays, is deleted by its retention sweep too, with notConfirmed', async () => {
+    const { form, id, postedAt } = expiringRetained;
+    await until(
+      () => submission(form, id),
+      (answer) => answer.status === 404,
+      {
+        // Its link's time, then a sweep (every 10 s here) and the stream's delay.
+        timeoutMs: Math.max(0, postedAt + (TEST_CONFIRM_LINK_SECONDS + 60) * 1000 - Date.now()),
+        intervalMs: 1000,
+        what: 'the expired submission swept',
+      },
+    );
+    expect(Date.now() - postedAt).toBeGreaterThanOrEqual(TEST_CONFIRM_LINK_SECONDS * 1000);
+    const summary = await until(
+      () =>
+        api<{ notConfirmed: number }>('GET', `/v1/forms/${form.id}/summary`, {
+          key: form.apiKey,
+        }),
+      (answer) => answer.body.notConfirmed === 1,
+      { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
+    );
+    expect(summary.body.notConfirmed).toBe(1);
+    expect(await folderCounts(form)).toMatchObject({ pending: 0 });
+  });
+});
