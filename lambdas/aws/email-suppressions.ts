@@ -3,11 +3,16 @@ import {
   NotFoundException,
   SESv2Client,
 } from '@aws-sdk/client-sesv2';
+import { sdkLogger } from '#aws/sdk-logger.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_SESV2 points it at the local emulator.
 // On a route's path (29 s at most): two tries of 3 s each, so an SES that does not answer
 // costs the owner seconds, not the gateway's timeout.
-const ses = new SESv2Client({ maxAttempts: 2, requestHandler: { requestTimeout: 3_000 } });
+const ses = new SESv2Client({
+  maxAttempts: 2,
+  requestHandler: { requestTimeout: 3_000 },
+  logger: sdkLogger,
+});
 
 /**
  * Takes `address` off the SES suppression list of the tenant `tenantName`

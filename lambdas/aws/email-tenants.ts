@@ -6,10 +6,11 @@ import {
   SESv2Client,
   UpdateReputationEntityPolicyCommand,
 } from '@aws-sdk/client-sesv2';
+import { sdkLogger } from '#aws/sdk-logger.ts';
 import { reputationPolicyArn } from '#domain/email-tenants.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_SESV2 points it at the local emulator.
-const ses = new SESv2Client({});
+const ses = new SESv2Client({ logger: sdkLogger });
 
 /**
  * Makes the team's SES tenant ready to send: the tenant (its suppression

@@ -1,8 +1,9 @@
 import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import { sdkLogger } from '#aws/sdk-logger.ts';
 import { type EmailMessage, headerValue, MAX_FROM_NAME_LENGTH } from '#domain/email-messages.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_SESV2 points it at the local emulator.
-const ses = new SESv2Client({});
+const ses = new SESv2Client({ logger: sdkLogger });
 
 /**
  * Sends one email through SES v2 (`Simple` content: SES builds the MIME

@@ -4,11 +4,12 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { sdkLogger } from '#aws/sdk-logger.ts';
 import { deadLetterQueueUrl, queueUrl } from '#config';
 import type { QueueName } from '#queues';
 
 // Created once per container; the endpoint comes from AWS_ENDPOINT_URL_SQS locally.
-const sqs = new SQSClient({});
+const sqs = new SQSClient({ logger: sdkLogger });
 
 /** SendMessageBatch takes at most 10 entries. */
 const BATCH = 10;

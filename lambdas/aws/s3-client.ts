@@ -1,4 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
+import { sdkLogger } from '#aws/sdk-logger.ts';
 import { config } from '#config';
 
 /**
@@ -6,4 +7,4 @@ import { config } from '#config';
  * of lambdas/aws/ that touches the uploads bucket shares it.
  * AWS_ENDPOINT_URL_S3 points it at the local emulator.
  */
-export const s3 = new S3Client({ forcePathStyle: config.s3ForcePathStyle });
+export const s3 = new S3Client({ forcePathStyle: config.s3ForcePathStyle, logger: sdkLogger });

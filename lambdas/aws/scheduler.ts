@@ -7,12 +7,13 @@ import {
   SchedulerClient,
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
+import { sdkLogger } from '#aws/sdk-logger.ts';
 import { config } from '#config';
 import { atExpression, type CloseFormEvent, closeScheduleName } from '#domain/close-schedule.ts';
 import { type RetentionSweepEvent, retentionSweepName } from '#domain/retention-sweep.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_SCHEDULER points it at the local emulator.
-const scheduler = new SchedulerClient({});
+const scheduler = new SchedulerClient({ logger: sdkLogger });
 
 /** Creates the form's close schedule, or moves it when one exists. */
 export async function scheduleFormClose(formId: string, autoCloseAt: string): Promise<void> {
