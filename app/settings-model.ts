@@ -29,7 +29,9 @@ export type Kind =
   | 'countries'
   | 'recipients'
   | 'datetime'
-  | 'secret';
+  | 'secret'
+  /** A tick that names one of the form's email fields when on (`unique`): the field's id, or ''. */
+  | 'personField';
 
 /** Kinds whose value is a list: a refused entry is named by its line (or its row). */
 const LISTS: readonly Kind[] = ['lines', 'countries', 'recipients'];
@@ -222,6 +224,13 @@ export const GROUPS: readonly Group[] = [
         entries: 'countries',
         entryProblem: 'is not a country name or code',
       },
+      {
+        key: 'confirmEmail',
+        label: 'Ask people to confirm their email',
+        kind: 'personField',
+        nullable: true,
+        hint: 'Each visitor gets an email with a link to press; their answer is sent on and counted (in the inbox, the form’s limit and the summary) only once they confirm, and is deleted if they have not within 48 hours.',
+      },
       { key: 'captchaEnabled', label: 'Ask for a Turnstile captcha', kind: 'checkbox' },
       { key: 'captchaSiteKey', label: 'Turnstile site key', kind: 'text', nullable: true },
       { key: 'captchaSecretKey', label: 'Turnstile secret key', kind: 'secret', nullable: true },
@@ -309,6 +318,8 @@ export function draftOf(form: Form, group: Group): Draft {
     else if (setting.kind === 'datetime')
       draft[setting.key] = value ? toLocalInput(value as string) : '';
     else if (setting.kind === 'secret') draft[setting.key] = '';
+    else if (setting.kind === 'personField')
+      draft[setting.key] = (value as { field?: string } | null | undefined)?.field ?? '';
     else draft[setting.key] = value === null || value === undefined ? '' : String(value);
   }
   return draft;
@@ -317,6 +328,7 @@ export function draftOf(form: Form, group: Group): Draft {
 /** The API value of one control's content. */
 function apiValue(setting: Setting, value: Value): unknown {
   if (setting.kind === 'checkbox') return value;
+  if (setting.kind === 'personField') return value === '' ? null : { field: value };
   if (setting.kind === 'lines' || setting.kind === 'recipients')
     return entriesOf(value).map((entry) => entry.text);
   if (setting.kind === 'countries') return entriesOf(value).map((entry) => countryCode(entry.text));
@@ -474,4 +486,25 @@ export function emptyAnswerProblems(group: Group, draft: Draft): Problem[] {
       { key, control: controlId(key), text, summary: `${setting.label}: ${lowerFirst(text)}` },
     ];
   });
+}
+
+/**
+ * The fields `unique` may name (docs/forms.md#one-answer-per-person): the
+ * form's `email` fields that are required and always asked (no `showIf`;
+ * on the first page of a form with pages), as the route checks them.
+ */
+export function personFieldChoices(
+  form: Pick<Form, 'fields'> & Partial<Pick<Form, 'pages'>>,
+): { id: string; label: string }[] {
+  const pages = form.pages ?? [];
+  const asked = (id: string) => pages.length <= 1 || pages[0]!.fields.includes(id);
+  return (form.fields ?? [])
+    .filter(
+      (field) =>
+        field.type === 'email' && field.required === true && !field.showIf && asked(field.id),
+    )
+    .map((field) => ({
+      id: field.id,
+      label: field.label ? `${field.label} (${field.id})` : field.id,
+    }));
 }

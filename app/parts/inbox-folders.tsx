@@ -3,16 +3,29 @@ import { FOLDERS, type Folder, type SpamReason } from '../model.ts';
 import { paths } from '../paths.ts';
 import { Link } from './link.tsx';
 
-/** The folders with their counts; the one open is the current page. */
+/**
+ * The folders with their counts; the one open is the current page. Waiting
+ * for confirmation shows on a form that asks for it, and on any that still
+ * holds such submissions (the setting turned off since).
+ */
 export function FolderLinks(props: {
   formId: string;
   folder: Folder;
   pageSize: number;
   counts: Record<Folder, number>;
+  /** The form asks visitors to confirm their email (`confirmEmail`). */
+  confirming: boolean;
 }) {
+  const shown = FOLDERS.filter(
+    (each) =>
+      each !== 'pending' ||
+      props.confirming ||
+      props.counts.pending > 0 ||
+      props.folder === 'pending',
+  );
   return (
     <nav aria-label="Folders" class="folders">
-      {FOLDERS.map((each) => (
+      {shown.map((each) => (
         <Link
           key={each}
           to={paths.inbox(props.formId, { folder: each, page: 1, pageSize: props.pageSize })}

@@ -4,6 +4,7 @@ import type { Form } from '../model.ts';
 import { controlId, type Problem, type Setting, type Value } from '../settings-model.ts';
 import { describedBy, FieldNotes } from './field-notes.tsx';
 import { type Answers, PlaceholderButtons } from './placeholder-buttons.tsx';
+import { PersonFieldControl } from './settings-person-field.tsx';
 import { RecipientList } from './settings-recipients.tsx';
 
 const INPUT_TYPES: Partial<
@@ -59,6 +60,18 @@ export function Control(props: {
         problems={props.problems}
         locked={locked}
         hint={hint}
+        onChange={props.onChange}
+      />
+    );
+  }
+  if (setting.kind === 'personField') {
+    return (
+      <PersonFieldControl
+        setting={setting}
+        value={value}
+        problems={props.problems}
+        hint={hint}
+        form={form}
         onChange={props.onChange}
       />
     );
