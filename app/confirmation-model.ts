@@ -19,17 +19,18 @@ const UNITS: [Intl.NumberFormatOptions['unit'] & string, number][] = [
 /**
  * A span from `from` to `now` as a person says it, in the browser's
  * language: "less than a minute", "1 minute", "5 hours", "2 days"
- * (whole units, rounded down: "1 hour" until the second hour is full).
+ * (whole units, rounded down: "1 hour" until the second hour is full);
+ * `short` for a row's narrow room: "under 1 min", "3 min", "5 hr".
  */
-export function waitedWords(from: string, now = Date.now()): string {
+export function waitedWords(from: string, now = Date.now(), display: 'long' | 'short' = 'long') {
   let amount = Math.max(0, (now - Date.parse(from)) / 60_000);
-  if (amount < 1) return 'less than a minute';
+  if (amount < 1) return display === 'long' ? 'less than a minute' : 'under 1 min';
   for (const [unit, size] of UNITS) {
     if (amount < size) {
       return new Intl.NumberFormat(undefined, {
         style: 'unit',
         unit,
-        unitDisplay: 'long',
+        unitDisplay: display,
       }).format(Math.floor(amount));
     }
     amount /= size;

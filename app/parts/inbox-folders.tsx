@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import { FOLDER_NAMES, SPAM_REASON_FILTERS } from '../inbox-model.ts';
 import { FOLDERS, type Folder, type SpamReason } from '../model.ts';
 import { paths } from '../paths.ts';
@@ -23,8 +24,20 @@ export function FolderLinks(props: {
       props.counts.pending > 0 ||
       props.folder === 'pending',
   );
+  // On a phone the folders scroll sideways: the open one (Waiting for confirmation, last) in
+  // sight. Sideways only: the page itself never moves (a row focused on the way back stays).
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const row = nav.current;
+    const open = row?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!row || !open) return;
+    const left = open.offsetLeft - row.offsetLeft;
+    if (left < row.scrollLeft) row.scrollLeft = left;
+    else if (left + open.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = left + open.offsetWidth - row.clientWidth;
+  }, [props.folder]);
   return (
-    <nav aria-label="Folders" class="folders">
+    <nav aria-label="Folders" class="folders" ref={nav}>
       {shown.map((each) => (
         <Link
           key={each}

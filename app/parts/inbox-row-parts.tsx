@@ -114,7 +114,7 @@ export const rowClass = (submission: Submission, focused: boolean) =>
 
 /**
  * When it came, relative ("3 minutes ago"); one waiting for confirmation
- * says how long it has waited ("waiting 3 hours"), the exact time on hover.
+ * says how long it has waited ("waiting 3 hr"), the exact time on hover.
  */
 export function RowTime(props: { submission: Submission }) {
   const { submission } = props;
@@ -122,7 +122,7 @@ export function RowTime(props: { submission: Submission }) {
   if (!since) return <When at={submission.createdAt} />;
   return (
     <time dateTime={since} title={`Waiting since ${new Date(since).toLocaleString()}`}>
-      waiting {waitedWords(since)}
+      waiting {waitedWords(since, Date.now(), 'short')}
     </time>
   );
 }

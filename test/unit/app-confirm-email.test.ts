@@ -76,6 +76,8 @@ describe('dashboard: ask people to confirm their email', () => {
     expect(waitedWords(at, now(119))).toMatch(/^1 hour$/);
     expect(waitedWords(at, now(60 * 47))).toMatch(/^1 day$/);
     expect(waitedWords(at, now(-5))).toBe('less than a minute');
+    expect(waitedWords(at, now(0.5), 'short')).toBe('under 1 min');
+    expect(waitedWords(at, now(3), 'short')).toMatch(/^3 min$/);
     const pending = { status: 'pending', requestedAt: at, confirmedAt: null } as const;
     expect(confirmationState(pending, now(180))).toEqual({
       state: 'pending',
