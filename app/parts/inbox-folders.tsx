@@ -27,6 +27,7 @@ export function FolderLinks(props: {
   // On a phone the folders scroll sideways: the open one (Waiting for confirmation, last) in
   // sight. Sideways only: the page itself never moves (a row focused on the way back stays).
   const nav = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the folder opened
   useEffect(() => {
     const row = nav.current;
     const open = row?.querySelector<HTMLElement>('[aria-current="page"]');
