@@ -229,7 +229,7 @@ export const GROUPS: readonly Group[] = [
         label: 'Ask people to confirm their email',
         kind: 'personField',
         nullable: true,
-        hint: 'Each visitor gets an email with a link to press; their answer is sent on and counted (in the inbox, the form’s limit and the summary) only once they confirm, and is deleted if they have not within 48 hours.',
+        hint: 'Each visitor gets an email with a link to press; their answer is sent on and counted (in the inbox, the form’s limit and the summary) only once they confirm, which their link lets them do for 48 hours.',
       },
       { key: 'captchaEnabled', label: 'Ask for a Turnstile captcha', kind: 'checkbox' },
       { key: 'captchaSiteKey', label: 'Turnstile site key', kind: 'text', nullable: true },

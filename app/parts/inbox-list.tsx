@@ -123,8 +123,9 @@ export function InboxList(props: {
       {folder === 'pending' && props.matching && props.matching.total > 0 && (
         <p class="spam-rule">
           Each of these visitors was sent an email with a link to confirm their address. Their
-          answers are not sent on or counted until they press it, and are deleted unconfirmed after
-          48 hours. Here you can only delete them.
+          answers are not sent on or counted until they press it. A link expires 48 hours after its
+          answer came: then the answer can no longer be confirmed, and once deleted it counts in the
+          summary as not confirmed. Here you can only delete them.
         </p>
       )}
       {folder === 'spam' && !props.reason && props.matching && props.matching.total > 0 && (

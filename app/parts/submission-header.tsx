@@ -106,8 +106,8 @@ function ConfirmationLine(props: { submission: Submission }) {
       </p>
       <p class="confirmation-line">
         Its visitor was sent an email with a link to confirm their address. Until they press it,
-        this answer is not sent on or counted; unconfirmed, it is deleted 48 hours after it came.
-        Only Delete applies to it.
+        this answer is not sent on or counted; the link expires 48 hours after the answer came. Only
+        Delete applies to it.
       </p>
     </div>
   );

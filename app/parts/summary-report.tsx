@@ -36,8 +36,8 @@ export function Report(props: { form: Form; summary: FormAnalytics }) {
       {conversion.note && <p class="hint conversion-note">{conversion.note}</p>}
       {confirming && (
         <p class="hint not-confirmed-note">
-          Not confirmed: answers whose visitors never pressed the link emailed to confirm their
-          address, deleted unconfirmed 48 hours after they came; they are counted nowhere else.
+          Not confirmed: answers whose visitors did not press the link emailed to confirm their
+          address before it expired, since deleted; they are counted nowhere else.
         </p>
       )}
       <div class="charts">

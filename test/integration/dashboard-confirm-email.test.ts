@@ -129,7 +129,7 @@ describe('confirm by email in the dashboard', () => {
       // The summary says how many were never confirmed, on a form that asks.
       await page.goto(`${stack().baseUrl}/app/forms/${formId}/summary`);
       expect(await summaryFact(page, 'Not confirmed').textContent()).toBe('0');
-      await page.getByText('Not confirmed: answers whose visitors never pressed').waitFor();
+      await page.getByText('Not confirmed: answers whose visitors did not press').waitFor();
       expect(dashboard.errors).toEqual([]);
       expect(dashboard.failed).toEqual([]);
     } finally {
