@@ -104,6 +104,10 @@ describe('confirm by email in the dashboard', () => {
       );
       expect(list.body.items).toMatchObject([{ read: false, starred: false }]);
       await expectAccessible(page, 'a submission waiting for confirmation');
+      await page.screenshot({
+        path: new URL('dashboard-confirm-waiting.png', OUTPUT_DIR).pathname,
+        fullPage: true,
+      });
 
       // The link, signed out (a fresh browser context): one button, then the confirmed words.
       const clicker = await chromium().newContext();
