@@ -182,6 +182,7 @@ export const FOLDER_NAMES: Record<Folder, string> = {
   unread: 'Unread',
   starred: 'Starred',
   spam: 'Spam',
+  pending: 'Waiting for confirmation',
 };
 
 export const submissions = (count: number) =>

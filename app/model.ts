@@ -17,9 +17,11 @@ export type Submission = ResponseBody<'Submission'>;
 export type SubmissionPage = ResponseBody<'SubmissionPage'>;
 export type Session = ResponseBody<'SessionView'>;
 
-export type Folder = 'all' | 'unread' | 'starred' | 'spam';
+/** `pending`: waiting for the visitor's confirmation by email (docs/submit.md#confirm-by-email). */
+export type Folder = 'all' | 'unread' | 'starred' | 'spam' | 'pending';
 export type SpamReason = NonNullable<Submission['spamReason']>;
-export const FOLDERS: Folder[] = ['all', 'unread', 'starred', 'spam'];
+export const FOLDERS: Folder[] = ['all', 'unread', 'starred', 'spam', 'pending'];
+export type Confirmation = NonNullable<Submission['confirmation']>;
 export type SubmissionEmails = NonNullable<Submission['emails']>;
 export type EmailOutcome = NonNullable<SubmissionEmails['notification']>;
 export type Suppression = ResponseBody<'SuppressionList'>['suppressions'][number];

@@ -231,6 +231,13 @@ export const GROUPS: readonly Group[] = [
         entries: 'countries',
         entryProblem: 'is not a country name or code',
       },
+      {
+        key: 'confirmEmail',
+        label: 'Ask people to confirm their email',
+        kind: 'personField',
+        nullable: true,
+        hint: 'Each visitor gets an email with a link to press; their answer is sent on and counted (in the inbox, the form’s limit and the summary) only once they confirm, which their link lets them do for 48 hours.',
+      },
       { key: 'captchaEnabled', label: 'Ask for a Turnstile captcha', kind: 'checkbox' },
       { key: 'captchaSiteKey', label: 'Turnstile site key', kind: 'text', nullable: true },
       { key: 'captchaSecretKey', label: 'Turnstile secret key', kind: 'secret', nullable: true },

@@ -2,9 +2,10 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { type AnswerColumn, cellWords } from '../inbox-columns.ts';
 import { rowName, rowWords } from '../inbox-model.ts';
 import type { FieldDefinition, Submission } from '../model.ts';
-import { When } from '../time.tsx';
 import {
   RowChips,
+  RowTime,
+  rowClass,
   SelectAndStarCells,
   SelectAndStarHeads,
   SubmissionLink,
@@ -84,12 +85,9 @@ function Row(props: {
       {children}
     </SubmissionLink>
   );
-  const when = <When at={submission.createdAt} />;
+  const when = <RowTime submission={submission} />;
   return (
-    <tr
-      class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
-      aria-selected={props.selected}
-    >
+    <tr class={rowClass(submission, props.focused)} aria-selected={props.selected}>
       <SelectAndStarCells
         submission={submission}
         name={name}

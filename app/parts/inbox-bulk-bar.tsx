@@ -47,26 +47,47 @@ export function BulkBar(props: {
                 Select all {props.folderTotal.toLocaleString()} in {FOLDER_NAMES[folder]}
               </button>
             )}
-          <button type="button" disabled={busy} onClick={() => triage.change({ read: true })}>
-            Mark read
-          </button>
-          <button type="button" disabled={busy} onClick={() => triage.change({ read: false })}>
-            Mark unread
-          </button>
-          <button type="button" disabled={busy} onClick={() => triage.change({ starred: true })}>
-            Star
-          </button>
-          <button type="button" disabled={busy} onClick={() => triage.change({ starred: false })}>
-            Unstar
-          </button>
-          {folder === 'spam' ? (
-            <button type="button" disabled={busy} onClick={() => triage.change({ isSpam: false })}>
-              Not spam
-            </button>
-          ) : (
-            <button type="button" disabled={busy} onClick={() => triage.change({ isSpam: true })}>
-              Spam
-            </button>
+          {/* Waiting for confirmation takes no triage: only Delete (docs/dashboard.md#confirm-by-email). */}
+          {folder !== 'pending' && (
+            <>
+              <button type="button" disabled={busy} onClick={() => triage.change({ read: true })}>
+                Mark read
+              </button>
+              <button type="button" disabled={busy} onClick={() => triage.change({ read: false })}>
+                Mark unread
+              </button>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => triage.change({ starred: true })}
+              >
+                Star
+              </button>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => triage.change({ starred: false })}
+              >
+                Unstar
+              </button>
+              {folder === 'spam' ? (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => triage.change({ isSpam: false })}
+                >
+                  Not spam
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => triage.change({ isSpam: true })}
+                >
+                  Spam
+                </button>
+              )}
+            </>
           )}
           <button
             type="button"

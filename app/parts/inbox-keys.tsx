@@ -178,3 +178,8 @@ export const INBOX_KEYS: [string, string][] = [
   ['Escape', 'Clear the selection'],
   ['?', 'This list'],
 ];
+
+/** Waiting for confirmation, where only Delete applies: the keys that still do something. */
+export const PENDING_KEYS: [string, string][] = INBOX_KEYS.filter(
+  ([key]) => !['e', 's', '!', 'z'].includes(key),
+);

@@ -10,7 +10,7 @@ import { Confirm, KeysDialog } from './confirm.tsx';
 import { AnswerTable } from './inbox-answer-table.tsx';
 import { BulkBar } from './inbox-bulk-bar.tsx';
 import { ColumnChooser } from './inbox-column-chooser.tsx';
-import { INBOX_KEYS, useInboxKeys } from './inbox-keys.tsx';
+import { INBOX_KEYS, PENDING_KEYS, useInboxKeys } from './inbox-keys.tsx';
 import { SubmissionTable } from './inbox-table.tsx';
 import { useTriage } from './inbox-triage.ts';
 
@@ -44,6 +44,8 @@ export function InboxList(props: {
   footer?: ComponentChildren;
 }) {
   const { items, folder } = props;
+  // Waiting for confirmation: only Delete applies (docs/dashboard.md#confirm-by-email).
+  const triageable = folder !== 'pending';
   const rows = useRef<HTMLTableSectionElement>(null);
   const action = useAction();
   const triage = useTriage({
@@ -65,9 +67,11 @@ export function InboxList(props: {
     hasSelection,
     enabled: !triage.deleting && !props.help,
     onOpen: (i) => props.onOpen(items[i]!),
-    onRead: (i) => void triage.change({ read: !items[i]!.read }, [items[i]!.id]),
-    onStar: (i) => void triage.change({ starred: !items[i]!.starred }, [items[i]!.id]),
+    onRead: (i) => triageable && void triage.change({ read: !items[i]!.read }, [items[i]!.id]),
+    onStar: (i) =>
+      triageable && void triage.change({ starred: !items[i]!.starred }, [items[i]!.id]),
     onSpam: (i) => {
+      if (!triageable) return;
       if (i !== undefined) keys.focusAfterChange(i);
       void triage.change(
         { isSpam: folder !== 'spam' },
@@ -115,6 +119,14 @@ export function InboxList(props: {
           busy={action.busy}
           onMoveBack={() => void triage.change({ isSpam: false }, 'all')}
         />
+      )}
+      {folder === 'pending' && props.matching && props.matching.total > 0 && (
+        <p class="spam-rule">
+          Each of these visitors was sent an email with a link to confirm their address. Their
+          answers are not sent on or counted until they press it. A link expires 48 hours after its
+          answer came: then the answer can no longer be confirmed, and once deleted it counts in the
+          summary as not confirmed. Here you can only delete them.
+        </p>
       )}
       {folder === 'spam' && !props.reason && props.matching && props.matching.total > 0 && (
         <p class="spam-rule">
@@ -177,7 +189,15 @@ export function InboxList(props: {
           }}
           onCancel={triage.cancelDelete}
         >
-          <p>They and their files are deleted for good. They still count in this month’s usage.</p>
+          {folder === 'pending' ? (
+            <p>
+              They and their files are deleted for good, and their confirmation links stop working.
+            </p>
+          ) : (
+            <p>
+              They and their files are deleted for good. They still count in this month’s usage.
+            </p>
+          )}
           {folder === 'spam' && (
             <p>
               Spam is also deleted by itself 30 days after it became spam, so an untouched spam
@@ -186,7 +206,12 @@ export function InboxList(props: {
           )}
         </Confirm>
       )}
-      {props.help && <KeysDialog keys={INBOX_KEYS} onClose={() => props.setHelp(false)} />}
+      {props.help && (
+        <KeysDialog
+          keys={triageable ? INBOX_KEYS : PENDING_KEYS}
+          onClose={() => props.setHelp(false)}
+        />
+      )}
     </>
   );
 }

@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
+import { isPending, waitedWords } from '../confirmation-model.ts';
 import { SPAM_REASON_WORDS } from '../inbox-model.ts';
 import type { Submission } from '../model.ts';
+import { When } from '../time.tsx';
 import type { Selection } from './inbox-selection.ts';
 import { hasInfectedFile, InfectedMark } from './infected-mark.tsx';
 import { Link } from './link.tsx';
@@ -52,15 +54,18 @@ export function SelectAndStarCells(props: {
         />
       </td>
       <td>
-        <button
-          type="button"
-          class="star"
-          aria-pressed={submission.starred}
-          aria-label={`Star: ${name}`}
-          onClick={props.onStar}
-        >
-          <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>
-        </button>
+        {/* Waiting for confirmation takes no star (docs/dashboard.md#confirm-by-email). */}
+        {!isPending(submission) && (
+          <button
+            type="button"
+            class="star"
+            aria-pressed={submission.starred}
+            aria-label={`Star: ${name}`}
+            onClick={props.onStar}
+          >
+            <span aria-hidden="true">{submission.starred ? '★' : '☆'}</span>
+          </button>
+        )}
       </td>
     </>
   );
@@ -74,7 +79,9 @@ export function SubmissionLink(props: {
 }) {
   return (
     <Link to={props.href} class="preview">
-      {!props.submission.read && <span class="visually-hidden">Unread: </span>}
+      {!props.submission.read && !isPending(props.submission) && (
+        <span class="visually-hidden">Unread: </span>
+      )}
       {props.children}
     </Link>
   );
@@ -98,5 +105,24 @@ export function RowChips(props: { submission: Submission }) {
       {submission.isTest && <span class="badge test">test</span>}
       {submission.data._invalid && <span class="badge invalid">invalid answers</span>}
     </span>
+  );
+}
+
+/** A row's class: unread in bold; one waiting for confirmation is neither read nor unread. */
+export const rowClass = (submission: Submission, focused: boolean) =>
+  `${submission.read || isPending(submission) ? 'read' : 'unread'}${focused ? ' focused' : ''}`;
+
+/**
+ * When it came, relative ("3 minutes ago"); one waiting for confirmation
+ * says how long it has waited ("waiting 3 hr"), the exact time on hover.
+ */
+export function RowTime(props: { submission: Submission }) {
+  const { submission } = props;
+  const since = isPending(submission) && submission.confirmation?.requestedAt;
+  if (!since) return <When at={submission.createdAt} />;
+  return (
+    <time dateTime={since} title={`Waiting since ${new Date(since).toLocaleString()}`}>
+      waiting {waitedWords(since, Date.now(), 'short')}
+    </time>
   );
 }

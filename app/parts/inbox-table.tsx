@@ -1,9 +1,10 @@
 import type { RefObject } from 'preact';
 import { rowName, rowWords } from '../inbox-model.ts';
 import type { FieldDefinition, Submission } from '../model.ts';
-import { When } from '../time.tsx';
 import {
   RowChips,
+  RowTime,
+  rowClass,
   SelectAndStarCells,
   SelectAndStarHeads,
   SubmissionLink,
@@ -70,10 +71,7 @@ function Row(props: {
     </SubmissionLink>
   );
   return (
-    <tr
-      class={`${submission.read ? 'read' : 'unread'}${props.focused ? ' focused' : ''}`}
-      aria-selected={props.selected}
-    >
+    <tr class={rowClass(submission, props.focused)} aria-selected={props.selected}>
       <SelectAndStarCells
         submission={submission}
         name={rowName(words)}
@@ -92,7 +90,7 @@ function Row(props: {
           ) : (
             preview
           )}
-          <When at={submission.createdAt} />
+          <RowTime submission={submission} />
         </div>
         {who && preview}
         <RowChips submission={submission} />

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { type ApiError, call } from '../api.ts';
+import { isPending } from '../confirmation-model.ts';
 import { useQuery } from '../data.ts';
 import { readForm } from '../form-read.ts';
 import type { Folder, Form, SpamReason, Submission } from '../model.ts';
@@ -7,7 +8,7 @@ import { neighbours } from '../submission-model.ts';
 
 /**
  * What the submission page reads: the form and the submission (marked read
- * on opening), and its neighbours in the folder, which the answers need not
+ * on opening, unless it waits for confirmation), and its neighbours in the folder, which the answers need not
  * wait for. Newer and older in quick succession: each read replaces the one
  * under way, so a slow answer for a submission left never shows on the one
  * opened since.
@@ -24,7 +25,8 @@ export function useSubmissionReads(
       readForm(formId, signal),
       call('getSubmission', { params: { id: formId, submissionId }, signal }),
     ]);
-    if (found.read) return { form, submission: found };
+    // One waiting for confirmation takes no change but Delete (docs/dashboard.md#confirm-by-email).
+    if (found.read || isPending(found)) return { form, submission: found };
     await call('updateSubmissions', {
       params: { id: formId },
       body: { target: { ids: [found.id] }, read: true },

@@ -97,3 +97,8 @@ export const SUBMISSION_KEYS: [string, string][] = [
   ['z', 'Undo the last star, read or spam change'],
   ['?', 'This list'],
 ];
+
+/** One waiting for confirmation takes no star, read or spam: the keys that still do something. */
+export const PENDING_SUBMISSION_KEYS: [string, string][] = SUBMISSION_KEYS.filter(
+  ([key]) => !['s', 'r', 'U (Shift+u)', '!', 'z'].includes(key),
+);

@@ -14,6 +14,8 @@ export function Report(props: { form: Form; summary: FormAnalytics }) {
   const { totals } = summary;
   const dates = summary.days.map((d) => d.date);
   const conversion = conversionWords(totals);
+  // Confirm by email's lost answers: on a form that asks for it, or that did in the range.
+  const confirming = Boolean(form.confirmEmail) || summary.notConfirmed > 0;
   return (
     <>
       <FactList
@@ -26,9 +28,18 @@ export function Report(props: { form: Form; summary: FormAnalytics }) {
           ['Conversion', conversion.value],
           ['Spam', number(totals.spam)],
           ['Dropped', number(totals.dropped)],
+          ...(confirming
+            ? ([['Not confirmed', number(summary.notConfirmed)]] as [string, string][])
+            : []),
         ]}
       />
       {conversion.note && <p class="hint conversion-note">{conversion.note}</p>}
+      {confirming && (
+        <p class="hint not-confirmed-note">
+          Not confirmed: answers whose visitors did not press the link emailed to confirm their
+          address before it expired, since deleted; they are counted nowhere else.
+        </p>
+      )}
       <div class="charts">
         <DayBars
           title="Submissions each day"

@@ -128,7 +128,7 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
   // The rows are those of the place read: until the next page comes, they act as what they are.
   const place = shown.data!.place;
   const counts = list.folderCounts;
-  const nothingYet = counts.all + counts.spam === 0;
+  const nothingYet = counts.all + counts.spam + counts.pending === 0;
   return (
     <main id="main" class="inbox">
       {/* A read again that failed (after an action, or of another page): the rows stay. */}
@@ -154,7 +154,13 @@ export function Inbox(props: { formId: string; query: URLSearchParams }) {
           </button>
         )}
       </div>
-      <FolderLinks formId={formId} folder={folder} pageSize={pageSize} counts={counts} />
+      <FolderLinks
+        formId={formId}
+        folder={folder}
+        pageSize={pageSize}
+        counts={counts}
+        confirming={Boolean(form.confirmEmail)}
+      />
       {folder === 'spam' && !q && counts.spam > 0 && (
         <SpamReasonLinks
           formId={formId}

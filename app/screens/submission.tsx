@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { answerRows, senderOf } from '../answers.ts';
 import { ApiError } from '../api.ts';
+import { isPending } from '../confirmation-model.ts';
 import { openedSubmission } from '../inbox-return.ts';
 import { FOLDERS, type Folder } from '../model.ts';
 import { Confirm, KeysDialog } from '../parts/confirm.tsx';
@@ -13,6 +14,7 @@ import { SubmissionDelivery } from '../parts/submission-delivery.tsx';
 import { SubmissionEmails } from '../parts/submission-emails.tsx';
 import { REPLY_LINK_ID, SubmissionHeader } from '../parts/submission-header.tsx';
 import {
+  PENDING_SUBMISSION_KEYS,
   SUBMISSION_KEYS,
   useReturningFocus,
   useSubmissionKeys,
@@ -54,18 +56,20 @@ export function SubmissionView(props: {
   useEffect(() => openedSubmission(formId, submissionId), [formId, submissionId]);
   const shownSubmission = current?.submission;
   const replyTo = current && senderOf(current.submission.data, current.form.fields).email;
+  // Waiting for confirmation: its keys of star, read and spam do nothing; Delete still applies.
+  const triageable = shownSubmission !== undefined && !isPending(shownSubmission);
 
   useSubmissionKeys(
     {
       next: () => open(around?.next),
       previous: () => open(around?.previous),
       back: () => navigate(inbox),
-      star: () => shownSubmission && void act.flag({ starred: !shownSubmission.starred }),
-      read: () => shownSubmission && void act.flag({ read: true }),
-      unread: () => shownSubmission && void act.flag({ read: false }),
+      star: () => triageable && void act.flag({ starred: !shownSubmission.starred }),
+      read: () => triageable && void act.flag({ read: true }),
+      unread: () => triageable && void act.flag({ read: false }),
       // The Reply link itself, so the key does exactly what a click does.
       reply: replyTo ? () => document.getElementById(REPLY_LINK_ID)?.click() : undefined,
-      spam: () => void act.spam(),
+      spam: () => triageable && void act.spam(),
       remove: () => current && !act.busy && dialog.show('delete'),
       undo: () => act.outcome.undo?.(),
       help: () => dialog.show('keys'),
@@ -136,7 +140,12 @@ export function SubmissionView(props: {
           <p>It and its files are deleted for good.</p>
         </Confirm>
       )}
-      {dialog.open === 'keys' && <KeysDialog keys={SUBMISSION_KEYS} onClose={dialog.close} />}
+      {dialog.open === 'keys' && (
+        <KeysDialog
+          keys={isPending(submission) ? PENDING_SUBMISSION_KEYS : SUBMISSION_KEYS}
+          onClose={dialog.close}
+        />
+      )}
     </main>
   );
 }

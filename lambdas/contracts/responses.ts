@@ -456,6 +456,7 @@ export const RESPONSES = {
         unread: ReturnType<typeof count>;
         starred: ReturnType<typeof count>;
         spam: ReturnType<typeof count>;
+        pending: ReturnType<typeof count>;
       },
     ),
     /**

@@ -144,6 +144,32 @@ await withBenchStack(async ({ stack, api, newForm }) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
+  // A waitlist that asks people to confirm their email (docs/dashboard.md#confirm-by-email):
+  // three wait, and the first one's emailed link is pressed.
+  const waitlist = await newForm('Waitlist');
+  await api('PATCH', `/v1/forms/${waitlist.id}`, { confirmEmail: { field: 'email' } });
+  const waiting: string[] = [];
+  for (const visitor of VISITORS.slice(0, 3)) {
+    const posted = await fetch(`${stack.info.baseUrl}/s/${(waitlist as { key?: string }).key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(visitor),
+    });
+    waiting.push(((await posted.json()) as { submissionId: string }).submissionId);
+  }
+  let confirmLink: string | undefined;
+  for (let tries = 0; tries < 300 && !confirmLink; tries++) {
+    const store = (await (await fetch(new URL('/store', stack.info.mailUrl))).json()) as {
+      emails: { destination: { to: string[] }; subject: string; body: { text?: string } }[];
+    };
+    const mail = store.emails.find(
+      (e) => e.destination.to.includes(VISITORS[0]!.email) && e.subject.startsWith('Confirm'),
+    );
+    confirmLink = /https?:\/\/\S+\/c\/[A-Za-z0-9_.-]+/.exec(mail?.body.text ?? '')?.[0];
+    if (!confirmLink) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!confirmLink) throw new Error('no confirmation email');
+
   // A form that branches (docs/dashboard.md#logic): steps, a field shown on one answer, a jump.
   const signup = await newForm('Workshop signup');
   const when = (field: string, op: string, value: string) => ({ all: [{ field, op, value }] });
@@ -313,6 +339,25 @@ await withBenchStack(async ({ stack, api, newForm }) => {
       await page.getByRole('button', { name: 'Table', pressed: true }).waitFor();
     },
   });
+  await shoot('dashboard-confirm-pending', `/app/forms/${waitlist.id}?folder=pending`, {
+    width: 1280,
+    ready: 'tbody tr',
+    // One ticked: its only action is Delete.
+    act: async (page) => {
+      await (await page.getByRole('checkbox').all())[1]!.check();
+      await page.getByRole('button', { name: 'Delete' }).waitFor();
+    },
+  });
+  const confirmed = await fetch(confirmLink, { method: 'POST' });
+  if (confirmed.status !== 200) throw new Error(`the confirm answered ${confirmed.status}`);
+  await shoot(
+    'dashboard-confirm-confirmed',
+    `/app/forms/${waitlist.id}/submissions/${waiting[0]}`,
+    {
+      width: 1280,
+      ready: 'p.confirmation',
+    },
+  );
   await shoot('dashboard-summary', `/app/forms/${feedback.id}/summary`, {
     width: 1280,
     ready: 'svg[role="img"]',

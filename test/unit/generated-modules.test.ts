@@ -33,7 +33,7 @@ describe('generated modules are what their sources give now', () => {
     expect(embedded, 'lambdas/http/app/assets.generated.ts is stale: npm run app').toEqual(built);
   });
 
-  it('the dashboard stays within its budget: 60 KB of script a first visit loads and 15 KB of styles, gzipped; 130 KB of script in all', () => {
+  it('the dashboard stays within its budget: 60 KB of script a first visit loads and 15 KB of styles, gzipped; 134 KB of script in all', () => {
     const gzipped = new Map<string, number>(
       APP_ASSETS.map((asset) => [asset.name, Buffer.from(asset.gzipBase64, 'base64').length]),
     );
@@ -58,8 +58,10 @@ describe('generated modules are what their sources give now', () => {
     expect(sum(loaded), `first visit: ${[...loaded].join(', ')}`).toBeLessThanOrEqual(60 * 1024);
     // 119.4 KB before issue 41's logic builder (page breaks, rules from menus, the save's checks
     // in the page, Try the form, routing on the Emails screen) took 127.1 KB: none of it on a first visit.
+    // Issue 43's confirm by email (the setting, the Waiting for confirmation folder, a
+    // submission's state, the summary's Not confirmed) took 128.5 KB (131,585 B) to 130.3 KB (133,457 B).
     expect(sum([...gzipped.keys()].filter((name) => name.endsWith('.js')))).toBeLessThanOrEqual(
-      130 * 1024,
+      134 * 1024,
     );
     expect(sum([...gzipped.keys()].filter((name) => name.endsWith('.css')))).toBeLessThanOrEqual(
       15 * 1024,
