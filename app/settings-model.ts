@@ -207,6 +207,13 @@ export const GROUPS: readonly Group[] = [
         hint: 'A second answer from an address that has answered (however it is spelled: capitals, +tags, Gmail’s dots) still sees the thank-you page, but goes to spam as “Already answered”, unsent and uncounted.',
       },
       {
+        key: 'confirmEmail',
+        label: 'Ask people to confirm their email',
+        kind: 'personField',
+        nullable: true,
+        hint: 'Each visitor gets an email with a link to press; their answer is sent on and counted (in the inbox, the form’s limit and the summary) only once they confirm, which their link lets them do for 48 hours.',
+      },
+      {
         key: 'allowedOrigins',
         label: 'Websites allowed to post (one a line; none: any)',
         short: 'Websites allowed to post',
@@ -230,13 +237,6 @@ export const GROUPS: readonly Group[] = [
         hint: 'A country’s name or its two-letter code, such as Germany or DE.',
         entries: 'countries',
         entryProblem: 'is not a country name or code',
-      },
-      {
-        key: 'confirmEmail',
-        label: 'Ask people to confirm their email',
-        kind: 'personField',
-        nullable: true,
-        hint: 'Each visitor gets an email with a link to press; their answer is sent on and counted (in the inbox, the form’s limit and the summary) only once they confirm, which their link lets them do for 48 hours.',
       },
       { key: 'captchaEnabled', label: 'Ask for a Turnstile captcha', kind: 'checkbox' },
       { key: 'captchaSiteKey', label: 'Turnstile site key', kind: 'text', nullable: true },
