@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { config } from '#config';
+import { isPending } from '#domain/confirmation-state.ts';
 import { notFound } from '#domain/errors.ts';
 import {
   addCounterDeltas,
@@ -191,17 +192,32 @@ async function commitBatch(
   });
 }
 
-/** The flags each write was planned from, as a condition. */
+/**
+ * The state each write was planned from, as a condition: its flags, and,
+ * planned from a pending copy, that it is still pending. A click confirms
+ * without touching the flags; a deletion planned from the pending copy
+ * committing after it would take the pending counter down twice and leave
+ * the confirmed one counted in all/unread/submissionCount, its person's place
+ * held (docs/submit.md#confirm-by-email). It fails instead, and is planned
+ * again from the item as it is now. (Confirmed never goes back to pending:
+ * a copy planned from any other state needs no such condition.)
+ */
 function flagsCondition(submission: Submission) {
-  return {
-    ConditionExpression: '#read = :wasRead AND #starred = :wasStarred AND #isSpam = :wasSpam',
-    names: { '#read': 'read', '#starred': 'starred', '#isSpam': 'isSpam' },
-    values: {
-      ':wasRead': submission.read,
-      ':wasStarred': submission.starred,
-      ':wasSpam': submission.isSpam,
-    },
+  const flags = '#read = :wasRead AND #starred = :wasStarred AND #isSpam = :wasSpam';
+  const names: Record<string, string> = {
+    '#read': 'read',
+    '#starred': 'starred',
+    '#isSpam': 'isSpam',
   };
+  const values: Record<string, unknown> = {
+    ':wasRead': submission.read,
+    ':wasStarred': submission.starred,
+    ':wasSpam': submission.isSpam,
+  };
+  if (!isPending(submission)) return { ConditionExpression: flags, names, values };
+  names['#status'] = 'status';
+  values[':pending'] = 'pending';
+  return { ConditionExpression: `${flags} AND confirmation.#status = :pending`, names, values };
 }
 
 /** New flags, and the folder index attributes that follow from them. */

@@ -12,6 +12,7 @@ import {
 } from '#test/support/delivery.ts';
 import { newForm, type TestForm } from '#test/support/forms.ts';
 import { until } from '#test/support/poll.ts';
+import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
 import type { WebhookReceiver } from '#test/support/webhook-receiver.ts';
 import { TEST_CONFIRM_LINK_SECONDS } from './stack-settings.ts';
@@ -373,6 +374,71 @@ describe('one answer per person, decided at the click', () => {
     });
     expect(erased.status, erased.text).toBe(200);
     const again = await follow(linkFor(form, second.submissionId, 600), 'POST');
+    expect(again.status, again.text).toBe(200);
+    expect(await folderCounts(form)).toMatchObject({ all: 1, pending: 0, submissionCount: 1 });
+  });
+});
+
+describe('a deletion planned from the pending copy, racing the click', () => {
+  /**
+   * The race made deterministic: the pending item read (as the expiry purge, an erase or a
+   * DELETE reads it), the click confirms it through the stack, then the deletion planned
+   * from the stale copy runs through the store's own function. The click won: the deletion
+   * must not commit as planned (the pending counter down twice, all/unread/submissionCount
+   * keeping a gone submission, the person's place never freed).
+   */
+  const staleCopy = async (form: TestForm, id: string) => {
+    const store = await localStore();
+    const stale = await store.submissions.getSubmission(form.id, id);
+    expect(stale?.confirmation?.status).toBe('pending');
+    const confirmed = await follow(linkFor(form, id, 600), 'POST');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const changes = await import('#store/submission-changes.ts');
+    const state = await import('#domain/confirmation-state.ts');
+    return {
+      run: (edit: 'purge' | 'delete') =>
+        changes.editSubmissions(
+          form.id,
+          (async function* () {
+            yield [stale as NonNullable<typeof stale>];
+          })(),
+          (s) => (edit === 'delete' || state.isPending(s) ? 'delete' : undefined),
+        ),
+    };
+  };
+
+  it('the expiry purge leaves a submission confirmed meanwhile, counted once', async () => {
+    const form = await newForm('free', { ...SETTINGS, unique: { field: 'email' } });
+    const { submissionId } = await post(form, { email: `race-${unique()}@example.com` });
+    const { run } = await staleCopy(form, submissionId);
+    expect((await run('purge')).count).toBe(0);
+    expect((await submission(form, submissionId)).body.confirmation).toMatchObject({
+      status: 'confirmed',
+    });
+    expect(await folderCounts(form)).toMatchObject({
+      all: 1,
+      unread: 1,
+      pending: 0,
+      submissionCount: 1,
+    });
+  });
+
+  it('a delete or an erase deletes it as it is now: counters exact, the person’s place freed', async () => {
+    const form = await newForm('free', { ...SETTINGS, unique: { field: 'email' } });
+    const email = `race-${unique()}@example.com`;
+    const { submissionId } = await post(form, { email });
+    const { run } = await staleCopy(form, submissionId);
+    expect((await run('delete')).count).toBe(1);
+    expect((await submission(form, submissionId)).status).toBe(404);
+    expect(await folderCounts(form)).toMatchObject({
+      all: 0,
+      unread: 0,
+      pending: 0,
+      submissionCount: 0,
+    });
+    // The place went with it: the same person's next answer confirms.
+    const next = await post(form, { email });
+    const again = await follow(linkFor(form, next.submissionId, 600), 'POST');
     expect(again.status, again.text).toBe(200);
     expect(await folderCounts(form)).toMatchObject({ all: 1, pending: 0, submissionCount: 1 });
   });
