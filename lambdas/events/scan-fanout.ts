@@ -30,8 +30,9 @@ export function scanAnnouncer(): (record: DynamoDBRecord) => Promise<void> {
     if (!image) return;
     const { submission } = submissionOfImage(image as Parameters<typeof submissionOfImage>[0]);
     const { formId, id: submissionId } = submission;
-    // Waiting for its visitor's confirmation: nobody hears of it yet; the click's announcement
-    // carries the files' verdicts as they are then (docs/submit.md#confirm-by-email).
+    // Waiting for its visitor's confirmation: nobody hears of it yet; the click announces the
+    // verdicts in then (CONFIRMED_SCANNED_PATTERN), or the last verdict after the click does
+    // (docs/submit.md#confirm-by-email).
     if (isPending(submission)) return;
     let read = forms.get(formId);
     if (!read) {

@@ -3,6 +3,7 @@ import { sendInOrder } from '#aws/queues.ts';
 import { matchesPattern } from '#domain/event-filter.ts';
 import { dispatchedMessage, type StreamRecord, targetsOf } from '#domain/stream-dispatch.ts';
 import {
+  CONFIRMED_SCANNED_PATTERN,
   CONFIRMED_SUBMISSION_PATTERN,
   INSERTED_SUBMISSION_PATTERN,
   SCAN_SETTLED_PATTERN,
@@ -57,7 +58,12 @@ export function recordDispatch(
       matchesPattern(record, CONFIRMED_SUBMISSION_PATTERN)
         ? announce(record)
         : undefined,
-      matchesPattern(record, SCAN_SETTLED_PATTERN) ? announceScan(record) : undefined,
+      // Files scanned: when the last verdict comes, or, for one that waited for its visitor's
+      // click with every verdict in, at the click (docs/delivery.md#files-scanned).
+      matchesPattern(record, SCAN_SETTLED_PATTERN) ||
+      matchesPattern(record, CONFIRMED_SCANNED_PATTERN)
+        ? announceScan(record)
+        : undefined,
       handOn,
     ]);
     if (options.skipDone && id) remember(id);

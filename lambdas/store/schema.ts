@@ -130,6 +130,24 @@ export const CONFIRMED_SUBMISSION_PATTERN = {
 } as const;
 
 /**
+ * A confirmed submission (CONFIRMED_SUBMISSION_PATTERN) whose files already
+ * have all their malware scans' verdicts: the click announces them too, as
+ * the scan's own announcement said nothing while it waited
+ * (docs/delivery.md#files-scanned). Files still being scanned at the click
+ * are announced by their last verdict's write, which then sees it confirmed.
+ */
+export const CONFIRMED_SCANNED_PATTERN = {
+  eventName: ['MODIFY'],
+  dynamodb: {
+    NewImage: {
+      ...CONFIRMED_SUBMISSION_PATTERN.dynamodb.NewImage,
+      scanPending: { N: ['0'] },
+    },
+    OldImage: CONFIRMED_SUBMISSION_PATTERN.dynamodb.OldImage,
+  },
+} as const;
+
+/**
  * The pending purger's trigger: a submission stored waiting for its
  * visitor's confirmation (the form's expired unconfirmed ones go then).
  */
