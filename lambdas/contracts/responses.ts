@@ -516,7 +516,7 @@ export const RESPONSES = {
     /** Absent when the post was dropped as a bot. */
     submissionId: z.optional(z.string()),
     warning: z.optional(z.literal('near_limit')),
-    /** The post waits for its visitor's confirmation by email (docs/submit.md#confirm-by-email). */
+    /** The form asks for confirmation by email: said of every post it accepts, spam included (docs/submit.md#confirm-by-email). */
     pending: z.optional(z.literal('confirm_email')),
   }),
   UploadGrants: z.object({

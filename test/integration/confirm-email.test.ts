@@ -259,6 +259,54 @@ describe('a post to a form that asks people to confirm their email', () => {
     expect(await folderCounts(form)).toMatchObject({ pending: 1 });
   });
 
+  it('answers spam as it answers a clean post (JSON, page, replay): the visitor never learns it was spam', async () => {
+    const form = await newForm('free', SETTINGS);
+    const spamOf = async (id: string) => {
+      const read = await submission(form, id);
+      return { isSpam: read.body.isSpam, spamReason: read.body.spamReason };
+    };
+    // Link spam, decided before storing.
+    const links = {
+      email: `links-${unique()}@example.com`,
+      message: '<a href="https://x.test">x</a>',
+    };
+    const linkSpam = await post(form, links);
+    expect(linkSpam).toEqual({
+      ok: true,
+      submissionId: expect.any(String),
+      pending: 'confirm_email',
+    });
+    expect(await spamOf(linkSpam.submissionId)).toEqual({ isSpam: true, spamReason: 'links' });
+    // The same page for a browser's clean post and its link spam.
+    const page = (answers: Record<string, string>) =>
+      submit(form.key, { form: answers, headers: { accept: 'text/html' }, from: freshVisitor() });
+    const cleanPage = await page({ email: `clean-${unique()}@example.com` });
+    const spamPage = await page(links);
+    expect(spamPage.status).toBe(200);
+    expect(spamPage.text).toContain('Check your inbox to confirm your answer.');
+    expect(spamPage.text).toBe(cleanPage.text);
+    // A duplicate the store finds (the same answers from the same visitor), sent with a key:
+    // answered "pending" too, and its retry replays exactly that.
+    const visitor = freshVisitor();
+    const json = { email: `twice-${unique()}@example.com`, message: 'Hello' };
+    const first = await submit(form.key, { json, from: visitor });
+    const headers = { 'idempotency-key': `dup-${unique()}` };
+    const duplicate = await submit(form.key, { json, headers, from: visitor });
+    expect(duplicate.body).toEqual({
+      ok: true,
+      submissionId: expect.any(String),
+      pending: 'confirm_email',
+    });
+    expect(duplicate.body?.submissionId).not.toBe(first.body?.submissionId);
+    expect(await spamOf(duplicate.body?.submissionId as string)).toEqual({
+      isSpam: true,
+      spamReason: 'duplicate',
+    });
+    const replayed = await submit(form.key, { json, headers, from: visitor });
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(duplicate.body);
+  });
+
   it('refuses triage of a pending submission (409 submission_pending) and allows its DELETE', async () => {
     const form = await newForm('free', SETTINGS);
     const { submissionId } = await post(form, { email: `triage-${unique()}@example.com` });

@@ -37,9 +37,23 @@ describe('submit outcome metrics', () => {
 
   it('counts a stored post as accepted or as spam by its rule, a dropped one by its reason', () => {
     const outcomes: SubmitOutcome[] = [
-      { kind: 'stored', submissionId: 's1', nearLimit: false, spamRule: undefined, view },
-      { kind: 'stored', submissionId: 's2', nearLimit: true, spamRule: 'duplicate', view },
-      { kind: 'dropped', reason: 'spam_cap', view },
+      {
+        kind: 'stored',
+        submissionId: 's1',
+        nearLimit: false,
+        spamRule: undefined,
+        pending: false,
+        view,
+      },
+      {
+        kind: 'stored',
+        submissionId: 's2',
+        nearLimit: true,
+        spamRule: 'duplicate',
+        pending: false,
+        view,
+      },
+      { kind: 'dropped', reason: 'spam_cap', pending: false, view },
     ];
     expect(outcomes.map((outcome) => published(() => countOutcome(outcome)))).toEqual([
       [{ name: 'SubmissionAccepted', dimensions: service }],

@@ -3,7 +3,7 @@ import { config } from '#config';
 import { checkAnswers, invalidMarker } from '#domain/answer-checks.ts';
 import { newAnswerNames } from '#domain/answer-columns.ts';
 import { askedAnswers } from '#domain/asked-answers.ts';
-import { isPending, pendingConfirmation } from '#domain/confirmation-state.ts';
+import { pendingConfirmation } from '#domain/confirmation-state.ts';
 import { PENDING_UPLOAD_SECONDS, uploadAlreadyUsed, uploadIdsOf } from '#domain/direct-uploads.ts';
 import { addressesOf, emailHash } from '#domain/email-index.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
@@ -102,12 +102,15 @@ export type SubmitOutcome =
       nearLimit: boolean;
       /** The rule that made it spam; undefined for a clean post. */
       spamRule: SpamRule | undefined;
-      /** Stored pending: it waits for its visitor's confirmation (docs/submit.md#confirm-by-email). */
-      pending?: boolean;
+      /**
+       * Answered as waiting for confirmation: every post a form with `confirmEmail` accepts,
+       * spam included, though spam is stored without waiting (docs/submit.md#confirm-by-email).
+       */
+      pending: boolean;
       view: CompletionView;
     }
   /** Dropped by a block list, the honeypot, the fill-time check or the spam cap: nothing stored. */
-  | { kind: 'dropped'; reason: DropReason; view: CompletionView }
+  | { kind: 'dropped'; reason: DropReason; pending: boolean; view: CompletionView }
   /** A retry of a post stored under its `Idempotency-Key`: the first answer, nothing new. */
   | { kind: 'replayed'; answer: RecordedAnswer; view: CompletionView };
 
@@ -181,7 +184,12 @@ async function stepsAfterTheForm(
   // 2. Block lists: dropped quietly, so a blocked sender learns nothing.
   const blocked = blockedBy(form, request.ip, request.country);
   if (blocked) {
-    return { kind: 'dropped', reason: blocked, view: completionView(form, plan, request, {}) };
+    return {
+      kind: 'dropped',
+      reason: blocked,
+      pending: answersPending(form),
+      view: completionView(form, plan, request, {}),
+    };
   }
   // 3. Allowed websites.
   if (!originAllowed(form.allowedOrigins, request.origin, request.referer)) {
@@ -242,7 +250,12 @@ async function stepsAfterTheBody(
 
   // 6. Bots caught by the honeypot or the fill-time check: dropped quietly.
   if (isBotByHoneypotOrTiming(special, now.getTime(), config.minFillTimeMs)) {
-    return { kind: 'dropped', reason: special.gotcha ? 'honeypot' : 'fill_time', view };
+    return {
+      kind: 'dropped',
+      reason: special.gotcha ? 'honeypot' : 'fill_time',
+      pending: answersPending(form),
+      view,
+    };
   }
 
   // 7. Empty posts, then files the form does not take. A refused file still
@@ -377,7 +390,7 @@ async function stepsAfterTheBody(
             submissionId: submission.id,
             page: request.wantsPage === true,
             ...(request.wantsPage && view.redirect ? { location: view.redirect } : {}),
-            ...(isPending(submission) ? { pending: true as const } : {}),
+            ...(answersPending(form) ? { pending: true as const } : {}),
           },
           now,
         )
@@ -389,7 +402,9 @@ async function stepsAfterTheBody(
   if (!stored.stored) {
     await discardFiles(form.id, submission.id, files.length);
     // Past the month's spam cap, spam is dropped like a bot: nothing stored, nothing said.
-    if (stored.reason === 'spam_cap_reached') return { kind: 'dropped', reason: 'spam_cap', view };
+    if (stored.reason === 'spam_cap_reached') {
+      return { kind: 'dropped', reason: 'spam_cap', pending: answersPending(form), view };
+    }
     if (stored.reason === 'form_gone') throw formNotFound();
     if (stored.reason === 'key_used') throw keyHeldByAnother();
     if (stored.reason === 'full') {
@@ -418,9 +433,19 @@ async function stepsAfterTheBody(
     nearLimit: stored.nearLimit,
     // Link spam is decided before storing; the store says which claim made a clean post spam.
     spamRule: stored.spam ? spamRuleOf(stored.spamReason) : undefined,
-    pending: stored.pending,
+    pending: answersPending(form),
     view,
   };
+}
+
+/**
+ * Whether a post the form accepts is answered "check your inbox": on a form
+ * with `confirmEmail`, every one, spam (stored without waiting) and dropped
+ * bots included, so the answer never tells a visitor they were classed as
+ * spam (docs/submit.md#confirm-by-email).
+ */
+function answersPending(form: FormRecord): boolean {
+  return form.confirmEmail != null;
 }
 
 async function checkCaptcha(

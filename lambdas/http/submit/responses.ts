@@ -28,9 +28,11 @@ export function outcomeResponse(
     if (view.redirect) {
       return { statusCode: 303, headers: { location: view.redirect }, body: '' };
     }
-    return thanks(view, backUrl, {}, outcome.kind === 'stored' && outcome.pending);
+    return thanks(view, backUrl, {}, outcome.pending);
   }
-  if (outcome.kind === 'dropped') return json(200, { ok: true });
+  if (outcome.kind === 'dropped') {
+    return json(200, { ok: true, ...(outcome.pending ? { pending: 'confirm_email' } : {}) });
+  }
   return accepted(outcome.submissionId, outcome.nearLimit, {}, outcome.pending);
 }
 
