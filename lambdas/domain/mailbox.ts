@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { MIN_SECRET_LENGTH } from './visitor-ip.ts';
+
 /**
  * The mailbox an address reaches, for counting what is sent to it: lower
  * case; a `+tag` dropped (the common sub-addressing separator: a false merge
@@ -22,4 +25,21 @@ export function mailboxOf(address: string): string {
     domain = 'gmail.com';
   }
   return `${local}@${domain}`;
+}
+
+/**
+ * The mailbox (`mailboxOf`) as the bounds on emails to visitors count it
+ * (docs/delivery.md#auto-reply-limits): HMAC-SHA-256 under a key derived
+ * from the deployment's keyed-hash secret with a label of its own, cut to
+ * 128 bits (32 hex digits). One deployment-wide key, not a team's: the
+ * per-mailbox bound spans every form of the deployment. No address, nor an
+ * unkeyed hash of it (a dictionary of addresses would read that back), is
+ * kept in a counter's key.
+ */
+export function mailboxHash(secret: string, mailbox: string): string {
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new Error(`the keyed-hash secret must hold at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  const key = createHmac('sha256', secret).update('mailbox-bound:v1').digest();
+  return createHmac('sha256', key).update(mailbox).digest('hex').slice(0, 32);
 }

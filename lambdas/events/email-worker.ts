@@ -22,7 +22,7 @@ import {
   submitterAddress,
 } from '#domain/email-messages.ts';
 import { tenantIsPaused, tenantNameOf } from '#domain/email-tenants.ts';
-import { mailboxOf } from '#domain/mailbox.ts';
+import { mailboxHash, mailboxOf } from '#domain/mailbox.ts';
 import { routedRecipients } from '#domain/notify-routing.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { errorFields, log } from '#log';
@@ -344,9 +344,11 @@ async function takeAutoReply(
 ) {
   const now = Date.now();
   const window = windowAt(now, 3600);
-  const mailbox = autoReplyRecipientScope(mailboxOf(address));
+  // The mailbox by its keyed hash only (docs/privacy.md#while-a-post-waits-for-confirmation).
+  const hashed = mailboxHash(config.keyedHashSecret, mailboxOf(address));
+  const mailbox = autoReplyRecipientScope(hashed);
   const form = autoReplyFormScope(formId);
-  const perForm = confirmationScope(formId, mailboxOf(address));
+  const perForm = confirmationScope(formId, hashed);
   const taken: (() => Promise<void>)[] = [];
   const giveBack = async () => {
     await Promise.all(taken.map((undo) => undo()));

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ConditionalCheckFailedException,
   ProvisionedThroughputExceededException,
@@ -13,12 +12,13 @@ import { documents } from './client.ts';
 import { rateWindowKey } from './keys.ts';
 
 /**
- * Auto-replies to one mailbox (`mailboxOf` the address): visitors choose the
- * address, so without a limit a form's auto-reply could be aimed at anyone,
- * again and again. Hashed: no address is kept in a key.
+ * Auto-replies and confirmation emails to one mailbox, by its keyed hash
+ * (`mailboxHash` of `mailboxOf` the address): visitors choose the address,
+ * so without a limit a form's emails could be aimed at anyone, again and
+ * again. No address, nor an unkeyed hash of it, is kept in a key.
  */
-export function autoReplyRecipientScope(mailbox: string): string {
-  return `AUTOREPLY#${createHash('sha256').update(mailbox).digest('hex')}`;
+export function autoReplyRecipientScope(mailboxHash: string): string {
+  return `AUTOREPLY#${mailboxHash}`;
 }
 
 /** Auto-replies one form sends, whoever they go to (its `autoreplyHourlyLimit`). */
@@ -28,10 +28,10 @@ export function autoReplyFormScope(formId: string): string {
 
 /**
  * Confirmation emails of one form to one mailbox (docs/delivery.md#confirmation-emails),
- * counted over a day. Hashed like the auto-reply's: no address is kept in a key.
+ * counted over a day, by the mailbox's keyed hash as the auto-reply's.
  */
-export function confirmationScope(formId: string, mailbox: string): string {
-  return `CONFIRM#${formId}#${createHash('sha256').update(mailbox).digest('hex')}`;
+export function confirmationScope(formId: string, mailboxHash: string): string {
+  return `CONFIRM#${formId}#${mailboxHash}`;
 }
 
 /**

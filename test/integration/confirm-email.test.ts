@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { confirmToken } from '#domain/confirmation.ts';
-import { mailboxOf } from '#domain/mailbox.ts';
+import { mailboxHash, mailboxOf } from '#domain/mailbox.ts';
+import { windowAt } from '#domain/rate-limit.ts';
 import { api, stack } from '#test/support/api.ts';
 import {
   connectWebhook,
@@ -540,6 +543,40 @@ describe('confirmation emails under the auto-reply’s bounds', () => {
     expect(sent.length, 'confirmation emails reaching the mailbox this hour').toBe(3);
     const formsEmailed = new Set(sent.map((email) => email.subject));
     expect(formsEmailed.size, 'one email a form').toBe(3);
+  });
+});
+
+describe('the bounds’ counters', () => {
+  it('name the mailbox only by its keyed hash, never by a plain SHA-256 of it', async () => {
+    const form = await newForm('free', SETTINGS);
+    const address = `keyed-${unique()}@example.com`;
+    const mailbox = mailboxOf(address);
+    const from = Date.now();
+    await post(form, { email: address });
+    await until(
+      () => emailsTo(address),
+      (list) => list.some(isConfirmation),
+      { timeoutMs: 60_000, what: 'the confirmation email' },
+    );
+    const hours = [...new Set([from, Date.now()].map((at) => windowAt(at, 3600).start))];
+    const { documents } = await localStore();
+    const { tableName } = inject('localStack');
+    const { rateWindowKey } = await import('#store/keys.ts');
+    const held = async (scope: string, start: number) =>
+      (
+        await documents.send(
+          new GetCommand({ TableName: tableName, Key: rateWindowKey(scope, start) }),
+        )
+      ).Item !== undefined;
+    const plain = createHash('sha256').update(mailbox).digest('hex');
+    const keyed = mailboxHash(inject('keyedHashSecret'), mailbox);
+    expect(keyed).not.toContain(plain);
+    // The one-a-day mark of this form and mailbox, and the mailbox's hour across forms.
+    expect(await held(`CONFIRM#${form.id}#${plain}`, 0)).toBe(false);
+    expect(await held(`CONFIRM#${form.id}#${keyed}`, 0)).toBe(true);
+    for (const hour of hours) expect(await held(`AUTOREPLY#${plain}`, hour)).toBe(false);
+    const counted = await Promise.all(hours.map((hour) => held(`AUTOREPLY#${keyed}`, hour)));
+    expect(counted).toContain(true);
   });
 });
 

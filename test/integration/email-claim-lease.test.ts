@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { emailsTo, eventually } from '#test/support/delivery.ts';
 import {
   emailMark,
@@ -175,7 +175,10 @@ describe('the claim of an email is a lease; a sent email is final', () => {
     const { job, visitor } = await unsentAutoreply();
     const counts = await import('#store/request-counts.ts');
     const { windowAt } = await import('#domain/rate-limit.ts');
-    const scope = counts.autoReplyRecipientScope(visitor);
+    const { mailboxHash, mailboxOf } = await import('#domain/mailbox.ts');
+    const scope = counts.autoReplyRecipientScope(
+      mailboxHash(inject('keyedHashSecret'), mailboxOf(visitor)),
+    );
     for (let i = 0; i < 3; i++) await counts.countRequest(scope, windowAt(Date.now(), 3600));
 
     expect(await handler(eventOf(sqsRecord(job, crypto.randomUUID(), 1)))).toEqual({

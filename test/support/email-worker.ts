@@ -144,6 +144,8 @@ export async function emailWorkerUnderTest(logLevel: 'info' | 'warn'): Promise<{
 }> {
   await localStore();
   process.env.EMAIL_SENDER_ADDRESS = 'forms@example.com';
+  // The bounds count a mailbox by its keyed hash, as the deployed worker does.
+  process.env.KEYED_HASH_SECRET = inject('keyedHashSecret');
   // Were the mock ever bypassed, a real send would still stay on 127.0.0.1.
   process.env.AWS_ENDPOINT_URL_SESV2 = inject('localStack').endpoints.ses;
   process.env.LOG_LEVEL = logLevel;

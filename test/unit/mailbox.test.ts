@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { mailboxOf } from '#domain/mailbox.ts';
+import { mailboxHash, mailboxOf } from '#domain/mailbox.ts';
 
 describe('the mailbox an address reaches', () => {
   it('drops case and +tags everywhere', () => {
@@ -17,5 +18,20 @@ describe('the mailbox an address reaches', () => {
   it('leaves a leading + and anything without a local part as it is, lower-cased', () => {
     expect(mailboxOf('+tag@example.com')).toBe('+tag@example.com');
     expect(mailboxOf('Nobody')).toBe('nobody');
+  });
+});
+
+describe('the keyed hash the bounds count a mailbox by', () => {
+  const secret = 'k'.repeat(64);
+  it('is 32 hex digits, the same for one mailbox and key, another under another key', () => {
+    const hash = mailboxHash(secret, 'victim@example.com');
+    expect(hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(mailboxHash(secret, 'victim@example.com')).toBe(hash);
+    expect(mailboxHash('j'.repeat(64), 'victim@example.com')).not.toBe(hash);
+    expect(mailboxHash(secret, 'other@example.com')).not.toBe(hash);
+    expect(createHash('sha256').update('victim@example.com').digest('hex')).not.toContain(hash);
+  });
+  it('refuses a short secret', () => {
+    expect(() => mailboxHash('short', 'victim@example.com')).toThrow(/at least/);
   });
 });
