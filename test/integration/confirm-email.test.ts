@@ -157,10 +157,40 @@ describe('a post to a form that asks people to confirm their email', () => {
     expect(confirmation!.body.text).toContain('RSVP <b>');
     expect(confirmation!.body.html).toContain('RSVP &lt;b&gt;');
     expect(confirmation!.body.text).toMatch(/The link works until .+ UTC/);
-    // Before the click: no notification, no webhook, no auto-reply.
-    expect(await emailsTo(owner)).toEqual([]);
-    expect(emails.filter((email) => !isConfirmation(email))).toEqual([]);
-    expect(receiver.received).toEqual([]);
+    // Before the click: no notification, no webhook, no auto-reply. Checked once a marker
+    // posted after it, to a second form of the team with the same receiver and owner, was
+    // delivered: the pending post's record went through the same stream and queues before it.
+    const marker = await api('POST', '/v1/forms', {
+      key: form.apiKey,
+      body: { name: `Marker ${unique()}`, type: 'custom' },
+    });
+    expect(marker.status, marker.text).toBe(201);
+    const markerForm = { ...form, id: marker.body.id as string, key: marker.body.key as string };
+    const patched = await api('PATCH', `/v1/forms/${markerForm.id}`, {
+      key: form.apiKey,
+      body: { notifyEmail: owner },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    await connectWebhook(markerForm, receiver.url);
+    const markerId = (await post(markerForm, { email: `marker-${unique()}@example.com` }))
+      .submissionId;
+    const [markerHook] = await receiver.waitFor(1, 60_000);
+    expect(JSON.parse(markerHook!.body).data.submissionId).toBe(markerId);
+    await eventually(
+      () => emailsTo(owner),
+      (list) => list.length >= 1,
+    );
+    await untilEmailQueueDrained();
+    expect(receiver.received, 'only the marker’s delivery').toHaveLength(1);
+    const ownerMails = await emailsTo(owner);
+    expect(ownerMails, 'only the marker’s notification').toHaveLength(1);
+    expect(ownerMails[0]!.subject).toContain('Marker');
+    expect((await emailsTo(visitor)).filter((email) => !isConfirmation(email))).toEqual([]);
+    // Not counted in the month's usage while it waits.
+    const usage = async () =>
+      (await api<{ usage: { submissions: number } }>('GET', '/v1/team', { key: form.apiKey })).body
+        .usage.submissions;
+    expect(await usage(), 'the marker alone').toBe(1);
 
     const link = linkIn(confirmation!)!;
     expect(link.startsWith(`${stack().baseUrl}/c/`)).toBe(true);
@@ -190,27 +220,31 @@ describe('a post to a form that asks people to confirm their email', () => {
       submissionCount: 1,
     });
 
+    // Counted in the month's usage once, at the click.
+    expect(await usage(), 'the marker and the confirmed post').toBe(2);
+
     // A second click: already confirmed, nothing more.
     const again = await follow(link, 'POST');
     expect(again.status).toBe(200);
     expect(again.text).toContain('already confirmed');
+    expect(await usage(), 'a second click counts nothing').toBe(2);
 
     // Delivered once each: the webhook, the notification, the auto-reply.
-    const hooks = await receiver.waitFor(1, 60_000);
-    expect(JSON.parse(hooks[0]!.body).data.submissionId).toBe(id);
+    const hooks = await receiver.waitFor(2, 60_000);
+    expect(JSON.parse(hooks[1]!.body).data.submissionId).toBe(id);
     await eventually(
       () => emailsTo(owner),
-      (list) => list.length >= 1,
+      (list) => list.length >= 2,
     );
     await eventually(
       () => emailsTo(visitor),
       (list) => list.filter((email) => !isConfirmation(email)).length >= 1,
     );
     await untilEmailQueueDrained();
-    expect((await emailsTo(owner)).length, 'notifications').toBe(1);
+    expect((await emailsTo(owner)).length, 'notifications: the marker’s and this one').toBe(2);
     expect((await emailsTo(visitor)).filter((email) => !isConfirmation(email)).length).toBe(1);
     expect((await emailsTo(visitor)).filter(isConfirmation).length).toBe(1);
-    expect(receiver.received.length, 'webhook deliveries').toBe(1);
+    expect(receiver.received.length, 'webhook deliveries: the marker’s and this one').toBe(2);
     // Counted once in the summary, from the click.
     const summary = await until(
       () =>
@@ -496,6 +530,35 @@ describe('a deletion planned from the pending copy, racing the click', () => {
 });
 
 describe('confirmation emails under the auto-reply’s bounds', () => {
+  it('one email a form a day: two posts of one address to one form (under the hour’s 3) get one', async () => {
+    const form = await newForm('free', SETTINGS);
+    const address = `twice-${unique()}@example.com`;
+    const answers = [
+      await post(form, { email: address, message: 'first' }),
+      await post(form, { email: address, message: 'second' }),
+    ];
+    expect(answers.map((answer) => answer.pending)).toEqual(['confirm_email', 'confirm_email']);
+    await eventually(
+      () => emailsTo(address),
+      (list) => list.some(isConfirmation),
+    );
+    await untilEmailQueueDrained();
+    expect((await emailsTo(address)).filter(isConfirmation)).toHaveLength(1);
+    expect(await folderCounts(form)).toMatchObject({ pending: 2 });
+  });
+
+  it('the form’s autoreplyHourlyLimit bounds its confirmation emails: 2 an hour, 3 addresses', async () => {
+    const form = await newForm('pro', { ...SETTINGS, autoreplyHourlyLimit: 2 });
+    const addresses = [1, 2, 3].map((n) => `limit${n}-${unique()}@example.com`);
+    for (const email of addresses) await post(form, { email });
+    const reached = async () =>
+      (await Promise.all(addresses.map((to) => emailsTo(to)))).flat().filter(isConfirmation);
+    await eventually(reached, (list) => list.length >= 2);
+    await untilEmailQueueDrained();
+    expect((await reached()).length, 'confirmation emails this hour').toBe(2);
+    expect(await folderCounts(form)).toMatchObject({ pending: 3 });
+  });
+
   it('50 posts naming one victim across 10 forms: one email a form a day, 3 an hour in all', async () => {
     const first = await newForm('pro', SETTINGS, { name: 'Bounds 0', type: 'custom' });
     const forms = [first];
