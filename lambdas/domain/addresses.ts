@@ -24,6 +24,16 @@ export function normalizeOrigin(value: string): string | undefined {
 }
 
 /**
+ * Whether `url` is a web page on one of `allowedOrigins`, listed: unlike a
+ * post's check, an empty list allows nothing (an address a post named
+ * proves no site is the form's).
+ */
+export function onAllowedSite(allowedOrigins: readonly string[], url: string): boolean {
+  const origin = normalizeOrigin(url.trim());
+  return origin !== undefined && allowedOrigins.includes(origin);
+}
+
+/**
  * One spelling per address, so a block list entry matches however the client
  * wrote it: IPv6 compressed and lower-case (RFC 5952, as the URL parser
  * serializes it), IPv4-mapped IPv6 as plain IPv4 (the same visitor). Zone ids

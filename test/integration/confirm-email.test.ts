@@ -405,6 +405,46 @@ describe('a confirmation link', () => {
   });
 });
 
+describe('an expired link’s way to send the form again', () => {
+  const postFrom = async (form: TestForm, headers: Record<string, string>) => {
+    const response = await submit(form.key, {
+      json: { email: `again-${unique()}@example.com` },
+      headers,
+      from: freshVisitor(),
+    });
+    expect(response.status, response.text).toBe(200);
+    return response.body?.submissionId as string;
+  };
+  const expiredPage = async (form: TestForm, id: string) => {
+    const page = await follow(linkFor(form, id, -1), 'POST');
+    expect(page.status).toBe(410);
+    return page.text;
+  };
+
+  it('links the page the post came from only on the form’s allowedOrigins, else the hosted page', async () => {
+    // Open to every site: a scripted post's Referer is never linked.
+    const open = await newForm('free', SETTINGS);
+    const scripted = await postFrom(open, { referer: 'https://evil.example/phish' });
+    const openPage = await expiredPage(open, scripted);
+    expect(openPage).not.toContain('evil.example');
+    expect(openPage).toContain(`${stack().baseUrl}/f/${open.key}`);
+    // Locked to a site: its own page is linked; a Referer elsewhere (the Origin let it in) is not.
+    const locked = await newForm('free', { ...SETTINGS, allowedOrigins: ['https://site.example'] });
+    const own = await postFrom(locked, {
+      origin: 'https://site.example',
+      referer: 'https://site.example/contact',
+    });
+    expect(await expiredPage(locked, own)).toContain('https://site.example/contact');
+    const elsewhere = await postFrom(locked, {
+      origin: 'https://site.example',
+      referer: 'https://evil.example/phish',
+    });
+    const lockedPage = await expiredPage(locked, elsewhere);
+    expect(lockedPage).not.toContain('evil.example');
+    expect(lockedPage).toContain(`${stack().baseUrl}/f/${locked.key}`);
+  });
+});
+
 describe('the form’s limit, enforced at confirmation', () => {
   it('40 clicks racing for the last 10 places confirm exactly 10; the rest see "full"', async () => {
     const form = await newForm('free', { ...SETTINGS, maxSubmissions: 10 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalIp, canonicalIpOrRange, normalizeOrigin } from '#domain/access-lists.ts';
+import { onAllowedSite } from '#domain/addresses.ts';
 import { COUNTRY_CODE_COUNT, isCountryCode } from '#domain/country-codes.ts';
 import { ServiceError } from '#domain/errors.ts';
 import { parseFormUpdate } from '#domain/form-update.ts';
@@ -70,6 +71,19 @@ describe('allowedOrigins', () => {
     expect(parseFormUpdate({ allowedOrigins: n(50) }).allowedOrigins).toHaveLength(50);
     expect(pathsFor({ allowedOrigins: n(51) })).toEqual(['allowedOrigins']);
     expect(parseFormUpdate({ allowedOrigins: [] }).allowedOrigins).toEqual([]);
+  });
+});
+
+describe('onAllowedSite (an expired confirmation link’s way back)', () => {
+  it('takes a web page on a listed origin only; an empty list takes none', () => {
+    const listed = ['https://site.example'];
+    expect(onAllowedSite(listed, 'https://site.example/contact?x=1')).toBe(true);
+    expect(onAllowedSite(listed, 'https://SITE.example:443/')).toBe(true);
+    expect(onAllowedSite(listed, 'https://evil.example/site.example')).toBe(false);
+    expect(onAllowedSite(listed, 'http://site.example/')).toBe(false);
+    expect(onAllowedSite(listed, 'javascript:alert(1)')).toBe(false);
+    expect(onAllowedSite(listed, 'not a url')).toBe(false);
+    expect(onAllowedSite([], 'https://site.example/')).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { config } from '#config';
+import { onAllowedSite } from '#domain/addresses.ts';
 import { type ConfirmLink, type ConfirmOutcome, readConfirmToken } from '#domain/confirmation.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
@@ -140,11 +141,15 @@ function personPlaceOf(
 }
 
 /**
- * Where to send the form again: the page it was sent from when that is a
- * web address (the site's own form), else the form's hosted page.
+ * Where to send the form again: the page it was sent from when that page is
+ * on one of the form's `allowedOrigins` (the site's own form), else the
+ * form's hosted page. The stored referrer is whatever the post's `Referer`
+ * said, which a script chooses: a form open to every site links no referrer,
+ * so an expired link's page never sends a visitor where a stranger's post
+ * pointed (docs/submit.md#confirm-by-email).
  */
 function againUrl(form: FormRecord, submission: Submission | undefined): string {
-  const referrer = submission?.meta.referrer ?? '';
-  if (URL.canParse(referrer) && /^https?:$/.test(new URL(referrer).protocol)) return referrer;
+  const referrer = submission?.meta.referrer;
+  if (referrer && onAllowedSite(form.allowedOrigins, referrer)) return referrer;
   return `${config.baseUrl}/f/${form.key}`;
 }
