@@ -65,6 +65,10 @@ const wiring = {
   get retentionSweeperArn() {
     return required('RETENTION_SWEEPER_ARN');
   },
+  /** The pending sweeper, target of each form's next purge of unconfirmed posts (docs/submit.md#confirm-by-email). */
+  get pendingSweeperArn() {
+    return required('PENDING_SWEEPER_ARN');
+  },
   /**
    * The deployment's secret for keyed hashes of personal data (a team's visitor
    * addresses, docs/people.md#visitor-addresses): generated once per stack in

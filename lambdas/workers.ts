@@ -193,12 +193,13 @@ const dispatchedWorkers = [
   },
   {
     // Deletes a form's submissions still unconfirmed past their link (docs/submit.md#confirm-by-email),
-    // each counted in the summary's notConfirmed, whenever the form stores a pending post.
+    // each counted in the summary's notConfirmed, whenever the form stores a pending post or its
+    // pending sweep comes due; then moves that sweep to the oldest waiting post's expiry.
     name: 'pendingPurger',
     handler: 'events/pending-purger.ts',
     memoryMb: 256,
     timeoutSeconds: 120,
-    access: ['table:read', 'table:write', 'uploads:delete'],
+    access: ['table:read', 'table:write', 'uploads:delete', 'schedules:manage'],
     trigger: {
       kind: 'dispatched',
       filter: INSERTED_PENDING_PATTERN,
@@ -265,6 +266,17 @@ export const workers: readonly Worker[] = [
     access: ['forms:update'],
     // config.retentionSweeperArn reads it.
     trigger: { kind: 'schedule', targetVariable: 'RETENTION_SWEEPER_ARN' },
+  },
+  {
+    name: 'pendingSweeper',
+    handler: 'events/pending-sweeper.ts',
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    // Hands the form to the pending purger (one message on its queue), which purges and
+    // schedules the next sweep: the purges of one form stay one at a time.
+    access: ['queue:pendingPurges:send'],
+    // config.pendingSweeperArn reads it.
+    trigger: { kind: 'schedule', targetVariable: 'PENDING_SWEEPER_ARN' },
   },
   {
     // One of the stream's two readers: announces each inserted submission in process (the

@@ -10,6 +10,7 @@ import {
 import { sdkLogger } from '#aws/sdk-logger.ts';
 import { config } from '#config';
 import { atExpression, type CloseFormEvent, closeScheduleName } from '#domain/close-schedule.ts';
+import { type PendingSweepEvent, pendingSweepName } from '#domain/pending-sweep.ts';
 import { type RetentionSweepEvent, retentionSweepName } from '#domain/retention-sweep.ts';
 
 // Created once per container; AWS_ENDPOINT_URL_SCHEDULER points it at the local emulator.
@@ -28,6 +29,20 @@ export async function scheduleFormClose(formId: string, autoCloseAt: string): Pr
 export async function scheduleRetentionSweep(formId: string, at: string): Promise<void> {
   const input: RetentionSweepEvent = { formId };
   await putSchedule(retentionSweepName(formId), at, config.retentionSweeperArn, input);
+}
+
+/**
+ * Creates the form's next pending sweep at `at`, or moves it when one is
+ * there (docs/submit.md#confirm-by-email).
+ */
+export async function schedulePendingSweep(formId: string, at: string): Promise<void> {
+  const input: PendingSweepEvent = { formId, at };
+  await putSchedule(pendingSweepName(formId), at, config.pendingSweeperArn, input);
+}
+
+/** Removes the form's pending sweep: no post of the form waits for confirmation. */
+export async function cancelPendingSweep(formId: string): Promise<void> {
+  await deleteSchedule(pendingSweepName(formId));
 }
 
 /** A one-time schedule that invokes `targetArn` with `input` at `at`, created or moved. */
@@ -57,12 +72,14 @@ async function putSchedule(name: string, at: string, targetArn: string, input: o
 
 /** Deletes the form's close schedule; none is fine. */
 export async function cancelFormClose(formId: string): Promise<void> {
+  await deleteSchedule(closeScheduleName(formId));
+}
+
+/** Deletes a schedule of the group; none is fine. */
+async function deleteSchedule(name: string): Promise<void> {
   try {
     await scheduler.send(
-      new DeleteScheduleCommand({
-        Name: closeScheduleName(formId),
-        GroupName: config.scheduleGroup,
-      }),
+      new DeleteScheduleCommand({ Name: name, GroupName: config.scheduleGroup }),
     );
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;

@@ -92,6 +92,20 @@ async function folderEnds(formId: string, folder: Folder): Promise<[string, stri
 }
 
 /**
+ * When the folder's oldest submission was posted, or undefined when the
+ * folder is empty: one key read from the index's oldest end, its time the
+ * UUID v7 id's (drawn just after `createdAt`, so never before it). The
+ * pending purger schedules the form's next sweep from it.
+ */
+export async function oldestPostIn(formId: string, folder: Folder): Promise<string | undefined> {
+  const page = await documents.send(
+    new QueryCommand({ ...folderQuery(formId, folder, {}), ScanIndexForward: true, Limit: 1 }),
+  );
+  const id = (page.Items?.[0]?.sk as string | undefined)?.slice(SUBMISSION_PREFIX.length);
+  return id ? new Date(idTime(id)).toISOString() : undefined;
+}
+
+/**
  * The 0-based position of submission `id` in the folder's newest-first list.
  * DynamoDB has no rank, so the keys on one side of it are counted; which
  * side is guessed from the ids' times against the folder's newest and

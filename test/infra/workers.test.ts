@@ -64,6 +64,11 @@ function sendsTo(statements: Array<{ Action: unknown; Resource: unknown }>, arn:
   );
 }
 
+/** Dispatched queues a schedule worker also sends to: the pending sweeper hands the purger a form. */
+const HANDED_ON_BY_SCHEDULE: Partial<Record<string, string[]>> = {
+  pendingPurges: ['pendingSweeper'],
+};
+
 const byKind = (kind: Worker['trigger']['kind']) =>
   probeWorkers.filter((w) => w.trigger.kind === kind);
 
@@ -76,7 +81,7 @@ describe('one function per worker, built like a route’s', () => {
   });
 
   it.each(probeWorkers.map((w) => [w.name, w] as const))(
-    '%s: nodejs24.x arm64, its memory and timeout, the shared environment, JSON logs',
+    '%s: nodejs24.x arm64, its memory and timeout, the shared environment (the table’s name when it uses it), JSON logs',
     (name, worker) => {
       const fn = resources[functionRef(name)]!.Properties;
       expect(fn).toMatchObject({
@@ -90,8 +95,14 @@ describe('one function per worker, built like a route’s', () => {
         FREE_FORM_LIMIT: String(cdkJsonContext.freeFormLimit),
         LOG_LEVEL: String(cdkJsonContext.logLevel),
         NODE_OPTIONS: '--enable-source-maps',
-        TABLE_NAME: { Ref: built.logicalId(built.stack.storage.table) },
       });
+      // As functions.test's check of every function: no table access, no table name.
+      const usesTable = worker.access.some((a) => a.startsWith('table:') || a === 'forms:update');
+      if (usesTable)
+        expect(variablesOf(name).TABLE_NAME).toEqual({
+          Ref: built.logicalId(built.stack.storage.table),
+        });
+      else expect(variablesOf(name)).not.toHaveProperty('TABLE_NAME');
       expect((fn.LoggingConfig as Record<string, unknown>).LogGroup).toEqual({
         Ref: built.logicalId(built.functionOf(name).logGroup),
       });
@@ -297,7 +308,11 @@ describe('schedule trigger', () => {
   it('a schedule worker alone builds Scheduling (group, role, DLQ, invocation-failure queue) without any manager', () => {
     const alone = synthesize({ workers: byKind('schedule'), routes: [] });
     alone.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
-    alone.template.resourceCountIs('AWS::SQS::Queue', 2);
+    // Plus each queue a schedule worker sends to (the pending sweeper's), with its DLQ.
+    const sentTo = new Set(
+      byKind('schedule').flatMap((w) => w.access.filter((a) => /^queue:\w+:send$/.test(a))),
+    );
+    alone.template.resourceCountIs('AWS::SQS::Queue', 2 + 2 * sentTo.size);
   });
 });
 
@@ -645,7 +660,7 @@ describe('the table stream read twice at most; the other consumers fed by the di
   });
 
   it.each(dispatched.map((d) => [d.name, d.trigger.queue] as const))(
-    '%s reads its own FIFO queue (%s), which only the dispatcher and the replayer send to',
+    '%s reads its own FIFO queue (%s), which only the dispatcher, the replayer (and the pending sweeper, its form handed on at its schedule) send to',
     (name, queueName) => {
       const queue = real.stack.queues.get(queueName);
       expect(realResources[real.logicalId(queue.queue)]!.Properties).toMatchObject({
@@ -660,7 +675,9 @@ describe('the table stream read twice at most; the other consumers fed by the di
         .filter((fn) => fn.name !== name)
         .map((fn) => fn.name)
         .sort();
-      expect(senders).toEqual(['streamDispatcher', 'streamReplayer']);
+      expect(senders).toEqual(
+        [...(HANDED_ON_BY_SCHEDULE[queueName] ?? []), 'streamDispatcher', 'streamReplayer'].sort(),
+      );
       const arn = queueArn(real.logicalId(queue.queue));
       expect(sendsTo(realSqsOf('streamDispatcher'), arn)).toBe(true);
       expect(sendsTo(realSqsOf('streamReplayer'), arn)).toBe(true);

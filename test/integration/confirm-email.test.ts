@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
+import {
+  GetScheduleCommand,
+  ResourceNotFoundException,
+  SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { confirmToken } from '#domain/confirmation.ts';
 import { mailboxHash, mailboxOf } from '#domain/mailbox.ts';
+import { PENDING_SWEEP_GRACE_SECONDS, pendingSweepName } from '#domain/pending-sweep.ts';
 import { windowAt } from '#domain/rate-limit.ts';
 import { api, stack } from '#test/support/api.ts';
 import {
@@ -84,24 +90,67 @@ const linkIn = (email: SentEmail) =>
 
 /**
  * Forms whose one pending post was made first, so its link has expired by the file's end: one
- * purged by its next pending post, one keeping submissions 30 test days (90 s) purged by its
- * retention sweep (every 10 s on the test stack) before its retention would take it.
+ * that gets a next pending post after the expiry, one keeping submissions 30 test days (90 s)
+ * (its retention sweep, every 10 s on the test stack, runs the same purge), and a quiet one that
+ * gets nothing more: its pending sweep alone deletes the post.
  */
-let expiring: { form: TestForm; id: string; postedAt: number };
-let expiringRetained: { form: TestForm; id: string; postedAt: number };
+type Expiring = { form: TestForm; id: string; postedAt: number; answeredAt: number };
+let expiring: Expiring;
+let expiringRetained: Expiring;
+let quiet: Expiring & { sweepAt: number };
+
+/** The local Scheduler, where the pending purger puts each form's pending sweep. */
+let scheduler: SchedulerClient;
+
+/** When the form's pending sweep is due (epoch ms), or undefined when it has none. */
+async function pendingSweepOf(form: TestForm): Promise<number | undefined> {
+  try {
+    const schedule = await scheduler.send(
+      new GetScheduleCommand({ Name: pendingSweepName(form.id), GroupName: stack().scheduleGroup }),
+    );
+    const at = /^at\((.+)\)$/.exec(schedule.ScheduleExpression ?? '')?.[1];
+    return at ? Date.parse(`${at}Z`) : Number.NaN;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+}
+
+/** The earliest and latest a sweep for a post made between `postedAt` and `answeredAt` is due. */
+function sweepWindow(postedAt: number, answeredAt: number): [number, number] {
+  const after = (TEST_CONFIRM_LINK_SECONDS + PENDING_SWEEP_GRACE_SECONDS) * 1000;
+  // The at() expression is in whole seconds, rounded up.
+  return [postedAt + after, answeredAt + after + 1000];
+}
 
 beforeAll(async () => {
+  scheduler = new SchedulerClient({
+    endpoint: stack().endpoints.scheduler,
+    region: stack().region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const make = async (settings: Record<string, unknown>) => {
     const form = await newForm('free', settings, { name: `Expiring ${unique()}`, type: 'custom' });
     const postedAt = Date.now();
     const { submissionId } = await post(form, { email: `late-${unique()}@example.com` });
-    return { form, id: submissionId, postedAt };
+    return { form, id: submissionId, postedAt, answeredAt: Date.now() };
   };
-  [expiring, expiringRetained] = await Promise.all([
+  const made = await Promise.all([
     make(SETTINGS),
     make({ ...SETTINGS, retentionDays: 30 }),
+    make(SETTINGS),
   ]);
+  [expiring, expiringRetained] = made;
+  // The stored post's purge puts the quiet form's sweep at its link's expiry, plus the grace.
+  const sweepAt = await until(
+    () => pendingSweepOf(made[2].form),
+    (at) => at !== undefined,
+    { timeoutMs: 20_000, intervalMs: 250, what: 'the quiet form’s pending sweep scheduled' },
+  );
+  quiet = { ...made[2], sweepAt: sweepAt! };
 });
+
+afterAll(() => scheduler?.destroy());
 
 describe('a post to a form that asks people to confirm their email', () => {
   let receiver: WebhookReceiver;
@@ -707,7 +756,7 @@ describe('erase and export by email', () => {
 });
 
 describe('an unconfirmed submission past its link', () => {
-  it('is deleted by the next pending post’s purge and leaves only notConfirmed', async () => {
+  it('deleted once a later pending post comes (or its sweep), leaves only notConfirmed; the sweep moves to the later post', async () => {
     const { form, id, postedAt } = expiring;
     // Its own link, as the email worker signed it, expires TEST_CONFIRM_LINK_SECONDS after the post.
     const expiresAt = Math.ceil(postedAt / 1000) + TEST_CONFIRM_LINK_SECONDS;
@@ -727,7 +776,9 @@ describe('an unconfirmed submission past its link', () => {
       },
     );
     // A new pending post runs the form's purge.
+    const nextPostedAt = Date.now();
     await post(form, { email: `next-${unique()}@example.com` });
+    const nextAnsweredAt = Date.now();
     await until(
       () => submission(form, id),
       (answer) => answer.status === 404,
@@ -745,9 +796,51 @@ describe('an unconfirmed submission past its link', () => {
     );
     expect(summary.body.totals.stored).toBe(0);
     expect(await folderCounts(form)).toMatchObject({ pending: 1, all: 0, submissionCount: 0 });
+    // The form's one sweep now waits for the later post's expiry.
+    const [earliest, latest] = sweepWindow(nextPostedAt, nextAnsweredAt);
+    const sweepAt = await until(
+      () => pendingSweepOf(form),
+      (at) => at !== undefined && at >= earliest,
+      { timeoutMs: 20_000, intervalMs: 250, what: 'the sweep moved to the later post' },
+    );
+    expect(sweepAt).toBeLessThanOrEqual(latest);
   });
 
-  it('on a form with retentionDays, is deleted by its retention sweep too, with notConfirmed', async () => {
+  it('on a quiet form (no later post, no retentionDays), is deleted by its pending sweep at its expiry, counted once; the sweep is then removed', async () => {
+    const { form, id, postedAt, answeredAt, sweepAt } = quiet;
+    const [earliest, latest] = sweepWindow(postedAt, answeredAt);
+    expect(sweepAt).toBeGreaterThanOrEqual(earliest);
+    expect(sweepAt).toBeLessThanOrEqual(latest);
+    await until(
+      () => submission(form, id),
+      (answer) => answer.status === 404,
+      {
+        // The sweep's time, then the purger's queue.
+        timeoutMs: Math.max(0, sweepAt + 30_000 - Date.now()),
+        intervalMs: 500,
+        what: 'the quiet form’s expired submission deleted',
+      },
+    );
+    await until(
+      () => pendingSweepOf(form),
+      (at) => at === undefined,
+      { timeoutMs: 20_000, intervalMs: 250, what: 'the sweep removed, no post waiting' },
+    );
+    const summary = await until(
+      () =>
+        api<{ notConfirmed: number; totals: { stored: number } }>(
+          'GET',
+          `/v1/forms/${form.id}/summary`,
+          { key: form.apiKey },
+        ),
+      (answer) => answer.body.notConfirmed === 1,
+      { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
+    );
+    expect(summary.body.totals.stored).toBe(0);
+    expect(await folderCounts(form)).toMatchObject({ pending: 0, all: 0, submissionCount: 0 });
+  });
+
+  it('on a form with retentionDays, is deleted too (its retention sweep runs the same purge), counted once', async () => {
     const { form, id, postedAt } = expiringRetained;
     await until(
       () => submission(form, id),
@@ -770,5 +863,23 @@ describe('an unconfirmed submission past its link', () => {
     );
     expect(summary.body.notConfirmed).toBe(1);
     expect(await folderCounts(form)).toMatchObject({ pending: 0 });
+    // Two purges reach it (the retention sweep's and the pending sweep's): once they are both
+    // done (the pending sweep removed), it is still counted once.
+    await until(
+      () => pendingSweepOf(form),
+      (at) => at === undefined,
+      {
+        timeoutMs: Math.max(
+          20_000,
+          postedAt + (TEST_CONFIRM_LINK_SECONDS + 60) * 1000 - Date.now(),
+        ),
+        intervalMs: 500,
+        what: 'the sweep removed, no post waiting',
+      },
+    );
+    const after = await api<{ notConfirmed: number }>('GET', `/v1/forms/${form.id}/summary`, {
+      key: form.apiKey,
+    });
+    expect(after.body.notConfirmed).toBe(1);
   });
 });

@@ -51,6 +51,10 @@ export class SchedulerStore {
     return schedule;
   }
 
+  getSchedule(name: unknown, groupName: unknown): Schedule {
+    return this.#find(name, groupName);
+  }
+
   deleteSchedule(name: unknown, groupName: unknown): void {
     const schedule = this.#find(name, groupName);
     this.#schedulesIn(schedule.groupName).delete(schedule.name);

@@ -99,8 +99,9 @@ type Operation = (
 /**
  * The operations in use, keyed by method and the path's first segment (each takes a
  * {Name}): lambdas/aws/scheduler.ts creates, moves (update after a conflict) and deletes
- * close schedules; lib/local/resources.ts creates the stack's group. Anything else is
- * refused, so a new call in the service shows up here instead of silently succeeding.
+ * its schedules; lib/local/resources.ts creates the stack's group; integration tests read
+ * one back (GetSchedule: when a form's pending sweep is due). Anything else is refused, so
+ * a new call in the service shows up here instead of silently succeeding.
  */
 const OPERATIONS: Record<string, Operation> = {
   'POST schedules': (store, name, body) => ({
@@ -109,6 +110,24 @@ const OPERATIONS: Record<string, Operation> = {
   'PUT schedules': (store, name, body) => ({
     ScheduleArn: store.updateSchedule(name, body).arn,
   }),
+  'GET schedules': (store, name, _body, query) => {
+    const schedule = store.getSchedule(name, query.get('groupName') ?? undefined);
+    return {
+      Name: schedule.name,
+      GroupName: schedule.groupName,
+      Arn: schedule.arn,
+      State: 'ENABLED',
+      ScheduleExpression: `at(${new Date(schedule.dueAt).toISOString().slice(0, 19)})`,
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: {
+        Arn: schedule.target.arn,
+        RoleArn: schedule.target.roleArn,
+        Input: schedule.target.input,
+      },
+    };
+  },
   'DELETE schedules': (store, name, _body, query) => {
     store.deleteSchedule(name, query.get('groupName') ?? undefined);
     return {};

@@ -152,6 +152,26 @@ describe('EventBridge Scheduler emulator', () => {
     await expectDeleted('moved');
   });
 
+  it('reads a schedule back (GetSchedule: its at() and target), and none once deleted', async () => {
+    const due = atIn(3_600_000);
+    await client.send(
+      new CreateScheduleCommand(
+        oneTime('read-back', { ScheduleExpression: due, GroupName: 'default' }),
+      ),
+    );
+    const schedule = await client.send(new GetScheduleCommand({ Name: 'read-back' }));
+    expect(schedule).toMatchObject({
+      Name: 'read-back',
+      GroupName: 'default',
+      ScheduleExpression: due,
+      Target: { Arn: FUNCTION_ARN, RoleArn: ROLE_ARN, Input: '{"name":"read-back"}' },
+    });
+    await client.send(new DeleteScheduleCommand({ Name: 'read-back' }));
+    await expect(client.send(new GetScheduleCommand({ Name: 'read-back' }))).rejects.toBeInstanceOf(
+      ResourceNotFoundException,
+    );
+  });
+
   it('never fires a schedule deleted before it was due', async () => {
     // The sibling comes due at the same second: once it has fired, so would the deleted one.
     // Two seconds leave room for the create and delete calls on a busy machine.
@@ -265,7 +285,6 @@ describe('EventBridge Scheduler emulator', () => {
   it('refuses operations the service does not call with UnknownOperationException', async () => {
     await client.send(new CreateScheduleGroupCommand({ Name: 'refusing' }));
     const unused = [
-      new GetScheduleCommand({ Name: 'unused', GroupName: 'refusing' }),
       new ListSchedulesCommand({}),
       new DeleteScheduleGroupCommand({ Name: 'refusing' }),
     ];
