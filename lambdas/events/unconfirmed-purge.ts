@@ -20,7 +20,9 @@ export async function purgeUnconfirmed(formId: string, upTo: string): Promise<vo
     const { count: deleted } = await editSubmissions(
       formId,
       walkFolder(formId, 'pending', { createdUpTo: upTo, batchSize: SUBMISSIONS_PER_TRANSACTION }),
-      // Still pending and posted before the bound: a click meanwhile takes it out of reach.
+      // Still pending and posted before the bound. A click after this read takes it out of
+      // reach: the delete is conditional on the pending state it was planned from, fails, and
+      // the item read again (confirmed) is left (submission-changes.ts, flagsCondition).
       (submission) => (isPending(submission) && submission.createdAt < upTo ? 'delete' : undefined),
       {
         afterCommit: async (gone) => {
