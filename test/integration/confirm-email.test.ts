@@ -84,6 +84,19 @@ async function folderCounts(form: TestForm) {
   return { ...list.body.folderCounts, submissionCount: list.body.submissionCount };
 }
 
+/** The form's summary once it counts `count` not confirmed (the purge's count reaches it late). */
+const summaryWhenNotConfirmed = (form: TestForm, count: number) =>
+  until(
+    () =>
+      api<{ notConfirmed: number; totals: { stored: number } }>(
+        'GET',
+        `/v1/forms/${form.id}/summary`,
+        { key: form.apiKey },
+      ),
+    (answer) => answer.body.notConfirmed === count,
+    { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
+  );
+
 const isConfirmation = (email: SentEmail) => email.subject.startsWith('Confirm your answer to');
 const linkIn = (email: SentEmail) =>
   /https?:\/\/\S+\/c\/[A-Za-z0-9_.-]+/.exec(email.body.text ?? '')?.[0];
@@ -784,16 +797,7 @@ describe('an unconfirmed submission past its link', () => {
       (answer) => answer.status === 404,
       { timeoutMs: 60_000, intervalMs: 500, what: 'the expired submission deleted' },
     );
-    const summary = await until(
-      () =>
-        api<{ notConfirmed: number; totals: { stored: number } }>(
-          'GET',
-          `/v1/forms/${form.id}/summary`,
-          { key: form.apiKey },
-        ),
-      (answer) => answer.body.notConfirmed === 1,
-      { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
-    );
+    const summary = await summaryWhenNotConfirmed(form, 1);
     expect(summary.body.totals.stored).toBe(0);
     expect(await folderCounts(form)).toMatchObject({ pending: 1, all: 0, submissionCount: 0 });
     // The form's one sweep now waits for the later post's expiry.
@@ -826,16 +830,7 @@ describe('an unconfirmed submission past its link', () => {
       (at) => at === undefined,
       { timeoutMs: 20_000, intervalMs: 250, what: 'the sweep removed, no post waiting' },
     );
-    const summary = await until(
-      () =>
-        api<{ notConfirmed: number; totals: { stored: number } }>(
-          'GET',
-          `/v1/forms/${form.id}/summary`,
-          { key: form.apiKey },
-        ),
-      (answer) => answer.body.notConfirmed === 1,
-      { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
-    );
+    const summary = await summaryWhenNotConfirmed(form, 1);
     expect(summary.body.totals.stored).toBe(0);
     expect(await folderCounts(form)).toMatchObject({ pending: 0, all: 0, submissionCount: 0 });
   });
@@ -853,14 +848,7 @@ describe('an unconfirmed submission past its link', () => {
       },
     );
     expect(Date.now() - postedAt).toBeGreaterThanOrEqual(TEST_CONFIRM_LINK_SECONDS * 1000);
-    const summary = await until(
-      () =>
-        api<{ notConfirmed: number }>('GET', `/v1/forms/${form.id}/summary`, {
-          key: form.apiKey,
-        }),
-      (answer) => answer.body.notConfirmed === 1,
-      { timeoutMs: 30_000, intervalMs: 500, what: 'notConfirmed counted' },
-    );
+    const summary = await summaryWhenNotConfirmed(form, 1);
     expect(summary.body.notConfirmed).toBe(1);
     expect(await folderCounts(form)).toMatchObject({ pending: 0 });
     // Two purges reach it (the retention sweep's and the pending sweep's): once they are both
