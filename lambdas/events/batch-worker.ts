@@ -120,3 +120,36 @@ function recordOf(body: string): DynamoDBRecord | undefined {
     return undefined;
   }
 }
+
+/**
+ * A dispatched worker that runs `perForm` once per form of the batch (the
+ * form `formIdOf` names; records naming none are skipped), with the form's
+ * newest record of the batch: its records come in the stream's order (one
+ * FIFO group per form), so two quick changes apply as the second left the
+ * form. Every record of that form shares the outcome, so when it fails each
+ * of them is a failed record.
+ */
+export function oncePerForm(
+  formIdOf: (record: DynamoDBRecord) => string | undefined,
+  perForm: (formId: string, record: DynamoDBRecord, now: Date) => Promise<void>,
+) {
+  return dispatchedWorker((batch) => {
+    const now = new Date();
+    const newest = new Map<string, DynamoDBRecord>();
+    for (const record of batch) {
+      const formId = formIdOf(record);
+      if (formId) newest.set(formId, record);
+    }
+    const runs = new Map<string, Promise<void>>();
+    return async (record) => {
+      const formId = formIdOf(record);
+      if (!formId) return;
+      let run = runs.get(formId);
+      if (!run) {
+        run = perForm(formId, newest.get(formId) ?? record, now);
+        runs.set(formId, run);
+      }
+      await run;
+    };
+  });
+}

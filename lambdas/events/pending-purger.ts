@@ -3,7 +3,7 @@ import { config } from '#config';
 import { nextPendingSweepAt } from '#domain/pending-sweep.ts';
 import { errorFields, log } from '#log';
 import { oldestPostIn } from '#store/folder-reads.ts';
-import { dispatchedWorker } from './batch-worker.ts';
+import { oncePerForm } from './batch-worker.ts';
 import { purgeUnconfirmed, unconfirmedUpTo } from './unconfirmed-purge.ts';
 
 /**
@@ -21,20 +21,13 @@ import { purgeUnconfirmed, unconfirmedUpTo } from './unconfirmed-purge.ts';
  * Idempotent: a retried record finds nothing left to delete and writes the
  * same schedule.
  */
-export const handler = dispatchedWorker(() => {
-  const upTo = unconfirmedUpTo(new Date());
-  const purges = new Map<string, Promise<void>>();
-  return async (record) => {
-    const formId = record.dynamodb?.NewImage?.formId?.S;
-    if (!formId) return;
-    let purge = purges.get(formId);
-    if (!purge) {
-      purge = purgeUnconfirmed(formId, upTo).then(() => scheduleNextSweep(formId));
-      purges.set(formId, purge);
-    }
-    await purge;
-  };
-});
+export const handler = oncePerForm(
+  (record) => record.dynamodb?.NewImage?.formId?.S,
+  async (formId, _record, now) => {
+    await purgeUnconfirmed(formId, unconfirmedUpTo(now));
+    await scheduleNextSweep(formId);
+  },
+);
 
 /** The form's pending sweep at its oldest waiting post's expiry, or none; a failure fails the records. */
 async function scheduleNextSweep(formId: string): Promise<void> {

@@ -1,7 +1,8 @@
 import { scheduleRetentionSweep } from '#aws/scheduler.ts';
 import { config } from '#config';
 import { errorFields, log } from '#log';
-import { oncePerForm, purgeExpired } from './retention-purge.ts';
+import { oncePerForm } from './batch-worker.ts';
+import { purgeExpired } from './retention-purge.ts';
 import { purgeUnconfirmed, unconfirmedUpTo } from './unconfirmed-purge.ts';
 
 /**

@@ -1,4 +1,3 @@
-import type { DynamoDBRecord } from 'aws-lambda';
 import { deleteFilesOf } from '#aws/uploads.ts';
 import { config } from '#config';
 import { ServiceError } from '#domain/errors.ts';
@@ -7,7 +6,6 @@ import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
-import { dispatchedWorker } from './batch-worker.ts';
 
 /**
  * Deletes a form's submissions past its `retentionDays`
@@ -50,37 +48,4 @@ export async function purgeExpired(
     log.error('purge of submissions past retention failed', { formId, ...errorFields(error) });
     throw error;
   }
-}
-
-/**
- * A dispatched worker that runs `perForm` once per form of the batch (the
- * form `formIdOf` names; records naming none are skipped), with the form's
- * newest record of the batch: its records come in the stream's order (one
- * FIFO group per form), so two quick changes apply as the second left the
- * form. Every record of that form shares the outcome, so when it fails each
- * of them is a failed record.
- */
-export function oncePerForm(
-  formIdOf: (record: DynamoDBRecord) => string | undefined,
-  perForm: (formId: string, record: DynamoDBRecord, now: Date) => Promise<void>,
-) {
-  return dispatchedWorker((batch) => {
-    const now = new Date();
-    const newest = new Map<string, DynamoDBRecord>();
-    for (const record of batch) {
-      const formId = formIdOf(record);
-      if (formId) newest.set(formId, record);
-    }
-    const runs = new Map<string, Promise<void>>();
-    return async (record) => {
-      const formId = formIdOf(record);
-      if (!formId) return;
-      let run = runs.get(formId);
-      if (!run) {
-        run = perForm(formId, newest.get(formId) ?? record, now);
-        runs.set(formId, run);
-      }
-      await run;
-    };
-  });
 }

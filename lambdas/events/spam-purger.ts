@@ -6,7 +6,7 @@ import { errorFields, log } from '#log';
 import { count } from '#metrics';
 import { walkFolder } from '#store/folder-reads.ts';
 import { editSubmissions, SUBMISSIONS_PER_TRANSACTION } from '#store/submission-changes.ts';
-import { dispatchedWorker } from './batch-worker.ts';
+import { oncePerForm } from './batch-worker.ts';
 
 /**
  * Runs when a form stores spam (filter INSERTED_SPAM_PATTERN, handed on by
@@ -22,20 +22,11 @@ import { dispatchedWorker } from './batch-worker.ts';
  * A batch purges each form once: every record of that form shares the
  * outcome, so when the purge fails each of them is a failed record.
  */
-export const handler = dispatchedWorker(() => {
-  const upTo = spamExpiredUpTo(new Date(), config.spamRetentionDays);
-  const purges = new Map<string, Promise<void>>();
-  return async (record) => {
-    const formId = record.dynamodb?.NewImage?.formId?.S;
-    if (!formId) return;
-    let purge = purges.get(formId);
-    if (!purge) {
-      purge = purgeExpiredSpam(formId, upTo);
-      purges.set(formId, purge);
-    }
-    await purge;
-  };
-});
+export const handler = oncePerForm(
+  (record) => record.dynamodb?.NewImage?.formId?.S,
+  (formId, _record, now) =>
+    purgeExpiredSpam(formId, spamExpiredUpTo(now, config.spamRetentionDays)),
+);
 
 /** Deletes the form's expired spam; throws (after logging) when that failed. */
 async function purgeExpiredSpam(formId: string, upTo: string): Promise<void> {
