@@ -255,7 +255,8 @@ describe('the submission page by keyboard', () => {
       await expect.poll(() => focusedRow(page)).toContain('p1@example.com');
       await page.keyboard.press('?');
       const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-      expect(await help.getByRole('rowheader').allTextContents()).toContain('z');
+      // Read once it is drawn: read at the key press, it was once still empty.
+      await expect.poll(() => help.getByRole('rowheader').allTextContents()).toContain('z');
       await page.keyboard.press('Escape');
       expect(dashboard.errors).toEqual([]);
     } finally {
