@@ -165,10 +165,11 @@ describe('accepting an invitation from the inbox', () => {
       const href = String(await accept.getAttribute('href'));
       expect(href).toContain(`#token=`);
       expect(href).toContain(`&team=${team.teamId}`);
-      const [tab] = await Promise.all([
-        context.waitForEvent('page'),
-        accept.click({ modifiers: ['ControlOrMeta'] }),
-      ]);
+      // Opened in a tab of its own by its address, as a mail client does. (A Ctrl+click out of
+      // the emulator's mail frame crashed the headless shell's new tab, 6 tries in 7: a segfault of
+      // Chromium's, not of the page, which loads the same address here.)
+      const tab = await context.newPage();
+      await tab.goto(href);
       await tab.getByRole('heading', { name: 'Forms', exact: true }).waitFor();
       // Signed in to the team that invited them, the token gone from the address bar.
       expect(await tab.getByRole('combobox', { name: 'Team' }).inputValue()).toBe(team.teamId);
