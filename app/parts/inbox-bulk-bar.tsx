@@ -1,9 +1,20 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Action } from '../data.ts';
-import { FOLDER_NAMES } from '../inbox-model.ts';
+import { type Change, FOLDER_NAMES } from '../inbox-model.ts';
 import type { Folder } from '../model.ts';
 import { Outcome } from './feedback.tsx';
 import type { Triage } from './inbox-triage.ts';
+
+/** The selection's triage buttons, in their order: spam's folder offers Not spam instead of Spam. */
+function triageButtons(folder: Folder): [string, Change][] {
+  return [
+    ['Mark read', { read: true }],
+    ['Mark unread', { read: false }],
+    ['Star', { starred: true }],
+    ['Unstar', { starred: false }],
+    folder === 'spam' ? ['Not spam', { isSpam: false }] : ['Spam', { isSpam: true }],
+  ];
+}
 
 /**
  * The bar of a selection's actions and of their outcome. It floats over the
@@ -48,47 +59,17 @@ export function BulkBar(props: {
               </button>
             )}
           {/* Waiting for confirmation takes no triage: only Delete (docs/dashboard.md#confirm-by-email). */}
-          {folder !== 'pending' && (
-            <>
-              <button type="button" disabled={busy} onClick={() => triage.change({ read: true })}>
-                Mark read
-              </button>
-              <button type="button" disabled={busy} onClick={() => triage.change({ read: false })}>
-                Mark unread
-              </button>
+          {folder !== 'pending' &&
+            triageButtons(folder).map(([label, change]) => (
               <button
+                key={label}
                 type="button"
                 disabled={busy}
-                onClick={() => triage.change({ starred: true })}
+                onClick={() => triage.change(change)}
               >
-                Star
+                {label}
               </button>
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => triage.change({ starred: false })}
-              >
-                Unstar
-              </button>
-              {folder === 'spam' ? (
-                <button
-                  type="button"
-                  disabled={busy}
-                  onClick={() => triage.change({ isSpam: false })}
-                >
-                  Not spam
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  disabled={busy}
-                  onClick={() => triage.change({ isSpam: true })}
-                >
-                  Spam
-                </button>
-              )}
-            </>
-          )}
+            ))}
           <button
             type="button"
             class="danger"
