@@ -36,8 +36,9 @@ try {
   });
 } catch (error) {
   // No package source reachable: a full Chromium already here still runs the tests.
-  if (chromiumPath()) {
-    process.stderr.write(`apt could not install it (${String(error)}); using ${chromiumPath()}\n`);
+  const found = chromiumPath();
+  if (found) {
+    process.stderr.write(`apt could not install it (${String(error)}); using ${found}\n`);
     process.exit(0);
   }
   throw error;
