@@ -281,3 +281,66 @@ export function countInto(
   }
   recount.hours.set(hour, counters);
 }
+
+/**
+ * One stream record's change to one rollup item of a form: an hour's
+ * counters (`hour`, key `YYYYMMDDHH`) or a waitlist's signups of a month
+ * (`month`, key `YYYYMM`, a counter a day).
+ */
+export interface RollupChange {
+  formId: string;
+  bucket: { kind: 'hour' | 'month'; key: string };
+  counters: Counters;
+  /** The record's stream sequence number. */
+  sequence: string;
+  /** The record's place in its batch. */
+  index: number;
+}
+
+/** A batch's changes to one item, added up: written once, as if record by record. */
+export interface RollupRun {
+  formId: string;
+  bucket: RollupChange['bucket'];
+  counters: Counters;
+  /** The sequence numbers of its first and last record. */
+  first: string;
+  last: string;
+  /** The batch place of its first record. */
+  index: number;
+  changes: RollupChange[];
+}
+
+/**
+ * A batch's changes grouped by item, in the order of each item's first
+ * record, each run's counters summed (a counter that sums to 0 stays out;
+ * the run is still written, to take its records). A burst of posts to one
+ * form is one write an hour instead of one a post, on the form's hottest
+ * item (docs/architecture.md#how-the-summary-is-kept).
+ */
+export function rollupRuns(changes: readonly RollupChange[]): RollupRun[] {
+  const runs = new Map<string, RollupRun>();
+  for (const change of changes) {
+    const key = `${change.formId}\n${change.bucket.kind}\n${change.bucket.key}`;
+    const run = runs.get(key);
+    if (!run) {
+      runs.set(key, {
+        formId: change.formId,
+        bucket: change.bucket,
+        counters: { ...change.counters },
+        first: change.sequence,
+        last: change.sequence,
+        index: change.index,
+        changes: [change],
+      });
+      continue;
+    }
+    for (const [name, by] of Object.entries(change.counters)) {
+      const sum = (run.counters[name] ?? 0) + by;
+      if (sum === 0) delete run.counters[name];
+      else run.counters[name] = sum;
+    }
+    run.last = change.sequence;
+    run.changes.push(change);
+  }
+  return [...runs.values()];
+}

@@ -49,16 +49,16 @@ export interface WorkerOptions {
   parallel?: boolean;
 }
 
-/** A table-stream worker. */
+/** A table-stream worker; `forInvocation` also gets the batch's records, in order. */
 export function streamWorker(
-  forInvocation: () => (record: DynamoDBRecord) => Promise<void>,
+  forInvocation: (batch: readonly DynamoDBRecord[]) => (record: DynamoDBRecord) => Promise<void>,
   options: WorkerOptions = {},
 ) {
   return (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
     processBatch(
       event,
       EventType.DynamoDBStreams,
-      forInvocation(),
+      forInvocation(event.Records),
       context,
       options.parallel ?? false,
     );

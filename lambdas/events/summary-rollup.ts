@@ -3,43 +3,80 @@ import { isPending } from '#domain/confirmation-state.ts';
 import { submitterAddress } from '#domain/email-messages.ts';
 import type { FormRecord } from '#domain/form-model.ts';
 import type { Submission } from '#domain/submission-model.ts';
-import { countersOf, difference, hourOf, removalOf } from '#domain/summary-counters.ts';
+import {
+  countersOf,
+  difference,
+  hourOf,
+  type RollupChange,
+  removalOf,
+  rollupRuns,
+} from '#domain/summary-counters.ts';
 import { getForm } from '#store/forms.ts';
 import { submissionOfImage } from '#store/stream-images.ts';
-import { applyToHour, applyToMonth, firstSignupOf, forgetSignup } from '#store/summary-buckets.ts';
+import { applyRollupRun, firstSignupOf, forgetSignup } from '#store/summary-buckets.ts';
 import { streamWorker } from './batch-worker.ts';
 
 type StreamImage = Parameters<typeof submissionOfImage>[0];
 
+/** Where a batch stopped: its records from `at` on are not rolled up (the batch's length when all were). */
+interface Stopped {
+  at: number;
+  error?: unknown;
+}
+
 /**
  * Keeps the summary's hour buckets (docs/analytics.md#summary): every change
  * of a submission (filter SUBMISSION_CHANGE_PATTERN) moves its hour's
- * counters by the difference between what it counted before and after. Each
- * bucket takes a record once (its last sequence number), and records are
- * handled in order: after a record fails, the batch's later records fail
- * too, so a retry never finds a later change applied before an earlier one.
+ * counters by the difference between what it counted before and after. A
+ * batch's changes to one bucket are added up and written once (rollupRuns);
+ * each bucket takes a record once (its last sequence number). When a record
+ * fails, it and the batch's later records fail, so a retry starts from it
+ * and never finds a later change of a bucket applied before an earlier one.
  */
-export const handler = streamWorker(() => {
-  const forms = new Map<string, Promise<FormRecord | undefined>>();
-  let failed = false;
+export const handler = streamWorker((batch) => {
+  const place = new Map(batch.map((record, index) => [record.dynamodb?.SequenceNumber, index]));
+  let rolled: Promise<Stopped> | undefined;
   return async (record) => {
-    if (failed) throw new Error('an earlier record of the batch failed');
-    try {
-      await rollUp(record, forms);
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
+    rolled ??= rollUpBatch(batch);
+    const stopped = await rolled;
+    if ((place.get(record.dynamodb?.SequenceNumber) ?? 0) < stopped.at) return;
+    throw stopped.error ?? new Error('an earlier record of the batch failed');
   };
 });
 
-async function rollUp(
+async function rollUpBatch(batch: readonly DynamoDBRecord[]): Promise<Stopped> {
+  const forms = new Map<string, Promise<FormRecord | undefined>>();
+  const changes: RollupChange[] = [];
+  let stopped: Stopped = { at: batch.length };
+  for (const [index, record] of batch.entries()) {
+    try {
+      changes.push(...(await changesOf(record, index, forms)));
+    } catch (error) {
+      stopped = { at: index, error };
+      break;
+    }
+  }
+  // In the order of each bucket's first record: a failed write stops the batch at that record,
+  // and every bucket written before it holds only records before or after it that it took.
+  for (const run of rollupRuns(changes)) {
+    try {
+      await applyRollupRun(run);
+    } catch (error) {
+      return { at: run.index, error };
+    }
+  }
+  return stopped;
+}
+
+/** What one record changes in its form's buckets; a waitlist's signup marks are kept here, in order. */
+async function changesOf(
   record: DynamoDBRecord,
+  index: number,
   forms: Map<string, Promise<FormRecord | undefined>>,
-): Promise<void> {
+): Promise<RollupChange[]> {
   const sequence = record.dynamodb?.SequenceNumber;
   const image = (record.dynamodb?.NewImage ?? record.dynamodb?.OldImage) as StreamImage | undefined;
-  if (!sequence || !image) return;
+  if (!sequence || !image) return [];
   const old = record.dynamodb?.OldImage
     ? submissionOfImage(record.dynamodb.OldImage as StreamImage)
     : undefined;
@@ -54,7 +91,7 @@ async function rollUp(
     forms.set(submission.formId, read);
   }
   const form = await read;
-  if (!form) return; // the form is gone, and its buckets with it
+  if (!form) return []; // the form is gone, and its buckets with it
   const was = before ? countersOf(before, form) : {};
   const moved =
     record.eventName === 'REMOVE'
@@ -70,11 +107,22 @@ async function rollUp(
   if (record.eventName === 'REMOVE' && form.type === 'waitlist' && old) {
     await forgetSignupOf(form, old);
   }
+  // A change that moves nothing (a star) writes nothing.
+  if (Object.keys(moved).length === 0) return [];
   const hour = hourOf(submission.createdAt);
-  await applyToHour(form.id, hour, moved, sequence);
+  const change = { formId: form.id, sequence, index };
+  const changes: RollupChange[] = [
+    { ...change, bucket: { kind: 'hour', key: hour }, counters: moved },
+  ];
   if (form.type === 'waitlist' && moved.s) {
-    await applyToMonth(form.id, hour.slice(0, 8), moved.s, sequence);
+    const day = hour.slice(0, 8);
+    changes.push({
+      ...change,
+      bucket: { kind: 'month', key: day.slice(0, 6) },
+      counters: { [day]: moved.s },
+    });
   }
+  return changes;
 }
 
 /**

@@ -4,7 +4,14 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { config } from '#config';
 import { isStepCounter } from '#domain/funnel.ts';
 import type { Submission } from '#domain/submission-model.ts';
-import { type Counters, hourOf, hourStart, type Recount } from '#domain/summary-counters.ts';
+import {
+  type Counters,
+  hourOf,
+  hourStart,
+  type Recount,
+  type RollupChange,
+  type RollupRun,
+} from '#domain/summary-counters.ts';
 import type { HourBucket } from '#domain/summary-report.ts';
 import { batchWriteAll, type WriteRequest } from './batches.ts';
 import { documents } from './client.ts';
@@ -59,24 +66,26 @@ function addExpression(counters: Counters) {
 }
 
 /**
- * Adds `counters` to one item. With `sequence` (a stream record's), only if
- * the item has not taken that record or a later one: a record the stream
- * delivers again moves nothing twice. Returns whether it was applied.
+ * Adds `counters` to one item. With `records` (the first and last stream
+ * record whose changes they add up), only if the item has taken none of
+ * them yet: a record the stream delivers again moves nothing twice.
+ * Returns whether it was applied.
  */
 async function addTo(
   formId: string,
   sk: string,
   entity: string,
   counters: Counters,
-  sequence?: string,
+  records?: { first: string; last: string },
 ): Promise<boolean> {
   const { adds, names, values } = addExpression(counters);
-  if (adds.length === 0 && sequence === undefined) return true;
+  if (adds.length === 0 && records === undefined) return true;
   const sets = ['entity = :entity'];
   values[':entity'] = entity;
-  if (sequence !== undefined) {
-    sets.push('seq = :seq');
-    values[':seq'] = sequenceOf(sequence);
+  if (records !== undefined) {
+    sets.push('seq = :last');
+    values[':last'] = sequenceOf(records.last);
+    values[':first'] = sequenceOf(records.first);
   }
   try {
     await documents.send(
@@ -85,7 +94,7 @@ async function addTo(
         Key: { pk: formKey(formId).pk, sk },
         UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
         ConditionExpression:
-          sequence === undefined ? undefined : 'attribute_not_exists(seq) OR seq < :seq',
+          records === undefined ? undefined : 'attribute_not_exists(seq) OR seq < :first',
         ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
         ExpressionAttributeValues: values,
       }),
@@ -97,26 +106,30 @@ async function addTo(
   }
 }
 
-/** A submission change's counters, once per stream record. */
-export async function applyToHour(
-  formId: string,
-  hour: string,
-  counters: Counters,
-  sequence: string,
-) {
-  // A change that moves nothing (a star) writes nothing.
-  if (Object.keys(counters).length === 0) return true;
-  return addTo(formId, hourSk(hour), 'summaryHour', counters, sequence);
+const rollupItem = (bucket: RollupChange['bucket']) =>
+  bucket.kind === 'hour'
+    ? { sk: hourSk(bucket.key), entity: 'summaryHour' }
+    : { sk: monthSk(bucket.key), entity: 'summaryMonth' };
+
+/**
+ * A batch's changes to one rollup item in one write (rollupRuns). When the
+ * item has taken some of them already (a batch delivered again after a
+ * failure further on, with later records of the same item), they are
+ * applied one by one instead, each only if not taken.
+ */
+export async function applyRollupRun(run: RollupRun): Promise<void> {
+  const { sk, entity } = rollupItem(run.bucket);
+  if (await addTo(run.formId, sk, entity, run.counters, run)) return;
+  if (run.changes.length === 1) return;
+  for (const change of run.changes) {
+    const records = { first: change.sequence, last: change.sequence };
+    await addTo(run.formId, sk, entity, change.counters, records);
+  }
 }
 
 /** Counters not tied to a submission (a view, a dropped post): added as they happen. */
 export function addToHour(formId: string, hour: string, counters: Counters) {
   return addTo(formId, hourSk(hour), 'summaryHour', counters);
-}
-
-/** A waitlist form's signups of a day (`YYYYMMDD`), once per stream record. */
-export function applyToMonth(formId: string, day: string, by: number, sequence: string) {
-  return addTo(formId, monthSk(day.slice(0, 6)), 'summaryMonth', { [day]: by }, sequence);
 }
 
 /**

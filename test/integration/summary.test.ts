@@ -4,6 +4,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '#test/support/admin.ts';
 import { api, stack } from '#test/support/api.ts';
+import { meterDynamoDb } from '#test/support/dynamodb-meter.ts';
 import { newForm, storedItems, type TestForm } from '#test/support/forms.ts';
 import { bulk } from '#test/support/inbox.ts';
 import { seedSubmissions } from '#test/support/seed-submissions.ts';
@@ -603,6 +604,59 @@ describe('the form summary', () => {
     const invoke = handler as unknown as (event: DynamoDBStreamEvent) => Promise<unknown>;
     expect(await invoke(event)).toEqual({ batchItemFailures: [] });
     expect(await summaryNow()).toEqual(before);
+  });
+
+  it('adds a batch’s records of one hour in one write; a batch delivered again with later records of that hour counts each record once', async () => {
+    const form = await newForm('pro', { notifyEnabled: false });
+    for (let i = 0; i < 5; i++) {
+      const posted = await submit(form.key, { json: { message: `m${i}` }, from: freshVisitor() });
+      expect(posted.status, posted.text).toBe(200);
+    }
+    const stored = await storedItems(form.id);
+    expect(stored).toHaveLength(5);
+    // The five as INSERTs of an hour three days ago, which no post of this form reaches, with
+    // sequence numbers of their own: the bucket is this test's alone.
+    const day = dateIn(Date.now() - 3 * DAY, 'UTC');
+    const records = stored.map((item, i) => ({
+      eventID: `batch-${i}`,
+      eventName: 'INSERT',
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        SequenceNumber: `90000000000000000000${i}`,
+        Keys: marshall({ pk: item.pk, sk: item.sk }),
+        NewImage: marshall(
+          { ...item, createdAt: `${day}T10:0${i}:00.000Z` },
+          { removeUndefinedValues: true },
+        ),
+      },
+    }));
+    const { handler } = await import('#events/summary-rollup.ts');
+    const invoke = handler as unknown as (event: DynamoDBStreamEvent) => Promise<unknown>;
+    await localStore();
+    const { dynamodb } = await import('#store/client.ts');
+    const { meter, reset } = meterDynamoDb(dynamodb);
+    const storedThatDay = async () => {
+      const answer = await api('GET', `/v1/forms/${form.id}/summary?from=${day}&to=${day}`, {
+        key: form.apiKey,
+      });
+      expect(answer.status, answer.text).toBe(200);
+      return (answer.body.totals as { stored: number }).stored;
+    };
+
+    // Three records of one hour: one UpdateItem.
+    const batch = (from: number, to: number) => ({ Records: records.slice(from, to) }) as never;
+    reset();
+    expect(await invoke(batch(0, 3))).toEqual({ batchItemFailures: [] });
+    const writes = meter.calls.filter((call) => /Put|Update|Delete|Write|Transact/.test(call));
+    expect(writes).toEqual(['UpdateItemCommand']);
+    expect(await storedThatDay()).toBe(3);
+    // Delivered again from the second record (a failure further on), with two more: the bucket
+    // has taken the second and third, so the run goes record by record and adds the last two.
+    expect(await invoke(batch(1, 5))).toEqual({ batchItemFailures: [] });
+    expect(await storedThatDay()).toBe(5);
+    // The whole batch once more: nothing moves.
+    expect(await invoke(batch(0, 5))).toEqual({ batchItemFailures: [] });
+    expect(await storedThatDay()).toBe(5);
   });
 
   it('answers 400 naming the field for a bad date, zone or range, and 404 for a form of another team', async () => {
