@@ -31,7 +31,10 @@ export interface QueuePollerOptions {
   queueUrl: string;
   queueArn: string;
   consumer: QueueConsumer;
-  /** Long-poll wait; short keeps shutdown quick. */
+  /**
+   * Long-poll wait (default 1 s). Longer spares an idle stack its receives, but a stop then
+   * waits for the receives in flight unless the emulator ends them (`endReceives`).
+   */
   waitSeconds?: number;
   /**
    * Batches in flight at once, as Lambda scales an SQS mapping to several

@@ -38,7 +38,13 @@ export interface StreamPollerOptions {
   client: DynamoDBStreamsClient;
   streamArn: string;
   consumer: StreamConsumer;
+  /** The shortest time between two reads that find nothing (default 100 ms). */
   intervalMs?: number;
+  /**
+   * How long it waits after a read that found nothing before reading again unless woken
+   * (`wake()`: the local stack wakes it after each of its own writes). Default: `intervalMs`.
+   */
+  idleIntervalMs?: number;
   onFailure?: (
     failed: DynamoDBStreamEvent['Records'],
     error: string,
@@ -75,12 +81,20 @@ interface ShardCursor {
 /** The longest the poller goes without reading the stream's shard list. */
 const DISCOVER_EVERY_MS = 1000;
 
-export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
+export function startStreamPoller(options: StreamPollerOptions): {
+  /** A write may have reached the stream: read it soon (after `intervalMs` since the last read). */
+  wake(): void;
+  stop(): Promise<void>;
+} {
   const { client, streamArn, consumer } = options;
   const shards = new Map<string, ShardCursor>();
   let stopped = false;
   let firstPass = true;
   const interval = options.intervalMs ?? 100;
+  const idleInterval = options.idleIntervalMs ?? interval;
+  // A wake during a read makes the next wait the short one; a wake during a wait shortens it.
+  let woken = false;
+  let shorten: (() => void) | undefined;
   // The shard list is read again when a shard ends, when none is open, and at least every
   // second; reading it at every poll (DescribeStream 10 times a second for each of the
   // stream's consumers) kept an idle local stack's JVM and runner busy.
@@ -211,8 +225,29 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     }
   }
 
+  /** Waits until `idleInterval` after the read that began at `readAt`, or `interval` after it once woken. */
+  const pause = (readAt: number) =>
+    new Promise<void>((resolve) => {
+      let timer: ReturnType<typeof setTimeout>;
+      const after = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(done, Math.max(0, readAt + ms - performance.now()));
+      };
+      const done = () => {
+        shorten = undefined;
+        resolve();
+      };
+      shorten = () => {
+        shorten = undefined;
+        after(stopped ? 0 : interval);
+      };
+      after(woken ? interval : idleInterval);
+      woken = false;
+    });
+
   const loop = (async () => {
     while (!stopped) {
+      const readAt = performance.now();
       try {
         if (shouldDiscover()) await discoverShards();
         let busy = false;
@@ -225,13 +260,18 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       } catch (error) {
         if (!stopped) process.stderr.write(`stream ${consumer.name}: ${String(error)}\n`);
       }
-      await new Promise((resolve) => setTimeout(resolve, interval));
+      await pause(readAt);
     }
   })();
 
   return {
+    wake: () => {
+      woken = true;
+      shorten?.();
+    },
     stop: async () => {
       stopped = true;
+      shorten?.();
       await loop;
     },
   };

@@ -14,7 +14,6 @@ import {
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoDbLocalHandle, startDynamoDbLocal } from '#lib/local/emulators/dynamodb.ts';
-import type { EmulatorHandle } from '#lib/local/emulators/handle.ts';
 import { startScheduler } from '#lib/local/emulators/scheduler.ts';
 import { startSqsS3 } from '#lib/local/emulators/sqs-s3.ts';
 import { localFunctionArn } from '#lib/local/lambda-runtime.ts';
@@ -30,7 +29,7 @@ const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const region = 'us-east-1';
 let stateDir: string;
 let dynamodb: DynamoDbLocalHandle;
-let sqsS3: EmulatorHandle;
+let sqsS3: Awaited<ReturnType<typeof startSqsS3>>;
 
 /** The first value `probe` gives, polled with the tests' one poll; throws when none comes in time. */
 async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
@@ -127,6 +126,54 @@ describe('stream poller', () => {
       await poller.stop();
     }
   });
+
+  it('idle, reads again only after its idle interval unless woken: woken, at once (the local stack wakes it on its writes)', async () => {
+    const { ensureTable } = await import('#store/table-setup.ts');
+    const { documents } = await import('#store/client.ts');
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const streamArn = await ensureTable('pollers-test');
+    const client = new DynamoDBStreamsClient({ region, credentials, endpoint: dynamodb.endpoint });
+    script(() => ({}));
+    const poller = startStreamPoller({
+      client,
+      streamArn,
+      consumer: { name: 'woken', handler, filters: [INSERTED_SUBMISSION_PATTERN] },
+      intervalMs: 50,
+      idleIntervalMs: 60_000,
+    });
+    const put = (sk: string) =>
+      documents.send(
+        new PutCommand({
+          TableName: 'pollers-test',
+          Item: { pk: 'FORM#f2', sk, entity: 'submission', data: {} },
+        }),
+      );
+    const keys = () =>
+      (recorded() as DynamoDBStreamEvent[]).flatMap((event) =>
+        event.Records.map((record) => record.dynamodb?.Keys?.sk?.S),
+      );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500)); // its first read: LATEST
+      await put('SUB#w1');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(keys()).toEqual([]);
+      const woken = performance.now();
+      poller.wake();
+      await eventually(() => (keys().length > 0 ? true : undefined), 5_000);
+      expect(performance.now() - woken).toBeLessThan(2_000);
+      expect(keys()).toEqual(['SUB#w1']);
+      // A wake in the middle of a wait of a minute, as well as one before it.
+      await put('SUB#w2');
+      poller.wake();
+      await eventually(() => (keys().length > 1 ? true : undefined), 5_000);
+      expect(keys()).toEqual(['SUB#w1', 'SUB#w2']);
+    } finally {
+      const stopping = performance.now();
+      await poller.stop();
+      // A stop ends the minute's wait.
+      expect(performance.now() - stopping).toBeLessThan(2_000);
+    }
+  });
 });
 
 describe('queue poller', () => {
@@ -194,6 +241,27 @@ describe('queue poller', () => {
       for (const release of holds.splice(0)) release();
       await poller.stop();
     }
+  });
+
+  it('a stop ends a 20-second receive of an empty queue at once when the emulator ends its receives', async () => {
+    const sqs = new SQSClient({ region, credentials, endpoint: sqsS3.endpoint });
+    const queue = await queueOf(sqs, 'poller-long-wait');
+    script(() => ({}));
+    const poller = startQueuePoller({
+      client: sqs,
+      queueUrl: queue.url,
+      queueArn: queue.arn,
+      consumer: { name: 'waiting', handler },
+      waitSeconds: 20,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its receive is waiting
+    const stopping = performance.now();
+    const stopped = poller.stop();
+    sqsS3.endReceives();
+    await stopped;
+    expect(performance.now() - stopping).toBeLessThan(2_000);
+    expect(recorded()).toEqual([]);
+    sqs.destroy();
   });
 
   it('hands a FIFO queue’s messages over with their group, as Lambda does', async () => {

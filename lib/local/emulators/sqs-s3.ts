@@ -30,7 +30,9 @@ const POST_OBJECT_BODY_LIMIT = 101 * 1024 * 1024;
  * `forcePathStyle: true`: virtual-hosted bucket names under 127.0.0.1 cannot resolve.
  * Queue URLs are `http://127.0.0.1:<port>/000000000000/<name>`.
  */
-export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle> {
+export async function startSqsS3(
+  options: SqsS3Options,
+): Promise<EmulatorHandle & { endReceives(): void }> {
   const startedAt = performance.now();
   await assertPortFree(options.port, 'SQS and S3 (fauxqs)', options.portFlag ?? '--sqs-port');
   // Not startFauxqs(): it always listens on 0.0.0.0. Its persistence is wired as it wires it.
@@ -88,6 +90,9 @@ export async function startSqsS3(options: SqsS3Options): Promise<EmulatorHandle>
     endpoint: `http://${LOOPBACK}:${address.port}`,
     port: address.port,
     startupMs: Math.round(performance.now() - startedAt),
+    // Every long-poll receive waiting for a message returns now, empty (SQS ends them so when a
+    // queue is deleted): the local pollers' 20 s waits do not hold up a stop.
+    endReceives: () => stores.sqsStore.shutdown(),
     stop: async () => {
       await app.close();
     },
