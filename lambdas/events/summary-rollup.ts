@@ -28,44 +28,79 @@ interface Stopped {
  * Keeps the summary's hour buckets (docs/analytics.md#summary): every change
  * of a submission (filter SUBMISSION_CHANGE_PATTERN) moves its hour's
  * counters by the difference between what it counted before and after. A
- * batch's changes to one bucket are added up and written once (rollupRuns);
+ * batch's changes to one bucket are added up and written once (rollupRuns;
+ * before a removal, what came before it is written);
  * each bucket takes a record once (its last sequence number). When a record
  * fails, it and the batch's later records fail, so a retry starts from it
  * and never finds a later change of a bucket applied before an earlier one.
  */
 export const handler = streamWorker((batch) => {
-  const place = new Map(batch.map((record, index) => [record.dynamodb?.SequenceNumber, index]));
+  // Powertools hands over the event's own record objects.
+  const place = new Map(batch.map((record, index) => [record, index]));
   let rolled: Promise<Stopped> | undefined;
   return async (record) => {
     rolled ??= rollUpBatch(batch);
     const stopped = await rolled;
-    if ((place.get(record.dynamodb?.SequenceNumber) ?? 0) < stopped.at) return;
+    if ((place.get(record) ?? 0) < stopped.at) return;
     throw stopped.error ?? new Error('an earlier record of the batch failed');
   };
 });
 
 async function rollUpBatch(batch: readonly DynamoDBRecord[]): Promise<Stopped> {
   const forms = new Map<string, Promise<FormRecord | undefined>>();
-  const changes: RollupChange[] = [];
-  let stopped: Stopped = { at: batch.length };
+  let changes: RollupChange[] = [];
+  // In the order of each bucket's first record: a failed write stops the batch at that record,
+  // and every bucket written before it took only records before it or all of its own.
+  const write = async (): Promise<Stopped | undefined> => {
+    for (const run of rollupRuns(changes)) {
+      try {
+        await applyRollupRun(run);
+      } catch (error) {
+        return { at: run.index, error };
+      }
+    }
+    changes = [];
+    return undefined;
+  };
   for (const [index, record] of batch.entries()) {
     try {
+      // A waitlist's removal takes its signup mark away: what came before is written first, so
+      // a retry never asks an earlier signup whether it was first after a later record's
+      // removal (it would find a later signup's mark and lose its count).
+      if ((await removesSignup(record, forms)) && changes.length > 0) {
+        const failed = await write();
+        if (failed) return failed;
+      }
       changes.push(...(await changesOf(record, index, forms)));
     } catch (error) {
-      stopped = { at: index, error };
-      break;
+      return (await write()) ?? { at: index, error };
     }
   }
-  // In the order of each bucket's first record: a failed write stops the batch at that record,
-  // and every bucket written before it holds only records before or after it that it took.
-  for (const run of rollupRuns(changes)) {
-    try {
-      await applyRollupRun(run);
-    } catch (error) {
-      return { at: run.index, error };
-    }
+  return (await write()) ?? { at: batch.length };
+}
+
+/** The record's form, read once a batch. */
+function formOf(
+  formId: string,
+  forms: Map<string, Promise<FormRecord | undefined>>,
+): Promise<FormRecord | undefined> {
+  let read = forms.get(formId);
+  if (!read) {
+    read = getForm(formId);
+    forms.set(formId, read);
   }
-  return stopped;
+  return read;
+}
+
+/** Whether the record removes a waitlist's signup (and so perhaps its mark). */
+async function removesSignup(
+  record: DynamoDBRecord,
+  forms: Map<string, Promise<FormRecord | undefined>>,
+): Promise<boolean> {
+  const image = record.dynamodb?.OldImage as StreamImage | undefined;
+  if (record.eventName !== 'REMOVE' || !image) return false;
+  const form = await formOf(submissionOfImage(image).submission.formId, forms);
+  return form?.type === 'waitlist';
 }
 
 /** What one record changes in its form's buckets; a waitlist's signup marks are kept here, in order. */
@@ -85,12 +120,7 @@ async function changesOf(
     ? submissionOfImage(record.dynamodb.NewImage as StreamImage)
     : undefined;
   const submission = (after?.submission ?? before) as Submission;
-  let read = forms.get(submission.formId);
-  if (!read) {
-    read = getForm(submission.formId);
-    forms.set(submission.formId, read);
-  }
-  const form = await read;
+  const form = await formOf(submission.formId, forms);
   if (!form) return []; // the form is gone, and its buckets with it
   const was = before ? countersOf(before, form) : {};
   const moved =

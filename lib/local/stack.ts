@@ -222,8 +222,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.length = 0;
     for (const stop of order) await stop?.().catch(() => undefined);
   };
-  let sendEmailEvents: ((events: SesBusEvent[]) => Promise<void>) | undefined;
-  let sendScanEvent: ((event: unknown) => Promise<void>) | undefined;
+  // The emulators start before the queues their events go to: an event waits for its queue.
+  // (Dropped, a verdict of a scan restarted at start was lost: its file waited for ever.)
+  const emailEvents = Promise.withResolvers<(events: SesBusEvent[]) => Promise<void>>();
+  const scanEvents = Promise.withResolvers<(event: unknown) => Promise<void>>();
   // Read before the stack writes its own environment: a GOOGLE_* given to the runner wins.
   const googleGiven = googleFromEnvironment();
   try {
@@ -251,7 +253,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
                 bucket: LOCAL_BUCKET,
                 delayMs: scannerDelayMs(),
                 // The queue exists only once the SQS emulator is up: the events wait for it.
-                publish: (event) => sendScanEvent?.(event) ?? Promise.resolve(),
+                publish: async (event) => (await scanEvents.promise)(event),
               },
       }).then((handle) => {
         endReceives = handle.endReceives;
@@ -261,7 +263,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         port: options.ports.ses,
         inboxFile: options.inMemory ? undefined : join(options.stateDir, 'mail.jsonl'),
         // The queue exists only once the SQS emulator is up: the events wait for it.
-        onEvents: (events) => sendEmailEvents?.(events) ?? Promise.resolve(),
+        onEvents: async (events) => (await emailEvents.promise)(events),
       }).then(track),
       startTurnstile({ port: options.ports.turnstile }).then(track),
       loopbackCertificate().then(async (certificate) => {
@@ -303,7 +305,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const { s3, sqs } = localClients({ sqsS3: sqsS3.endpoint });
     await ensureBucket(s3);
     const { queues, streamFailureUrl } = await ensureQueues(sqs);
-    sendEmailEvents = async (events) => {
+    emailEvents.resolve(async (events) => {
       // As EventBridge's SQS target delivers them: the event as the message body.
       for (const event of events) {
         await sqs.send(
@@ -313,17 +315,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           }),
         );
       }
-    };
+    });
 
     // As the EventBridge rule's SQS target delivers GuardDuty's scan results.
-    sendScanEvent = async (event) => {
+    scanEvents.resolve(async (event) => {
       await sqs.send(
         new SendMessageCommand({
           QueueUrl: queues.scanResults!.url,
           MessageBody: JSON.stringify(event),
         }),
       );
-    };
+    });
 
     const gateway = await startGateway({ port: options.ports.gateway });
     stopGateway = () => gateway.close();

@@ -239,6 +239,7 @@ export function startStreamPoller(options: StreamPollerOptions): {
       };
       shorten = () => {
         shorten = undefined;
+        woken = false;
         after(stopped ? 0 : interval);
       };
       after(woken ? interval : idleInterval);
@@ -260,7 +261,7 @@ export function startStreamPoller(options: StreamPollerOptions): {
       } catch (error) {
         if (!stopped) process.stderr.write(`stream ${consumer.name}: ${String(error)}\n`);
       }
-      await pause(readAt);
+      if (!stopped) await pause(readAt);
     }
   })();
 

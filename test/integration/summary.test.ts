@@ -659,6 +659,82 @@ describe('the form summary', () => {
     expect(await storedThatDay()).toBe(5);
   });
 
+  it('a waitlist batch of a signup, its removal and the same address again, retried after a failed write (a ProvisionedThroughputExceededException injected by client middleware: DynamoDB Local never sends it), counts both signups as first', async () => {
+    const { ProvisionedThroughputExceededException } = await import('@aws-sdk/client-dynamodb');
+    const form = await newForm('pro', { notifyEnabled: false }, { name: 'List', type: 'waitlist' });
+    for (let i = 0; i < 2; i++) {
+      const posted = await submit(form.key, {
+        json: { email: 'again@example.com' },
+        from: freshVisitor(),
+      });
+      expect(posted.status, posted.text).toBe(200);
+    }
+    const [first, second] = (
+      (await storedItems(form.id)) as { sk: string; signupHash?: string }[]
+    ).toSorted((a, b) => a.sk.localeCompare(b.sk));
+    expect(second?.signupHash).toBeDefined();
+    // In an hour two days ago of this form, with sequence numbers of their own.
+    const day = dateIn(Date.now() - 2 * DAY, 'UTC');
+    const image = (item: Record<string, unknown>) =>
+      marshall({ ...item, createdAt: `${day}T09:00:00.000Z` }, { removeUndefinedValues: true });
+    const record = (i: number, eventName: string, item: Record<string, unknown>) => ({
+      eventID: `signup-${i}`,
+      eventName,
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        SequenceNumber: `91000000000000000000${i}`,
+        Keys: marshall({ pk: item.pk, sk: item.sk }),
+        ...(eventName === 'REMOVE' ? { OldImage: image(item) } : { NewImage: image(item) }),
+      },
+    });
+    const event = {
+      Records: [
+        record(1, 'INSERT', first!),
+        record(2, 'REMOVE', first!),
+        record(3, 'INSERT', second!),
+      ],
+    } as unknown as DynamoDBStreamEvent;
+    await localStore();
+    const { dynamodb } = await import('#store/client.ts');
+    const { handler } = await import('#events/summary-rollup.ts');
+    const invoke = handler as unknown as (event: DynamoDBStreamEvent) => Promise<unknown>;
+    const name = `throttle-summary-${form.id}`;
+    let throttled = 0;
+    dynamodb.middlewareStack.add(
+      (next, context) => async (args) => {
+        const key = (args.input as { Key?: { pk?: unknown; sk?: unknown } }).Key;
+        const sk = typeof key?.sk === 'string' ? key.sk : (key?.sk as { S?: string })?.S;
+        const pk = typeof key?.pk === 'string' ? key.pk : (key?.pk as { S?: string })?.S;
+        if (
+          context.commandName === 'UpdateItemCommand' &&
+          pk === `FORM#${form.id}` &&
+          sk?.startsWith('STAT#H') &&
+          throttled++ === 0
+        ) {
+          throw new ProvisionedThroughputExceededException({
+            message: 'The level of configured provisioned throughput for the table was exceeded.',
+            $metadata: { httpStatusCode: 400 },
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      // The first write of the hour fails: the whole batch fails and comes again.
+      await expect(invoke(event)).rejects.toThrow();
+      expect(await invoke(event)).toEqual({ batchItemFailures: [] });
+    } finally {
+      dynamodb.middlewareStack.remove(name);
+    }
+    const answer = await api('GET', `/v1/forms/${form.id}/summary?from=${day}&to=${day}`, {
+      key: form.apiKey,
+    });
+    expect(answer.status, answer.text).toBe(200);
+    // The first signup was first when made; removed, its address signs up as new again.
+    expect(answer.body.byType).toMatchObject({ signups: 2, uniqueEmails: 2 });
+  });
+
   it('answers 400 naming the field for a bad date, zone or range, and 404 for a form of another team', async () => {
     const { form } = histories.get('custom')!;
     const cases: [string, string][] = [

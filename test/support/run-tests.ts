@@ -40,6 +40,7 @@ function run(command: string, args: string[], held: boolean): Promise<Ran> {
     };
     child.on('error', (error) => {
       output += `${String(error)}\n`;
+      if (!held) process.stderr.write(`${command}: ${String(error)}\n`);
       done(1);
     });
     child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
@@ -47,10 +48,13 @@ function run(command: string, args: string[], held: boolean): Promise<Ran> {
 }
 
 const children = new Set<ReturnType<typeof spawn>>();
-// A terminal's Ctrl-C reaches the children itself; a signal sent to this process alone is passed on.
+// An interrupt ends the run once the children have ended: no further check starts. A terminal's
+// Ctrl-C reaches the children itself; a SIGTERM sent to this process alone is passed on.
+let interrupted: NodeJS.Signals | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    for (const child of children) child.kill(signal);
+    interrupted = signal;
+    if (signal === 'SIGTERM') for (const child of children) child.kill(signal);
   });
 }
 
@@ -58,6 +62,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const checks = (async () => {
   const results: (Ran & { name: string })[] = [];
   for (const check of CHECKS) {
+    if (interrupted) break;
     const result = { name: check.name, ...(await run(npm, check.args, true)) };
     results.push(result);
     if (result.status !== 0) {
@@ -68,6 +73,7 @@ const checks = (async () => {
 })();
 const suite = await run('vitest', ['run', ...process.argv.slice(2)], false);
 const results = await checks;
+if (interrupted) process.exit(interrupted === 'SIGINT' ? 130 : 143);
 
 console.log('\nChecks run beside the suite:');
 for (const result of results) {

@@ -90,8 +90,8 @@ export async function startSqsS3(
     endpoint: `http://${LOOPBACK}:${address.port}`,
     port: address.port,
     startupMs: Math.round(performance.now() - startedAt),
-    // Every long-poll receive waiting for a message returns now, empty (SQS ends them so when a
-    // queue is deleted): the local pollers' 20 s waits do not hold up a stop.
+    // Every long-poll receive waiting for a message returns now, with what the queue holds at
+    // that moment (often nothing): the local pollers' 20 s waits do not hold up a stop.
     endReceives: () => stores.sqsStore.shutdown(),
     stop: async () => {
       await app.close();
