@@ -237,6 +237,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startDynamoDbLocal({
         port: options.ports.dynamodb,
         stateDir: options.stateDir,
+        longRunning: true,
         dataDir: options.inMemory ? undefined : join(options.stateDir, 'dynamodb'),
       }).then((handle) => {
         stopDynamoDb = handle.stop;
