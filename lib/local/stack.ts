@@ -237,7 +237,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startDynamoDbLocal({
         port: options.ports.dynamodb,
         stateDir: options.stateDir,
-        longRunning: true,
+        // A stack serves a session; a test that starts stacks for seconds says so.
+        longRunning: process.env.LOCAL_DYNAMODB_JIT !== 'quick',
         dataDir: options.inMemory ? undefined : join(options.stateDir, 'dynamodb'),
       }).then((handle) => {
         stopDynamoDb = handle.stop;

@@ -41,13 +41,10 @@ async function start() {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    return await startDevProcess([
-      '--random-ports',
-      '--state-dir',
-      stateDir,
-      '--log-level',
-      'warn',
-    ]);
+    return await startDevProcess(
+      ['--random-ports', '--state-dir', stateDir, '--log-level', 'warn'],
+      { shortLived: true },
+    );
   } finally {
     process.env = saved;
   }

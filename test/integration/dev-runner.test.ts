@@ -181,7 +181,7 @@ describe('npm run dev', () => {
     const dir = join(stateDir, 'durability');
     const start = (webhookRetryDelays?: string) =>
       withEnv({ WEBHOOK_RETRY_DELAYS_SECONDS: webhookRetryDelays }, () =>
-        startDevProcess(devArgs(dir), { ownProcessGroup: true }),
+        startDevProcess(devArgs(dir), { ownProcessGroup: true, shortLived: true }),
       );
     let dev = await start();
     const { apiKeys } = dev.info;
