@@ -29,10 +29,10 @@ interface Stopped {
  * of a submission (filter SUBMISSION_CHANGE_PATTERN) moves its hour's
  * counters by the difference between what it counted before and after. A
  * batch's changes to one bucket are added up and written once (rollupRuns;
- * before a removal, what came before it is written);
- * each bucket takes a record once (its last sequence number). When a record
- * fails, it and the batch's later records fail, so a retry starts from it
- * and never finds a later change of a bucket applied before an earlier one.
+ * what came before a waitlist's removal is written before it). Each bucket
+ * takes a record once (its last sequence number). When a record fails, it
+ * and the batch's later records fail, so a retry starts from it and never
+ * finds a later change of a bucket applied before an earlier one.
  */
 export const handler = streamWorker((batch) => {
   // Powertools hands over the event's own record objects.
