@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localStore } from '#test/support/store.ts';
+import { throttle } from '#test/support/throttle.ts';
 
 /**
  * The store's sharded rate window against DynamoDB Local: a limit spread
@@ -67,26 +68,10 @@ describe('sharded rate window', () => {
   });
 
   it('passes over a throttled shard, and answers 503 busy when only throttled shards may have room (DynamoDB client middleware injects ProvisionedThroughputExceededException, which DynamoDB Local never sends)', async () => {
-    const { ProvisionedThroughputExceededException } = await import('@aws-sdk/client-dynamodb');
     const { dynamodb } = await import('#store/client.ts');
     const scope = `TEST#SHARDS#${crypto.randomUUID()}`;
     const window = limits.windowAt(Date.now(), 60);
-    const name = `throttle-${scope}`;
-    dynamodb.middlewareStack.add(
-      (next) => async (args) => {
-        // Marshalled or not, depending on where the document client's own middleware runs.
-        const pk = (args.input as { Key?: { pk?: string | { S?: string } } }).Key?.pk;
-        const key = typeof pk === 'string' ? pk : pk?.S;
-        if (key === `RATE#${scope}#0#${window.start}`) {
-          throw new ProvisionedThroughputExceededException({
-            message: 'The level of configured provisioned throughput for the table was exceeded.',
-            $metadata: { httpStatusCode: 400 },
-          });
-        }
-        return next(args);
-      },
-      { step: 'initialize', name },
-    );
+    const unthrottle = throttle(dynamodb, ({ pk }) => pk === `RATE#${scope}#0#${window.start}`);
     try {
       const admitted: boolean[] = [];
       for (let i = 0; i < 30; i++) admitted.push(await counts.admitRequest(scope, window, 40, 4));
@@ -96,7 +81,7 @@ describe('sharded rate window', () => {
         code: 'busy',
       });
     } finally {
-      dynamodb.middlewareStack.remove(name);
+      unthrottle();
     }
   });
 });

@@ -11,6 +11,7 @@ import { seedSubmissions } from '#test/support/seed-submissions.ts';
 import { type Rng, random } from '#test/support/seeded-random.ts';
 import { localStore } from '#test/support/store.ts';
 import { freshVisitor, submit } from '#test/support/submit.ts';
+import { throttle } from '#test/support/throttle.ts';
 
 /**
  * The summary against a recount from first principles: for a form of each
@@ -660,7 +661,6 @@ describe('the form summary', () => {
   });
 
   it('a waitlist batch of a signup, its removal and the same address again, retried after a failed write (a ProvisionedThroughputExceededException injected by client middleware: DynamoDB Local never sends it), counts both signups as first', async () => {
-    const { ProvisionedThroughputExceededException } = await import('@aws-sdk/client-dynamodb');
     const form = await newForm('pro', { notifyEnabled: false }, { name: 'List', type: 'waitlist' });
     for (let i = 0; i < 2; i++) {
       const posted = await submit(form.key, {
@@ -698,34 +698,21 @@ describe('the form summary', () => {
     const { dynamodb } = await import('#store/client.ts');
     const { handler } = await import('#events/summary-rollup.ts');
     const invoke = handler as unknown as (event: DynamoDBStreamEvent) => Promise<unknown>;
-    const name = `throttle-summary-${form.id}`;
     let throttled = 0;
-    dynamodb.middlewareStack.add(
-      (next, context) => async (args) => {
-        const key = (args.input as { Key?: { pk?: unknown; sk?: unknown } }).Key;
-        const sk = typeof key?.sk === 'string' ? key.sk : (key?.sk as { S?: string })?.S;
-        const pk = typeof key?.pk === 'string' ? key.pk : (key?.pk as { S?: string })?.S;
-        if (
-          context.commandName === 'UpdateItemCommand' &&
-          pk === `FORM#${form.id}` &&
-          sk?.startsWith('STAT#H') &&
-          throttled++ === 0
-        ) {
-          throw new ProvisionedThroughputExceededException({
-            message: 'The level of configured provisioned throughput for the table was exceeded.',
-            $metadata: { httpStatusCode: 400 },
-          });
-        }
-        return next(args);
-      },
-      { step: 'initialize', name },
+    const unthrottle = throttle(
+      dynamodb,
+      ({ command, pk, sk }) =>
+        command === 'UpdateItemCommand' &&
+        pk === `FORM#${form.id}` &&
+        sk?.startsWith('STAT#H') === true &&
+        throttled++ === 0,
     );
     try {
       // The first write of the hour fails: the whole batch fails and comes again.
       await expect(invoke(event)).rejects.toThrow();
       expect(await invoke(event)).toEqual({ batchItemFailures: [] });
     } finally {
-      dynamodb.middlewareStack.remove(name);
+      unthrottle();
     }
     const answer = await api('GET', `/v1/forms/${form.id}/summary?from=${day}&to=${day}`, {
       key: form.apiKey,
