@@ -52,7 +52,8 @@ export default defineConfig({
     // much of its time waiting on the stack's queues and timers, and the files share the stack
     // (each has its own teams, forms and visitor addresses: freshVisitor's block per
     // VITEST_POOL_ID). Whole runs, one machine, 2026-11-28: 2 workers 847 s, 3 workers 749 s
-    // (CPU 1.51 of the 2 cores), 4 workers 760 s.
+    // (CPU 1.51 of the 2 cores), 4 workers 760 s. Again 2026-11-29 after the stack's idle cuts:
+    // 3 workers 665 s, 4 workers 628 s but 150 submit timeouts under the 200-post tests.
     maxWorkers: 3,
     reporters: ['default', new RetriedReporter()],
     sequence: { sequencer: LongestFirst },
