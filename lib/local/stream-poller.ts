@@ -38,7 +38,7 @@ export interface StreamPollerOptions {
   client: DynamoDBStreamsClient;
   streamArn: string;
   consumer: StreamConsumer;
-  /** The shortest time between two reads that find nothing (default 100 ms). */
+  /** The shortest time between the starts of two reads (default 100 ms). */
   intervalMs?: number;
   /**
    * How long it waits after a read that found nothing before reading again unless woken
